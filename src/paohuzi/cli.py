@@ -1,0 +1,47 @@
+"""The ``paohuzi`` command: ``paohuzi analyze | replay | simulate | serve``.
+
+Each subcommand lives in its own module under :mod:`paohuzi.commands` with two functions:
+``add_parser(subparsers)`` and ``run(args) -> int`` (the exit status).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# Subcommand name -> module under paohuzi.commands. Modules are imported lazily so that
+# `paohuzi analyze` does not pay for the server's imports.
+COMMANDS = {
+    "analyze": "analyze",
+    "replay": "replay",
+    "simulate": "simulate",
+    "serve": "serve",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="paohuzi", description="跑胡子 (字牌): rules engine, bots and game server")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name, module_name in COMMANDS.items():
+        try:
+            module = importlib.import_module(f"paohuzi.commands.{module_name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"paohuzi.commands.{module_name}":
+                raise
+            continue  # not built yet
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    status: int = args.run(args)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

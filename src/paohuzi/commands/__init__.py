@@ -1,0 +1,1 @@
+"""Subcommands of the ``paohuzi`` command line (see :mod:`paohuzi.cli`)."""

@@ -1,0 +1,212 @@
+"""Groups (门子), R3: the kinds of group, their validation and the 胡息 each scores.
+
+>>> g = Group.parse("peng:d5d5d5")
+>>> g, g.huxi, str(g)
+(Group.parse('peng:d5 d5 d5'), 3, 'peng:d5 d5 d5')
+>>> Group.parse("ju:x2 x7 x10").huxi, Group.parse("ju:d1 d2 d3").huxi, Group.parse("ju:x4 x5 x6").huxi
+(3, 6, 0)
+>>> Group.chi(parse_cards("x8 x8 d8")).kind
+<GroupKind.JIAO: 'jiao'>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from paohuzi.cards import Card, NotationError, PaohuziError, parse_cards
+
+__all__ = [
+    "GroupKind", "Group", "GroupError", "TABLE_KINDS", "HAND_KINDS", "SCORING_SEQUENCES", "is_sequence", "is_jiao",
+]
+
+
+class GroupError(PaohuziError):
+    """Cards that do not form the group they claim to be (R3)."""
+
+
+class GroupKind(Enum):
+    """A kind of group (门子), with its Chinese name. R3."""
+
+    TI = "ti"  # 提: four of a kind on the table, 3 down 1 up
+    PAO = "pao"  # 跑: four of a kind on the table, all up
+    WEI = "wei"  # 偎: three of a kind on the table, face down
+    CHOUWEI = "chouwei"  # 臭偎: a 偎 after 忍碰, one card up
+    KAN = "kan"  # 坎: three of a kind in hand
+    PENG = "peng"  # 碰: three of a kind on the table, all up
+    JU = "ju"  # 句: a sequence (incl. 二七十)
+    JIAO = "jiao"  # 绞: same point, two of one case + one of the other
+    JIANG = "jiang"  # 将: the pair, only at the win
+
+    @property
+    def chinese(self) -> str:
+        return _CHINESE[self]
+
+    @property
+    def size(self) -> int:
+        """How many cards a group of this kind holds."""
+        return 4 if self in (GroupKind.TI, GroupKind.PAO) else 2 if self is GroupKind.JIANG else 3
+
+    @property
+    def same_kind(self) -> bool:
+        """True for the groups made of one card kind (提 跑 偎 臭偎 坎 碰 将)."""
+        return self not in (GroupKind.JU, GroupKind.JIAO)
+
+    @property
+    def four(self) -> bool:
+        """True for 提 and 跑, the groups that call for a 将 pair (R6.1) and count in R4.6."""
+        return self in (GroupKind.TI, GroupKind.PAO)
+
+
+_CHINESE = {
+    GroupKind.TI: "提",
+    GroupKind.PAO: "跑",
+    GroupKind.WEI: "偎",
+    GroupKind.CHOUWEI: "臭偎",
+    GroupKind.KAN: "坎",
+    GroupKind.PENG: "碰",
+    GroupKind.JU: "句",
+    GroupKind.JIAO: "绞",
+    GroupKind.JIANG: "将",
+}
+
+#: The group kinds that can lie on a player's table (R3): 吃 leaves a 句 or 绞 there.
+TABLE_KINDS = frozenset(
+    {GroupKind.TI, GroupKind.PAO, GroupKind.WEI, GroupKind.CHOUWEI, GroupKind.PENG, GroupKind.JU, GroupKind.JIAO}
+)
+#: The group kinds that a winning hand's own cards form (R6.1).
+HAND_KINDS = frozenset({GroupKind.KAN, GroupKind.JU, GroupKind.JIAO, GroupKind.JIANG})
+
+# 胡息 of the same-kind groups, (small, big). R3.
+_SAME_KIND_HUXI = {
+    GroupKind.TI: (9, 12),
+    GroupKind.PAO: (6, 9),
+    GroupKind.WEI: (3, 6),
+    GroupKind.CHOUWEI: (3, 6),
+    GroupKind.KAN: (3, 6),
+    GroupKind.PENG: (1, 3),
+    GroupKind.JIANG: (0, 0),
+}
+
+
+#: The two sequences that score 胡息 (一二三 and 二七十), by their points. R3.
+SCORING_SEQUENCES = frozenset({(1, 2, 3), (2, 7, 10)})
+
+
+def is_sequence(cards: Sequence[Card]) -> bool:
+    """True if three cards of one case are consecutive points or 二七十 (R3)."""
+    if len(cards) != 3 or len({c.big for c in cards}) != 1:
+        return False
+    points = sorted(c.point for c in cards)
+    return points == [2, 7, 10] or (points[1] == points[0] + 1 and points[2] == points[0] + 2)
+
+
+def is_jiao(cards: Sequence[Card]) -> bool:
+    """True for 绞: one point, two cards of one case and one of the other (R3)."""
+    if len(cards) != 3 or len({c.point for c in cards}) != 1:
+        return False
+    bigs = sum(c.big for c in cards)
+    return bigs in (1, 2)
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A group (门子): its kind and its cards, sorted. Validated on creation. R3.
+
+    :raises GroupError: if the cards do not form a group of that kind.
+    """
+
+    kind: GroupKind
+    cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        cards = tuple(sorted(Card(c) for c in self.cards))
+        object.__setattr__(self, "cards", cards)
+        kind = self.kind
+        if len(cards) != kind.size:
+            raise GroupError(f"{kind.value} ({kind.chinese}) needs {kind.size} cards, got {len(cards)}: {self._text()}")
+        if kind.same_kind:
+            if len(set(cards)) != 1:
+                raise GroupError(f"{kind.value} ({kind.chinese}) needs cards of one kind, got {self._text()}")
+        elif kind is GroupKind.JU:
+            if not is_sequence(cards):
+                raise GroupError(
+                    f"ju (句) needs three consecutive cards of one case or 二七十, got {self._text()}"
+                )
+        elif not is_jiao(cards):
+            raise GroupError(
+                f"jiao (绞) needs one point, two of one case and one of the other, got {self._text()}"
+            )
+
+    def _text(self) -> str:
+        return " ".join(str(Card(c)) for c in self.cards)
+
+    @property
+    def huxi(self) -> int:
+        """The 胡息 this group scores (R3)."""
+        kind = self.kind
+        first = self.cards[0]
+        if kind.same_kind:
+            return _SAME_KIND_HUXI[kind][first.big]
+        if kind is GroupKind.JU:
+            if tuple(c.point for c in self.cards) in SCORING_SEQUENCES:
+                return 6 if first.big else 3
+        return 0
+
+    @property
+    def card(self) -> Card:
+        """The card kind of a same-kind group (提 跑 偎 臭偎 坎 碰 将)."""
+        return self.cards[0]
+
+    @classmethod
+    def chi(cls, cards: Sequence[Card]) -> Group:
+        """The group an eaten 句 or 绞 forms on the table (吃, R4.3).
+
+        :raises GroupError: if the three cards are neither a sequence nor a 绞.
+        """
+        if is_sequence(cards):
+            return cls(GroupKind.JU, tuple(cards))
+        if is_jiao(cards):
+            return cls(GroupKind.JIAO, tuple(cards))
+        raise GroupError(f"chi (吃) needs a sequence or a 绞, got {' '.join(str(c) for c in cards)}")
+
+    @classmethod
+    def parse(cls, text: str) -> Group:
+        """Parse ``kind:cards`` (``peng:d5d5d5``, ``chi:x1 x2 x3``, ``jiao:x8 x8 d8``).
+
+        ``chi`` stands for an eaten 句 or 绞 and becomes ``ju`` or ``jiao``.
+
+        :raises NotationError: for an unknown kind or bad card tokens.
+        :raises GroupError: for cards that do not form the group.
+        """
+        kind_text, sep, cards_text = text.partition(":")
+        if not sep:
+            raise NotationError(f"a group is written kind:cards (like peng:d5d5d5), got {text!r}")
+        return cls.from_kind_name(kind_text.strip(), parse_cards(cards_text))
+
+    @classmethod
+    def from_kind_name(cls, name: str, cards: Sequence[Card]) -> Group:
+        """Build a group from a kind name (``peng``, ``chi``, ``提`` …) and its cards."""
+        key = name.strip().lower()
+        if key in ("chi", "吃"):
+            return cls.chi(cards)
+        kind = _KIND_NAMES.get(key)
+        if kind is None:
+            names = ", ".join(sorted(k.value for k in GroupKind)) + ", chi"
+            raise NotationError(f"unknown group kind {name!r} (expected one of {names})")
+        return cls(kind, tuple(cards))
+
+    def __str__(self) -> str:
+        return f"{self.kind.value}:{self._text()}"
+
+    def __repr__(self) -> str:
+        return f"Group.parse({str(self)!r})"
+
+    @property
+    def chinese(self) -> str:
+        """Kind and cards in Chinese, e.g. ``碰 伍伍伍``."""
+        return f"{self.kind.chinese} {''.join(c.chinese for c in self.cards)}"
+
+
+_KIND_NAMES: dict[str, GroupKind] = {k.value: k for k in GroupKind} | {k.chinese: k for k in GroupKind}
