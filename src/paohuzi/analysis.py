@@ -6,7 +6,7 @@ hand, the best arrangement of each **shape** — at most one 对对 shape (every
 other — and :func:`paohuzi.scoring.evaluate` picks between them. For a fixed set of cards the points
 depend only on the 胡息 and on the shape, so those candidates always contain the best arrangement.
 
-API (implemented below):
+API:
 
 - :class:`Source` — where the card being won came from.
 - :class:`Arrangement` — groups, 胡息, shape.
@@ -19,16 +19,24 @@ API (implemented below):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from paohuzi.cards import Card
-from paohuzi.groups import Group
+from paohuzi.cards import NUM_KINDS, Card, PaohuziError
+from paohuzi.groups import TABLE_KINDS, Group, GroupKind
 
 __all__ = [
     "Source",
     "Arrangement",
     "AnalysisError",
+    "arrangements",
+    "is_complete",
+    "waits",
+    "partial_arrangement",
+    "dealt_tianhu",
+    "tianhu_arrangement",
+    "clear_cache",
 ]
 
 
@@ -56,3 +64,384 @@ class Arrangement:
     huxi: int
     duidui: bool
     loose: tuple[Card, ...] = ()
+
+
+class AnalysisError(PaohuziError):
+    """Cards that cannot be analysed: more than 4 of a kind, a group that cannot lie on a table, ..."""
+
+
+# ---------------------------------------------------------------------------------------------------
+# The search. Hand cards outside 坎/提 ("the rest") are packed into one int, 2 bits per card kind, with
+# the kinds interleaved by point (x1 d1 x2 d2 … x10 d10) so that every group that contains the lowest
+# card of the rest has all its other cards above it: the search always places the lowest card first.
+# A count may reach 3 when the card won joins a hand pair without forming 碰 (R6.1).
+# ---------------------------------------------------------------------------------------------------
+
+_SLOT = [(k % 10) * 2 + k // 10 for k in range(NUM_KINDS)]  # card kind -> interleaved slot
+_KIND = [0] * NUM_KINDS  # slot -> card kind
+for _k, _s in enumerate(_SLOT):
+    _KIND[_s] = _k
+_ONE = [1 << (2 * s) for s in range(NUM_KINDS)]  # slot -> the packed value of one card
+
+# For each slot: the 3-card groups (句 and 绞) whose lowest card sits in that slot, as
+# (packed value to subtract, slots it needs as ((slot, count), ...), the group).
+_Candidate = tuple[int, tuple[tuple[int, int], ...], Group]
+
+
+def _build_candidates() -> list[list[_Candidate]]:
+    table: list[list[_Candidate]] = [[] for _ in range(NUM_KINDS)]
+    for slot in range(NUM_KINDS):
+        point, big = slot // 2 + 1, slot & 1
+        shapes: list[tuple[tuple[int, ...], GroupKind]] = []
+        if point <= 8:
+            shapes.append(((slot, slot + 2, slot + 4), GroupKind.JU))
+        if point == 2:
+            shapes.append(((slot, slot + 10, slot + 16), GroupKind.JU))  # 二七十 / 贰柒拾
+        if not big:
+            shapes.append(((slot, slot, slot + 1), GroupKind.JIAO))
+            shapes.append(((slot, slot + 1, slot + 1), GroupKind.JIAO))
+        for slots, kind in shapes:
+            need: dict[int, int] = {}
+            for s in slots:
+                need[s] = need.get(s, 0) + 1
+            group = Group(kind, tuple(Card(_KIND[s]) for s in slots))
+            table[slot].append((sum(_ONE[s] for s in slots), tuple(need.items()), group))
+    return table
+
+
+_CANDIDATES = _build_candidates()
+_JIANG = [Group(GroupKind.JIANG, (Card(_KIND[s]),) * 2) for s in range(NUM_KINDS)]
+
+# Memo of the search: (packed rest << 1 | needs pair) -> (best 胡息, groups) or None.
+# The same rests recur across hands, waits and whole games, so it is kept across calls, up to a bound.
+_Groups = tuple[Group, ...]
+_MEMO: dict[int, tuple[int, _Groups] | None] = {}
+_MEMO_LIMIT = 2_000_000
+
+
+def clear_cache() -> None:
+    """Forget the search memo (for benchmarks that measure cold analyses)."""
+    _MEMO.clear()
+
+
+def _best_rest(packed: int, pair: int) -> tuple[int, _Groups] | None:
+    """The most 胡息 the rest can score split into 句/绞 (and one 将 if ``pair``), or None if it cannot."""
+    key = packed << 1 | pair
+    hit = _MEMO.get(key, _MEMO)
+    if hit is not _MEMO:
+        return hit  # type: ignore[return-value]
+    if packed == 0:
+        result: tuple[int, _Groups] | None = None if pair else (0, ())
+    else:
+        low = packed & -packed
+        slot = (low.bit_length() - 1) >> 1
+        best: tuple[int, _Groups] | None = None
+        if pair and (packed >> (2 * slot)) & 3 >= 2:
+            sub = _best_rest(packed - 2 * _ONE[slot], 0)
+            if sub is not None:
+                best = (sub[0], (_JIANG[slot], *sub[1]))
+        for value, need, group in _CANDIDATES[slot]:
+            for s, n in need:
+                if (packed >> (2 * s)) & 3 < n:
+                    break
+            else:
+                sub = _best_rest(packed - value, pair)
+                if sub is not None and (best is None or sub[0] + group.huxi > best[0]):
+                    best = (sub[0] + group.huxi, (group, *sub[1]))
+        result = best
+    if len(_MEMO) >= _MEMO_LIMIT:
+        _MEMO.clear()
+    _MEMO[key] = result
+    return result
+
+
+# ---------------------------------------------------------------------------------------------------
+# The public API.
+# ---------------------------------------------------------------------------------------------------
+
+_WEI_KINDS = frozenset((GroupKind.WEI, GroupKind.CHOUWEI))
+_FOUR_KINDS = frozenset((GroupKind.TI, GroupKind.PAO))
+_MIXED_KINDS = frozenset((GroupKind.JU, GroupKind.JIAO))
+# Every same-kind group, built once: _SAME_GROUP[kind][card kind].
+_SAME_GROUP = {
+    kind: [Group(kind, (Card(k),) * kind.size) for k in range(NUM_KINDS)]
+    for kind in GroupKind
+    if kind.same_kind
+}
+_Option = tuple[tuple[Group, ...], tuple[Group, ...], int, int, int]
+
+
+class _Hand:
+    """A validated hand: counts, the fixed 坎/提 groups, the table groups. Shared by the waits of one hand."""
+
+    __slots__ = ("counts", "table", "fixed", "base_huxi", "fours", "table_mixed", "rest", "in_play")
+
+    def __init__(self, hand: Sequence[Card] | Sequence[int], table: Sequence[Group]) -> None:
+        counts = [0] * NUM_KINDS
+        try:
+            for c in hand:
+                counts[c] += 1
+            if hand and min(hand) < 0:
+                raise IndexError
+        except (IndexError, TypeError):
+            bad = next(c for c in hand if not isinstance(c, int) or not 0 <= c < NUM_KINDS)
+            raise AnalysisError(f"not a card: {bad!r}") from None
+        table = tuple(table)
+        in_play = counts[:]
+        fours = 0
+        huxi = 0
+        mixed = False
+        for g in table:
+            if not isinstance(g, Group):
+                raise AnalysisError(f"not a group: {g!r}")
+            kind = g.kind
+            if kind not in TABLE_KINDS:
+                raise AnalysisError(f"{kind.value} ({kind.chinese}) cannot lie on a table: {g}")
+            for c in g.cards:
+                in_play[c] += 1
+            if kind in _FOUR_KINDS:
+                fours += 1
+            elif kind in _MIXED_KINDS:
+                mixed = True
+            huxi += g.huxi
+        if max(in_play) > 4:
+            k = max(range(NUM_KINDS), key=in_play.__getitem__)
+            raise AnalysisError(f"{in_play[k]} copies of {Card(k)} (there are only 4 of each card, R1)")
+        fixed: list[Group] = []
+        rest = 0
+        for k in range(NUM_KINDS):
+            n = counts[k]
+            if n >= 3:
+                # Four in hand are a 提 (R3); three are a 坎, never broken (R3).
+                g = _SAME_GROUP[GroupKind.TI if n == 4 else GroupKind.KAN][k]
+                fixed.append(g)
+                huxi += g.huxi
+                fours += n == 4
+            elif n:
+                rest += n * _ONE[_SLOT[k]]
+        self.counts = counts
+        self.table = table
+        self.fixed = tuple(fixed)
+        self.base_huxi = huxi
+        self.fours = fours
+        self.table_mixed = mixed
+        self.rest = rest
+        self.in_play = in_play
+
+    def options(self, card: int | None, source: Source) -> list[_Option]:
+        """Every way the card won may be used (R6.1), each as
+        (table groups after, fixed hand groups, their 胡息, four-card groups, packed rest)."""
+        table, fixed, huxi, fours, rest = self.table, self.fixed, self.base_huxi, self.fours, self.rest
+        if card is None:
+            return [(table, fixed, huxi, fours, rest)]
+        n = self.counts[card]
+        own = source is Source.SELF
+        joined = _SAME_GROUP[GroupKind.TI if own else GroupKind.PAO][card]
+        if n == 3:
+            # A card matching a hand 坎 always joins it: 提 on an own draw, else 跑 (R6.1).
+            kan = _SAME_GROUP[GroupKind.KAN][card]
+            new_fixed = tuple(joined if g is kan else g for g in fixed)
+            return [(table, new_fixed, huxi - kan.huxi + joined.huxi, fours + 1, rest)]
+        one = _ONE[_SLOT[card]]
+        if own and n == 2:
+            wei = _SAME_GROUP[GroupKind.WEI][card]  # the forced 偎 of R4.2
+            return [(table, fixed + (wei,), huxi + wei.huxi, fours, rest - 2 * one)]
+        result: list[_Option] = []
+        for i, g in enumerate(table):
+            if g.cards[0] != card or g.kind in _MIXED_KINDS:
+                continue
+            if g.kind in _WEI_KINDS:
+                # A table 偎 takes the card as 提 (own draw, forced) or 跑 (another's card, optional).
+                option = (table[:i] + (joined,) + table[i + 1 :], fixed, huxi - g.huxi + joined.huxi, fours + 1, rest)
+                if own:
+                    return [option]
+                result.append(option)
+            elif g.kind is GroupKind.PENG and source is not Source.DISCARD:
+                # A table 碰 becomes 跑 only with a drawn card, never a discard (R4.2, R6.1).
+                pao = _SAME_GROUP[GroupKind.PAO][card]
+                result.append((table[:i] + (pao,) + table[i + 1 :], fixed, huxi - g.huxi + pao.huxi, fours + 1, rest))
+        if n == 2:
+            peng = _SAME_GROUP[GroupKind.PENG][card]  # another's card with a hand pair (R6.1)
+            result.append((table, fixed + (peng,), huxi + peng.huxi, fours, rest - 2 * one))
+        result.append((table, fixed, huxi, fours, rest + one))
+        return result
+
+    def arrangements(self, card: int | None, source: Source, min_huxi: int) -> tuple[Arrangement, ...]:
+        best: dict[bool, tuple[int, tuple[Group, ...], tuple[Group, ...], _Groups]] = {}
+        for table, fixed, huxi, fours, rest in self.options(card, source):
+            found = _best_rest(rest, 1 if fours else 0)
+            if found is None:
+                continue
+            total = huxi + found[0]
+            if total < min_huxi:
+                continue
+            # 对对: no 句/绞 anywhere, i.e. none on the table and the rest is empty or the 将 alone.
+            duidui = not self.table_mixed and len(found[1]) <= 1 and (not found[1] or found[1][0].kind is GroupKind.JIANG)
+            if duidui not in best or total > best[duidui][0]:
+                best[duidui] = (total, table, fixed, found[1])
+        out = []
+        for duidui, (total, table, fixed, rest_groups) in sorted(best.items()):
+            out.append(Arrangement(table + tuple(sorted(fixed + rest_groups, key=_group_order)), total, duidui))
+        return tuple(out)
+
+    def total(self, card: int) -> int:
+        """Copies of a kind already held (hand and table)."""
+        return self.in_play[card]
+
+
+def _group_order(g: Group) -> tuple[int, tuple[Card, ...]]:
+    return (_KIND_ORDER[g.kind], g.cards)
+
+
+_KIND_ORDER = {k: i for i, k in enumerate(GroupKind)}
+
+
+def _check_card(card: Card | int | None, source: Source, min_huxi: int) -> None:
+    if not isinstance(min_huxi, int):
+        raise AnalysisError(f"min_huxi must be a whole number, got {min_huxi!r}")
+    if not isinstance(source, Source):
+        raise AnalysisError(f"source must be a Source, got {source!r}")
+    if card is None:
+        if source is not Source.NONE:
+            raise AnalysisError(f"source {source.value!r} given without a card")
+    else:
+        if not isinstance(card, int) or not 0 <= card < NUM_KINDS:
+            raise AnalysisError(f"not a card: {card!r}")
+        if source is Source.NONE:
+            raise AnalysisError(f"card {Card(card)} given with source 'none': say where it came from")
+
+
+def arrangements(
+    hand: Sequence[Card],
+    table: Sequence[Group] = (),
+    card: Card | None = None,
+    source: Source = Source.NONE,
+    *,
+    min_huxi: int = 15,
+) -> tuple[Arrangement, ...]:
+    """The best arrangement of each shape of a complete hand (R6.1, R6.2), or ``()`` if it is not complete.
+
+    At most two are returned: the most 胡息 without the 对对 shape and the most with it (sorted, 对对
+    last). :func:`paohuzi.scoring.evaluate` scores them and picks the best.
+
+    :param hand: the cards in hand (before the card won).
+    :param table: the player's table groups.
+    :param card: the card won, or None to ask whether the cards as they stand are complete (R4.2.3).
+    :param source: where the card came from (R6.1 decides how it may be used).
+    :param min_huxi: the 胡息 a win needs (R6.1); 0 for 天胡.
+    :raises AnalysisError: for more than 4 of a kind, a group that cannot be on a table, a card without a
+        source or a source without a card.
+
+    >>> from paohuzi.cards import parse_cards
+    >>> best, = arrangements(parse_cards("壹贰叁 贰柒拾 二七十 一二三 肆伍陆 捌捌八"),
+    ...                      [Group.parse("peng:x5x5x5")], min_huxi=0)
+    >>> best.huxi, best.duidui
+    (19, False)
+    >>> arrangements(parse_cards("x1 x2 x3"), [], min_huxi=0)[0].groups
+    (Group.parse('ju:x1 x2 x3'),)
+    >>> arrangements(parse_cards("x1 x2"), [], Card.X4, Source.SELF, min_huxi=0)
+    ()
+    """
+    _check_card(card, source, min_huxi)
+    h = _Hand(hand, table)
+    if card is not None and h.total(card) >= 4:
+        raise AnalysisError(f"5 copies of {Card(card)} (there are only 4 of each card, R1)")
+    return h.arrangements(card, source, min_huxi)
+
+
+def is_complete(
+    hand: Sequence[Card],
+    table: Sequence[Group] = (),
+    card: Card | None = None,
+    source: Source = Source.NONE,
+    *,
+    min_huxi: int = 15,
+) -> bool:
+    """True if the cards are complete (R6.1) with at least ``min_huxi`` 胡息. Same arguments as :func:`arrangements`."""
+    return bool(arrangements(hand, table, card, source, min_huxi=min_huxi))
+
+
+def waits(
+    hand: Sequence[Card], table: Sequence[Group] = (), *, min_huxi: int = 15
+) -> dict[Card, tuple[Arrangement, ...]]:
+    """听牌: every card kind whose own draw would complete the hand, with its arrangements (R6).
+
+    Kinds the player already holds four of are left out.
+
+    >>> from paohuzi.cards import parse_cards
+    >>> sorted(str(c) for c in waits(parse_cards("x1 x2 x3 x7 x10"), min_huxi=0))
+    ['x2']
+    """
+    h = _Hand(hand, table)
+    out: dict[Card, tuple[Arrangement, ...]] = {}
+    for k in range(NUM_KINDS):
+        if h.total(k) >= 4:
+            continue
+        found = h.arrangements(k, Source.SELF, min_huxi)
+        if found:
+            out[Card(k)] = found
+    return out
+
+
+def partial_arrangement(cards: Sequence[Card]) -> Arrangement:
+    """The best partial arrangement of any cards (R6.4): 提 and 坎, then the scoring sequences
+    (一二三, 二七十 and their big forms) that give the most 胡息; the other cards stay loose.
+
+    >>> from paohuzi.cards import parse_cards
+    >>> a = partial_arrangement(parse_cards("x1 x2 x3 x2 x7 x10 d4 d4 d4 d9"))
+    >>> a.huxi, [str(g) for g in a.groups], [str(c) for c in a.loose]
+    (12, ['kan:d4 d4 d4', 'ju:x1 x2 x3', 'ju:x2 x7 x10'], ['d9'])
+    """
+    counts = [0] * NUM_KINDS
+    for c in cards:
+        if not isinstance(c, int) or not 0 <= c < NUM_KINDS:
+            raise AnalysisError(f"not a card: {c!r}")
+        counts[c] += 1
+        if counts[c] > 4:
+            raise AnalysisError(f"more than 4 copies of {Card(c)} (R1)")
+    groups: list[Group] = []
+    for k in range(NUM_KINDS):
+        if counts[k] >= 3:
+            groups.append(Group(GroupKind.TI if counts[k] == 4 else GroupKind.KAN, (Card(k),) * counts[k]))
+            counts[k] = 0
+    for offset in (0, 10):
+        one, two, three, seven, ten = (counts[offset + p - 1] for p in (1, 2, 3, 7, 10))
+        # x2 is shared by 一二三 and 二七十; both score the same, so take as many groups as fit.
+        best = (0, 0)
+        for a in range(min(one, two, three) + 1):
+            b = min(two - a, seven, ten)
+            if a + b > sum(best):
+                best = (a, b)
+        for points, n in (((1, 2, 3), best[0]), ((2, 7, 10), best[1])):
+            for _ in range(n):
+                kinds = tuple(Card(offset + p - 1) for p in points)
+                groups.append(Group(GroupKind.JU, kinds))
+                for k in kinds:
+                    counts[k] -= 1
+    groups.sort(key=_group_order)
+    loose = tuple(Card(k) for k in range(NUM_KINDS) for _ in range(counts[k]))
+    return Arrangement(tuple(groups), sum(g.huxi for g in groups), False, loose)
+
+
+def dealt_tianhu(hand: Sequence[Card], table: Sequence[Group] = ()) -> bool:
+    """True if the dealt cards are a 天胡 (R6.4): 3 or more 提, or 5 or more kinds held 3 or 4 times.
+
+    Table 提 (put down at the opening, R4.1) count as 提 held four times.
+
+    >>> from paohuzi.cards import parse_cards
+    >>> dealt_tianhu(parse_cards("x1 x1 x1 x2 x2 x2 x3 x3 x3 x4 x4 x4 d5 d5 d5"))
+    True
+    """
+    counts = [0] * NUM_KINDS
+    for c in hand:
+        counts[c] += 1
+    ti = sum(1 for g in table if g.kind is GroupKind.TI) + sum(1 for n in counts if n == 4)
+    kan = sum(1 for n in counts if n == 3)
+    return ti >= 3 or ti + kan >= 5
+
+
+def tianhu_arrangement(hand: Sequence[Card], table: Sequence[Group] = ()) -> Arrangement:
+    """The arrangement a dealt 天胡 scores (R6.4): the table groups, then the hand's partial arrangement."""
+    part = partial_arrangement(hand)
+    groups = tuple(table) + part.groups
+    return Arrangement(groups, sum(g.huxi for g in groups), False, part.loose)

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from paohuzi.cards import Card, NotationError, PaohuziError, parse_cards
@@ -119,6 +119,8 @@ class Group:
 
     kind: GroupKind
     cards: tuple[Card, ...]
+    #: The 胡息 this group scores (R3), computed once.
+    huxi: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         cards = tuple(sorted(Card(c) for c in self.cards))
@@ -138,13 +140,12 @@ class Group:
             raise GroupError(
                 f"jiao (绞) needs one point, two of one case and one of the other, got {self._text()}"
             )
+        object.__setattr__(self, "huxi", self._huxi())
 
     def _text(self) -> str:
         return " ".join(str(Card(c)) for c in self.cards)
 
-    @property
-    def huxi(self) -> int:
-        """The 胡息 this group scores (R3)."""
+    def _huxi(self) -> int:
         kind = self.kind
         first = self.cards[0]
         if kind.same_kind:
