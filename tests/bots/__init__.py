@@ -1,0 +1,1 @@
+"""Tests of the bots, the match statistics and `paohuzi simulate` (issue #4)."""
