@@ -1,0 +1,47 @@
+"""The game engine: complete, deterministic hands (一局) and matches (一场). R2, R4, R5, R6.3–R7.3.
+
+>>> from paohuzi.rules import find_preset
+>>> from paohuzi.engine import Hand, replay
+>>> hand = Hand(find_preset("qq"), seed=42)
+>>> while not hand.over:
+...     seat = hand.deciding[0]
+...     _ = hand.apply(seat, hand.legal_actions(seat)[-1])
+>>> sum(hand.outcome.payments)
+0
+>>> replay(hand.record()).events == hand.events
+True
+
+See ``docs/engine.md`` for the action notation, the events, the observation and the record format.
+"""
+
+from __future__ import annotations
+
+from paohuzi.engine.actions import HU, PASS, PENG, Action, ActionKind, IllegalActionError
+from paohuzi.engine.deck import RNG_VERSION, DeckError, seats_in_play, stack_deck
+from paohuzi.engine.events import EVERYONE, Event
+from paohuzi.engine.hand import FORMAT_VERSION, EngineError, Hand, Outcome
+from paohuzi.engine.match import Match, MatchError
+from paohuzi.engine.record import ReplayError, replay
+
+__all__ = [
+    "Hand",
+    "Match",
+    "Action",
+    "ActionKind",
+    "Event",
+    "EVERYONE",
+    "Outcome",
+    "IllegalActionError",
+    "EngineError",
+    "MatchError",
+    "ReplayError",
+    "DeckError",
+    "replay",
+    "stack_deck",
+    "seats_in_play",
+    "RNG_VERSION",
+    "FORMAT_VERSION",
+    "HU",
+    "PENG",
+    "PASS",
+]

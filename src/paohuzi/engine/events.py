@@ -1,0 +1,342 @@
+"""Events: every change to a hand, as an immutable value that names its audience (R5).
+
+Each event has ``to``: :data:`EVERYONE` (``None``) or one seat. An event for everyone may still carry
+something only some seats may see — the deal carries every hand, a 偎 its kind — so the way to show an
+event to a seat is :meth:`Event.for_seat`, which returns the version that seat may see (or ``None`` if the
+event is not for it). :meth:`Event.to_dict` is the full version, for the referee and replays.
+
+Event types (the ``type`` field of the dicts):
+
+=============  =========================================================================================
+``deal``       dealer, who sits out, the turn order, every hand (each seat sees its own), 亮张, stock size
+``ti``         提: a seat puts four of a kind on the table (``origin``: dealt, kan or wei). Public (R5).
+``wei``        偎 / 臭偎 of a drawn card; the kind is hidden from the others unless it is a 臭偎 (R5)
+``draw``       a seat draws from the stock; the others see the card only when it is shown or 提'd
+``show``       the drawn card is shown (明示) and offered (R4.2.4); ``last``: it was the stock's last card
+``discard``    a seat discards (出牌); ``auto``: it was the seat's only legal discard
+``pass``       the seat declined what it was offered (only that seat is told: others must not learn that
+               it had a choice)
+``chou``       a kind became 臭 for the seat (R4.7); only that seat is told
+``pao``        跑 (forced): a seat takes the card with a 坎 (``kan``), a 偎 (``wei``) or a 碰 (``peng``)
+``peng``       碰
+``chi``        吃 with its 比 groups (R4.5)
+``unclaimed``  nobody took the card on offer: it lies in that seat's row (R4.2)
+``dead``       a seat is 死手 (R4.6)
+``hu``         a win, with the arrangement, the score and every hand shown (R5, R6, R7)
+``draw_game``  荒庄: the stock ran out (R4.2); every hand shown
+``escape``     逃跑: a seat left the hand (R7.3)
+``settlement`` the payments of every seat at the table; they sum to zero (R7.3)
+=============  =========================================================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from enum import Enum
+from typing import Any, ClassVar
+
+from paohuzi.cards import Card
+from paohuzi.groups import Group
+
+__all__ = [
+    "EVERYONE",
+    "Event",
+    "Deal",
+    "Ti",
+    "Wei",
+    "Draw",
+    "Show",
+    "Discard",
+    "Pass",
+    "Chou",
+    "Pao",
+    "Peng",
+    "Chi",
+    "Unclaimed",
+    "Dead",
+    "Hu",
+    "DrawGame",
+    "Escape",
+    "Settlement",
+    "jsonable",
+]
+
+#: ``Event.to`` for an event every seat receives.
+EVERYONE = None
+
+
+def jsonable(value: Any) -> Any:
+    """A JSON-ready form of an engine value: cards as ``x7``, groups as ``{"kind", "cards"}``."""
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, (bool, int, str)) or value is None:
+        return value
+    if isinstance(value, Group):
+        return {"kind": value.kind.value, "cards": [str(c) for c in value.cards]}
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, (tuple, list)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    to_dict = getattr(value, "to_dict", None)
+    if to_dict is not None:
+        return to_dict()
+    raise TypeError(f"cannot make {value!r} JSON-ready")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of every event. ``to`` is :data:`EVERYONE` or the one seat that receives the event."""
+
+    TYPE: ClassVar[str] = "event"
+    _FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    to: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The full event (the referee's view), JSON-ready."""
+        out: dict[str, Any] = {"type": self.TYPE, "to": "everyone" if self.to is None else self.to}
+        for name in self._FIELDS:
+            out[name] = jsonable(getattr(self, name))
+        return out
+
+    def for_seat(self, seat: int) -> dict[str, Any] | None:
+        """The version of this event that ``seat`` may see (R5), or None if it is not for that seat."""
+        if self.to is not None and self.to != seat:
+            return None
+        return self._redacted(seat, self.to_dict())
+
+    def _redacted(self, seat: int, data: dict[str, Any]) -> dict[str, Any]:
+        return data
+
+    @property
+    def type(self) -> str:
+        return self.TYPE
+
+
+def _register(cls: type[Event]) -> type[Event]:
+    cls._FIELDS = tuple(f.name for f in fields(cls) if f.name != "to")
+    return cls
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Deal(Event):
+    """砌牌 (R2): every hand as dealt (before the opening 提), the 亮张, the stock size."""
+
+    TYPE: ClassVar[str] = "deal"
+    dealer: int
+    sitting_out: int | None
+    seats: tuple[int, ...]
+    hands: tuple[tuple[Card, ...], ...]
+    liangzhang: Card
+    stock: int
+
+    def _redacted(self, seat: int, data: dict[str, Any]) -> dict[str, Any]:
+        data["hand_counts"] = [len(h) for h in self.hands]
+        data["hands"] = [jsonable(h) if s == seat else None for s, h in enumerate(self.hands)]
+        return data
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Ti(Event):
+    """提 (R4.1, R4.2.1): four of a kind to the table. ``origin``: dealt, kan (a 坎 and the draw) or wei."""
+
+    TYPE: ClassVar[str] = "ti"
+    seat: int
+    card: Card
+    origin: str
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Wei(Event):
+    """偎 / 臭偎 (R4.2.2). The kind of a plain 偎 is hidden from the other seats (R5)."""
+
+    TYPE: ClassVar[str] = "wei"
+    seat: int
+    card: Card
+    chou: bool
+
+    def _redacted(self, seat: int, data: dict[str, Any]) -> dict[str, Any]:
+        if seat != self.seat and not self.chou:
+            data["card"] = None
+        return data
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Draw(Event):
+    """A seat draws the top card of the stock (R4.2). Others see the card only once shown or 提'd."""
+
+    TYPE: ClassVar[str] = "draw"
+    seat: int
+    card: Card
+    stock: int
+
+    def _redacted(self, seat: int, data: dict[str, Any]) -> dict[str, Any]:
+        if seat != self.seat:
+            data["card"] = None
+        return data
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Show(Event):
+    """明示 (R4.2.4): the drawn card is shown and offered. ``last``: it was the stock's last card (海底)."""
+
+    TYPE: ClassVar[str] = "show"
+    seat: int
+    card: Card
+    last: bool
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Discard(Event):
+    """出牌 (R4.6). ``auto``: the engine played the seat's only legal discard."""
+
+    TYPE: ClassVar[str] = "discard"
+    seat: int
+    card: Card
+    auto: bool
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Pass(Event):
+    """过: the seat declined (sent to that seat only)."""
+
+    TYPE: ClassVar[str] = "pass"
+    seat: int
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Chou(Event):
+    """臭 (R4.7), sent to the seat only: ``chi`` it may no longer 吃 the kind, ``peng`` no longer 碰 it,
+    ``renpeng`` it declined to 碰 it (a later 偎 of it is a 臭偎)."""
+
+    TYPE: ClassVar[str] = "chou"
+    seat: int
+    card: Card
+    chi: bool
+    peng: bool
+    renpeng: bool
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Pao(Event):
+    """跑 (R4.3, forced): ``origin`` kan, wei or peng; ``source``: the seat the card came from."""
+
+    TYPE: ClassVar[str] = "pao"
+    seat: int
+    card: Card
+    origin: str
+    source: int
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Peng(Event):
+    """碰 (R4.3); ``source``: the seat the card came from."""
+
+    TYPE: ClassVar[str] = "peng"
+    seat: int
+    card: Card
+    source: int
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Chi(Event):
+    """吃 (R4.3) of ``card`` with the group ``group``, plus its 比 groups (R4.5)."""
+
+    TYPE: ClassVar[str] = "chi"
+    seat: int
+    card: Card
+    group: Group
+    bi: tuple[Group, ...]
+    source: int
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Unclaimed(Event):
+    """Nobody took the card: it lies in ``seat``'s row (R4.2)."""
+
+    TYPE: ClassVar[str] = "unclaimed"
+    seat: int
+    card: Card
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Dead(Event):
+    """死手 (R4.6): the seat owes a discard and holds only 坎 cards."""
+
+    TYPE: ClassVar[str] = "dead"
+    seat: int
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Hu(Event):
+    """胡 (R6): the winner, the card won and how, the arrangement and the score (R7); every hand and
+    table is shown (R5)."""
+
+    TYPE: ClassVar[str] = "hu"
+    seat: int
+    card: Card | None
+    source: str
+    zimo: bool
+    tianhu: bool
+    haidi: bool
+    groups: tuple[Group, ...]
+    loose: tuple[Card, ...]
+    huxi: int
+    names: tuple[tuple[str, int], ...]
+    fan: int
+    base: int
+    points: int
+    hands: tuple[tuple[Card, ...], ...]
+    tables: tuple[tuple[Group, ...], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        data = Event.to_dict(self)
+        data["names"] = [{"name": n, "fan": f} for n, f in self.names]
+        return data
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class DrawGame(Event):
+    """荒庄 (R4.2): the stock is empty; every hand and table is shown (R5)."""
+
+    TYPE: ClassVar[str] = "draw_game"
+    hands: tuple[tuple[Card, ...], ...]
+    tables: tuple[tuple[Group, ...], ...]
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Escape(Event):
+    """逃跑 (R7.3): ``seat`` left; ``huxi`` is H, the others' partial-arrangement 胡息."""
+
+    TYPE: ClassVar[str] = "escape"
+    seat: int
+    huxi: int
+    hands: tuple[tuple[Card, ...], ...]
+    tables: tuple[tuple[Group, ...], ...]
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Settlement(Event):
+    """The hand's payments, one per seat at the table (the sitting-out seat gets 0); they sum to 0."""
+
+    TYPE: ClassVar[str] = "settlement"
+    payments: tuple[int, ...]

@@ -1,0 +1,255 @@
+"""A match (一场, R2, R7.3): several hands at one table with the dealer rule, cumulative points, 逃跑 and a
+final ranking.
+
+- The first dealer is drawn at random from the match seed (R2); each hand's seed comes from it too.
+- The winner of a hand deals the next. After a 荒庄 the dealer keeps the deal; the third 荒庄 in a row
+  passes it to the dealer's 下家 (R2).
+- Points add up each hand's payments (which already include the room stake, R7.3).
+- A player leaving (:meth:`Match.leave`) during a hand pays the 逃跑 penalty (R7.3) and the match ends;
+  a new sitting is a new match, with the dealer drawn afresh (R2).
+
+>>> from paohuzi.rules import find_preset
+>>> m = Match(find_preset("qq"), seed=1, hands=2)
+>>> while not m.over:
+...     if m.hand.over:
+...         _ = m.next_hand()
+...     else:
+...         s = m.deciding[0]
+...         _ = m.apply(s, m.legal_actions(s)[-1])
+>>> len(m.results), sum(m.totals)
+(2, 0)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from paohuzi.cards import PaohuziError
+from paohuzi.engine.actions import Action
+from paohuzi.engine.events import Event
+from paohuzi.engine.hand import FORMAT_VERSION, Hand, Outcome
+from paohuzi.rules import RuleSet
+
+__all__ = ["Match", "MatchError", "HandResult", "replay_match"]
+
+
+class MatchError(PaohuziError):
+    """A match that cannot be made or a step it cannot take (bad players, hands, next hand too early …)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One finished hand of a match: its number (from 1), dealer, outcome and record."""
+
+    number: int
+    dealer: int
+    outcome: Outcome
+    record: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"number": self.number, "dealer": self.dealer, "outcome": self.outcome.to_dict(), "record": self.record}
+
+
+class Match:
+    """一场: ``hands`` hands at a table of ``players`` (3, or 4 with ``four_players``: the dealer's opposite
+    sits each hand out, R2).
+
+    :param rules: the rule set; ``four_players`` is set to match ``players``.
+    :param seed: seeds the first dealer and every hand.
+    :param players: 3 or 4 (default: the rule set's table size).
+    :param hands: how many hands to play (≥ 1).
+    :param double_cards: seats holding a 双倍积分卡 for the whole match (R7.3).
+    :raises MatchError: for bad arguments.
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        seed: int = 0,
+        players: int | None = None,
+        hands: int = 8,
+        *,
+        double_cards: frozenset[int] | tuple[int, ...] = (),
+    ) -> None:
+        if not isinstance(rules, RuleSet):
+            raise MatchError(f"rules must be a RuleSet, got {rules!r}")
+        if players is None:
+            players = rules.players_at_table
+        if players not in (3, 4):
+            raise MatchError(f"a match has 3 or 4 players (4 with four_players, R2), got {players!r}")
+        if (players == 4) != rules.four_players:
+            rules = rules.with_options(four_players=players == 4)
+        if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
+            raise MatchError(f"hands must be a whole number ≥ 1, got {hands!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise MatchError(f"seed must be an int, got {seed!r}")
+        self.rules = rules
+        self.seed = seed
+        self.players = players
+        self.hands = hands
+        self.double_cards = frozenset(double_cards)
+        self.totals: list[int] = [0] * players
+        self.results: list[HandResult] = []
+        self.leaver: int | None = None
+        self._rng = random.Random(seed)
+        self.dealer = self._rng.randrange(players)  # R2 定庄: the first dealer is drawn at random
+        self._draws_in_row = 0
+        self._booked = False
+        self.hand: Hand = self._new_hand()
+
+    # -- playing --------------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """True when every hand has been played, or someone left."""
+        if self.leaver is not None:
+            return self.hand.over
+        return self.hand.over and len(self.results) >= self.hands
+
+    @property
+    def hand_number(self) -> int:
+        """The current hand's number, from 1."""
+        return len(self.results) + (0 if self.hand.over else 1)
+
+    @property
+    def deciding(self) -> tuple[int, ...]:
+        return self.hand.deciding
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        return self.hand.legal_actions(seat)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """The current hand's observation for ``seat`` plus the match state (hand number, totals)."""
+        obs = self.hand.observation(seat)
+        obs["match"] = {"hand": self.hand_number, "hands": self.hands, "totals": list(self.totals)}
+        return obs
+
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        """Play an action in the current hand (see :meth:`Hand.apply`)."""
+        events = self.hand.apply(seat, action)
+        self._book()
+        return events
+
+    def next_hand(self) -> Hand:
+        """Start the next hand (R2 dealer rule).
+
+        :raises MatchError: if the current hand is not over or the match is over.
+        """
+        if not self.hand.over:
+            raise MatchError("the current hand is not over")
+        if self.over:
+            raise MatchError("the match is over")
+        outcome = self.hand.outcome
+        assert outcome is not None
+        if outcome.winner is not None:
+            self.dealer = outcome.winner  # the winner deals (R2)
+            self._draws_in_row = 0
+        else:
+            self._draws_in_row += 1  # 荒庄: the dealer keeps the deal, the third in a row passes it
+            if self._draws_in_row >= 3:
+                self.dealer = (self.dealer + 1) % self.players
+                self._draws_in_row = 0
+        self.hand = self._new_hand()
+        return self.hand
+
+    def leave(self, seat: int) -> list[Event]:
+        """A player leaves the table. During a hand in which the seat plays, that is 逃跑 (R7.3): the hand
+        ends with the penalty. The match is over either way (a sitting-out seat pays nothing, and its
+        table finishes the hand first).
+
+        :raises MatchError: for a bad seat or a match that is over.
+        """
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise MatchError(f"no such seat {seat!r}")
+        if self.over:
+            raise MatchError("the match is over")
+        self.leaver = seat
+        events: list[Event] = []
+        if not self.hand.over and seat in self.hand.seats:
+            events = self.hand.leave(seat)
+            self._book()
+        return events
+
+    # -- results --------------------------------------------------------------------------------
+
+    def ranking(self) -> list[int]:
+        """Seats by total points, best first (ties: lower seat first)."""
+        return sorted(range(self.players), key=lambda s: (-self.totals[s], s))
+
+    def standings(self) -> list[dict[str, int]]:
+        """``[{"seat", "points", "rank"}]`` best first; equal points share a rank."""
+        out: list[dict[str, int]] = []
+        for i, s in enumerate(self.ranking()):
+            rank = out[-1]["rank"] if out and out[-1]["points"] == self.totals[s] else i + 1
+            out.append({"seat": s, "points": self.totals[s], "rank": rank})
+        return out
+
+    def record(self) -> dict[str, Any]:
+        """Everything that reproduces the match (see :func:`replay_match`)."""
+        records = [r.record for r in self.results]
+        if not self.hand.over:
+            records.append(self.hand.record())
+        return {
+            "format_version": FORMAT_VERSION,
+            "kind": "match",
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "players": self.players,
+            "hands": self.hands,
+            "double_cards": sorted(self.double_cards),
+            "leaver": self.leaver,
+            "records": records,
+        }
+
+    # -- internals ------------------------------------------------------------------------------
+
+    def _new_hand(self) -> Hand:
+        seed = self._rng.getrandbits(63)
+        hand = Hand(self.rules, seed, self.dealer, double_cards=self.double_cards)
+        self._booked = False
+        self.hand = hand
+        self._book()  # a dealt 天胡 ends the hand at once
+        return hand
+
+    def _book(self) -> None:
+        hand = self.hand
+        if hand.over and not self._booked:
+            self._booked = True
+            outcome = hand.outcome
+            assert outcome is not None
+            for s, p in enumerate(outcome.payments):
+                self.totals[s] += p
+            self.results.append(HandResult(len(self.results) + 1, hand.dealer, outcome, hand.record()))
+
+
+def replay_match(record: dict[str, Any]) -> Match:
+    """Rebuild a match from :meth:`Match.record` by replaying every hand's actions.
+
+    :raises MatchError: if the record does not match what the seeds and rules produce.
+    """
+    if not isinstance(record, dict) or record.get("kind") != "match":
+        raise MatchError("not a match record")
+    match = Match(
+        RuleSet.from_dict(record["rules"]),
+        record["seed"],
+        record["players"],
+        record["hands"],
+        double_cards=tuple(record.get("double_cards", ())),
+    )
+    records = record["records"]
+    for i, rec in enumerate(records):
+        if i:
+            match.next_hand()
+        if rec["seed"] != match.hand.seed or rec["dealer"] != match.hand.dealer:
+            raise MatchError(f"hand {i + 1}: seed/dealer differ from the record")
+        for seat, text in rec["actions"]:
+            if text == "leave":
+                match.leave(seat)
+            else:
+                match.apply(seat, text)
+    leaver = record.get("leaver")
+    if leaver is not None and match.leaver is None:
+        match.leave(leaver)
+    return match

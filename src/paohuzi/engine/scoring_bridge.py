@@ -1,0 +1,81 @@
+"""The engine's door to :mod:`paohuzi.scoring` (R6.2, R7): only the final settlement steps call these.
+
+Kept apart so that the rest of the engine does not depend on the scoring module's details.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from paohuzi import analysis, scoring
+from paohuzi.analysis import Source
+from paohuzi.cards import Card, PaohuziError
+from paohuzi.groups import Group
+from paohuzi.rules import RuleSet
+from paohuzi.scoring import Win
+
+__all__ = ["Win", "ScoringMismatch", "evaluate", "liangzhang_tianhu", "dealt_tianhu", "settle", "escape_payments", "names"]
+
+
+class ScoringMismatch(PaohuziError):
+    """The engine found a win that scoring does not: a bug in one of them, never a player's fault."""
+
+
+def evaluate(
+    hand: Sequence[Card],
+    table: Sequence[Group],
+    card: Card | None,
+    source: Source,
+    rules: RuleSet,
+    *,
+    last_card: bool,
+    zimo: bool,
+) -> Win:
+    """The best win (R6.2) of cards the engine found complete (R6.1)."""
+    win = scoring.evaluate(hand, table, card, source, rules, last_card=last_card, zimo=zimo)
+    if win is None:
+        raise ScoringMismatch(f"scoring finds no win in {list(map(str, hand))} {list(map(str, table))} {card} {source}")
+    return win
+
+
+def liangzhang_tianhu(hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, rules: RuleSet) -> Win:
+    """天胡 on the 亮张 (R6.4 option): complete per R6.1 (so with the 胡息 minimum — decision,
+    docs/decisions.md), scored as 天胡; the best arrangement by (points, 胡息) (R6.2)."""
+    best: Win | None = None
+    for arrangement in analysis.arrangements(hand, table, card, source, min_huxi=rules.min_huxi):
+        win = Win(arrangement, scoring.score(arrangement, rules, zimo=True, tianhu=True))
+        if best is None or (win.points, win.huxi) > (best.points, best.huxi):
+            best = win
+    if best is None:
+        raise ScoringMismatch(f"no 亮张 天胡 in {list(map(str, hand))} {list(map(str, table))} {card}")
+    return best
+
+
+def dealt_tianhu(hand: Sequence[Card], table: Sequence[Group], rules: RuleSet) -> Win:
+    """A dealt 天胡 (R6.4): the 提/坎 plus the best partial arrangement, no 胡息 minimum, 自摸."""
+    win = scoring.evaluate_tianhu_dealt(hand, table, rules)
+    if win is None:
+        raise ScoringMismatch(f"no dealt 天胡 in {list(map(str, hand))} {list(map(str, table))}")
+    return win
+
+
+def settle(
+    winner: int, points: int, seats: Sequence[int], stake: int, double_cards: Iterable[int], table_size: int
+) -> tuple[int, ...]:
+    """R7.3: each loser in play pays points × stake; one payment per seat at the table (0 for a seat out)."""
+    paid = scoring.settle(winner, points, tuple(seats), stake, frozenset(double_cards))
+    return tuple(paid.get(s, 0) for s in range(table_size))
+
+
+def escape_payments(leaver: int, huxis: Mapping[int, int], stake: int, table_size: int) -> tuple[int, ...]:
+    """R7.3 逃跑: the leaver pays (max(0, (H − 12) // 3) + 8) × d, shared by the others."""
+    paid = scoring.escape_settlement(leaver, dict(huxis), stake)
+    return tuple(paid.get(s, 0) for s in range(table_size))
+
+
+def names(score: Any) -> tuple[tuple[str, int], ...]:
+    """The score's 名堂 as (name, 番) (R7.2), 平胡/天胡/自摸 included."""
+    if score is None:
+        return ()
+    return tuple((n.name, n.fan) for n in score.names)
