@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from paohuzi.cards import NUM_KINDS, Card, format_cards, full_deck
 from paohuzi.groups import Group, GroupKind
 
-__all__ = ["Case", "SOURCES", "complete_case", "near_miss", "random_deal", "midgame_case", "generate"]
+__all__ = ["SOURCES", "Case", "complete_case", "generate", "midgame_case", "near_miss", "random_deal"]
 
 SOURCES = ("none", "self", "other", "discard")
 
@@ -23,9 +23,9 @@ _JU = [
     for pts in [(p, p + 1, p + 2) for p in range(1, 9)] + [(2, 7, 10)]
 ]
 _SCORING_JU = [c for c in _JU if tuple(x.point for x in c) in ((1, 2, 3), (2, 7, 10))]
-_JIAO = [
-    (Card.of(p, False), Card.of(p, False), Card.of(p, True)) for p in range(1, 11)
-] + [(Card.of(p, False), Card.of(p, True), Card.of(p, True)) for p in range(1, 11)]
+_JIAO = [(Card.of(p, False), Card.of(p, False), Card.of(p, True)) for p in range(1, 11)] + [
+    (Card.of(p, False), Card.of(p, True), Card.of(p, True)) for p in range(1, 11)
+]
 
 
 @dataclass(frozen=True)
@@ -43,8 +43,9 @@ class Case:
         table = ", ".join(f"Group.parse({str(g)!r})" for g in self.table)
         card = "None" if self.card is None else f"Card.parse({str(self.card)!r})"
         return (
-            f"[{self.label}] hand=parse_cards({format_cards(self.hand)!r}), table=({table}{',' if self.table else ''}), "
-            f"card={card}, source=Source({self.source!r}), min_huxi={self.min_huxi}"
+            f"[{self.label}] hand=parse_cards({format_cards(self.hand)!r}), "
+            f"table=({table}{',' if self.table else ''}), card={card}, "
+            f"source=Source({self.source!r}), min_huxi={self.min_huxi}"
         )
 
     def counts(self) -> list[int]:
@@ -237,7 +238,9 @@ def near_miss(rng: random.Random, case: Case, label: str = "near-miss") -> Case:
         return replace(case, source=rng.choice(SOURCES[1:]), label=f"{label}:source")
     if hand:
         card = hand.pop(rng.randrange(len(hand)))
-        return replace(case, hand=tuple(hand), card=card, source=rng.choice(SOURCES[1:]), label=f"{label}:card")
+        return replace(
+            case, hand=tuple(hand), card=card, source=rng.choice(SOURCES[1:]), label=f"{label}:card"
+        )
     return case
 
 

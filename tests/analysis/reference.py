@@ -38,16 +38,16 @@ from paohuzi.cards import NUM_KINDS, Card
 from paohuzi.groups import Group, GroupKind
 
 __all__ = [
+    "FREE_GROUPS",
     "RefArrangement",
     "all_arrangements",
+    "arrangement_key",
     "best_by_shape",
     "card_uses",
-    "arrangement_key",
-    "ref_waits",
-    "ref_partial_huxi",
     "ref_dealt_tianhu",
+    "ref_partial_huxi",
     "ref_tianhu_huxi",
-    "FREE_GROUPS",
+    "ref_waits",
 ]
 
 # Source names, so this module does not need paohuzi.analysis.Source: "none", "self", "other", "discard".
@@ -89,7 +89,7 @@ def free_partitions(counts: list[int], max_jiang: int) -> Iterator[list[Group]]:
     """Every partition of the cards counted in ``counts`` into 句/绞/将, with at most ``max_jiang`` 将.
 
     The lowest card kind present must lie in some group; try every group that holds it, then recurse.
-    Each partition comes out exactly once. ``counts`` is restored before returning.
+    A partition may come out more than once (in another order). ``counts`` is restored before returning.
     """
     k = next((i for i in range(NUM_KINDS) if counts[i]), None)
     if k is None:
@@ -163,11 +163,13 @@ def card_uses(hand: Sequence[Card], table: Sequence[Group], card: Card | None, s
         rest.remove(kan)
         four = _same(GroupKind.TI if own else GroupKind.PAO, card, 4)
         return [Use(table, (*rest, four), tuple(free))]
-    wei_at = [i for i, g in enumerate(table) if g.kind in (GroupKind.WEI, GroupKind.CHOUWEI) and g.card == card]
+    wei_at = [
+        i for i, g in enumerate(table) if g.kind in (GroupKind.WEI, GroupKind.CHOUWEI) and g.card == card
+    ]
     peng_at = [i for i, g in enumerate(table) if g.kind is GroupKind.PENG and g.card == card]
 
     def replace(i: int, kind: GroupKind) -> tuple[Group, ...]:
-        return (*table[:i], _same(kind, card, 4), *table[i + 1:])
+        return (*table[:i], _same(kind, card, 4), *table[i + 1 :])
 
     def without_pair() -> tuple[int, ...]:
         f = list(free)
@@ -233,7 +235,9 @@ def best_by_shape(
     return best
 
 
-def ref_waits(hand: Sequence[Card], table: Sequence[Group] = (), *, min_huxi: int = 15) -> dict[Card, dict[bool, int]]:
+def ref_waits(
+    hand: Sequence[Card], table: Sequence[Group] = (), *, min_huxi: int = 15
+) -> dict[Card, dict[bool, int]]:
     """听牌: each kind (still drawable) whose own draw completes the hand, with its best 胡息 per shape."""
     counts = check_counts(hand, table, None)
     out: dict[Card, dict[bool, int]] = {}
