@@ -1,0 +1,591 @@
+"""Scoring, R7: base (底), 名堂 and 番, points, settlement, the escape penalty and levels.
+
+Sections implemented here:
+
+- R7.1 base: :func:`base_of`.
+- R7.2 名堂: :func:`score` with the three 番 tables (A ``qq``, B ``hunan``, C ``huayang``).
+- R6.2 best arrangement: :func:`evaluate`, :func:`evaluate_tianhu_dealt` (R6.4) and :func:`scored_waits`
+  (听牌) score the candidates of :mod:`paohuzi.analysis` and keep the best by (points, 胡息).
+- R7.3 settlement: :func:`settle`, :func:`escape_penalty`, :func:`escape_settlement`.
+- R7.4 levels: :data:`LEVELS`, :func:`level_title`, :func:`level_number`.
+
+Where the rule book leaves a question open the choice is written in ``docs/scoring.md`` and
+``docs/decisions.md``; comments cite them as "decision".
+
+>>> from paohuzi.analysis import Source
+>>> from paohuzi.cards import parse_cards
+>>> from paohuzi.groups import Group
+>>> from paohuzi.rules import find_preset
+>>> hand = parse_cards("x1 x2 x3 x2 x7 d2 d7 d10 x8 x9 x10 d4 d4 d4 d9 d9 d9")
+>>> win = evaluate(hand, [Group.parse("peng:x7x7x7")], Card.X10, Source.SELF, find_preset("qq"))
+>>> win.huxi, win.score.red, [str(n) for n in win.score.names], win.score.fan, win.score.base, win.points
+(25, 11, ['红胡 2', '自摸 0'], 2, 5, 10)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from paohuzi import analysis
+from paohuzi.analysis import Arrangement, Source
+from paohuzi.cards import Card, PaohuziError
+from paohuzi.groups import Group
+from paohuzi.rules import RuleSet
+
+__all__ = [
+    "LEVELS",
+    "PINGHU",
+    "TIANHU",
+    "ZIMO",
+    "Name",
+    "Score",
+    "ScoringError",
+    "Win",
+    "base_of",
+    "escape_penalty",
+    "escape_settlement",
+    "evaluate",
+    "evaluate_tianhu_dealt",
+    "level_number",
+    "level_title",
+    "score",
+    "scored_waits",
+    "settle",
+]
+
+#: The entries of :attr:`Score.names` that are not 名堂 (R7.2: shown, but they act on the base or are the
+#: plain hand).
+PINGHU = "平胡"
+ZIMO = "自摸"
+TIANHU = "天胡"
+
+
+class ScoringError(PaohuziError):
+    """Scoring or settlement asked with values that make no sense (a winner not at the table …)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    """One line of a score's 名堂 list: a Chinese name (红胡, 对对胡, 自摸 …) and the 番 it adds. R7.2.
+
+    ``str(name)`` is ``"红胡 2"``. 自摸 and 天胡 have 番 0: they act on the base (R7.1).
+    """
+
+    name: str
+    fan: int
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.fan}"
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """The score of one win (R7): 名堂 with their 番, the base, the points.
+
+    :ivar names: the 名堂 in the order of the preset's table, then 海底 where it adds 番, then 天胡 and
+        自摸 (番 0). A hand without 名堂 lists ``平胡 1``. The 番 of the names always add up to :attr:`fan`.
+    :ivar fan: 番, the multiplier (R7.2); 1 for a plain 平胡.
+    :ivar base: 底 (R7.1), 自摸 included.
+    :ivar points: base × 番 (R7.3).
+    :ivar huxi: the arrangement's 胡息 (not doubled for 天胡; the doubling is in the base).
+    :ivar zimo: 自摸 (a 天胡 always counts as 自摸, R6.4).
+    :ivar haidi: 海底, the card won was the last card of the stock (R6.3).
+    :ivar tianhu: 天胡 (R6.4).
+    :ivar red: red cards (红字) among the winner's cards; :ivar big: 大字; :ivar small: 小字.
+    :ivar duidui: the arrangement is 对对 (every group of one kind).
+    :ivar table: the 名堂 table used: ``qq`` (A), ``hunan`` (B) or ``huayang`` (C).
+    """
+
+    names: tuple[Name, ...]
+    fan: int
+    base: int
+    points: int
+    huxi: int
+    zimo: bool = False
+    haidi: bool = False
+    tianhu: bool = False
+    red: int = 0
+    big: int = 0
+    small: int = 0
+    duidui: bool = False
+    table: str = "qq"
+
+    @property
+    def pinghu(self) -> bool:
+        """平胡: no 名堂 (海底, 自摸 and 天胡 are not 名堂, R7.2)."""
+        return any(n.name == PINGHU for n in self.names)
+
+    def __str__(self) -> str:
+        names = ", ".join(str(n) for n in self.names)
+        return f"{self.huxi} 胡息, {names}: 番 {self.fan} × 底 {self.base} = {self.points}"
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """A winning hand: the arrangement that scores best (R6.2) and its score."""
+
+    arrangement: Arrangement
+    score: Score
+
+    @property
+    def huxi(self) -> int:
+        """胡息 of the arrangement."""
+        return self.arrangement.huxi
+
+    @property
+    def points(self) -> int:
+        """Points of the win (base × 番)."""
+        return self.score.points
+
+    def _key(self) -> tuple[int, int]:
+        return (self.score.points, self.arrangement.huxi)
+
+
+# ---------------------------------------------------------------------------------------------------
+# R7.1 base
+# ---------------------------------------------------------------------------------------------------
+
+
+def base_of(huxi: int, *, zimo: bool = False, doubled: bool = False) -> int:
+    """底 (R7.1): floor((胡息 − 12) / 3), +1 for 自摸; with ``doubled`` (天胡 under ``tianhu_double_huxi``)
+    floor((2 × 胡息 − 12) / 3), +1 for 自摸.
+
+    Decision (docs/scoring.md): the part before 自摸 never goes below 0, so a 天胡 with few 胡息 (it has no
+    胡息 minimum, R6.4) scores 0 + 1 for 自摸 instead of a negative base.
+
+    >>> [base_of(h) for h in (15, 17, 18, 20, 21, 23, 24)]
+    [1, 1, 2, 2, 3, 3, 4]
+    >>> base_of(18, zimo=True), base_of(15, zimo=True, doubled=True), base_of(3, zimo=True, doubled=True)
+    (3, 7, 1)
+    """
+    h = 2 * huxi if doubled else huxi
+    return max(0, (h - 12) // 3) + (1 if zimo else 0)
+
+
+# ---------------------------------------------------------------------------------------------------
+# R7.2 名堂 tables
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Counts:
+    red: int
+    big: int
+    small: int
+    duidui: bool
+    haidi: bool
+
+
+def _haidi(names: list[Name], name: str) -> None:
+    """海底 (tables A and C): +2 番 on a 名堂胡; a 平胡 goes from 1 to 2 番, i.e. 平胡 1 + 海底 1."""
+    if names:
+        names.append(Name(name, 2))
+    else:
+        names.extend((Name(PINGHU, 1), Name(name, 1)))
+
+
+def _fan_qq(c: _Counts, rules: RuleSet) -> list[Name]:
+    """Table A (QQ游戏): every 名堂 that applies, 番 add up. R7.2."""
+    names: list[Name] = []
+    red = c.red
+    # The red 名堂 exclude each other: 0, 1, 4, 7, 10, 11–12, ≥ 13 (table A, the source's literal reading).
+    if red in (4, 7) or 10 < red < 13:
+        names.append(Name("红胡", 2))
+    elif red == 1:
+        names.append(Name("真点胡", 4))
+    elif red == 10:
+        names.append(Name("假点胡", 3))
+    elif red >= 13:
+        names.append(Name("红乌", 4 + red - 13))
+    elif red == 0:
+        names.append(Name("乌胡", 5))
+    if c.duidui:
+        names.append(Name("对对胡", 5))
+    if c.big >= 18:
+        names.append(Name("大字胡", 6 + c.big - 18))
+    if c.small >= 16:
+        names.append(Name("小字胡", 8 + c.small - 16))
+    if c.haidi:
+        _haidi(names, "海底胡")
+    return names
+
+
+def _fan_hunan(c: _Counts, rules: RuleSet) -> list[Name]:
+    """Table B (湖南): one multiplier, the largest that applies; 16小字 and 18大字 add on. R7.2.
+
+    海底 is not a 名堂 of table B and adds nothing (decision, docs/scoring.md).
+    """
+    red, dd = c.red, c.duidui
+    candidates = [
+        Name(name, fan)
+        for name, fan, applies in (
+            ("红和", 2, 10 <= red < 13),
+            ("一点红", 3, red == 1),
+            ("红乌", 4, red >= 13),
+            ("对对胡", 4, dd),
+            ("黑乌", 5, red == 0),
+            ("红对", 6, dd and 10 <= red <= 12),
+            ("红乌对", 8, dd and red >= 13),
+            ("乌对", 10, dd and red == 0),
+        )
+        if applies
+    ]
+    names = [max(candidates, key=lambda n: n.fan)] if candidates else []
+    # "如果还构成其他名堂的，在此基础上倍数累加": the 字 multipliers add to the one above (decision).
+    if c.small >= 16:
+        names.append(Name("16小字", 4 + c.small - 16))
+    if c.big >= 18:
+        names.append(Name("18大字", 4 + c.big - 18))
+    return names
+
+
+def _fan_huayang(c: _Counts, rules: RuleSet) -> list[Name]:
+    """Table C (花样): 番 add up; ``basic`` has the red 名堂 only, ``half`` adds 对对胡 and 海底. R7.2."""
+    names: list[Name] = []
+    red = c.red
+    if 10 <= red < 13:
+        names.append(Name("红胡", 2))
+    elif red == 1:
+        names.append(Name("点胡", 3))
+    elif red >= 13:
+        names.append(Name("红乌", 4))
+    elif red == 0:
+        names.append(Name("乌胡", 5))
+    if rules.huayang_level == "half":
+        if c.duidui:
+            # "乌胡和对对胡同时出现算10番": 乌胡 5 + 对对胡 5 instead of 4 (decision: shown as two lines).
+            names.append(Name("对对胡", 5 if red == 0 else 4))
+        if c.haidi:
+            _haidi(names, "海底")
+    return names
+
+
+_TABLES = {"qq": _fan_qq, "hunan": _fan_hunan, "huayang": _fan_huayang}
+
+
+def score(
+    arrangement: Arrangement,
+    rules: RuleSet,
+    *,
+    zimo: bool = False,
+    haidi: bool = False,
+    tianhu: bool = False,
+) -> Score:
+    """Score a winning arrangement (R7.1, R7.2) under the preset's 名堂 table.
+
+    Red, big and small cards are counted over all the arrangement's cards (groups and loose cards).
+    A 天胡 counts as 自摸 (R6.4) and, with ``rules.tianhu_double_huxi``, doubles the 胡息 of the base.
+    The arrangement is trusted as given (:mod:`paohuzi.analysis` builds it); ``duidui`` decides 对对胡.
+
+    :param zimo: 自摸, the card won was the winner's own draw (R6.3).
+    :param haidi: 海底, the card won was the last card of the stock (R6.3).
+    :param tianhu: 天胡 (R6.4).
+
+    >>> from paohuzi.rules import find_preset
+    >>> groups = tuple(Group.parse(g) for g in (
+    ...     "peng:x7x7x7", "ju:x2x7x10", "ju:d2d7d10", "ju:x1x2x3", "ju:x8x9x10", "kan:d4d4d4", "kan:d9d9d9"))
+    >>> red_hand = Arrangement(groups, huxi=sum(g.huxi for g in groups), duidui=False)
+    >>> s = score(red_hand, find_preset("qq"), zimo=True)
+    >>> s.huxi, s.red, s.fan, s.base, s.points, [str(n) for n in s.names]
+    (25, 11, 2, 5, 10, ['红胡 2', '自摸 0'])
+    >>> score(red_hand, find_preset("qq"), tianhu=True).base    # floor((50 - 12) / 3) + 1 (天胡 is 自摸)
+    13
+    >>> score(red_hand, find_preset("hunan"), haidi=True).names   # table B: 红和, no 海底
+    (Name(name='红和', fan=2),)
+    """
+    cards: list[Card] = [c for g in arrangement.groups for c in g.cards]
+    cards.extend(arrangement.loose)
+    red = sum(1 for c in cards if c.red)
+    big = sum(1 for c in cards if c.big)
+    small = len(cards) - big
+    zimo = zimo or tianhu  # 天胡 counts as 自摸 (R6.4)
+    counts = _Counts(red, big, small, arrangement.duidui, haidi)
+    names = _TABLES[rules.fan_table](counts, rules)
+    if not names:
+        names.append(Name(PINGHU, 1))  # R7.2: a hand with no 名堂 is 平胡 with 番 1
+    fan = sum(n.fan for n in names)
+    if tianhu:
+        names.append(Name(TIANHU, 0))
+    if zimo:
+        names.append(Name(ZIMO, 0))
+    base = base_of(arrangement.huxi, zimo=zimo, doubled=tianhu and rules.tianhu_double_huxi)
+    return Score(
+        names=tuple(names),
+        fan=fan,
+        base=base,
+        points=base * fan,
+        huxi=arrangement.huxi,
+        zimo=zimo,
+        haidi=haidi,
+        tianhu=tianhu,
+        red=red,
+        big=big,
+        small=small,
+        duidui=arrangement.duidui,
+        table=rules.fan_table,
+    )
+
+
+# ---------------------------------------------------------------------------------------------------
+# R6.2 the best scoring arrangement
+# ---------------------------------------------------------------------------------------------------
+
+
+def _best(
+    found: Iterable[Arrangement], rules: RuleSet, *, zimo: bool, haidi: bool, tianhu: bool
+) -> Win | None:
+    """The best by (points, 胡息) (R6.2); on a full tie the first candidate (analysis lists 对对 last)."""
+    best: Win | None = None
+    for arrangement in found:
+        win = Win(arrangement, score(arrangement, rules, zimo=zimo, haidi=haidi, tianhu=tianhu))
+        if best is None or win._key() > best._key():
+            best = win
+    return best
+
+
+def evaluate(
+    hand: Sequence[Card],
+    table: Sequence[Group],
+    card: Card | None,
+    source: Source,
+    rules: RuleSet,
+    *,
+    last_card: bool = False,
+    tianhu: bool = False,
+    zimo: bool | None = None,
+) -> Win | None:
+    """The best win (R6.2) of these cards, or None if they are not complete (R6.1).
+
+    :param hand: the cards in hand, before the card won.
+    :param table: the player's table groups.
+    :param card: the card won, or None for the cards as they stand (R4.2.3, or a dealer's 天胡 as dealt).
+    :param source: where the card came from (:class:`~paohuzi.analysis.Source`). A discard is never won
+        unless ``rules.win_on_discard`` (R4.2): the answer is then None.
+    :param last_card: the card won was the last card of the stock (海底, R6.3).
+    :param tianhu: a 天胡 on the 亮张 (R6.4): no 胡息 minimum, counts as 自摸.
+    :param zimo: 自摸; by default ``source is Source.SELF or tianhu``.
+    :raises paohuzi.analysis.AnalysisError: for more than 4 of a kind, a card without a source …
+
+    >>> from paohuzi.cards import parse_cards
+    >>> from paohuzi.rules import find_preset
+    >>> hand = parse_cards("x1 x2 x3 x2 x7 d2 d7 d10 x8 x9 x10 d4 d4 d4 d9 d9 d9")
+    >>> table = [Group.parse("peng:x7x7x7")]
+    >>> evaluate(hand, table, Card.X10, Source.OTHER, find_preset("qq")).points     # 25 胡息: 底 4 × 红胡 2
+    8
+    >>> evaluate(hand, table, Card.X10, Source.DISCARD, find_preset("qq")) is None
+    True
+    >>> evaluate(hand, table, Card.X4, Source.SELF, find_preset("qq")) is None
+    True
+    """
+    found = analysis.arrangements(hand, table, card, source, min_huxi=0 if tianhu else rules.min_huxi)
+    if source is Source.DISCARD and not rules.win_on_discard:
+        return None  # R4.2: nobody may 胡 a discarded card
+    if zimo is None:
+        zimo = source is Source.SELF or tianhu
+    return _best(found, rules, zimo=zimo, haidi=last_card, tianhu=tianhu)
+
+
+def evaluate_tianhu_dealt(hand: Sequence[Card], table: Sequence[Group], rules: RuleSet) -> Win | None:
+    """The dealt 天胡 (R6.4) — 3 or more 提, or 5 or more kinds held three or four times — or None.
+
+    It is scored as 自摸 and 天胡 on :func:`paohuzi.analysis.tianhu_arrangement`: the 提/坎 plus the best
+    partial arrangement of the other cards (loose cards count for red/big/small), with no 胡息 minimum.
+
+    >>> from paohuzi.cards import parse_cards
+    >>> from paohuzi.rules import find_preset
+    >>> three_ti = parse_cards("x1x1x1x1 x4x4x4x4 d5d5d5d5 x2 x3 x7 x9 d8 d8")
+    >>> win = evaluate_tianhu_dealt(three_ti, [], find_preset("qq"))
+    >>> win.huxi, win.score.base, win.points, [str(n) for n in win.score.names]
+    (30, 17, 17, ['平胡 1', '天胡 0', '自摸 0'])
+    >>> evaluate_tianhu_dealt(parse_cards("x1x1x1x1 x2 x3"), [], find_preset("qq")) is None
+    True
+    """
+    if not analysis.dealt_tianhu(hand, table):
+        return None
+    arrangement = analysis.tianhu_arrangement(hand, table)
+    return Win(arrangement, score(arrangement, rules, zimo=True, tianhu=True))
+
+
+def scored_waits(
+    hand: Sequence[Card], table: Sequence[Group], rules: RuleSet, *, last_card: bool = False
+) -> list[tuple[Card, Win]]:
+    """听牌 (R6): each card kind whose own draw completes the hand, with its best win, in card order.
+
+    Each card is scored as the player's own draw (自摸); ``last_card`` scores them as 海底 too.
+
+    >>> from paohuzi.cards import parse_cards
+    >>> from paohuzi.rules import find_preset
+    >>> hand = parse_cards("x1 x2 x3 x2 x7 d2 d7 d10 x8 x9 x10 d4 d4 d4 d9 d9 d9")
+    >>> table = [Group.parse("peng:x7x7x7")]
+    >>> [(str(c), w.huxi, w.points) for c, w in scored_waits(hand, table, find_preset("qq"))]
+    [('x10', 25, 10)]
+    """
+    out: list[tuple[Card, Win]] = []
+    for card, found in sorted(analysis.waits(hand, table, min_huxi=rules.min_huxi).items()):
+        win = _best(found, rules, zimo=True, haidi=last_card, tianhu=False)
+        if win is not None:
+            out.append((card, win))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------
+# R7.3 settlement
+# ---------------------------------------------------------------------------------------------------
+
+
+def _whole(name: str, value: object, *, low: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ScoringError(f"{name} must be a whole number ≥ {low}, got {value!r}")
+    return value
+
+
+def settle(
+    winner: int | None,
+    points: int,
+    seats: Iterable[int],
+    stake: int,
+    double_cards: Iterable[int] = frozenset(),
+) -> dict[int, int]:
+    """What each seat wins (+) or pays (−) for a hand (R7.3); the deltas add up to 0.
+
+    Each loser pays points × stake to the winner; the winner receives the sum. A drawn hand (荒庄, winner
+    None) pays nothing. 双倍卡 (option ``double_card``): a payment between the winner and one loser is
+    doubled once when either of the two holds a card (decision, docs/scoring.md), so a holder's own result
+    is exactly doubled and the hand stays zero-sum.
+
+    :param seats: the seats that play the hand (a 守醒 player sitting out is not one of them).
+    :param double_cards: the seats holding a 双倍积分卡 for this hand.
+    :raises ScoringError: for a winner not among the seats, repeated seats or negative values.
+
+    >>> settle(0, 10, (0, 1, 2), 3)                         # QQ: the winner gets 2 × points × d
+    {0: 60, 1: -30, 2: -30}
+    >>> settle(0, 10, (0, 1, 2), 3, double_cards={2})
+    {0: 90, 1: -30, 2: -60}
+    >>> settle(None, 0, (0, 1, 2), 3)
+    {0: 0, 1: 0, 2: 0}
+    """
+    seat_list = list(seats)
+    if len(set(seat_list)) != len(seat_list):
+        raise ScoringError(f"seats repeat: {seat_list}")
+    _whole("points", points)
+    _whole("stake", stake)
+    result = {s: 0 for s in seat_list}
+    if winner is None:
+        return result  # 荒庄
+    if winner not in result:
+        raise ScoringError(f"winner {winner!r} is not one of the seats {seat_list}")
+    doubles = frozenset(double_cards)
+    for seat in seat_list:
+        if seat == winner:
+            continue
+        pay = points * stake * (2 if seat in doubles or winner in doubles else 1)
+        result[seat] -= pay
+        result[winner] += pay
+    return result
+
+
+def escape_penalty(remaining_huxi_sum: int, stake: int) -> int:
+    """What a player who leaves a hand early (逃跑, R7.3) pays: (max(0, floor((H − 12) / 3)) + 8) × d.
+
+    H is the sum, over the remaining players, of the 胡息 of each one's best partial arrangement
+    (:func:`paohuzi.analysis.partial_arrangement` of table and hand cards).
+
+    >>> escape_penalty(0, 3), escape_penalty(14, 3), escape_penalty(15, 3), escape_penalty(30, 1)
+    (24, 24, 27, 14)
+    """
+    _whole("remaining_huxi_sum", remaining_huxi_sum)
+    _whole("stake", stake)
+    return (max(0, (remaining_huxi_sum - 12) // 3) + 8) * stake
+
+
+def escape_settlement(leaver: int, remaining: Mapping[int, int], stake: int) -> dict[int, int]:
+    """Deltas when ``leaver`` leaves a hand early (逃跑, R7.3): the leaver pays :func:`escape_penalty` of the
+    remaining players' 胡息 sum, shared equally among them; the odd point goes to the one with more 胡息,
+    and on equal 胡息 to the first after the leaver in turn order (decision).
+
+    :param remaining: seat → that player's partial-arrangement 胡息, for each player still at the table.
+
+    >>> escape_settlement(0, {1: 10, 2: 9}, 3)          # H = 19: (2 + 8) × 3 = 30
+    {0: -30, 1: 15, 2: 15}
+    >>> escape_settlement(0, {1: 3, 2: 9}, 1)           # H = 12: 8 × 1, shared 4 / 4
+    {0: -8, 1: 4, 2: 4}
+    >>> escape_settlement(1, {0: 9, 2: 3}, 3)           # H = 12: 24 shared 12 / 12
+    {1: -24, 0: 12, 2: 12}
+    >>> escape_settlement(2, {0: 7, 1: 21}, 1)          # H = 28: 5 + 8 = 13, the odd point to seat 1
+    {2: -13, 0: 6, 1: 7}
+    """
+    if not remaining:
+        raise ScoringError("escape_settlement needs the remaining players")
+    if leaver in remaining:
+        raise ScoringError(f"the leaver {leaver} cannot also be a remaining player")
+    for seat, huxi in remaining.items():
+        _whole(f"胡息 of seat {seat}", huxi)
+    penalty = escape_penalty(sum(remaining.values()), stake)
+    share, odd = divmod(penalty, len(remaining))
+    span = max(leaver, *remaining) + 1
+    # Most 胡息 first; ties in turn order from the leaver's 下家.
+    order = sorted(remaining, key=lambda s: (-remaining[s], (s - leaver) % span))
+    result = {leaver: -penalty}
+    for seat in remaining:
+        result[seat] = share
+    for seat in order[:odd]:
+        result[seat] += 1
+    return result
+
+
+# ---------------------------------------------------------------------------------------------------
+# R7.4 levels
+# ---------------------------------------------------------------------------------------------------
+
+#: The 23 level titles (等级, QQ) with the total points each starts at, lowest first (R7.4). The sources
+#: give 包身工 (below 30), 佃户 90, 贫农 180, 猎人 530 and 掌柜 1600; the others are the project's
+#: (decision, docs/scoring.md): the step from one title to the next never shrinks. 包身工 also covers
+#: every total below 0.
+LEVELS: tuple[tuple[int, str], ...] = (
+    (0, "包身工"),
+    (30, "短工"),
+    (60, "长工"),
+    (90, "佃户"),
+    (180, "贫农"),
+    (330, "渔夫"),
+    (530, "猎人"),
+    (800, "中农"),
+    (1150, "富农"),
+    (1600, "掌柜"),
+    (2200, "商人"),
+    (3000, "衙役"),
+    (4000, "小财主"),
+    (5500, "大财主"),
+    (7500, "小地主"),
+    (10000, "大地主"),
+    (13500, "知县"),
+    (18000, "通判"),
+    (24000, "知府"),
+    (32000, "总督"),
+    (43000, "巡抚"),
+    (57000, "丞相"),
+    (75000, "帝王"),
+)
+
+
+def level_number(points: int) -> int:
+    """The level (等级) of a points total, 1 (包身工) to 23 (帝王). R7.4.
+
+    >>> level_number(-5), level_number(29), level_number(30), level_number(1600), level_number(10**9)
+    (1, 1, 2, 10, 23)
+    """
+    level = 1
+    for i, (threshold, _title) in enumerate(LEVELS):
+        if points >= threshold:
+            level = i + 1
+    return level
+
+
+def level_title(points: int) -> str:
+    """The level title (等级名) of a points total. R7.4.
+
+    >>> level_title(29), level_title(90), level_title(179), level_title(180), level_title(1600)
+    ('包身工', '佃户', '佃户', '贫农', '掌柜')
+    """
+    return LEVELS[level_number(points) - 1][1]
