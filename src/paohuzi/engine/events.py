@@ -114,6 +114,15 @@ class Event:
     def type(self) -> str:
         return self.TYPE
 
+    def __str__(self) -> str:
+        """A one-line summary, e.g. ``peng 2 x7 from 0`` (the full event; not redacted)."""
+        return " ".join(str(p) for p in (self.TYPE, *self._brief()))
+
+    def _brief(self) -> tuple[object, ...]:
+        seat = getattr(self, "seat", None)
+        card = getattr(self, "card", None)
+        return tuple(p for p in (seat, card) if p is not None)
+
 
 def _register(cls: type[Event]) -> type[Event]:
     cls._FIELDS = tuple(f.name for f in fields(cls) if f.name != "to")
@@ -138,6 +147,9 @@ class Deal(Event):
         data["hands"] = [jsonable(h) if s == seat else None for s, h in enumerate(self.hands)]
         return data
 
+    def _brief(self) -> tuple[object, ...]:
+        return (f"dealer {self.dealer}", f"liangzhang {self.liangzhang}")
+
 
 @_register
 @dataclass(frozen=True, slots=True)
@@ -148,6 +160,9 @@ class Ti(Event):
     seat: int
     card: Card
     origin: str
+
+    def _brief(self) -> tuple[object, ...]:
+        return (self.seat, self.card, self.origin)
 
 
 @_register
@@ -164,6 +179,9 @@ class Wei(Event):
         if seat != self.seat and not self.chou:
             data["card"] = None
         return data
+
+    def _brief(self) -> tuple[object, ...]:
+        return (self.seat, self.card, "chou") if self.chou else (self.seat, self.card)
 
 
 @_register
@@ -192,6 +210,9 @@ class Show(Event):
     card: Card
     last: bool
 
+    def _brief(self) -> tuple[object, ...]:
+        return (self.seat, self.card, "last") if self.last else (self.seat, self.card)
+
 
 @_register
 @dataclass(frozen=True, slots=True)
@@ -202,6 +223,9 @@ class Discard(Event):
     seat: int
     card: Card
     auto: bool
+
+    def _brief(self) -> tuple[object, ...]:
+        return (self.seat, self.card, "auto") if self.auto else (self.seat, self.card)
 
 
 @_register
@@ -226,6 +250,10 @@ class Chou(Event):
     peng: bool
     renpeng: bool
 
+    def _brief(self) -> tuple[object, ...]:
+        flags = [n for n, on in (("chi", self.chi), ("peng", self.peng), ("renpeng", self.renpeng)) if on]
+        return (self.seat, self.card, *flags)
+
 
 @_register
 @dataclass(frozen=True, slots=True)
@@ -238,6 +266,9 @@ class Pao(Event):
     origin: str
     source: int
 
+    def _brief(self) -> tuple[object, ...]:
+        return (self.seat, self.card, self.origin, "from", self.source)
+
 
 @_register
 @dataclass(frozen=True, slots=True)
@@ -248,6 +279,9 @@ class Peng(Event):
     seat: int
     card: Card
     source: int
+
+    def _brief(self) -> tuple[object, ...]:
+        return (self.seat, self.card, "from", self.source)
 
 
 @_register
@@ -261,6 +295,10 @@ class Chi(Event):
     group: Group
     bi: tuple[Group, ...]
     source: int
+
+    def _brief(self) -> tuple[object, ...]:
+        bi = [f"bi {' '.join(map(str, g.cards))}" for g in self.bi]
+        return (self.seat, self.card, "from", self.source, "as", " ".join(map(str, self.group.cards)), *bi)
 
 
 @_register
@@ -310,6 +348,9 @@ class Hu(Event):
         data["names"] = [{"name": n, "fan": f} for n, f in self.names]
         return data
 
+    def _brief(self) -> tuple[object, ...]:
+        return (self.seat, self.card, self.source, f"{self.huxi}胡息", f"{self.points}分")
+
 
 @_register
 @dataclass(frozen=True, slots=True)
@@ -319,6 +360,9 @@ class DrawGame(Event):
     TYPE: ClassVar[str] = "draw_game"
     hands: tuple[tuple[Card, ...], ...]
     tables: tuple[tuple[Group, ...], ...]
+
+    def _brief(self) -> tuple[object, ...]:
+        return ()
 
 
 @_register
@@ -332,6 +376,9 @@ class Escape(Event):
     hands: tuple[tuple[Card, ...], ...]
     tables: tuple[tuple[Group, ...], ...]
 
+    def _brief(self) -> tuple[object, ...]:
+        return (self.seat, f"H={self.huxi}")
+
 
 @_register
 @dataclass(frozen=True, slots=True)
@@ -340,3 +387,6 @@ class Settlement(Event):
 
     TYPE: ClassVar[str] = "settlement"
     payments: tuple[int, ...]
+
+    def _brief(self) -> tuple[object, ...]:
+        return tuple(self.payments)
