@@ -1,0 +1,28 @@
+"""The online play server (``paohuzi serve``): lobby over HTTP, the game over one websocket per player,
+accounts, rooms, persistence and recovery. The wire protocol is ``docs/protocol.md``; the design is
+``docs/server.md``.
+
+Layers (like ronin's; imports go downwards only):
+
+- transport — :mod:`~paohuzi.server.app` (the ASGI app), :mod:`~paohuzi.server.api` (HTTP lobby),
+  :mod:`~paohuzi.server.ws` (websocket: origin, hello, limits), :mod:`~paohuzi.server.connection`;
+- wire edge — :mod:`~paohuzi.server.protocol` (one Pydantic model per client message and body);
+- application — :mod:`~paohuzi.server.hub` (rooms, players, connections, recovery),
+  :mod:`~paohuzi.server.room` (seats, matches, hands, timers, 托管), :mod:`~paohuzi.server.bots`;
+- persistence — :mod:`~paohuzi.server.db` (engine, migrations, the database thread),
+  :mod:`~paohuzi.server.models`, :mod:`~paohuzi.server.store` (the jobs);
+- domain — :mod:`paohuzi.engine`, the only referee.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["create_app"]
+
+
+def create_app(*args: Any, **kwargs: Any) -> Any:
+    """See :func:`paohuzi.server.app.create_app` (imported lazily: FastAPI is an optional extra)."""
+    from paohuzi.server.app import create_app as create
+
+    return create(*args, **kwargs)

@@ -1,0 +1,190 @@
+"""The lobby HTTP API (docs/protocol.md §2): guests, profiles, rooms, history, leaderboard, replays.
+
+Every error is ``{"error": {"code", "message"}}`` (see :func:`paohuzi.server.app.create_app`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from paohuzi import __version__
+from paohuzi.rules import find_preset, preset_names
+from paohuzi.server import protocol as p
+from paohuzi.server import store
+from paohuzi.server.hub import Hub, level_title
+from paohuzi.server.room import Room, RoomError
+
+__all__ = ["router", "health_router"]
+
+router = APIRouter(prefix="/api")
+health_router = APIRouter()
+_bearer = HTTPBearer(auto_error=False, description="the guest token from POST /api/guests")
+
+
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+async def current_player(
+    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+) -> dict[str, Any]:
+    """The player of the ``Authorization: Bearer`` token. :raises RoomError: 401 ``unauthorized``."""
+    if credentials is None:
+        raise RoomError("unauthorized", "send your token as 'Authorization: Bearer <token>'", 401)
+    player = await _hub(request).authenticate(credentials.credentials)
+    if player is None:
+        raise RoomError("unauthorized", "unknown token", 401)
+    return player
+
+
+Player = Annotated[dict[str, Any], Depends(current_player)]
+
+
+def _room(request: Request, room: Room) -> dict[str, Any]:
+    state = room.state()
+    state["share_url"] = str(request.base_url).rstrip("/") + state["share_path"]
+    return state
+
+
+def _public(profile: dict[str, Any]) -> dict[str, Any]:
+    data = {k: v for k, v in profile.items() if k != "created_at"}
+    data["title"] = level_title(int(data["points"]))
+    return data
+
+
+@health_router.get("/healthz", tags=["health"])
+async def healthz(request: Request) -> dict[str, Any]:
+    """Liveness: the process answers and its database is reachable."""
+    hub = _hub(request)
+    await hub.db.run(store.counts())
+    return {"status": "ok", "version": __version__, "database": hub.db.backend, "rooms": len(hub.rooms),
+            "connections": len(hub.conns)}
+
+
+@router.post("/guests", status_code=201, tags=["players"])
+async def create_guest(request: Request, body: p.GuestIn | None = None) -> dict[str, Any]:
+    """A new guest identity: a random nickname (unless given) and a long random token to keep."""
+    token, player = await _hub(request).create_guest(body.nickname if body else None)
+    return {"token": token, "player": player}
+
+
+@router.get("/me", tags=["players"])
+async def me(request: Request, player: Player) -> dict[str, Any]:
+    """Your profile, and your room if you sit in one."""
+    hub = _hub(request)
+    fresh = await hub.db.run(store.player_by_id(player["id"]))
+    if fresh is not None:
+        hub.cards[player["id"]] = fresh
+    room = hub.room_of.get(player["id"])
+    return {"player": hub.profile(player["id"]), "room": _room(request, room) if room is not None else None}
+
+
+@router.patch("/me", tags=["players"])
+async def change_nickname(request: Request, body: p.NicknameIn, player: Player) -> dict[str, Any]:
+    """Change your nickname (1–16 characters)."""
+    return {"player": await _hub(request).set_nickname(player["id"], body.nickname)}
+
+
+@router.get("/me/history", tags=["players"])
+async def my_history(request: Request, player: Player,
+                     limit: Annotated[int, Query(ge=1, le=100)] = 20) -> dict[str, Any]:
+    """Your matches, newest first."""
+    return {"matches": await _hub(request).db.run(store.history(player["id"], limit))}
+
+
+@router.get("/players/{player_id}", tags=["players"])
+async def player_profile(request: Request, player_id: int) -> dict[str, Any]:
+    """A player's public profile."""
+    data = await _hub(request).db.run(store.player_by_id(player_id))
+    if data is None:
+        raise RoomError("not_found", f"no player {player_id}", 404)
+    return {"player": _public(data)}
+
+
+@router.get("/players/{player_id}/history", tags=["players"])
+async def player_history(request: Request, player_id: int,
+                         limit: Annotated[int, Query(ge=1, le=100)] = 20) -> dict[str, Any]:
+    """A player's matches, newest first."""
+    return {"matches": await _hub(request).db.run(store.history(player_id, limit))}
+
+
+@router.get("/leaderboard", tags=["players"])
+async def leaderboard(request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50) -> dict[str, Any]:
+    """Players by points (积分), with their R7.4 titles."""
+    rows = await _hub(request).db.run(store.leaderboard(limit))
+    return {"players": [dict(_public(r), rank=i + 1) for i, r in enumerate(rows)]}
+
+
+@router.get("/presets", tags=["rooms"])
+async def presets(request: Request) -> dict[str, Any]:
+    """The rule presets (R8) and the room options with their defaults and bounds."""
+    s = _hub(request).settings
+    return {
+        "presets": [{"name": n, "title": find_preset(n).title, "rules": find_preset(n).to_dict()}
+                    for n in preset_names()],
+        "room_options": {
+            "defaults": {"preset": "qq", "four_players": False, "hands": s.room_hands, "stake": None,
+                         "turn_seconds": s.turn_seconds, "claim_seconds": s.claim_seconds, "bots_fill": True},
+            "bounds": {k: list(v) for k, v in p.ROOM_BOUNDS.items()},
+            "quick_hands": s.quick_hands,
+        },
+    }
+
+
+@router.post("/rooms", status_code=201, tags=["rooms"])
+async def create_room(request: Request, player: Player, body: p.RoomOptionsIn | None = None) -> dict[str, Any]:
+    """A private room with a 6-digit code and a share link; you sit in seat 0 and own it."""
+    room = await _hub(request).create_room(player["id"], body or p.RoomOptionsIn())
+    return {"room": _room(request, room)}
+
+
+@router.post("/rooms/quick", status_code=201, tags=["rooms"])
+async def quick_play(request: Request, player: Player, body: p.QuickPlayIn | None = None) -> dict[str, Any]:
+    """Quick play: you and two bots; the match starts at once (connect the websocket to play)."""
+    room = await _hub(request).quick_play(player["id"], body or p.QuickPlayIn())
+    return {"room": _room(request, room)}
+
+
+@router.post("/rooms/leave", tags=["rooms"])
+async def leave_room(request: Request, player: Player) -> dict[str, Any]:
+    """Leave your room. Mid-hand that is 逃跑: you pay the penalty (R7.3) and the match ends."""
+    code, penalty = await _hub(request).leave(player["id"])
+    return {"left": code, "penalty": penalty}
+
+
+@router.get("/rooms/{code}", tags=["rooms"])
+async def get_room(request: Request, code: str) -> dict[str, Any]:
+    """A room's state (public)."""
+    room = _hub(request).rooms.get(code)
+    if room is None:
+        raise RoomError("not_found", f"no open room {code[:12]!r}", 404)
+    return {"room": _room(request, room)}
+
+
+@router.post("/rooms/{code}/join", tags=["rooms"])
+async def join_room(request: Request, code: str, player: Player, body: p.JoinIn | None = None) -> dict[str, Any]:
+    """Take a free seat (or the one asked for) in a room that is not playing."""
+    room = await _hub(request).join(player["id"], code, body.seat if body else None)
+    return {"room": _room(request, room)}
+
+
+@router.get("/replays/{hand_id}", tags=["replays"])
+async def get_replay(request: Request, hand_id: int) -> dict[str, Any]:
+    """A finished hand's record: ``paohuzi.engine.replay(record)`` plays it again."""
+    data = await _hub(request).db.run(store.replay(hand_id))
+    if data is None:
+        raise RoomError("not_found", f"no finished hand {hand_id}", 404)
+    return data
+
+
+@router.get("/matches/{match_id}", tags=["replays"])
+async def get_match(request: Request, match_id: int) -> dict[str, Any]:
+    """A match's summary: seats, scores, ranks and hands."""
+    data = await _hub(request).db.run(store.match_summary(match_id))
+    if data is None:
+        raise RoomError("not_found", f"no match {match_id}", 404)
+    return {"match": data}

@@ -1,0 +1,56 @@
+"""Computer players for bot seats and 托管: :func:`paohuzi.bots.make_bot` when it is available, else a
+small fallback that plays any legal action (胡 whenever it can). A bot only ever sees its seat's
+observation and its legal actions, like a person.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from paohuzi.engine import Action, ActionKind
+
+__all__ = ["SeatBot", "make_seat_bot", "choose"]
+
+
+class SeatBot(Protocol):
+    def act(self, observation: dict[str, Any], legal: list[Action]) -> Action: ...
+
+
+class _FallbackBot:
+    """Plays 胡 when it can, otherwise a random legal action (used only if :mod:`paohuzi.bots` lacks
+    ``make_bot``)."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def act(self, observation: dict[str, Any], legal: list[Action]) -> Action:
+        for action in legal:
+            if action.kind is ActionKind.HU:
+                return action
+        return self._rng.choice(legal)
+
+
+def make_seat_bot(name: str, seed: int) -> SeatBot:
+    """A bot of the named kind (``greedy`` by default), seeded."""
+    try:
+        from paohuzi.bots import make_bot  # type: ignore[attr-defined]
+    except ImportError:
+        return _FallbackBot(seed)
+    try:
+        bot: SeatBot = make_bot(name, seed=seed)
+        return bot
+    except Exception:  # noqa: BLE001 — an unknown name falls back rather than breaking a table
+        return _FallbackBot(seed)
+
+
+def choose(bot: SeatBot, observation: dict[str, Any], legal: list[Action]) -> Action:
+    """The bot's choice, or the first legal action if the bot fails or answers something illegal."""
+    try:
+        action = bot.act(observation, legal)
+    except Exception:  # noqa: BLE001 — a bot bug must not stop a table
+        action = None
+    if action not in legal:
+        passes = [a for a in legal if a.kind is ActionKind.PASS]
+        return passes[0] if passes else legal[0]
+    return action

@@ -1,0 +1,104 @@
+"""Server settings: one frozen value, built from defaults, ``PAOHUZI_*`` environment variables and the
+command line (in that order of precedence, lowest first).
+
+>>> s = Settings.from_env({"PAOHUZI_TURN_SECONDS": "1.5", "PAOHUZI_ALLOW_ORIGINS": "http://a.test, http://b.test"})
+>>> s.turn_seconds, s.allow_origins
+(1.5, ('http://a.test', 'http://b.test'))
+>>> Settings().database_url
+'sqlite:///data/paohuzi.sqlite3'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Settings", "DEFAULT_DATABASE_URL"]
+
+DEFAULT_DATABASE_URL = "sqlite:///data/paohuzi.sqlite3"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the server can be told. Time-outs are seconds (floats, so tests can use short ones).
+
+    :ivar database_url: SQLAlchemy URL; SQLite by default, PostgreSQL with ``postgresql+psycopg://…``.
+    :ivar allow_origins: browser origins allowed on the websocket besides the server's own.
+    :ivar turn_seconds: default time for a discard decision (rooms may choose their own).
+    :ivar claim_seconds: default time for a claim decision (胡/碰/吃/过).
+    :ivar bot_delay: how long a bot (or 托管) waits before it plays, so people can follow the game.
+    :ivar between_hands: pause between the hands of a match.
+    :ivar hello_timeout: a websocket must send ``hello`` within this.
+    :ivar max_frame: the largest websocket frame accepted, in bytes.
+    :ivar rate: frames per second a connection may send on average; ``burst``: how many at once.
+    :ivar max_dropped: frames dropped for the rate limit before the connection is closed.
+    :ivar max_strikes: undecodable/invalid frames before the connection is closed.
+    :ivar quick_hands: hands in a quick-play match; ``room_hands``: default for private rooms.
+    :ivar room_idle: seconds a room with nobody connected and no match on is kept.
+    :ivar log_level: logging level name; ``log_json``: structured (JSON lines) logs.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    database_url: str = DEFAULT_DATABASE_URL
+    allow_origins: tuple[str, ...] = ()
+    turn_seconds: float = 20.0
+    claim_seconds: float = 10.0
+    bot_delay: float = 0.8
+    between_hands: float = 4.0
+    hello_timeout: float = 10.0
+    max_frame: int = 4096
+    rate: float = 20.0
+    burst: int = 40
+    max_dropped: int = 200
+    max_strikes: int = 20
+    quick_hands: int = 4
+    room_hands: int = 8
+    room_idle: float = 1800.0
+    bot_name: str = "greedy"
+    log_level: str = "INFO"
+    log_json: bool = True
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+        """Defaults, then ``PAOHUZI_<FIELD>`` variables of ``env`` (default ``os.environ``), then
+        ``overrides`` that are not None.
+
+        :raises ValueError: naming a variable whose value does not fit its field.
+        """
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            key = f"PAOHUZI_{f.name.upper()}"
+            if key in env:
+                values[f.name] = _convert(key, env[key], f.default)
+        for name, value in overrides.items():
+            if value is not None:
+                values[name] = value
+        return cls(**values)
+
+    def with_(self, **changes: Any) -> Settings:
+        """A copy with some fields changed."""
+        return dataclasses.replace(self, **changes)
+
+
+def _convert(key: str, text: str, default: Any) -> Any:
+    try:
+        if isinstance(default, bool):
+            if text.strip().lower() in ("1", "true", "yes", "on"):
+                return True
+            if text.strip().lower() in ("0", "false", "no", "off", ""):
+                return False
+            raise ValueError(text)
+        if isinstance(default, int):
+            return int(text)
+        if isinstance(default, float):
+            return float(text)
+        if isinstance(default, tuple):
+            return tuple(part.strip() for part in text.split(",") if part.strip())
+        return text
+    except ValueError:
+        raise ValueError(f"{key}={text!r} is not a valid {type(default).__name__}") from None

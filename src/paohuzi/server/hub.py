@@ -1,0 +1,350 @@
+"""The hub: every room, every player's websocket, and the player cards the rooms show. It routes lobby
+requests (HTTP) and game frames (websocket) to the right :class:`~paohuzi.server.room.Room`, rebuilds the
+unfinished matches at start-up, and closes idle rooms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Coroutine
+from typing import Any
+
+from paohuzi.rules import RuleSetError, find_preset
+from paohuzi.server import protocol as p
+from paohuzi.server import store
+from paohuzi.server.config import Settings
+from paohuzi.server.connection import Connection
+from paohuzi.server.db import Database
+from paohuzi.server.logs import log
+from paohuzi.server.room import Room, RoomError, SeatState
+
+__all__ = ["Hub", "level_title", "random_nickname"]
+
+ERROR, WARNING, INFO = 40, 30, 20
+
+_ADJECTIVES = ("快乐的", "勇敢的", "安静的", "机灵的", "淡定的", "幸运的", "认真的", "悠闲的", "聪明的", "豪爽的")
+_NOUNS = ("渔夫", "猎人", "掌柜", "书生", "茶客", "船家", "货郎", "樵夫", "牧童", "秀才")
+
+
+def random_nickname() -> str:
+    """A random guest nickname such as ``幸运的船家42`` (from ``secrets``)."""
+    return secrets.choice(_ADJECTIVES) + secrets.choice(_NOUNS) + str(secrets.randbelow(100))
+
+
+def level_title(points: int) -> str:
+    """The R7.4 level title of a player's points (from :func:`paohuzi.scoring.level_title`)."""
+    from paohuzi.scoring import level_title as title
+
+    return str(title(points))
+
+
+class Hub:
+    """Rooms by code, which room each player sits in, and each player's one websocket."""
+
+    def __init__(self, settings: Settings, db: Database) -> None:
+        self.settings = settings
+        self.db = db
+        self.rooms: dict[str, Room] = {}
+        self.room_of: dict[int, Room] = {}
+        self.conns: dict[int, Connection] = {}
+        self.cards: dict[int, dict[str, Any]] = {}  # player id -> profile (cache of the players table)
+        self.tokens: dict[str, int] = {}  # token hash -> player id
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._next_conn = 0
+        self._housekeeper: asyncio.Task[Any] | None = None
+
+    # ---- tasks -------------------------------------------------------------------------------------
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        """Run ``coro`` in the background; its errors are logged, never lost."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            exc = task.exception()
+            log(ERROR, "background task failed", error=repr(exc), exc_info=(type(exc), exc, exc.__traceback__))
+
+    def next_conn_id(self) -> int:
+        self._next_conn += 1
+        return self._next_conn
+
+    # ---- players -----------------------------------------------------------------------------------
+
+    def _remember(self, player: dict[str, Any]) -> dict[str, Any]:
+        self.cards[player["id"]] = player
+        return self.profile(player["id"])
+
+    def profile(self, player_id: int) -> dict[str, Any]:
+        """Profile (docs/protocol.md §2) from the cache."""
+        data = dict(self.cards[player_id])
+        data["title"] = level_title(int(data["points"]))
+        return data
+
+    def player_card(self, player_id: int) -> dict[str, Any]:
+        """What a room shows of a seated player."""
+        data = self.cards.get(player_id)
+        if data is None:
+            return {"id": player_id, "nickname": "?", "title": level_title(0), "points": 0}
+        return {"id": player_id, "nickname": data["nickname"], "title": level_title(int(data["points"])),
+                "points": int(data["points"])}
+
+    def player_won(self, player_id: int, delta: int, won: bool) -> None:
+        data = self.cards.get(player_id)
+        if data is not None:
+            data["points"] = int(data["points"]) + delta
+            data["hands_played"] += 1
+            data["hands_won"] += 1 if won else 0
+
+    def player_matches(self, player_id: int) -> None:
+        data = self.cards.get(player_id)
+        if data is not None:
+            data["matches_played"] += 1
+
+    async def create_guest(self, nickname: str | None) -> tuple[str, dict[str, Any]]:
+        token = secrets.token_urlsafe(32)
+        player = await self.db.run(store.create_player(store.hash_token(token), nickname or random_nickname()))
+        self.tokens[store.hash_token(token)] = player["id"]
+        log(INFO, "guest created", player=player["id"])
+        return token, self._remember(player)
+
+    async def authenticate(self, token: str | None) -> dict[str, Any] | None:
+        """The profile of the token's player, or None."""
+        if not token or len(token) > 200:
+            return None
+        digest = store.hash_token(token)
+        player_id = self.tokens.get(digest)
+        if player_id is not None and player_id in self.cards:
+            return self.profile(player_id)
+        player = await self.db.run(store.player_by_token(digest))
+        if player is None:
+            return None
+        self.tokens[digest] = player["id"]
+        return self._remember(player)
+
+    async def set_nickname(self, player_id: int, nickname: str) -> dict[str, Any]:
+        player = await self.db.run(store.set_nickname(player_id, nickname))
+        profile = self._remember(player)
+        room = self.room_of.get(player_id)
+        if room is not None:
+            room.broadcast_room()
+        return profile
+
+    async def ensure_cards(self, ids: list[int]) -> None:
+        missing = [i for i in ids if i not in self.cards]
+        if missing:
+            for pid, player in (await self.db.run(store.players_by_ids(missing))).items():
+                self.cards[pid] = player
+
+    # ---- rooms -------------------------------------------------------------------------------------
+
+    def room_options(self, body: p.RoomOptionsIn | p.QuickPlayIn, quick: bool) -> dict[str, Any]:
+        """Resolve a room's options against the preset and the server's defaults."""
+        try:
+            rules = find_preset(body.preset)
+            four = bool(getattr(body, "four_players", False))
+            stake = getattr(body, "stake", None)
+            rules = rules.with_options(four_players=four, stake=rules.stake if stake is None else stake)
+        except RuleSetError as exc:
+            raise RoomError("invalid", str(exc), 422) from None
+        s = self.settings
+        hands = body.hands or (s.quick_hands if quick else s.room_hands)
+        turn = getattr(body, "turn_seconds", None)
+        claim = getattr(body, "claim_seconds", None)
+        return {
+            "preset": rules.name,
+            "four_players": rules.four_players,
+            "hands": hands,
+            "stake": rules.stake,
+            "turn_seconds": s.turn_seconds if turn is None else turn,
+            "claim_seconds": s.claim_seconds if claim is None else claim,
+            "bots_fill": bool(getattr(body, "bots_fill", True)),
+            "rules": rules.to_dict(),
+        }
+
+    async def _new_code(self) -> str:
+        taken = set(self.rooms)
+        for _ in range(100):
+            code = f"{secrets.randbelow(1_000_000):06d}"
+            if code not in taken:
+                return code
+        raise RoomError("internal", "no free room code", 503)
+
+    async def _leave_waiting_room(self, player_id: int) -> None:
+        room = self.room_of.get(player_id)
+        if room is None:
+            return
+        if room.playing:
+            raise RoomError("in_game", f"you are playing in room {room.code}; leave it first")
+        await room.remove(player_id)
+
+    async def create_room(self, player_id: int, body: p.RoomOptionsIn) -> Room:
+        options = self.room_options(body, quick=False)
+        await self._leave_waiting_room(player_id)
+        n = 4 if options["four_players"] else 3
+        code = await self._new_code()
+        room_id = await self.db.run(store.create_room(code, "private", player_id, options, n))
+        room = Room(self, room_id, code, "private", player_id, options, [SeatState(i) for i in range(n)])
+        self.rooms[code] = room
+        await room.join(player_id, 0)
+        log(INFO, "room created", room=code, player=player_id)
+        return room
+
+    async def quick_play(self, player_id: int, body: p.QuickPlayIn) -> Room:
+        options = self.room_options(body, quick=True)
+        await self._leave_waiting_room(player_id)
+        code = await self._new_code()
+        room_id = await self.db.run(store.create_room(code, "quick", player_id, options, 3))
+        bot = self.settings.bot_name
+        seats = [SeatState(0, player_id, None, True), SeatState(1, None, bot, True), SeatState(2, None, bot, True)]
+        room = Room(self, room_id, code, "quick", player_id, options, seats)
+        self.rooms[code] = room
+        self.room_of[player_id] = room
+        async with room.lock:
+            await room._start_match()
+        log(INFO, "quick play", room=code, player=player_id)
+        return room
+
+    async def join(self, player_id: int, code: str, seat: int | None) -> Room:
+        room = self.rooms.get(code)
+        if room is None:
+            raise RoomError("not_found", f"no open room {code!r}", 404)
+        if self.room_of.get(player_id) is room:
+            return room
+        await self._leave_waiting_room(player_id)
+        await room.join(player_id, seat)
+        return room
+
+    async def leave(self, player_id: int) -> tuple[str, int | None]:
+        room = self.room_of.get(player_id)
+        if room is None:
+            raise RoomError("not_in_room", "you are in no room")
+        penalty = await room.remove(player_id)
+        conn = self.conns.get(player_id)
+        if conn is not None:
+            conn.send({"type": "room", "room": None})
+        return room.code, penalty
+
+    def forget_room(self, room: Room) -> None:
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+
+    # ---- websocket ---------------------------------------------------------------------------------
+
+    def attach(self, conn: Connection, player: dict[str, Any]) -> None:
+        """A websocket said a good ``hello``: it becomes the player's one connection (an older one is
+        closed with 4000), and the player gets ``welcome``, ``room`` and ``game``."""
+        player_id = player["id"]
+        conn.player_id = player_id
+        old = self.conns.get(player_id)
+        self.conns[player_id] = conn
+        if old is not None and old is not conn:
+            old.close(4000, "replaced by a newer connection")
+        conn.send({"type": "welcome", "protocol": p.PROTOCOL_VERSION, "player": player,
+                   "server_time": int(time.time() * 1000)})
+        room = self.room_of.get(player_id)
+        if room is not None:
+            room.connected(player_id)
+            for frame in room.frames_for(player_id):
+                conn.send(frame)
+        else:
+            conn.send({"type": "room", "room": None})
+        log(INFO, "player connected", player=player_id, conn=conn.id)
+
+    def detach(self, conn: Connection) -> None:
+        player_id = conn.player_id
+        if player_id is None or self.conns.get(player_id) is not conn:
+            return
+        del self.conns[player_id]
+        room = self.room_of.get(player_id)
+        if room is not None:
+            room.disconnected(player_id)
+        log(INFO, "player disconnected", player=player_id, conn=conn.id)
+
+    async def handle(self, conn: Connection, msg: Any) -> None:
+        """One validated frame from an attached connection. :raises RoomError: to be sent as ``error``."""
+        player_id = conn.player_id
+        assert player_id is not None
+        if isinstance(msg, p.Ping):
+            reply: dict[str, Any] = {"type": "pong", "server_time": int(time.time() * 1000)}
+            if msg.id is not None:
+                reply["id"] = msg.id
+            conn.send(reply)
+            return
+        if isinstance(msg, p.Hello):
+            raise RoomError("bad_message", "already said hello")
+        if isinstance(msg, p.Sync):
+            room = self.room_of.get(player_id)
+            for frame in room.frames_for(player_id) if room is not None else [{"type": "room", "room": None}]:
+                conn.send(frame)
+            return
+        if isinstance(msg, p.Leave):
+            await self.leave(player_id)
+            return
+        room = self.room_of.get(player_id)
+        if room is None:
+            raise RoomError("not_in_room", "you are in no room")
+        if isinstance(msg, p.Act):
+            await room.act(player_id, msg.action, msg.hand, msg.seat, msg.id)
+        elif isinstance(msg, p.Ready):
+            await room.set_ready(player_id, msg.ready)
+        elif isinstance(msg, p.Start):
+            await room.start(player_id)
+        elif isinstance(msg, p.Auto):
+            await room.set_auto(player_id, msg.on)
+        elif isinstance(msg, p.Rematch):
+            await room.rematch(player_id)
+
+    # ---- life cycle --------------------------------------------------------------------------------
+
+    async def recover(self) -> None:
+        """Rebuild every open room and carry on every unfinished match (issue #5 §6)."""
+        rooms = await self.db.run(store.load_open_rooms())
+        ids = sorted({pid for r in rooms for pid, _bot, _ready in r["seats"] if pid is not None})
+        await self.ensure_cards(ids)
+        resumed = 0
+        for data in rooms:
+            seats = [SeatState(i, pid, bot, bool(ready)) for i, (pid, bot, ready) in enumerate(data["seats"])]
+            room = Room(self, data["id"], data["code"], data["kind"], data["owner_id"], data["options"], seats,
+                        "waiting")
+            self.rooms[room.code] = room
+            for pid in room.humans():
+                self.room_of[pid] = room
+            if data["match"] is not None:
+                try:
+                    await room.resume(data["match"])
+                    resumed += 1
+                except Exception:
+                    log(ERROR, "match could not be resumed; aborted", room=room.code, exc_info=True)
+                    room.match = None
+                    room.status = "waiting"
+            elif data["status"] == "playing":
+                room.status = "waiting"
+        log(INFO, "recovered", rooms=len(rooms), matches=resumed)
+
+    def start_housekeeping(self) -> None:
+        self._housekeeper = self.spawn(self._housekeeping())
+
+    async def _housekeeping(self) -> None:
+        period = max(0.5, min(60.0, self.settings.room_idle / 4))
+        while True:
+            await asyncio.sleep(period)
+            for room in list(self.rooms.values()):
+                try:
+                    await room.close_if_idle(self.settings.room_idle)
+                except Exception:
+                    log(ERROR, "housekeeping failed", room=room.code, exc_info=True)
+
+    async def shutdown(self) -> None:
+        for conn in list(self.conns.values()):
+            conn.close(1012, "server restarting")
+        for room in self.rooms.values():
+            room._cancel_decisions()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.sleep(0.05)

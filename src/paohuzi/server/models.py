@@ -1,0 +1,132 @@
+"""Database tables (SQLAlchemy 2 declarative). The schema is created and changed only by the alembic
+migrations in ``migrations/``; ``tests/server/test_db.py`` checks that they match these classes.
+
+- ``players``: guest identities (the token is stored only as its SHA-256), points (积分, R7.3), counts.
+- ``rooms`` / ``room_seats``: rooms with their options and who sits where.
+- ``matches``: one 一场 of N hands at a room; ``match_seats``: who played it and the result, for history.
+- ``hands``: one hand (局): rules, seed and dealer — what the engine needs to deal it again — and, once
+  finished, its outcome and record (the replay).
+- ``actions``: the append-only log of every accepted action of every hand, in order. A hand is rebuilt from
+  (rules, seed, dealer, actions) after a restart.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = ["Base", "Player", "Room", "RoomSeat", "Match", "MatchSeat", "HandRow", "ActionRow", "utcnow"]
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    nickname: Mapped[str] = mapped_column(String(32))
+    points: Mapped[int] = mapped_column(BigInteger, default=0)
+    hands_played: Mapped[int] = mapped_column(Integer, default=0)
+    hands_won: Mapped[int] = mapped_column(Integer, default=0)
+    matches_played: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_players_points", "points"),)
+
+
+class Room(Base):
+    __tablename__ = "rooms"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    code: Mapped[str] = mapped_column(String(6))
+    kind: Mapped[str] = mapped_column(String(16))  # quick | private
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), default="waiting")  # waiting | playing | closed
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (Index("ix_rooms_code", "code"), Index("ix_rooms_status", "status"))
+
+
+class RoomSeat(Base):
+    __tablename__ = "room_seats"
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    ready: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Match(Base):
+    __tablename__ = "matches"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    hands_total: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), default="playing")  # playing | finished | aborted
+    scores: Mapped[list[Any]] = mapped_column(JSON)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (Index("ix_matches_room", "room_id"), Index("ix_matches_status", "status"))
+
+
+class MatchSeat(Base):
+    __tablename__ = "match_seats"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    nickname: Mapped[str] = mapped_column(String(32))
+    score: Mapped[int] = mapped_column(BigInteger, default=0)
+    rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+    __table_args__ = (Index("ix_match_seats_player", "player_id"),)
+
+
+class HandRow(Base):
+    __tablename__ = "hands"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"))
+    number: Mapped[int] = mapped_column(Integer)  # 1-based within the match
+    seed: Mapped[int] = mapped_column(BigInteger)
+    dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), default="playing")  # playing | finished | aborted
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (Index("ix_hands_match", "match_id"), Index("ix_hands_status", "status"))
+
+
+class ActionRow(Base):
+    """One accepted action: append-only, written before its events are sent."""
+
+    __tablename__ = "actions"
+
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1-based order within the hand
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(64))
+    by: Mapped[str] = mapped_column(String(16))  # player | bot | auto (托管)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,0 +1,235 @@
+"""The wire edge (docs/protocol.md): one Pydantic model per client message and per HTTP body, with bounds.
+
+This is the one place where the shape of untrusted input is checked (STYLE.md convention 5); the engine
+alone checks legality. :func:`parse_client_frame` turns a websocket text frame into a message or a
+:class:`ProtocolError` carrying the error code of docs/protocol.md §3.3.
+
+>>> parse_client_frame('{"type": "act", "action": "discard x7", "id": 3}')
+Act(id=3, type='act', action='discard x7', hand=None, seat=None)
+>>> parse_client_frame('{"type": "dance"}')
+Traceback (most recent call last):
+...
+paohuzi.server.protocol.ProtocolError: bad_message: unknown message type 'dance' (expected one of: act, auto, hello, leave, ping, ready, rematch, start, sync)
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError, field_validator
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "ProtocolError",
+    "ClientMessage",
+    "Hello",
+    "Ping",
+    "Sync",
+    "Ready",
+    "Start",
+    "Act",
+    "Auto",
+    "Rematch",
+    "Leave",
+    "parse_client_frame",
+    "RoomOptionsIn",
+    "QuickPlayIn",
+    "JoinIn",
+    "GuestIn",
+    "NicknameIn",
+    "clean_nickname",
+    "ROOM_BOUNDS",
+]
+
+PROTOCOL_VERSION = 1
+
+MessageId = Annotated[str, StringConstraints(max_length=64)] | Annotated[int, Field(ge=-(2**53), le=2**53)]
+
+
+class ProtocolError(ValueError):
+    """A frame refused at the wire edge. ``code`` is one of docs/protocol.md §3.3."""
+
+    def __init__(self, code: str, message: str, msg_id: Any = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.msg_id = msg_id
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    id: MessageId | None = None
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    token: Annotated[str, StringConstraints(min_length=10, max_length=200)]
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+class Sync(_Message):
+    type: Literal["sync"]
+
+
+class Ready(_Message):
+    type: Literal["ready"]
+    ready: bool = True
+
+
+class Start(_Message):
+    type: Literal["start"]
+
+
+class Act(_Message):
+    type: Literal["act"]
+    action: Annotated[str, StringConstraints(min_length=1, max_length=80)]
+    hand: Annotated[int, Field(ge=0, le=2**62)] | None = None
+    seat: Annotated[int, Field(ge=0, le=3)] | None = None
+
+
+class Auto(_Message):
+    type: Literal["auto"]
+    on: bool
+
+
+class Rematch(_Message):
+    type: Literal["rematch"]
+
+
+class Leave(_Message):
+    type: Literal["leave"]
+
+
+ClientMessage = Annotated[
+    Hello | Ping | Sync | Ready | Start | Act | Auto | Rematch | Leave, Field(discriminator="type")
+]
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+MESSAGE_TYPES = ("act", "auto", "hello", "leave", "ping", "ready", "rematch", "start", "sync")
+
+
+def parse_client_frame(text: str | bytes) -> Any:
+    """Decode and validate one client frame.
+
+    :raises ProtocolError: ``bad_json`` (not JSON, not an object) or ``bad_message`` (unknown type, missing
+        or badly typed field), with the frame's ``id`` when it could be read.
+    """
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise ProtocolError("bad_json", "the frame is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", f"a frame must be a JSON object, got {type(data).__name__}")
+    msg_id = data.get("id")
+    if not isinstance(msg_id, (str, int)) or isinstance(msg_id, bool) or (isinstance(msg_id, str) and len(msg_id) > 64):
+        msg_id = None
+    kind = data.get("type")
+    if kind not in MESSAGE_TYPES:
+        shown = repr(kind)[:40]
+        raise ProtocolError(
+            "bad_message", f"unknown message type {shown} (expected one of: {', '.join(MESSAGE_TYPES)})", msg_id
+        )
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        raise ProtocolError("bad_message", _describe(exc), msg_id) from None
+
+
+def _describe(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors(include_url=False, include_input=False)[:3]:
+        loc = [str(p) for p in err.get("loc", ()) if not isinstance(p, int) or True]
+        if len(loc) > 1:
+            loc = loc[1:]  # drop the discriminator tag
+        where = ".".join(loc) or "message"
+        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts)
+
+
+# ---- HTTP bodies ------------------------------------------------------------------------------------
+
+ROOM_BOUNDS = {
+    "hands": (1, 64),
+    "stake": (0, 1000),
+    "turn_seconds": (3, 300),
+    "claim_seconds": (2, 300),
+}
+
+
+def clean_nickname(text: str) -> str:
+    """Normalise a nickname: NFC, trimmed, inner spaces collapsed; 1–16 characters, no control characters.
+
+    >>> clean_nickname("  快乐的  渔夫 ")
+    '快乐的 渔夫'
+    >>> clean_nickname("a\\x00b")
+    Traceback (most recent call last):
+    ...
+    ValueError: a nickname may not contain control characters
+    """
+    text = " ".join(unicodedata.normalize("NFC", text).split())
+    if any(unicodedata.category(ch).startswith("C") for ch in text):
+        raise ValueError("a nickname may not contain control characters")
+    if not 1 <= len(text) <= 16:
+        raise ValueError("a nickname has 1 to 16 characters")
+    return text
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class GuestIn(_Body):
+    """``POST /api/guests``: optionally choose the nickname at once."""
+
+    nickname: str | None = Field(default=None, max_length=64)
+
+    @field_validator("nickname")
+    @classmethod
+    def _nick(cls, value: str | None) -> str | None:
+        return None if value is None else clean_nickname(value)
+
+
+class NicknameIn(_Body):
+    """``PATCH /api/me``."""
+
+    nickname: str = Field(max_length=64)
+
+    @field_validator("nickname")
+    @classmethod
+    def _nick(cls, value: str) -> str:
+        return clean_nickname(value)
+
+
+class RoomOptionsIn(_Body):
+    """``POST /api/rooms``: the options of a private room (docs/protocol.md §2). Unset fields take the
+    server's defaults (stake: the preset's)."""
+
+    preset: str = Field(default="qq", max_length=32)
+    four_players: bool = False
+    hands: int | None = Field(default=None, ge=ROOM_BOUNDS["hands"][0], le=ROOM_BOUNDS["hands"][1])
+    stake: int | None = Field(default=None, ge=ROOM_BOUNDS["stake"][0], le=ROOM_BOUNDS["stake"][1])
+    turn_seconds: float | None = Field(
+        default=None, ge=ROOM_BOUNDS["turn_seconds"][0], le=ROOM_BOUNDS["turn_seconds"][1]
+    )
+    claim_seconds: float | None = Field(
+        default=None, ge=ROOM_BOUNDS["claim_seconds"][0], le=ROOM_BOUNDS["claim_seconds"][1]
+    )
+    bots_fill: bool = True
+
+
+class QuickPlayIn(_Body):
+    """``POST /api/rooms/quick``."""
+
+    preset: str = Field(default="qq", max_length=32)
+    hands: int | None = Field(default=None, ge=ROOM_BOUNDS["hands"][0], le=ROOM_BOUNDS["hands"][1])
+
+
+class JoinIn(_Body):
+    """``POST /api/rooms/{code}/join``."""
+
+    seat: int | None = Field(default=None, ge=0, le=3)

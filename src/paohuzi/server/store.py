@@ -1,0 +1,333 @@
+"""Database jobs: small functions of a :class:`~sqlalchemy.orm.Session` that return plain data. They run on
+the database thread (:meth:`paohuzi.server.db.Database.run`); nothing here touches the event loop.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.orm import Session
+
+from paohuzi.server.models import ActionRow, HandRow, Match, MatchSeat, Player, Room, RoomSeat, utcnow
+
+__all__ = ["hash_token", "iso", "Job"]
+
+Job = Callable[[Session], Any]
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a token: its SHA-256, hex.
+
+    >>> len(hash_token("x" * 43))
+    64
+    """
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def iso(value: datetime | None) -> str | None:
+    """A timestamp as ISO 8601 UTC (SQLite gives naive datetimes back; they are UTC)."""
+    if value is None:
+        return None
+    text = value.replace(tzinfo=None).isoformat(timespec="seconds")
+    return text + "Z"
+
+
+def player_dict(p: Player) -> dict[str, Any]:
+    return {
+        "id": p.id,
+        "nickname": p.nickname,
+        "points": int(p.points),
+        "hands_played": p.hands_played,
+        "hands_won": p.hands_won,
+        "matches_played": p.matches_played,
+        "created_at": iso(p.created_at),
+    }
+
+
+# ---- players ----------------------------------------------------------------------------------------
+
+
+def create_player(token_hash: str, nickname: str) -> Job:
+    def job(s: Session) -> dict[str, Any]:
+        p = Player(token_hash=token_hash, nickname=nickname, points=0, hands_played=0, hands_won=0,
+                   matches_played=0)
+        s.add(p)
+        s.flush()
+        return player_dict(p)
+
+    return job
+
+
+def player_by_token(token_hash: str) -> Job:
+    def job(s: Session) -> dict[str, Any] | None:
+        p = s.scalars(select(Player).where(Player.token_hash == token_hash)).first()
+        return None if p is None else player_dict(p)
+
+    return job
+
+
+def player_by_id(player_id: int) -> Job:
+    def job(s: Session) -> dict[str, Any] | None:
+        p = s.get(Player, player_id)
+        return None if p is None else player_dict(p)
+
+    return job
+
+
+def players_by_ids(ids: Sequence[int]) -> Job:
+    def job(s: Session) -> dict[int, dict[str, Any]]:
+        if not ids:
+            return {}
+        return {p.id: player_dict(p) for p in s.scalars(select(Player).where(Player.id.in_(list(ids))))}
+
+    return job
+
+
+def set_nickname(player_id: int, nickname: str) -> Job:
+    def job(s: Session) -> dict[str, Any] | None:
+        p = s.get(Player, player_id)
+        if p is None:
+            return None
+        p.nickname = nickname
+        return player_dict(p)
+
+    return job
+
+
+def touch_player(player_id: int) -> Job:
+    def job(s: Session) -> None:
+        s.execute(update(Player).where(Player.id == player_id).values(last_seen_at=utcnow()))
+
+    return job
+
+
+def leaderboard(limit: int) -> Job:
+    def job(s: Session) -> list[dict[str, Any]]:
+        rows = s.scalars(select(Player).order_by(Player.points.desc(), Player.id).limit(limit))
+        return [player_dict(p) for p in rows]
+
+    return job
+
+
+# ---- rooms ------------------------------------------------------------------------------------------
+
+
+def open_room_codes() -> Job:
+    def job(s: Session) -> set[str]:
+        return set(s.scalars(select(Room.code).where(Room.status != "closed")))
+
+    return job
+
+
+def create_room(code: str, kind: str, owner_id: int | None, options: dict[str, Any], seats: int) -> Job:
+    def job(s: Session) -> int:
+        room = Room(code=code, kind=kind, owner_id=owner_id, options=options, status="waiting")
+        s.add(room)
+        s.flush()
+        for i in range(seats):
+            s.add(RoomSeat(room_id=room.id, seat=i, player_id=None, bot=None, ready=False))
+        return room.id
+
+    return job
+
+
+def save_room(room_id: int, status: str, owner_id: int | None, seats: Sequence[tuple[int | None, str | None, bool]]) -> Job:
+    """Write a room's status, owner and seats (player id, bot, ready) in one go."""
+
+    def job(s: Session) -> None:
+        values: dict[str, Any] = {"status": status, "owner_id": owner_id}
+        if status == "closed":
+            values["closed_at"] = utcnow()
+        s.execute(update(Room).where(Room.id == room_id).values(**values))
+        for i, (player_id, bot, ready) in enumerate(seats):
+            s.execute(
+                update(RoomSeat)
+                .where(RoomSeat.room_id == room_id, RoomSeat.seat == i)
+                .values(player_id=player_id, bot=bot, ready=ready)
+            )
+
+    return job
+
+
+def load_open_rooms() -> Job:
+    """Every room not closed, with its seats, its match on (if any), and that match's hand on with its
+    actions: what :meth:`paohuzi.server.hub.Hub.recover` rebuilds."""
+
+    def job(s: Session) -> list[dict[str, Any]]:
+        out = []
+        for room in s.scalars(select(Room).where(Room.status != "closed").order_by(Room.id)):
+            seats = s.scalars(select(RoomSeat).where(RoomSeat.room_id == room.id).order_by(RoomSeat.seat)).all()
+            data: dict[str, Any] = {
+                "id": room.id, "code": room.code, "kind": room.kind, "owner_id": room.owner_id,
+                "options": room.options, "status": room.status,
+                "seats": [(x.player_id, x.bot, x.ready) for x in seats], "match": None,
+            }
+            match = s.scalars(
+                select(Match).where(Match.room_id == room.id, Match.status == "playing").order_by(Match.id.desc())
+            ).first()
+            if match is not None:
+                mseats = s.scalars(select(MatchSeat).where(MatchSeat.match_id == match.id).order_by(MatchSeat.seat))
+                mdata: dict[str, Any] = {
+                    "id": match.id, "seed": int(match.seed), "rules": match.rules, "hands_total": match.hands_total,
+                    "scores": list(match.scores),
+                    "seats": [(x.player_id, x.bot, x.nickname) for x in mseats], "hands": [],
+                }
+                for hand in s.scalars(select(HandRow).where(HandRow.match_id == match.id).order_by(HandRow.number)):
+                    actions = s.execute(
+                        select(ActionRow.seat, ActionRow.action)
+                        .where(ActionRow.hand_id == hand.id).order_by(ActionRow.seq)
+                    ).all()
+                    mdata["hands"].append({
+                        "id": hand.id, "number": hand.number, "seed": int(hand.seed), "dealer": hand.dealer,
+                        "status": hand.status, "actions": [[a.seat, a.action] for a in actions],
+                    })
+                data["match"] = mdata
+            out.append(data)
+        return out
+
+    return job
+
+
+# ---- matches and hands ------------------------------------------------------------------------------
+
+
+def create_match(room_id: int, seed: int, rules: dict[str, Any], hands_total: int,
+                 seats: Sequence[tuple[int | None, str | None, str]]) -> Job:
+    def job(s: Session) -> int:
+        m = Match(room_id=room_id, seed=seed, rules=rules, hands_total=hands_total, status="playing",
+                  scores=[0] * len(seats))
+        s.add(m)
+        s.flush()
+        for i, (player_id, bot, nickname) in enumerate(seats):
+            s.add(MatchSeat(match_id=m.id, seat=i, player_id=player_id, bot=bot, nickname=nickname[:32], score=0))
+        s.execute(update(Room).where(Room.id == room_id).values(status="playing"))
+        return m.id
+
+    return job
+
+
+def create_hand(match_id: int, number: int, seed: int, dealer: int, rules: dict[str, Any]) -> Job:
+    def job(s: Session) -> int:
+        h = HandRow(match_id=match_id, number=number, seed=seed, dealer=dealer, rules=rules, status="playing")
+        s.add(h)
+        s.flush()
+        return h.id
+
+    return job
+
+
+def append_action(hand_id: int, seq: int, seat: int, action: str, by: str) -> Job:
+    """The append-only action log: one row per accepted action."""
+
+    def job(s: Session) -> None:
+        s.execute(insert(ActionRow).values(hand_id=hand_id, seq=seq, seat=seat, action=action, by=by,
+                                           created_at=utcnow()))
+
+    return job
+
+
+def finish_hand(hand_id: int, outcome: dict[str, Any], record: dict[str, Any], match_id: int,
+                scores: Sequence[int], player_results: Sequence[tuple[int, int, bool]]) -> Job:
+    """Close a hand: its outcome and record, the match's running scores, and each human's points
+    (player id, points won or lost, won the hand)."""
+
+    def job(s: Session) -> None:
+        s.execute(update(HandRow).where(HandRow.id == hand_id).values(
+            status="finished", outcome=outcome, record=record, finished_at=utcnow()))
+        s.execute(update(Match).where(Match.id == match_id).values(scores=list(scores)))
+        for seat, score in enumerate(scores):
+            s.execute(update(MatchSeat).where(MatchSeat.match_id == match_id, MatchSeat.seat == seat)
+                      .values(score=score))
+        for player_id, delta, won in player_results:
+            s.execute(update(Player).where(Player.id == player_id).values(
+                points=Player.points + delta, hands_played=Player.hands_played + 1,
+                hands_won=Player.hands_won + (1 if won else 0)))
+
+    return job
+
+
+def finish_match(match_id: int, room_id: int, status: str, scores: Sequence[int], ranks: Sequence[int],
+                 result: dict[str, Any], humans: Sequence[int]) -> Job:
+    def job(s: Session) -> None:
+        s.execute(update(Match).where(Match.id == match_id).values(
+            status=status, scores=list(scores), result=result, finished_at=utcnow()))
+        s.execute(update(Room).where(Room.id == room_id, Room.status == "playing").values(status="waiting"))
+        for seat, (score, rank) in enumerate(zip(scores, ranks)):
+            s.execute(update(MatchSeat).where(MatchSeat.match_id == match_id, MatchSeat.seat == seat)
+                      .values(score=score, rank=rank))
+        for player_id in humans:
+            s.execute(update(Player).where(Player.id == player_id).values(
+                matches_played=Player.matches_played + 1))
+
+    return job
+
+
+def _match_summary(s: Session, m: Match, code: str | None) -> dict[str, Any]:
+    seats = s.scalars(select(MatchSeat).where(MatchSeat.match_id == m.id).order_by(MatchSeat.seat)).all()
+    hands = s.scalars(select(HandRow).where(HandRow.match_id == m.id).order_by(HandRow.number)).all()
+    return {
+        "id": m.id,
+        "room_code": code,
+        "preset": (m.rules or {}).get("name"),
+        "started_at": iso(m.started_at),
+        "finished_at": iso(m.finished_at),
+        "status": m.status,
+        "seats": [{"seat": x.seat, "player_id": x.player_id, "nickname": x.nickname, "bot": x.bot,
+                   "score": int(x.score), "rank": x.rank} for x in seats],
+        "hands": [{"id": h.id, "number": h.number, "status": h.status,
+                   "winner": (h.outcome or {}).get("winner"), "points": (h.outcome or {}).get("points")}
+                  for h in hands],
+    }
+
+
+def history(player_id: int, limit: int) -> Job:
+    def job(s: Session) -> list[dict[str, Any]]:
+        rows = s.execute(
+            select(Match, Room.code).join(MatchSeat, MatchSeat.match_id == Match.id).join(Room, Room.id == Match.room_id)
+            .where(MatchSeat.player_id == player_id).order_by(Match.id.desc()).limit(limit)
+        ).all()
+        return [_match_summary(s, m, code) for m, code in rows]
+
+    return job
+
+
+def match_summary(match_id: int) -> Job:
+    def job(s: Session) -> dict[str, Any] | None:
+        row = s.execute(select(Match, Room.code).join(Room, Room.id == Match.room_id).where(Match.id == match_id)).first()
+        return None if row is None else _match_summary(s, row[0], row[1])
+
+    return job
+
+
+def replay(hand_id: int) -> Job:
+    def job(s: Session) -> dict[str, Any] | None:
+        h = s.get(HandRow, hand_id)
+        if h is None or h.status == "playing" or h.record is None:
+            return None
+        return {
+            "hand": {"id": h.id, "match_id": h.match_id, "number": h.number, "status": h.status,
+                     "started_at": iso(h.started_at), "finished_at": iso(h.finished_at), "outcome": h.outcome},
+            "record": h.record,
+        }
+
+    return job
+
+
+def hand_actions(hand_id: int) -> Job:
+    def job(s: Session) -> list[tuple[int, str, str]]:
+        rows = s.execute(select(ActionRow.seat, ActionRow.action, ActionRow.by)
+                         .where(ActionRow.hand_id == hand_id).order_by(ActionRow.seq)).all()
+        return [(r.seat, r.action, r.by) for r in rows]
+
+    return job
+
+
+def counts() -> Job:
+    def job(s: Session) -> dict[str, int]:
+        return {"players": s.scalar(select(func.count()).select_from(Player)) or 0}
+
+    return job

@@ -1,0 +1,144 @@
+"""The game websocket (transport layer, docs/protocol.md §3): Origin check, ``hello`` within a time limit,
+frame size and rate limits, strikes for bad frames, and errors as frames — never a stack trace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from paohuzi.server.config import Settings
+from paohuzi.server.connection import Connection
+from paohuzi.server.hub import Hub
+from paohuzi.server.logs import log
+from paohuzi.server.protocol import Hello, ProtocolError, parse_client_frame
+from paohuzi.server.room import RoomError
+
+__all__ = ["websocket_endpoint", "origin_allowed"]
+
+WARNING, ERROR, INFO = 30, 40, 20
+
+
+def origin_allowed(origin: str | None, host: str | None, settings: Settings) -> bool:
+    """A browser may connect only from the server's own origin or one in ``allow_origins``; clients that
+    send no Origin (not browsers) are let in — they are held to the token like everyone.
+
+    >>> s = Settings(allow_origins=("https://play.example",))
+    >>> [origin_allowed(o, "127.0.0.1:8000", s) for o in (None, "http://127.0.0.1:8000", "https://play.example", "https://evil.example")]
+    [True, True, True, False]
+    """
+    if origin is None:
+        return True
+    if origin in settings.allow_origins or "*" in settings.allow_origins:
+        return True
+    try:
+        netloc = urlsplit(origin).netloc
+    except ValueError:
+        return False
+    return bool(host) and netloc.lower() == (host or "").lower()
+
+
+def _text(message: dict[str, Any]) -> str | bytes | None:
+    if message.get("type") != "websocket.receive":
+        return None
+    text = message.get("text")
+    if text is not None:
+        return str(text)
+    data = message.get("bytes")
+    return bytes(data) if data is not None else ""
+
+
+def _error(conn: Connection, code: str, message: str, msg_id: Any = None) -> None:
+    frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if msg_id is not None:
+        frame["id"] = msg_id
+    conn.send(frame)
+
+
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    hub: Hub = websocket.app.state.hub
+    settings = hub.settings
+    origin = websocket.headers.get("origin")
+    if not origin_allowed(origin, websocket.headers.get("host"), settings):
+        log(WARNING, "websocket origin refused", origin=origin[:100] if origin else None)
+        await websocket.close(code=1008, reason="origin not allowed")
+        return
+    await websocket.accept()
+    conn = Connection(websocket, settings, hub.next_conn_id())
+    try:
+        await _serve(websocket, conn, hub, settings)
+    except WebSocketDisconnect:
+        pass
+    except Exception:  # noqa: BLE001 — never a stack trace to the client
+        log(ERROR, "websocket failed", conn=conn.id, player=conn.player_id, exc_info=True)
+        conn.close(1011, "server error")
+    finally:
+        hub.detach(conn)
+        await conn.finish()
+
+
+async def _serve(websocket: WebSocket, conn: Connection, hub: Hub, settings: Settings) -> None:
+    try:
+        first = await asyncio.wait_for(websocket.receive(), settings.hello_timeout)
+    except asyncio.TimeoutError:
+        conn.close(4002, "hello timeout")
+        return
+    text = _text(first)
+    if text is None:
+        return
+    if len(text) > settings.max_frame:
+        conn.close(1009, "frame too big")
+        return
+    try:
+        msg = parse_client_frame(text)
+    except ProtocolError as exc:
+        _error(conn, exc.code, exc.message, exc.msg_id)
+        conn.close(4001, "expected hello")
+        return
+    if not isinstance(msg, Hello):
+        _error(conn, "not_authenticated", "the first frame must be hello with your token", msg.id)
+        conn.close(4001, "expected hello")
+        return
+    player = await hub.authenticate(msg.token)
+    if player is None:
+        _error(conn, "unauthorized", "unknown token", msg.id)
+        conn.close(4001, "unauthorized")
+        return
+    hub.attach(conn, player)
+    while not conn.closed:
+        message = await websocket.receive()
+        text = _text(message)
+        if text is None:
+            return
+        if not conn.bucket.take():
+            conn.dropped += 1
+            if conn.dropped > settings.max_dropped:
+                log(WARNING, "connection closed for flooding", conn=conn.id, player=conn.player_id)
+                conn.close(1008, "rate limit exceeded")
+                return
+            if conn.should_report_limit():
+                _error(conn, "rate_limited", f"too many frames (limit {settings.rate:g}/s); frames were dropped")
+            continue
+        if len(text) > settings.max_frame:
+            conn.close(1009, "frame too big")
+            return
+        try:
+            msg = parse_client_frame(text)
+        except ProtocolError as exc:
+            conn.strikes += 1
+            _error(conn, exc.code, exc.message, exc.msg_id)
+            if conn.strikes >= settings.max_strikes:
+                log(WARNING, "connection closed for bad frames", conn=conn.id, player=conn.player_id)
+                conn.close(1008, "too many invalid frames")
+                return
+            continue
+        try:
+            await hub.handle(conn, msg)
+        except RoomError as exc:
+            _error(conn, exc.code, exc.message, msg.id)
+        except Exception:  # noqa: BLE001 — logged here, a plain error to the client
+            log(ERROR, "frame failed", conn=conn.id, player=conn.player_id, type=msg.type, exc_info=True)
+            _error(conn, "internal", "the server failed on this frame; nothing changed", msg.id)

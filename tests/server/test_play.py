@@ -1,0 +1,207 @@
+"""Playing over real websockets (issue #5 §3–§5): a private room to settlement, quick play against bots,
+reconnecting, 托管 for a disconnected or slow seat, leaving, rematch."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from paohuzi.engine import replay
+
+from .support import Client, ServerProcess, play_seat
+
+
+def _private_table(server: ServerProcess, **options: Any) -> tuple[list[Client], str]:
+    players = [Client(server) for _ in range(3)]
+    code = players[0].api("POST", "/api/rooms", dict({"hands": 1}, **options), expect=201)["room"]["code"]
+    for p in players[1:]:
+        p.api("POST", f"/api/rooms/{code}/join")
+    for p in players:
+        p.connect()
+        p.expect("room")
+    return players, code
+
+
+def _play_all(players: list[Client], until: str = "hand_over", timeout: float = 90) -> list[dict[str, Any]]:
+    results: list[Any] = [None] * len(players)
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        try:
+            results[i] = play_seat(players[i], until=until, timeout=timeout)
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(players))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    return results
+
+
+def test_three_clients_play_a_private_room_hand_to_settlement(server: ServerProcess) -> None:
+    players, code = _private_table(server)
+    for p in players:
+        p.send({"type": "ready", "ready": True})
+    overs = _play_all(players)
+    hand_id = overs[0]["hand"]
+    assert all(o["hand"] == hand_id for o in overs)
+    assert sum(overs[0]["deltas"]) == 0 and overs[0]["outcome"]["kind"] in ("hu", "draw")
+    for p in players:
+        p.expect("match_over")
+    # every seat only ever saw its own hand, and the frames came in order
+    for p in players:
+        seqs = [f["seq"] for f in p.frames if f["type"] == "update"]
+        assert seqs == sorted(seqs)
+    data = server.api("GET", f"/api/replays/{hand_id}")
+    again = replay(data["record"])
+    assert again.over and list(again.outcome.payments) == overs[0]["deltas"]
+    # points and history
+    me = players[0].api("GET", "/api/me")["player"]
+    seat0 = next(s for s in server.api("GET", f"/api/rooms/{code}")["room"]["seats"] if s["player"]["id"] == me["id"])
+    assert me["hands_played"] == 1 and me["matches_played"] == 1
+    history = players[0].api("GET", "/api/me/history")["matches"]
+    assert history[0]["status"] == "finished" and history[0]["hands"][0]["id"] == hand_id
+    assert seat0["ready"] is False
+    for p in players:
+        p.close()
+
+
+def test_quick_play_starts_at_once_against_two_bots(server: ServerProcess) -> None:
+    me = Client(server)
+    room = me.api("POST", "/api/rooms/quick", {"hands": 1}, expect=201)["room"]
+    assert room["status"] == "playing" and [s["bot"] for s in room["seats"]][1:] == ["greedy", "greedy"]
+    me.connect()
+    game = me.expect("game")
+    assert game["seat"] == 0 and len(game["view"]["hand"]) in (20, 21) or game["view"]["tables"][0]
+    over = play_seat(me, until="hand_over")
+    assert sum(over["deltas"]) == 0
+    result = me.expect("match_over")
+    assert sorted(result["ranking"]) == [0, 1, 2]
+    # rematch starts another match at once
+    me.send({"type": "rematch"})
+    again = me.expect("game")
+    assert again["hand"] != over["hand"]
+    me.api("POST", "/api/rooms/leave")
+    me.close()
+
+
+def test_reconnect_mid_hand_gets_the_full_snapshot_from_another_tab(server: ServerProcess) -> None:
+    me = Client(server)
+    me.api("POST", "/api/rooms/quick", {"hands": 1}, expect=201)
+    me.connect()
+    me.expect("game")
+    assert play_seat(me, until="never", max_actions=2, timeout=30) is None
+    last = [f for f in me.frames if f["type"] in ("update", "game")][-1]
+    # a second tab with the same token takes over; the first is closed with 4000
+    tab = Client(server, token=me.token)
+    tab.connect()
+    room = tab.expect("room")["room"]
+    snap = tab.expect("game")
+    assert me.closed_with()[0] == 4000
+    assert room["seats"][0]["player"]["id"] == me.id and room["status"] == "playing"
+    assert snap["seat"] == 0 and snap["hand"] == last["hand"] and snap["seq"] >= last["seq"]
+    assert set(snap) >= {"view", "timers", "scores", "auto", "seq"}
+    assert snap["view"]["hand"] and "legal" in snap["view"]
+    play_seat(tab, until="hand_over")
+    tab.api("POST", "/api/rooms/leave")
+    tab.close()
+
+
+def test_a_disconnected_seat_is_played_by_a_bot_and_handed_back(server: ServerProcess) -> None:
+    players, code = _private_table(server, hands=2)
+    for p in players:
+        p.send({"type": "ready", "ready": True})
+    for p in players:
+        p.expect("game")
+    gone = players[2]
+    gone.close()
+    # the other two play on; seat 2 is in 托管 and its decisions are made by the bot
+    others = players[:2]
+    overs = _play_all(others)
+    state = server.api("GET", f"/api/rooms/{code}")["room"]
+    seat2 = next(s for s in state["seats"] if s["player"]["id"] == gone.id)
+    assert seat2["auto"] is True and seat2["connected"] is False
+    actions = server.api("GET", f"/api/replays/{overs[0]['hand']}")["record"]["actions"]
+    seat_of_gone = seat2["seat"]
+    assert any(s == seat_of_gone for s, _ in actions) or overs[0]["outcome"]["kind"] == "hu"
+    # it comes back: 托管 ends and it plays the second hand itself
+    back = Client(server, token=gone.token)
+    back.connect()
+    room = back.expect("room")["room"]
+    assert room["seats"][seat_of_gone]["auto"] is False and room["seats"][seat_of_gone]["connected"] is True
+    _play_all([players[0], players[1], back], until="match_over")
+    for p in (players[0], players[1], back):
+        p.close()
+
+
+def test_turn_timeout_turns_on_tuoguan_and_the_player_can_turn_it_off(server: ServerProcess) -> None:
+    players, code = _private_table(server, turn_seconds=3, claim_seconds=2)
+    for p in players:
+        p.send({"type": "ready", "ready": True})
+    games = [p.expect("game") for p in players]
+    slow = next(p for p, g in zip(players, games) if g["view"]["legal"])
+    seat = next(g["seat"] for g in games if g["view"]["legal"])
+    timer = next(t for t in games[0]["timers"] if t["seat"] == seat)
+    assert 0 < timer["remaining_ms"] <= 3000
+    started = time.monotonic()
+    room = slow.expect("room", timeout=10, where=lambda f: f["room"]["seats"][seat]["auto"])["room"]
+    assert time.monotonic() - started >= 1.0
+    assert room["seats"][seat]["auto"] is True
+    slow.send({"type": "auto", "on": False})
+    room = slow.expect("room", where=lambda f: not f["room"]["seats"][seat]["auto"])["room"]
+    slow.send({"type": "auto", "on": True})
+    slow.expect("room", where=lambda f: f["room"]["seats"][seat]["auto"])
+    for p in players:
+        p.send({"type": "auto", "on": True})
+    for p in players:
+        p.expect("hand_over", timeout=60)
+    for p in players:
+        p.close()
+
+
+def test_leaving_mid_hand_pays_the_escape_penalty(server: ServerProcess) -> None:
+    players, code = _private_table(server, hands=3)
+    for p in players:
+        p.send({"type": "ready", "ready": True})
+    for p in players:
+        p.expect("game")
+    leaver = players[1]
+    before = leaver.api("GET", "/api/me")["player"]["points"]
+    leaver.send({"type": "leave"})
+    over = leaver.expect("hand_over")
+    assert over["outcome"]["kind"] == "escape"
+    result = players[0].expect("match_over")
+    assert result["status"] == "aborted" and result["penalty"] > 0
+    leaver.expect("room", where=lambda f: f["room"] is None)
+    after = leaver.api("GET", "/api/me")["player"]["points"]
+    assert after == before - result["penalty"]
+    room = server.api("GET", f"/api/rooms/{code}")["room"]
+    assert room["status"] == "waiting" and leaver.id not in [s["player"] and s["player"]["id"] for s in room["seats"]]
+    for p in players:
+        p.close()
+
+
+def test_owner_starts_with_bots_filling_free_seats(server: ServerProcess) -> None:
+    owner, friend = Client(server), Client(server)
+    code = owner.api("POST", "/api/rooms", {"hands": 1}, expect=201)["room"]["code"]
+    friend.api("POST", f"/api/rooms/{code}/join")
+    owner.connect()
+    friend.connect()
+    friend.send({"type": "start", "id": "s1"})
+    assert friend.expect("error")["code"] == "not_owner"
+    owner.send({"type": "start", "id": "s2"})
+    assert owner.expect("error")["code"] == "not_ready"
+    friend.send({"type": "ready", "ready": True})
+    owner.send({"type": "start"})
+    room = owner.expect("room", where=lambda f: f["room"]["status"] == "playing")["room"]
+    assert [s["bot"] for s in room["seats"]] == [None, None, "greedy"]
+    _play_all([owner, friend])
+    owner.close()
+    friend.close()
