@@ -18,6 +18,7 @@ from paohuzi.analysis import (
     Arrangement,
     Source,
     arrangements,
+    clear_cache,
     dealt_tianhu,
     is_complete,
     partial_arrangement,
@@ -188,6 +189,9 @@ def test_r6_1_arrangements_partition_exactly_the_cards(h: Hand) -> None:
             own_ti = h.source is Source.SELF and g.kind is not GroupKind.PENG
             assert Group(GroupKind.TI if own_ti else GroupKind.PAO, (g.card,) * 4) in a.groups
             assert not (g.kind is GroupKind.PENG and h.source is Source.DISCARD)
+        # The table groups come first, in their order (the joined one in its place).
+        for g, t in zip(a.groups, h.table, strict=False):
+            assert g == t or (g.card == t.card and g.kind.four and t in missing)
         # The groups the hand cards (and the card) make are of the kinds R6.1 allows.
         made = Counter(a.groups) - Counter(h.table)
         allowed = {
@@ -246,6 +250,14 @@ def test_r6_1_hand_order_does_not_matter(h: Hand, rnd) -> None:  # type: ignore[
     rnd.shuffle(hand)
     rnd.shuffle(table)
     assert _best(arrangements(hand, table, h.card, h.source, min_huxi=h.min_huxi)) == _best(h.arrangements())
+
+
+@SETTINGS
+@given(hands)
+def test_r6_1_memo_does_not_change_answers(h: Hand) -> None:
+    warm = (h.arrangements(), h.arrangements())
+    clear_cache()
+    assert h.arrangements() == warm[0] == warm[1]
 
 
 @SETTINGS
