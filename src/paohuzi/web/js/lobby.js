@@ -1,0 +1,264 @@
+// The lobby (大厅): profile, quick play, private rooms, leaderboard, recent hands; and the waiting room.
+
+import { api } from "./api.js";
+import { cardEl } from "./cards.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+function field(label, input) {
+  return h("label", { class: "field" }, h("span", {}, label), input);
+}
+
+/** The lobby. `app` gives state (player, presets, leaderboard, history) and actions. */
+export function renderLobby(app) {
+  const S = app.state;
+  const p = S.player || {};
+  const root = h("div", { class: "lobby" });
+
+  root.append(
+    h(
+      "header",
+      { class: "lobby-head" },
+      h("div", { class: "brand" }, h("span", { class: "brand-cards" }, cardEl("x2", { size: "sm" }), cardEl("d7", { size: "sm" }), cardEl("x10", { size: "sm" })), h("span", { class: "brand-text" }, h("b", {}, t("app")), h("small", {}, t("appSub")))),
+      app.langButton(),
+    ),
+  );
+
+  // Profile
+  const nick = h("span", { class: "nick", "data-testid": "nickname" }, p.nickname || "…");
+  const renameBox = h("form", { class: "rename hidden" });
+  const nickInput = h("input", { name: "nickname", maxlength: "16", value: p.nickname || "", "aria-label": t("nickname") });
+  renameBox.append(nickInput, h("button", { class: "btn small primary", type: "submit" }, t("save")));
+  renameBox.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    await app.rename(nickInput.value);
+  });
+  root.append(
+    h(
+      "section",
+      { class: "profile card-box" },
+      h("div", { class: "avatar big" }, (p.nickname || "?").slice(0, 1)),
+      h(
+        "div",
+        { class: "profile-text" },
+        h("div", { class: "nick-line" }, nick, h("button", { class: "link", onclick: () => renameBox.classList.toggle("hidden") }, t("rename"))),
+        renameBox,
+        h(
+          "div",
+          { class: "stats" },
+          h("span", { class: "title-badge", "data-testid": "title" }, p.title || ""),
+          h("span", {}, t("points"), " ", h("b", { "data-testid": "points" }, String(p.points ?? 0))),
+          h("span", {}, t("handsPlayed"), " ", h("b", {}, String(p.hands_played ?? 0))),
+          h("span", {}, t("handsWon"), " ", h("b", {}, String(p.hands_won ?? 0))),
+        ),
+      ),
+    ),
+  );
+
+  if (S.room && S.room.status !== "closed") {
+    root.append(
+      h(
+        "section",
+        { class: "card-box in-room" },
+        h("span", {}, t("inRoom", { code: S.room.code })),
+        h("button", { class: "btn small primary", onclick: () => app.go("room") }, t("backToTable")),
+      ),
+    );
+  }
+
+  // Play
+  const presets = (S.presets && S.presets.presets) || [{ name: "qq", title: "qq" }];
+  const presetSelect = (name) =>
+    h("select", { name }, presets.map((pr) => h("option", { value: pr.name }, `${pr.title || pr.name}`)));
+  const quickPreset = presetSelect("preset");
+  root.append(
+    h(
+      "section",
+      { class: "play" },
+      h(
+        "button",
+        { class: "big-btn quick", "data-action": "quick", onclick: () => app.quickPlay(quickPreset.value) },
+        h("b", {}, t("quickPlay")),
+        h("small", {}, t("quickPlaySub")),
+      ),
+      h("div", { class: "quick-opts" }, field(t("preset"), quickPreset)),
+      h(
+        "div",
+        { class: "two" },
+        h("button", { class: "big-btn create", "data-action": "create", onclick: () => app.openDialog("create") }, h("b", {}, t("createRoom")), h("small", {}, t("createRoomSub"))),
+        h("button", { class: "big-btn join", "data-action": "join", onclick: () => app.openDialog("join") }, h("b", {}, t("joinRoom")), h("small", {}, t("joinRoomSub"))),
+      ),
+    ),
+  );
+
+  // Leaderboard and recent hands
+  const board = h("ol", { class: "board" });
+  const players = S.leaderboard || [];
+  if (!players.length) board.append(h("li", { class: "empty" }, t("noPlayers")));
+  for (const row of players.slice(0, 20)) {
+    board.append(
+      h(
+        "li",
+        { class: row.id === p.id ? "me" : "" },
+        h("span", { class: "rank" }, String(row.rank)),
+        h("span", { class: "b-name" }, row.nickname),
+        h("span", { class: "b-title" }, row.title),
+        h("b", { class: "b-points" }, String(row.points)),
+      ),
+    );
+  }
+  const recent = h("ul", { class: "recent" });
+  const hands = [];
+  for (const m of S.history || []) {
+    for (const hd of m.hands || []) hands.push({ match: m, hand: hd });
+  }
+  hands.sort((a, b) => b.hand.id - a.hand.id);
+  if (!hands.length) recent.append(h("li", { class: "empty" }, t("noHistory")));
+  for (const { match, hand } of hands.slice(0, 12)) {
+    const mySeat = (match.seats || []).find((s) => s.player_id === p.id);
+    const winner = hand.winner !== null && hand.winner !== undefined ? (match.seats || []).find((s) => s.seat === hand.winner) : null;
+    let result = t(hand.status === "playing" ? "playing" : "drawn");
+    if (winner) result = `${winner.seat === (mySeat && mySeat.seat) ? t("you") : winner.nickname || t("bot")} ${t("won")} ${hand.points ?? ""}`;
+    recent.append(
+      h(
+        "li",
+        {},
+        h("span", { class: "r-preset" }, match.preset || ""),
+        h("span", { class: "r-no" }, t("handNo", { n: hand.number })),
+        h("span", { class: "r-result" }, result),
+        hand.status === "playing"
+          ? null
+          : h("button", { class: "btn small ghost", "data-action": "replay", "data-hand": String(hand.id), onclick: () => app.openReplay(hand.id) }, t("replay")),
+      ),
+    );
+  }
+  root.append(
+    h("section", { class: "lists" }, h("div", { class: "card-box" }, h("h3", {}, t("leaderboard")), board), h("div", { class: "card-box" }, h("h3", {}, t("recent")), recent)),
+  );
+  return root;
+}
+
+/** The dialogs: create a room (preset and options), join by code. */
+export function renderDialog(app, which) {
+  const S = app.state;
+  const close = () => app.openDialog(null);
+  if (which === "join") {
+    const code = h("input", { name: "code", inputmode: "numeric", autocomplete: "off", pattern: "[0-9]*", maxlength: "6", placeholder: "000000", class: "code-input", "aria-label": t("roomCode") });
+    const form = h(
+      "form",
+      { class: "sheet" },
+      h("h3", {}, t("joinRoom")),
+      field(t("roomCode"), code),
+      h("div", { class: "sheet-buttons" }, h("button", { class: "btn ghost", type: "button", onclick: close }, t("cancel")), h("button", { class: "btn primary", type: "submit", "data-action": "join-submit" }, t("join"))),
+    );
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      app.joinRoom(code.value.trim());
+    });
+    setTimeout(() => code.focus(), 0);
+    return h("div", { class: "modal", role: "dialog" }, form);
+  }
+  const presets = (S.presets && S.presets.presets) || [{ name: "qq", title: "qq" }];
+  const defaults = (S.presets && S.presets.room_options && S.presets.room_options.defaults) || {};
+  const preset = h("select", { name: "preset" }, presets.map((pr) => h("option", { value: pr.name }, pr.title || pr.name)));
+  const hands = h("input", { name: "hands", type: "number", min: "1", max: "64", value: String(defaults.hands ?? 8) });
+  const stake = h("input", { name: "stake", type: "number", min: "0", max: "1000", placeholder: t("stakeDefault") });
+  const turn = h("input", { name: "turn_seconds", type: "number", min: "3", max: "300", value: String(defaults.turn_seconds ?? 20) });
+  const claim = h("input", { name: "claim_seconds", type: "number", min: "2", max: "300", value: String(defaults.claim_seconds ?? 10) });
+  const four = h("input", { name: "four_players", type: "checkbox" });
+  const bots = h("input", { name: "bots_fill", type: "checkbox", checked: defaults.bots_fill !== false });
+  const form = h(
+    "form",
+    { class: "sheet" },
+    h("h3", {}, t("createRoom")),
+    h("div", { class: "grid2" }, field(t("preset"), preset), field(t("hands"), hands), field(t("stake"), stake), field(t("turnSeconds"), turn), field(t("claimSeconds"), claim)),
+    h("label", { class: "check" }, four, t("fourPlayers")),
+    h("label", { class: "check" }, bots, t("botsFill")),
+    h("div", { class: "sheet-buttons" }, h("button", { class: "btn ghost", type: "button", onclick: close }, t("cancel")), h("button", { class: "btn primary", type: "submit", "data-action": "create-submit" }, t("create"))),
+  );
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const body = { preset: preset.value, four_players: four.checked, bots_fill: bots.checked };
+    if (hands.value) body.hands = Number(hands.value);
+    if (stake.value) body.stake = Number(stake.value);
+    if (turn.value) body.turn_seconds = Number(turn.value);
+    if (claim.value) body.claim_seconds = Number(claim.value);
+    app.createRoom(body);
+  });
+  return h("div", { class: "modal", role: "dialog" }, form);
+}
+
+/** The waiting room of a private room: code, share link, seats, ready / start / leave. */
+export function renderRoom(app) {
+  const S = app.state;
+  const room = S.room;
+  const me = S.player ? S.player.id : null;
+  const mySeat = room.seats.find((s) => s.player && s.player.id === me);
+  const isOwner = room.owner === me;
+  const shareUrl = room.share_url || `${location.origin}/?room=${room.code}`;
+  const copyBtn = h("button", { class: "btn small", "data-action": "copy" }, t("copy"));
+  copyBtn.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(shareUrl);
+    } catch {
+      const sel = document.getElementById("share-url");
+      if (sel) sel.select();
+    }
+    copyBtn.textContent = t("copied");
+  });
+  const opts = room.options || {};
+  const seats = h("ul", { class: "seats" });
+  for (const s of room.seats) {
+    let label = t("emptySeat");
+    if (s.player) label = s.player.nickname + (s.player.id === me ? `（${t("you")}）` : "");
+    else if (s.bot) label = `${t("bot")} ${s.seat + 1}`;
+    seats.append(
+      h(
+        "li",
+        { class: `${s.player || s.bot ? "taken" : "free"}${s.ready ? " ready" : ""}`, "data-seat": String(s.seat) },
+        h("span", { class: "avatar" }, s.player ? s.player.nickname.slice(0, 1) : s.bot ? "机" : "+"),
+        h("span", { class: "seat-name" }, label, s.player && room.owner === s.player.id ? h("b", { class: "badge" }, t("owner")) : null),
+        s.player || s.bot ? h("span", { class: `ready-mark${s.ready ? " on" : ""}` }, s.ready ? t("isReady") : t("notReady")) : null,
+      ),
+    );
+  }
+  const free = room.seats.some((s) => !s.player && !s.bot);
+  const buttons = h("div", { class: "room-buttons" });
+  if (mySeat) {
+    buttons.append(
+      h(
+        "button",
+        { class: `btn ${mySeat.ready ? "" : "primary"}`, "data-action": "ready", onclick: () => app.send({ type: "ready", ready: !mySeat.ready }) },
+        mySeat.ready ? t("unready") : t("ready"),
+      ),
+    );
+    if (isOwner) {
+      buttons.append(h("button", { class: "btn primary", "data-action": "start", onclick: () => app.send({ type: "start" }) }, free ? t("startWithBots") : t("start")));
+    }
+  }
+  buttons.append(h("button", { class: "btn ghost", "data-action": "leave", onclick: () => app.leaveRoom() }, t("leave")));
+  return h(
+    "div",
+    { class: "room-screen" },
+    h("header", { class: "lobby-head" }, h("button", { class: "btn small ghost", onclick: () => app.go("lobby") }, "‹ ", t("back")), app.langButton()),
+    h(
+      "section",
+      { class: "card-box room-card" },
+      h("div", { class: "room-code-label" }, t("roomCode")),
+      h("div", { class: "room-code", "data-testid": "room-code" }, room.code),
+      h("div", { class: "share" }, h("input", { id: "share-url", readonly: true, value: shareUrl, "aria-label": t("shareLink") }), copyBtn),
+      h("div", { class: "room-opts" }, `${t("preset")} ${opts.preset || ""} · ${t("hands")} ${opts.hands ?? ""} · ${t("stake")} ${opts.stake ?? ""}`),
+    ),
+    h("section", { class: "card-box" }, h("h3", {}, t("waiting")), seats, buttons),
+  );
+}
+
+export async function loadLobbyData(app) {
+  const S = app.state;
+  const jobs = [
+    api("GET", "/api/leaderboard?limit=20").then((d) => (S.leaderboard = d.players)),
+    api("GET", "/api/me/history?limit=10").then((d) => (S.history = d.matches)),
+  ];
+  if (!S.presets) jobs.push(api("GET", "/api/presets").then((d) => (S.presets = d)));
+  await Promise.allSettled(jobs);
+}

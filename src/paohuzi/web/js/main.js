@@ -1,0 +1,522 @@
+// The paohuzi web client: state, the websocket frames, and which screen to draw.
+//
+// Screens: lobby → (private room: waiting room) → table (with the settlement on top) ; replay (#/replay/ID).
+// The table is redrawn from each `game`/`update` frame's `view`; nothing is computed from events but the
+// short animations.
+
+import { api, ApiError, ensureGuest } from "./api.js";
+import { h, mount, toast } from "./dom.js";
+import { errorText, lang, setLang, t } from "./i18n.js";
+import { loadLobbyData, renderDialog, renderLobby, renderRoom } from "./lobby.js";
+import { GameSocket } from "./net.js";
+import { HandRecorder, loadReplay, renderReplay, replayKeys } from "./replay.js";
+import { renderSettlement } from "./settle.js";
+import { renderChiChooser, renderTable, seatName, seatPlaces } from "./table.js";
+
+const state = {
+  player: null,
+  room: null,
+  game: null, // {hand, seq, seat, view, timers, scores, auto, number, hands, match}
+  prevGame: null,
+  handOver: null,
+  settleOpen: false,
+  matchOver: null,
+  conn: "idle",
+  selected: null,
+  chiOptions: null,
+  busy: false,
+  screen: "lobby",
+  wantLobby: false,
+  dialog: null,
+  presets: null,
+  leaderboard: null,
+  history: null,
+  replay: null,
+  error: null,
+};
+
+const recorder = new HandRecorder();
+let socket = null;
+let rootEl = null;
+
+const app = {
+  state,
+  rerender: () => render(),
+  go(screen) {
+    if (screen === "lobby") {
+      state.wantLobby = true;
+      if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+    } else {
+      state.wantLobby = false;
+    }
+    render();
+  },
+  langButton() {
+    return h(
+      "button",
+      {
+        class: "btn small lang",
+        title: t("langTitle"),
+        "data-action": "lang",
+        onclick: () => {
+          setLang(lang() === "zh" ? "en" : "zh");
+          render();
+        },
+      },
+      t("lang"),
+    );
+  },
+  send(frame) {
+    const id = socket ? socket.send(frame) : null;
+    if (id === null) toast(t("offline"), "warn");
+    return id;
+  },
+  openDialog(which) {
+    state.dialog = which;
+    render();
+  },
+  async quickPlay(preset) {
+    await guarded(async () => {
+      const body = preset ? { preset } : {};
+      const { room } = await api("POST", "/api/rooms/quick", body);
+      enterRoom(room);
+    });
+  },
+  async createRoom(body) {
+    await guarded(async () => {
+      const { room } = await api("POST", "/api/rooms", body);
+      state.dialog = null;
+      enterRoom(room);
+    });
+  },
+  async joinRoom(code) {
+    if (!/^\d{6}$/.test(code)) {
+      toast(t("err_invalid"), "warn");
+      return;
+    }
+    await guarded(async () => {
+      const { room } = await api("POST", `/api/rooms/${code}/join`, {});
+      state.dialog = null;
+      enterRoom(room);
+    });
+  },
+  async leaveRoom() {
+    const midHand = state.game && state.game.view && state.game.view.phase !== "over";
+    if (midHand && !confirm(t("leaveConfirm"))) return;
+    await guarded(async () => {
+      await api("POST", "/api/rooms/leave");
+      state.room = null;
+      state.game = null;
+      state.handOver = null;
+      state.settleOpen = false;
+      state.matchOver = null;
+      app.go("lobby");
+    });
+  },
+  async rename(nickname) {
+    await guarded(async () => {
+      const { player } = await api("PATCH", "/api/me", { nickname });
+      state.player = player;
+      render();
+    });
+  },
+  openReplay(handId) {
+    location.hash = `#/replay/${handId}`;
+  },
+  closeReplay() {
+    state.replay = null;
+    history.pushState(null, "", location.pathname + location.search);
+    onRoute();
+  },
+};
+window.paohuzi = app; // for debugging in the console
+
+async function guarded(fn) {
+  try {
+    state.busy = true;
+    await fn();
+  } catch (err) {
+    const code = err instanceof ApiError ? err.code : "internal";
+    toast(t("errorPrefix") + errorText(code, err.message), "error");
+  } finally {
+    state.busy = false;
+    render();
+  }
+}
+
+function enterRoom(room) {
+  state.room = room;
+  state.wantLobby = false;
+  state.matchOver = null;
+  state.handOver = null;
+  state.settleOpen = false;
+  if (socket && socket.status === "online") socket.send({ type: "sync" });
+  render();
+}
+
+async function refreshLobby() {
+  await loadLobbyData(app);
+  try {
+    const me = await api("GET", "/api/me");
+    state.player = me.player;
+  } catch {
+    /* keep the old profile */
+  }
+  render();
+}
+
+// ---- frames ------------------------------------------------------------------------------------------
+
+function withLocalDeadlines(timers) {
+  const now = performance.now();
+  return (timers || []).map((tm) => ({ ...tm, localDeadline: now + (tm.remaining_ms || 0) }));
+}
+
+function names() {
+  const room = state.room;
+  if (!room) return null;
+  return room.seats.map((s) => seatName(room, s.seat));
+}
+
+function onFrame(frame) {
+  switch (frame.type) {
+    case "welcome":
+      state.player = frame.player;
+      break;
+    case "room": {
+      const old = state.room;
+      state.room = frame.room;
+      if (frame.room && frame.room.status === "closed") state.room = null;
+      if (old && state.room && old.code !== state.room.code) state.matchOver = null;
+      if (state.room && state.room.status === "playing") state.matchOver = null;
+      break;
+    }
+    case "game": {
+      state.prevGame = state.game && state.game.hand === frame.hand ? state.game : null;
+      const isNewHand = !state.game || state.game.hand !== frame.hand;
+      state.game = {
+        hand: frame.hand,
+        seq: frame.seq,
+        seat: frame.seat,
+        view: frame.view,
+        timers: withLocalDeadlines(frame.timers),
+        scores: frame.scores,
+        auto: frame.auto,
+        number: frame.number,
+        hands: frame.hands,
+        match: frame.match,
+        waits: frame.waits,
+      };
+      if (isNewHand) {
+        state.selected = null;
+        state.chiOptions = null;
+        state.matchOver = null;
+      }
+      state.busy = false;
+      state.wantLobby = false;
+      recorder.frame(frame, names());
+      break;
+    }
+    case "update": {
+      const g = state.game;
+      if (!g || g.hand !== frame.hand) {
+        if (socket) socket.send({ type: "sync" });
+        return;
+      }
+      if (frame.seq < g.seq) return;
+      state.prevGame = { ...g };
+      g.seq = frame.seq;
+      g.view = frame.view;
+      g.timers = withLocalDeadlines(frame.timers);
+      if (frame.auto) g.auto = frame.auto;
+      if (frame.waits !== undefined) g.waits = frame.waits;
+      state.busy = false;
+      if (!frame.view.legal || !frame.view.legal.length) state.chiOptions = null;
+      recorder.frame(frame, names());
+      animate(frame.events || [], g);
+      break;
+    }
+    case "hand_over":
+      state.handOver = frame;
+      state.settleOpen = true;
+      state.busy = false;
+      state.chiOptions = null;
+      if (state.game && state.game.hand === frame.hand) {
+        state.prevGame = { ...state.game };
+        state.game.view = frame.view;
+        state.game.timers = [];
+        state.game.scores = frame.scores;
+      }
+      recorder.frame(frame, names());
+      break;
+    case "match_over":
+      state.matchOver = frame;
+      if (!state.handOver) state.settleOpen = false;
+      break;
+    case "error":
+      state.busy = false;
+      toast(errorText(frame.code, frame.message), "error");
+      break;
+    case "pong":
+      break;
+    default:
+      break;
+  }
+  render();
+}
+
+// Short animations: a label over the seat that made a 提/偎/跑/碰/吃/胡. They never block play.
+function animate(events, g) {
+  const labels = [];
+  for (const ev of events) {
+    let key = null;
+    if (ev.type === "wei") key = ev.chou ? "ev_chouwei" : "ev_wei";
+    else if (["ti", "pao", "peng", "chi", "hu", "dead"].includes(ev.type)) key = `ev_${ev.type}`;
+    if (key && typeof ev.seat === "number") labels.push({ seat: ev.seat, text: t(key), kind: ev.type });
+  }
+  if (!labels.length) return;
+  requestAnimationFrame(() => {
+    const places = seatPlaces(g.seat, g.view.tables.length);
+    for (const { seat, text, kind } of labels) {
+      const target = document.querySelector(places[seat] === "me" ? ".table .mine" : `.table .panel[data-seat="${seat}"]`);
+      if (!target) continue;
+      const r = target.getBoundingClientRect();
+      const fx = h("div", { class: `fx fx-${kind}`, style: { left: `${r.left + r.width / 2}px`, top: `${r.top + Math.min(r.height / 2, 60)}px` } }, text);
+      document.body.append(fx);
+      setTimeout(() => fx.remove(), 1100);
+    }
+  });
+}
+
+function onStatus(status) {
+  state.conn = status;
+  render();
+}
+
+// ---- table actions --------------------------------------------------------------------------------------
+
+function act(action) {
+  const g = state.game;
+  if (!g || state.busy) return;
+  const id = app.send({ type: "act", action, hand: g.hand });
+  if (id !== null) {
+    state.busy = true;
+    state.selected = null;
+    state.chiOptions = null;
+    render();
+  }
+}
+
+const tableCtx = () => ({
+  room: state.room,
+  selected: state.selected,
+  prev: state.prevGame,
+  busy: state.busy,
+  waits: state.game ? state.game.waits : null,
+  onCard(key, action) {
+    if (state.selected === key) act(action);
+    else {
+      state.selected = key;
+      render();
+    }
+  },
+  onDragDiscard(action) {
+    act(action);
+  },
+  onClaim(action) {
+    act(action);
+  },
+  onChooseChi(options) {
+    state.chiOptions = options;
+    render();
+  },
+});
+
+// ---- screens ------------------------------------------------------------------------------------------
+
+function currentScreen() {
+  if (state.replay) return "replay";
+  if (state.wantLobby || !state.room) return "lobby";
+  if (state.game || state.settleOpen || state.room.status === "playing") return "table";
+  if (state.room.kind === "private") return "room";
+  return "lobby";
+}
+
+function topBar() {
+  const g = state.game;
+  const room = state.room;
+  const auto = g && g.auto ? g.auto[g.seat] : false;
+  const conn = h("span", { class: `conn conn-${state.conn}`, "data-conn": state.conn, title: t(state.conn === "idle" ? "connecting" : state.conn) }, h("i", {}), h("span", { class: "conn-text" }, t(state.conn === "idle" ? "connecting" : state.conn)));
+  return h(
+    "header",
+    { class: "topbar" },
+    h("button", { class: "btn small ghost icon", "data-action": "leave-table", title: t("leaveMatch"), onclick: () => app.leaveRoom() }, "✕"),
+    h(
+      "span",
+      { class: "top-info" },
+      room ? h("span", { class: "top-code" }, room.kind === "private" ? `#${room.code}` : t("quickPlay")) : null,
+      g && g.number ? h("span", { class: "top-hand" }, t("handOf", { n: g.number, m: g.hands || "?" })) : null,
+    ),
+    conn,
+    g
+      ? h(
+          "button",
+          { class: `btn small auto-btn${auto ? " on" : ""}`, "data-action": "auto", "aria-pressed": auto ? "true" : "false", onclick: () => app.send({ type: "auto", on: !auto }) },
+          auto ? t("autoOff") : t("auto"),
+        )
+      : null,
+    app.langButton(),
+  );
+}
+
+function renderTableScreen() {
+  const g = state.game;
+  const screen = h("div", { class: "table-screen" });
+  screen.append(topBar());
+  if (state.conn === "replaced") {
+    screen.append(h("div", { class: "banner warn" }, t("replaced"), " ", h("button", { class: "btn small", onclick: () => socket.reclaim() }, t("reclaim"))));
+  } else if (state.conn === "offline" || state.conn === "connecting") {
+    screen.append(h("div", { class: "banner", "data-testid": "conn-banner" }, t(state.conn)));
+  }
+  if (g) {
+    screen.append(renderTable(g, tableCtx()));
+    if (g.auto && g.auto[g.seat]) {
+      screen.append(h("button", { class: "auto-veil", "data-action": "auto-off", onclick: () => app.send({ type: "auto", on: false }) }, h("b", {}, t("autoOn")), h("small", {}, t("autoOff"))));
+    }
+  } else {
+    screen.append(h("div", { class: "table empty" }, h("div", { class: "spinner" }), t("loading")));
+  }
+  if (state.chiOptions && g && g.view.pending) {
+    screen.append(renderChiChooser(state.chiOptions, g.view.pending.card, (a) => act(a), () => { state.chiOptions = null; render(); }));
+  }
+  if (state.settleOpen && state.handOver) {
+    const ho = state.handOver;
+    const matchOver = state.matchOver || (state.room && state.room.match && state.room.match.finished && state.room.match.hand_id === ho.hand ? { ranking: state.room.match.ranking, scores: state.room.match.scores } : null);
+    screen.append(
+      renderSettlement(ho, {
+        room: state.room,
+        seat: g ? g.seat : ho.view ? ho.view.seat : 0,
+        matchOver,
+        nextStarted: !!(g && g.hand !== ho.hand),
+        onNext: () => {
+          state.settleOpen = false;
+          render();
+        },
+        onRematch: () => {
+          state.settleOpen = false;
+          state.handOver = null;
+          state.matchOver = null;
+          state.game = null;
+          if (state.room && state.room.kind === "private") {
+            app.send({ type: "ready", ready: true });
+          } else {
+            app.send({ type: "rematch" });
+          }
+          render();
+        },
+        onLeave: () => {
+          state.settleOpen = false;
+          state.handOver = null;
+          state.game = null;
+          if (state.room && state.room.kind === "private") {
+            state.matchOver = null;
+            render();
+          } else {
+            app.leaveRoom();
+          }
+        },
+        onReplay: (hand) => app.openReplay(hand),
+      }),
+    );
+  }
+  return screen;
+}
+
+function render() {
+  if (!rootEl) return;
+  const screen = currentScreen();
+  const scrollY = window.scrollY;
+  let content;
+  if (screen === "replay") content = renderReplay(app);
+  else if (screen === "table") content = renderTableScreen();
+  else if (screen === "room") content = renderRoom(app);
+  else content = renderLobby(app);
+  const wrap = h("div", { class: `screen screen-${screen}`, "data-screen": screen }, content);
+  if (state.dialog && screen === "lobby") wrap.append(renderDialog(app, state.dialog));
+  if (screen !== "table" && state.conn !== "online" && state.conn !== "idle") {
+    wrap.append(h("div", { class: `conn-float conn-${state.conn}`, "data-conn": state.conn }, h("i", {}), t(state.conn)));
+  }
+  // Keep the focus of an input being typed into (a lobby re-render while typing).
+  const active = document.activeElement;
+  const activeName = active && active.name && rootEl.contains(active) ? active.name : null;
+  const activeValue = activeName ? active.value : null;
+  mount(rootEl, wrap);
+  document.body.dataset.screen = screen;
+  if (activeName) {
+    const again = rootEl.querySelector(`[name="${activeName}"]`);
+    if (again && again.tagName === "INPUT" && again.type !== "checkbox") {
+      again.value = activeValue;
+      again.focus();
+    }
+  }
+  if (state.screen === screen && screen !== "table") window.scrollTo(0, scrollY);
+  if (state.screen !== screen) {
+    state.screen = screen;
+    if (screen === "lobby") refreshLobby();
+  }
+}
+
+// Countdowns tick without redrawing the table.
+setInterval(() => {
+  const now = performance.now();
+  for (const el of document.querySelectorAll("[data-deadline]")) {
+    const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - now) / 1000));
+    if (el.textContent !== String(left)) el.textContent = String(left);
+    el.classList.toggle("low", left <= 5);
+  }
+}, 250);
+
+// ---- routing and start-up ------------------------------------------------------------------------------
+
+async function onRoute() {
+  const m = location.hash.match(/^#\/replay\/(\d+)/);
+  if (m) {
+    state.replay = { handId: Number(m[1]), loading: true, steps: null, mode: "none" };
+    render();
+    state.replay = await loadReplay(Number(m[1]));
+  } else {
+    state.replay = null;
+  }
+  render();
+}
+
+async function start() {
+  rootEl = document.getElementById("app");
+  setLang(lang());
+  document.addEventListener("keydown", (ev) => {
+    if (state.replay) replayKeys(app, ev);
+  });
+  window.addEventListener("hashchange", onRoute);
+  window.addEventListener("popstate", onRoute);
+  try {
+    const me = await ensureGuest();
+    state.player = me.player;
+    state.room = me.room && me.room.status !== "closed" ? me.room : null;
+  } catch (err) {
+    mount(rootEl, h("div", { class: "fatal" }, h("h2", {}, t("app")), h("p", {}, t("errorPrefix") + errorText(err.code, err.message)), h("button", { class: "btn primary", onclick: () => location.reload() }, "↻")));
+    return;
+  }
+  socket = new GameSocket({ onFrame, onStatus });
+  socket.start();
+  // A share link: /?room=CODE joins that room.
+  const params = new URLSearchParams(location.search);
+  const code = params.get("room");
+  if (code) {
+    history.replaceState(null, "", location.pathname + location.hash);
+    if (!state.room || state.room.code !== code) await app.joinRoom(code);
+  }
+  await onRoute();
+  if (currentScreen() === "lobby") refreshLobby();
+}
+
+start();

@@ -1,0 +1,207 @@
+// The replay viewer: step forward and back through a finished hand.
+//
+// Where the steps come from (see docs/client.md):
+//  1. the server, when `GET /api/replays/{id}` answers `steps` — [{seat, action, views: [view per seat],
+//     full: referee view}] — any seat's view or the full view;
+//  2. this browser's own record of a hand it played (your seat's view, kept in localStorage);
+//  3. otherwise only the action list and the outcome of the record.
+
+import { api } from "./api.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { renderTable } from "./table.js";
+import { cardEl } from "./cards.js";
+
+const REC_PREFIX = "paohuzi.rec.";
+const REC_INDEX = "paohuzi.recs";
+const KEEP = 12;
+
+/** Keeps the views this browser saw during a hand, for its replay. */
+export class HandRecorder {
+  constructor() {
+    this.current = null;
+  }
+
+  frame(frame, names) {
+    if (frame.type === "game") {
+      if (!this.current || this.current.hand !== frame.hand) {
+        this.current = { hand: frame.hand, seat: frame.seat, names, steps: [] };
+      }
+      this.push(frame.seq, null, frame.view);
+    } else if (frame.type === "update" && this.current && this.current.hand === frame.hand) {
+      this.push(frame.seq, frame.events, frame.view);
+    } else if (frame.type === "hand_over" && this.current && this.current.hand === frame.hand) {
+      this.push(Infinity, null, frame.view);
+      this.current.outcome = frame.outcome;
+      this.current.deltas = frame.deltas;
+      this.current.names = names;
+      this.save(this.current);
+      this.current = null;
+    }
+  }
+
+  push(seq, events, view) {
+    const steps = this.current.steps;
+    const last = steps[steps.length - 1];
+    if (last && last.seq === seq) {
+      last.view = view;
+      return;
+    }
+    const actor = events ? lastActor(events) : null;
+    steps.push({ seq: seq === Infinity ? (last ? last.seq + 1 : 0) : seq, view, actor });
+  }
+
+  save(rec) {
+    try {
+      const index = JSON.parse(localStorage.getItem(REC_INDEX) || "[]").filter((id) => id !== rec.hand);
+      index.push(rec.hand);
+      while (index.length > KEEP) localStorage.removeItem(REC_PREFIX + index.shift());
+      for (;;) {
+        try {
+          localStorage.setItem(REC_PREFIX + rec.hand, JSON.stringify(rec));
+          break;
+        } catch {
+          if (index.length <= 1) return;
+          localStorage.removeItem(REC_PREFIX + index.shift());
+        }
+      }
+      localStorage.setItem(REC_INDEX, JSON.stringify(index));
+    } catch {
+      /* storage unavailable */
+    }
+  }
+}
+
+function lastActor(events) {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (typeof e.seat === "number" && ["discard", "peng", "chi", "pao", "ti", "wei", "hu", "show"].includes(e.type)) return e;
+  }
+  return null;
+}
+
+function localRecord(handId) {
+  try {
+    const text = localStorage.getItem(REC_PREFIX + handId);
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Load a replay: {handId, hand, record, steps: [{view, seat, caption}] | null, seats: [...], local}. */
+export async function loadReplay(handId) {
+  let server = null;
+  try {
+    server = await api("GET", `/api/replays/${handId}`);
+  } catch (err) {
+    server = { error: err };
+  }
+  const out = { handId, server, local: null, mode: null, view: null, index: 0 };
+  if (server && Array.isArray(server.steps) && server.steps.length) {
+    out.mode = "server";
+    out.steps = server.steps;
+    out.view = "full";
+  } else {
+    const local = localRecord(handId);
+    if (local && local.steps && local.steps.length) {
+      out.mode = "local";
+      out.local = local;
+      out.steps = local.steps;
+      out.view = local.seat;
+    } else {
+      out.mode = "none";
+    }
+  }
+  return out;
+}
+
+function stepView(rp, i) {
+  const step = rp.steps[i];
+  if (rp.mode === "local") return { view: step.view, seat: rp.local.seat };
+  if (rp.view === "full" && step.full) {
+    const full = step.full;
+    const seat = 0;
+    return { view: { ...full, seat, hand: full.hands[seat], legal: [] }, seat };
+  }
+  const seat = rp.view === "full" ? 0 : rp.view;
+  return { view: step.views[seat], seat };
+}
+
+function caption(rp, i, names) {
+  const step = rp.steps[i];
+  const nameOf = (s) => (names && names[s]) || t("seatN", { n: s + 1 });
+  if (rp.mode === "server") return step.action ? `${nameOf(step.seat)}: ${step.action}` : "";
+  if (step.actor) return `${nameOf(step.actor.seat)}: ${t("ev_" + step.actor.type) !== "ev_" + step.actor.type ? t("ev_" + step.actor.type) : step.actor.type}${step.actor.card ? " " + step.actor.card : ""}`;
+  return "";
+}
+
+/** The viewer. `app` gives go(), state.replay (from loadReplay) and rerender(). */
+export function renderReplay(app) {
+  const rp = app.state.replay;
+  const back = h("button", { class: "btn small ghost", onclick: () => app.closeReplay() }, "‹ ", t("back"));
+  const hand = rp.server && rp.server.hand ? rp.server.hand : null;
+  const title = t("replayTitle", { n: hand ? hand.number : rp.handId });
+  const head = h("header", { class: "replay-head" }, back, h("h2", {}, title), app.langButton());
+  if (!rp.steps || rp.mode === "none") {
+    const body = h("section", { class: "card-box replay-none" }, h("p", {}, t("replayNone")));
+    const record = rp.server && rp.server.record;
+    if (record && Array.isArray(record.actions)) {
+      body.append(h("h3", {}, t("replayActions")));
+      body.append(h("ol", { class: "action-list" }, record.actions.map(([s, a]) => h("li", {}, `${t("seatN", { n: s + 1 })}: ${a}`))));
+    }
+    const outcome = hand && hand.outcome;
+    if (outcome && outcome.groups) {
+      body.append(h("div", { class: "arrangement" }, outcome.groups.map((gr) => h("div", { class: "grp" }, h("div", { class: "stack" }, gr.cards.map((c) => cardEl(c, { size: "sm" })))))));
+    }
+    return h("div", { class: "replay-screen" }, head, body);
+  }
+  const n = rp.steps.length;
+  const i = Math.max(0, Math.min(rp.index, n - 1));
+  const { view, seat } = stepView(rp, i);
+  const names = rp.local ? rp.local.names : rp.server && rp.server.names;
+  const table = renderTable({ view, seat, hand: rp.handId, timers: [] }, { readOnly: true, names, room: null, prev: null });
+  const go = (to) => {
+    rp.index = Math.max(0, Math.min(to, n - 1));
+    app.rerender();
+  };
+  const slider = h("input", { type: "range", min: "0", max: String(n - 1), value: String(i), "aria-label": t("stepOf", { i: i + 1, n }) });
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  const views = h("div", { class: "view-pick" });
+  if (rp.mode === "server") {
+    const seats = rp.steps[0].views.length;
+    const pick = (v, label) => h("button", { class: `btn small${rp.view === v ? " primary" : ""}`, "data-view": String(v), onclick: () => { rp.view = v; app.rerender(); } }, label);
+    views.append(pick("full", t("fullView")));
+    for (let s = 0; s < seats; s++) views.append(pick(s, (names && names[s]) || t("seatView", { n: s + 1 })));
+  } else {
+    views.append(h("span", { class: "note" }, t("replayLocal")));
+  }
+  const controls = h(
+    "div",
+    { class: "replay-controls" },
+    h("button", { class: "btn small", "data-action": "first", onclick: () => go(0), disabled: i === 0 }, "⏮"),
+    h("button", { class: "btn", "data-action": "prev", onclick: () => go(i - 1), disabled: i === 0, "aria-label": t("prev") }, "◀ ", t("prev")),
+    h("span", { class: "step-no", "data-step": String(i) }, t("stepOf", { i: i + 1, n })),
+    h("button", { class: "btn", "data-action": "next", onclick: () => go(i + 1), disabled: i === n - 1, "aria-label": t("next") }, t("next"), " ▶"),
+    h("button", { class: "btn small", "data-action": "last", onclick: () => go(n - 1), disabled: i === n - 1 }, "⏭"),
+  );
+  return h(
+    "div",
+    { class: "replay-screen" },
+    head,
+    views,
+    h("div", { class: "replay-caption" }, caption(rp, i, names)),
+    table,
+    h("div", { class: "replay-bar" }, slider, controls),
+  );
+}
+
+/** Keyboard: ← → step. */
+export function replayKeys(app, ev) {
+  const rp = app.state.replay;
+  if (!rp || !rp.steps) return;
+  if (ev.key === "ArrowLeft") rp.index = Math.max(0, rp.index - 1);
+  else if (ev.key === "ArrowRight") rp.index = Math.min(rp.steps.length - 1, rp.index + 1);
+  else return;
+  app.rerender();
+}

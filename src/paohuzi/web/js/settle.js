@@ -1,0 +1,151 @@
+// The settlement (结算) of a hand: the winner's arrangement group by group with 胡息, the 名堂 with their
+// 番, the base, each seat's points for the hand and in total; then next hand / play again / leave.
+
+import { cardEl, groupHuxi, GROUP_ZH, handColumns } from "./cards.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { seatName } from "./table.js";
+
+function arrangementEl(outcome) {
+  const wrap = h("div", { class: "arrangement" });
+  for (const group of outcome.groups || []) {
+    const hx = groupHuxi(group);
+    const won = outcome.card && group.cards.includes(outcome.card);
+    wrap.append(
+      h(
+        "div",
+        { class: `grp grp-${group.kind}`, "data-kind": group.kind },
+        h("div", { class: "stack" }, group.cards.map((c) => cardEl(c, { size: "sm", cls: won && c === outcome.card ? "won" : "" }))),
+        h("div", { class: "grp-label" }, GROUP_ZH[group.kind] || group.kind, h("em", {}, String(hx))),
+      ),
+    );
+  }
+  if (outcome.loose && outcome.loose.length) {
+    wrap.append(
+      h(
+        "div",
+        { class: "grp grp-loose" },
+        h("div", { class: "stack loose" }, outcome.loose.map((c) => cardEl(c, { size: "sm" }))),
+        h("div", { class: "grp-label" }, t("loose")),
+      ),
+    );
+  }
+  return wrap;
+}
+
+/**
+ * `frame`: the hand_over frame (outcome, deltas, scores, view, hand); `ctx`: {room, names, seat,
+ * matchOver, nextStarted, onNext, onRematch, onLeave, onReplay}.
+ */
+export function renderSettlement(frame, ctx) {
+  const o = frame.outcome || {};
+  const me = ctx.seat;
+  const name = (s) => (s === me ? `${seatName(ctx.room, s, ctx.names)}（${t("you")}）` : seatName(ctx.room, s, ctx.names));
+  let title;
+  if (o.kind === "hu") title = t("huBy", { name: name(o.winner) });
+  else if (o.kind === "escape") title = t("escapeBy", { name: name(o.leaver) });
+  else title = t("drawGame");
+
+  const sheet = h("div", { class: `sheet settle settle-${o.kind}${o.kind === "hu" && o.winner === me ? " i-won" : ""}` });
+  sheet.append(h("h2", { class: "settle-title" }, title));
+
+  if (o.kind === "hu") {
+    const flags = [];
+    if (o.tianhu) flags.push(t("tianhu"));
+    if (o.zimo) flags.push(t("zimo"));
+    if (o.haidi) flags.push(t("haidi"));
+    if (o.card) {
+      sheet.append(h("div", { class: "won-card" }, h("span", {}, t("cardWon")), cardEl(o.card, { size: "sm" }), flags.map((f) => h("b", { class: "flag" }, f))));
+    } else if (flags.length) {
+      sheet.append(h("div", { class: "won-card" }, flags.map((f) => h("b", { class: "flag" }, f))));
+    }
+    sheet.append(arrangementEl(o));
+    const names = (o.names || []).filter((n) => n.fan > 0);
+    sheet.append(
+      h(
+        "div",
+        { class: "mingtang" },
+        (names.length ? names : [{ name: t("pinghu"), fan: 1 }]).map((n) => h("span", { class: "chip" }, n.name, h("em", {}, `${n.fan}${t("fan")}`))),
+      ),
+    );
+    sheet.append(
+      h(
+        "div",
+        { class: "score-line" },
+        h("span", { "data-huxi": String(o.huxi) }, h("b", {}, String(o.huxi)), t("huxi")),
+        h("span", {}, h("b", {}, String(o.base)), t("base")),
+        h("span", {}, "× ", h("b", {}, String(o.fan)), t("fan")),
+        h("span", { class: "pts" }, "= ", h("b", {}, String(o.points)), t("pts")),
+      ),
+    );
+  }
+
+  // Each seat: this hand and the match total.
+  const seats = (frame.deltas || []).map((_, s) => s);
+  const table = h(
+    "table",
+    { class: "results" },
+    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("thisHand")), h("th", {}, t("total")))),
+    h(
+      "tbody",
+      {},
+      seats.map((s) => {
+        const d = frame.deltas[s];
+        return h(
+          "tr",
+          { class: `${s === me ? "me" : ""}${o.winner === s ? " winner" : ""}`, "data-seat": String(s) },
+          h("td", {}, name(s)),
+          h("td", { class: d > 0 ? "plus" : d < 0 ? "minus" : "" }, (d > 0 ? "+" : "") + d),
+          h("td", {}, String(frame.scores ? frame.scores[s] : "")),
+        );
+      }),
+    ),
+  );
+  sheet.append(table);
+
+  // Every hand, shown at the end (R5).
+  const view = frame.view || {};
+  if (view.hands) {
+    const det = h("details", { class: "all-hands" }, h("summary", {}, t("hands_shown")));
+    view.hands.forEach((cards, s) => {
+      if (!cards || s === o.winner) return;
+      const line = h("div", { class: "hand-line" }, h("span", { class: "hl-name" }, name(s)));
+      for (const gr of (view.tables && view.tables[s]) || []) {
+        line.append(h("span", { class: "mini-grp" }, (gr.cards || []).map((c) => cardEl(c, { size: "xs" }))));
+      }
+      for (const col of handColumns(cards)) line.append(h("span", { class: "mini-grp loose" }, col.cards.map((c) => cardEl(c, { size: "xs" }))));
+      det.append(line);
+    });
+    sheet.append(det);
+  }
+
+  if (ctx.matchOver) {
+    const mo = ctx.matchOver;
+    sheet.append(h("h3", { class: "match-over" }, t("matchOver")));
+    if (mo.ranking) {
+      sheet.append(
+        h(
+          "ol",
+          { class: "ranking" },
+          mo.ranking.map((s) => h("li", { class: s === me ? "me" : "" }, name(s), h("b", {}, String(mo.scores[s])))),
+        ),
+      );
+    }
+    if (mo.penalty) sheet.append(h("p", { class: "penalty" }, t("penalty", { n: mo.penalty })));
+  }
+
+  const buttons = h("div", { class: "settle-buttons" });
+  if (ctx.matchOver) {
+    buttons.append(h("button", { class: "btn primary", "data-action": "rematch", onclick: ctx.onRematch }, t("rematch")));
+    buttons.append(h("button", { class: "btn", "data-action": "leave", onclick: ctx.onLeave }, t("backLobby")));
+  } else {
+    buttons.append(
+      h("button", { class: "btn primary", "data-action": "next", onclick: ctx.onNext }, ctx.nextStarted ? t("nextStarted") : t("nextHand")),
+    );
+  }
+  if (frame.hand !== undefined && ctx.onReplay) {
+    buttons.append(h("button", { class: "btn ghost", "data-action": "replay", onclick: () => ctx.onReplay(frame.hand) }, t("replay")));
+  }
+  sheet.append(buttons);
+  return h("div", { class: "modal settle-modal", role: "dialog", "aria-label": title }, sheet);
+}

@@ -1,0 +1,387 @@
+// The table (牌桌): drawn from one observation (`view`, docs/engine.md) for one seat. Also used read-only by
+// the replay viewer. Nothing here decides a rule: the buttons and playable cards come from `view.legal`.
+
+import { cardEl, groupFaces, groupHuxi, handColumns, GROUP_ZH, point } from "./cards.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** Where each seat sits on screen, seen from `me`: "me", "right" (下家), "left" (上家), "across". */
+export function seatPlaces(me, size) {
+  const places = {};
+  for (let s = 0; s < size; s++) {
+    const d = (s - me + size) % size;
+    if (d === 0) places[s] = "me";
+    else if (size === 4 && d === 2) places[s] = "across";
+    else if (d === 1) places[s] = "right";
+    else places[s] = "left";
+  }
+  return places;
+}
+
+/** A seat's name for display. */
+export function seatName(room, seat, names) {
+  if (names && names[seat]) return names[seat];
+  const info = room && room.seats ? room.seats[seat] : null;
+  if (info && info.player) return info.player.nickname;
+  if (info && info.bot) return `${t("bot")} ${seat + 1}`;
+  return t("seatN", { n: seat + 1 });
+}
+
+/** The actions of `legal` sorted into discards (by card) and claims (hu/peng/chi…/pass). */
+export function splitLegal(legal) {
+  const discards = new Map();
+  const claims = { hu: null, peng: null, pass: null, chi: [] };
+  for (const action of legal || []) {
+    if (action.startsWith("discard ")) discards.set(action.slice(8).trim(), action);
+    else if (action === "hu" || action === "peng" || action === "pass") claims[action] = action;
+    else if (action.startsWith("chi ")) claims.chi.push(action);
+  }
+  return { discards, claims };
+}
+
+/** Parse "chi x8 x9 | bi x7 x8 x9" into {cards: ["x8","x9"], bi: [["x7","x8","x9"]]}. */
+export function parseChi(action) {
+  const parts = action.split("|").map((p) => p.trim());
+  const cards = parts[0].split(/\s+/).slice(1);
+  const bi = parts.slice(1).map((p) => p.split(/\s+/).slice(1));
+  return { cards, bi };
+}
+
+function groupColumn(group, { own, size, fresh, showHuxi, label = true }) {
+  const faces = groupFaces(group, own);
+  const col = h("div", { class: `grp grp-${group.kind}${fresh ? " fresh" : ""}`, "data-kind": group.kind });
+  const stack = h("div", { class: "stack" });
+  for (const f of faces) stack.append(cardEl(f.card, { size, back: f.back, ghost: f.ghost }));
+  col.append(stack);
+  if (label) {
+    const hx = showHuxi ? groupHuxi(group) : 0;
+    col.append(h("div", { class: "grp-label" }, GROUP_ZH[group.kind] || group.kind, showHuxi && hx ? h("em", {}, String(hx)) : null));
+  }
+  return col;
+}
+
+function rowEl(row, { size, freshFrom }) {
+  const el = h("div", { class: "row" });
+  row.forEach((item, i) => {
+    el.append(cardEl(item.card, { size, cls: `${item.discarded ? "out" : "turned"}${i >= freshFrom ? " fresh" : ""}` }));
+  });
+  return el;
+}
+
+function timerEl(timer) {
+  if (!timer) return null;
+  const el = h("span", { class: `timer timer-${timer.kind}`, "data-deadline": String(timer.localDeadline) });
+  el.textContent = String(Math.max(0, Math.ceil((timer.localDeadline - performance.now()) / 1000)));
+  return el;
+}
+
+/**
+ * The whole table. `g` = {view, seat, timers, scores, auto, hand, number, hands}; `ctx` = {room, names,
+ * readOnly, selected, prev (the previous view, for fresh-card marks), onCard, onDragDiscard, onClaim,
+ * waits}. Returns the table element.
+ */
+export function renderTable(g, ctx) {
+  const view = g.view;
+  const me = g.seat;
+  const size = view.tables.length;
+  const places = seatPlaces(me, size);
+  const prev = ctx.prev && ctx.prev.hand === g.hand ? ctx.prev.view : null;
+  const inPlay = new Set(view.seats || []);
+  const timers = new Map((g.timers || []).map((tm) => [tm.seat, tm]));
+  const deciding = new Set((g.timers || []).map((tm) => tm.seat));
+  const { discards, claims } = splitLegal(ctx.readOnly ? [] : view.legal);
+  const over = view.phase === "over";
+
+  const seatInfo = (s) => {
+    const place = places[s];
+    const info = ctx.room && ctx.room.seats ? ctx.room.seats[s] : null;
+    const auto = g.auto ? g.auto[s] : info ? info.auto : false;
+    const offline = info && info.player && !info.connected;
+    const score = g.scores ? g.scores[s] : null;
+    const sitting = !inPlay.has(s);
+    const isTurn = !over && view.turn === s && (view.phase === "discard" || deciding.has(s));
+    const tm = timers.get(s);
+    // Another seat's claim timer would tell that it may 碰/吃 (R5): only discard timers are shown for them.
+    // Your own countdown stands in the centre (or by the claim buttons).
+    const shownTimer = tm && s !== me && tm.kind === "discard" ? tm : null;
+    return h(
+      "div",
+      { class: `who${isTurn ? " turn" : ""}`, "data-seat": String(s) },
+      h("span", { class: "avatar" }, seatName(ctx.room, s, ctx.names).slice(0, 1)),
+      h(
+        "span",
+        { class: "who-text" },
+        h("span", { class: "name" }, seatName(ctx.room, s, ctx.names)),
+        h(
+          "span",
+          { class: "meta" },
+          view.dealer === s ? h("b", { class: "badge dealer", title: t("dealer") }, t("dealer")) : null,
+          auto ? h("b", { class: "badge auto" }, t("auto")) : null,
+          offline ? h("b", { class: "badge off" }, t("offline_seat")) : null,
+          (view.dead || []).includes(s) ? h("b", { class: "badge dead" }, t("dead")) : null,
+          sitting ? h("b", { class: "badge out" }, t("sittingOut")) : null,
+          place !== "me" && !sitting ? h("span", { class: "count", "data-count": String(view.hand_counts[s]) }, t("cardsN", { n: view.hand_counts[s] })) : null,
+          score !== null && score !== undefined ? h("span", { class: "score" }, (score > 0 ? "+" : "") + score) : null,
+        ),
+      ),
+      timerEl(shownTimer),
+    );
+  };
+
+  const groupsOf = (s, sizeName) => {
+    const own = s === me;
+    const groups = view.tables[s] || [];
+    const before = prev ? (prev.tables[s] || []).length : groups.length;
+    const el = h("div", { class: "groups", "data-seat": String(s) });
+    groups.forEach((gr, i) => {
+      const changed = prev && prev.tables[s] && prev.tables[s][i] && prev.tables[s][i].kind !== gr.kind;
+      el.append(groupColumn(gr, { own, size: sizeName, fresh: i >= before || changed, showHuxi: own || !!gr.cards }));
+    });
+    return el;
+  };
+
+  const rowOf = (s, sizeName) => {
+    const row = view.rows[s] || [];
+    const before = prev ? (prev.rows[s] || []).length : row.length;
+    return rowEl(row, { size: sizeName, freshFrom: before });
+  };
+
+  // ---- opponents -----------------------------------------------------------------------------------
+  const others = Object.keys(places)
+    .map(Number)
+    .filter((s) => places[s] !== "me")
+    .sort((a, b) => ["left", "across", "right"].indexOf(places[a]) - ["left", "across", "right"].indexOf(places[b]));
+  const opponents = h("section", { class: `opponents n${others.length}` });
+  for (const s of others) {
+    const panel = h("div", { class: `panel seat-${places[s]}`, "data-seat": String(s), "data-place": places[s] });
+    panel.append(seatInfo(s));
+    panel.append(groupsOf(s, "xs"));
+    if (view.hands && view.hands[s]) {
+      const shown = h("div", { class: "revealed" });
+      for (const col of handColumns(view.hands[s])) {
+        const c = h("div", { class: "mini-col" });
+        for (const card of col.cards) c.append(cardEl(card, { size: "xs" }));
+        shown.append(c);
+      }
+      panel.append(shown);
+    }
+    panel.append(rowOf(s, "xs"));
+    opponents.append(panel);
+  }
+
+  // ---- centre: the card on offer, the 亮张, the stock --------------------------------------------------
+  const center = h("section", { class: "center" });
+  const pending = view.pending;
+  const liangShown = !prev || (view.phase === "liangzhang" || (view.rows.every((r) => r.length === 0) && !pending));
+  const stockEl = h(
+    "div",
+    { class: "stock", title: t("stock") },
+    h("span", { class: "stock-pile" }, cardEl(null, { size: "sm" }), cardEl(null, { size: "sm" })),
+    h("span", { class: "stock-n", "data-stock": String(view.stock) }, String(view.stock)),
+    h("span", { class: "stock-label" }, t("stock")),
+  );
+  center.append(stockEl);
+  if (pending) {
+    const fromName = pending.from === me ? t("you") : seatName(ctx.room, pending.from, ctx.names);
+    const label = pending.drawn ? t("drew", { name: fromName }) : t("discarded", { name: fromName });
+    const freshPending = !prev || !prev.pending || prev.pending.card !== pending.card || prev.pending.from !== pending.from;
+    center.append(
+      h(
+        "div",
+        { class: `shown from-${places[pending.from]}${freshPending ? " fresh" : ""}`, "data-card": pending.card, "data-from": String(pending.from) },
+        cardEl(pending.card, { size: "lg" }),
+        h("div", { class: "shown-label" }, label),
+      ),
+    );
+  } else if (liangShown && view.liangzhang) {
+    const dn = view.dealer === me ? t("you") : seatName(ctx.room, view.dealer, ctx.names);
+    center.append(
+      h(
+        "div",
+        { class: "shown liang", "data-card": view.liangzhang },
+        cardEl(view.liangzhang, { size: "md" }),
+        h("div", { class: "shown-label" }, `${t("liang")} · ${dn}`),
+      ),
+    );
+  }
+  // A line saying whose turn it is, or what to do.
+  let status = "";
+  if (!over && !ctx.readOnly) {
+    if (discards.size) status = t("yourTurn");
+    else if (view.phase === "discard" && view.turn !== me) status = t("waitingFor", { name: seatName(ctx.room, view.turn, ctx.names) });
+  }
+  center.append(h("div", { class: `status-line${discards.size ? " mine" : ""}` }, status));
+  const myTimer = timers.get(me);
+  if (myTimer && !ctx.readOnly) center.append(h("div", { class: "my-timer" }, timerEl(myTimer)));
+
+  // ---- my area ---------------------------------------------------------------------------------------
+  const mine = h("section", { class: "mine", "data-seat": String(me) });
+  const myGroups = view.tables[me] || [];
+  const tableHuxi = myGroups.reduce((sum, gr) => sum + groupHuxi(gr), 0);
+  const mineHead = h("div", { class: "mine-head" }, seatInfo(me), h("span", { class: "huxi", "data-huxi": String(tableHuxi) }, `${t("huxi")} ${tableHuxi}`));
+  mine.append(mineHead);
+  const waits = ctx.waits || view.waits;
+  if (waits && waits.length && !over) {
+    const ting = h("div", { class: "ting", "data-waits": String(waits.length) }, h("span", { class: "ting-label" }, t("ting")));
+    for (const w of waits) {
+      ting.append(
+        h(
+          "span",
+          { class: "ting-item" },
+          cardEl(w.card, { size: "xs" }),
+          h("small", {}, w.huxi !== undefined ? t("tingItem", { huxi: w.huxi, points: w.points }) : ""),
+        ),
+      );
+    }
+    mine.append(ting);
+  }
+  const mineBody = h("div", { class: "mine-body" }, groupsOf(me, "sm"), rowOf(me, "xs"));
+  mine.append(mineBody);
+
+  // ---- my hand ---------------------------------------------------------------------------------------
+  const hand = view.hands && view.hands[me] ? view.hands[me] : view.hand;
+  const columns = handColumns(hand || []);
+  const handEl = h("section", {
+    class: `hand${discards.size ? " my-turn" : ""}`,
+    "data-count": String((hand || []).length),
+    style: { "--cols": String(Math.max(columns.length, 7)) },
+  });
+  const prevHand = prev ? prev.hand || [] : null;
+  const prevCounts = new Map();
+  if (prevHand) for (const c of prevHand) prevCounts.set(c, (prevCounts.get(c) || 0) + 1);
+  columns.forEach((col, ci) => {
+    const colEl = h("div", { class: `col${col.kan ? " kan" : ""}`, "data-col": String(ci) });
+    col.cards.forEach((card, i) => {
+      const key = `${ci}:${i}`;
+      const playable = !col.kan && discards.has(card);
+      let fresh = false;
+      if (prevHand) {
+        const left = prevCounts.get(card) || 0;
+        if (left > 0) prevCounts.set(card, left - 1);
+        else fresh = true;
+      }
+      const el = cardEl(card, {
+        size: "hand",
+        cls: [playable ? "playable" : "", ctx.selected === key && playable ? "selected" : "", fresh ? "fresh" : ""].filter(Boolean).join(" "),
+        attrs: { "data-key": key, role: playable ? "button" : null, tabindex: playable ? "0" : null },
+      });
+      if (playable && ctx.onCard) attachDiscardGestures(el, key, discards.get(card), ctx);
+      colEl.append(el);
+    });
+    if (col.kan) colEl.append(h("span", { class: "lock", title: GROUP_ZH.kan }, GROUP_ZH.kan));
+    handEl.append(colEl);
+  });
+  if (discards.size) handEl.append(h("div", { class: "hand-hint" }, t("tapTwice")));
+
+  // ---- claim buttons -----------------------------------------------------------------------------
+  let actions = null;
+  if (!ctx.readOnly && (claims.hu || claims.peng || claims.chi.length || claims.pass)) {
+    actions = h("div", { class: "actions", role: "group" });
+    const btn = (kind, label, onclick) =>
+      h("button", { class: `act act-${kind}`, "data-action": kind, onclick, disabled: ctx.busy || false }, h("b", {}, t(kind)), label ? h("small", {}, label) : null);
+    if (claims.hu) actions.append(btn("hu", "", () => ctx.onClaim(claims.hu)));
+    if (claims.peng) actions.append(btn("peng", "", () => ctx.onClaim(claims.peng)));
+    if (claims.chi.length) {
+      actions.append(
+        btn("chi", claims.chi.length > 1 ? `×${claims.chi.length}` : "", () => {
+          if (claims.chi.length === 1) ctx.onClaim(claims.chi[0]);
+          else ctx.onChooseChi(claims.chi);
+        }),
+      );
+    }
+    if (claims.pass) actions.append(btn("pass", "", () => ctx.onClaim(claims.pass)));
+    if (myTimer) actions.append(h("div", { class: "act-timer" }, timerEl(myTimer)));
+  }
+
+  const root = h(
+    "div",
+    { class: `table seats-${size}${ctx.readOnly ? " readonly" : ""}`, "data-phase": view.phase, "data-hand": String(g.hand ?? "") },
+    opponents,
+    center,
+    mine,
+    actions,
+    handEl,
+  );
+  return root;
+}
+
+/** The chooser for several ways to 吃 (R4.3, R4.5): each option shows its group and 比 groups. */
+export function renderChiChooser(options, pendingCard, onPick, onCancel) {
+  const list = h("div", { class: "chi-options" });
+  for (const action of options) {
+    const { cards, bi } = parseChi(action);
+    const groupCards = [...cards, pendingCard].sort((a, b) => point(a) - point(b) || a.localeCompare(b));
+    let marked = false;
+    const faces = groupCards.map((c) => {
+      const eaten = !marked && c === pendingCard;
+      if (eaten) marked = true;
+      return cardEl(c, { size: "sm", cls: eaten ? "eaten" : "" });
+    });
+    const opt = h("button", { class: "chi-option", "data-action": action, onclick: () => onPick(action) }, h("span", { class: "chi-group" }, faces));
+    for (const g of bi) {
+      opt.append(h("span", { class: "bi-tag" }, t("bi")));
+      opt.append(h("span", { class: "chi-group bi" }, g.map((c) => cardEl(c, { size: "sm" }))));
+    }
+    list.append(opt);
+  }
+  return h(
+    "div",
+    { class: "modal chi-modal", role: "dialog", "aria-label": t("chooseChi") },
+    h(
+      "div",
+      { class: "sheet" },
+      h("h3", {}, t("chooseChi"), " ", cardEl(pendingCard, { size: "sm" })),
+      list,
+      h("button", { class: "btn ghost", onclick: onCancel }, t("cancel")),
+    ),
+  );
+}
+
+// Tap a card to lift it, tap again to discard; or drag / swipe it up.
+function attachDiscardGestures(el, key, action, ctx) {
+  let start = null;
+  let moved = false;
+  el.addEventListener("pointerdown", (ev) => {
+    if (ev.button !== undefined && ev.button !== 0) return;
+    start = { x: ev.clientX, y: ev.clientY, id: ev.pointerId };
+    moved = false;
+    try {
+      el.setPointerCapture(ev.pointerId);
+    } catch {
+      /* ignore */
+    }
+  });
+  el.addEventListener("pointermove", (ev) => {
+    if (!start || ev.pointerId !== start.id) return;
+    const dy = ev.clientY - start.y;
+    const dx = ev.clientX - start.x;
+    if (Math.abs(dy) > 8 || Math.abs(dx) > 8) moved = true;
+    if (moved) {
+      el.classList.add("dragging");
+      el.style.transform = `translate(${dx}px, ${Math.min(dy, 0)}px)`;
+      el.classList.toggle("will-discard", dy < -50);
+    }
+  });
+  const finish = (ev, cancelled) => {
+    if (!start || ev.pointerId !== start.id) return;
+    const dy = ev.clientY - start.y;
+    const wasMoved = moved;
+    start = null;
+    el.classList.remove("dragging", "will-discard");
+    el.style.transform = "";
+    if (cancelled) return;
+    if (wasMoved) {
+      if (dy < -50) ctx.onDragDiscard(action);
+      return;
+    }
+    ctx.onCard(key, action);
+  };
+  el.addEventListener("pointerup", (ev) => finish(ev, false));
+  el.addEventListener("pointercancel", (ev) => finish(ev, true));
+  el.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === " ") {
+      ev.preventDefault();
+      ctx.onCard(key, action);
+    }
+  });
+}
