@@ -39,6 +39,7 @@ from paohuzi.cards import Card
 from paohuzi.groups import Group
 
 __all__ = [
+    "CARD_TEXT",
     "EVERYONE",
     "Event",
     "Deal",
@@ -65,14 +66,18 @@ __all__ = [
 EVERYONE = None
 
 
+#: ``str(card)`` by card index, without the enum machinery (JSON is built often).
+CARD_TEXT: tuple[str, ...] = tuple(str(c) for c in Card)
+
+
 def jsonable(value: Any) -> Any:
     """A JSON-ready form of an engine value: cards as ``x7``, groups as ``{"kind", "cards"}``."""
     if isinstance(value, Card):
-        return str(value)
+        return CARD_TEXT[value]
     if isinstance(value, (bool, int, str)) or value is None:
         return value
     if isinstance(value, Group):
-        return {"kind": value.kind.value, "cards": [str(c) for c in value.cards]}
+        return {"kind": value.kind.value, "cards": [CARD_TEXT[c] for c in value.cards]}
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, (tuple, list)):

@@ -55,6 +55,7 @@ from paohuzi.engine.events import (
     Wei,
     jsonable,
 )
+from paohuzi.engine.events import CARD_TEXT as _TEXT
 from paohuzi.groups import Group, GroupKind
 from paohuzi.rules import RuleSet
 
@@ -207,6 +208,7 @@ class Hand:
         "_dead",
         "_hcache",
         "_tcache",
+        "_info",
         "_phase",
         "_actor",
         "_card",
@@ -272,6 +274,7 @@ class Hand:
         self._dead = [False] * n
         self._hcache: list[tuple[Card, ...] | None] = [None] * n
         self._tcache: list[tuple[Group, ...] | None] = [None] * n
+        self._info: list[tuple[int, list[int]] | None] = [None] * n
         self._phase = _OVER
         self._actor = dealer
         self._card = -1
@@ -397,6 +400,9 @@ class Hand:
             raise IllegalActionError(seat, "leave", f"seat {seat} does not play this hand (seats: {self.seats})")
         start = len(self.events)
         self._actions.append((seat, "leave"))
+        if self._phase == _CLAIM:  # the card on offer stays where it would lie if nobody took it
+            self._rows[self._actor].append((self._card, not self._drawn))
+            self._card = -1
         self._clear_decision()
         others = [s for s in self.seats if s != seat]
         huxis = {s: self._partial_huxi(s) for s in others}
@@ -431,6 +437,7 @@ class Hand:
         new._dead = self._dead[:]
         new._hcache = self._hcache[:]
         new._tcache = self._tcache[:]
+        new._info = self._info[:]  # the cached tuples are never changed in place
         new._claims = self._claims[:]
         new._legal = {s: a[:] for s, a in self._legal.items()}
         new._decided = dict(self._decided)
@@ -448,7 +455,7 @@ class Hand:
             "dealer": self.dealer,
         }
         if self._stacked:
-            rec["deck"] = [str(_CARDS[c]) for c in self._deck]
+            rec["deck"] = [_TEXT[c] for c in self._deck]
         if self.double_cards:
             rec["double_cards"] = sorted(self.double_cards)
         rec["actions"] = [[s, a] for s, a in self._actions]
@@ -478,32 +485,32 @@ class Hand:
             tables.append(groups)
         obs = self._public()
         obs["seat"] = seat
-        obs["hand"] = [str(c) for c in self._hand_cards(seat)]
+        obs["hand"] = [_TEXT[c] for c in self._hand_cards(seat)]
         obs["tables"] = tables
         obs["chou"] = {
-            "chi": [str(_CARDS[k]) for k in sorted(self._no_chi[seat])],
-            "peng": [str(_CARDS[k]) for k in sorted(self._no_peng[seat])],
-            "renpeng": [str(_CARDS[k]) for k in sorted(self._renpeng[seat])],
+            "chi": [_TEXT[k] for k in sorted(self._no_chi[seat])],
+            "peng": [_TEXT[k] for k in sorted(self._no_peng[seat])],
+            "renpeng": [_TEXT[k] for k in sorted(self._renpeng[seat])],
         }
         obs["deciding"] = seat in self._deciding
         obs["legal"] = [str(a) for a in self.legal_actions(seat)]
         if over:
-            obs["hands"] = [[str(c) for c in self._hand_cards(s)] for s in range(self.table_size)]
+            obs["hands"] = [[_TEXT[c] for c in self._hand_cards(s)] for s in range(self.table_size)]
         return obs
 
     def referee_view(self) -> dict[str, Any]:
         """The whole state (R5 does not apply): every hand and table, the stock in order, 臭 kinds,
         the decisions pending and made. JSON-ready."""
         view = self._public()
-        view["hands"] = [[str(c) for c in self._hand_cards(s)] for s in range(self.table_size)]
+        view["hands"] = [[_TEXT[c] for c in self._hand_cards(s)] for s in range(self.table_size)]
         view["tables"] = [[jsonable(g) for g in self._tables[s]] for s in range(self.table_size)]
-        view["stock_cards"] = [str(_CARDS[c]) for c in self._stock[self._spos :]]
+        view["stock_cards"] = [_TEXT[c] for c in self._stock[self._spos :]]
         view["chou"] = [
             {
-                "chi": [str(_CARDS[k]) for k in sorted(self._no_chi[s])],
-                "peng": [str(_CARDS[k]) for k in sorted(self._no_peng[s])],
-                "renpeng": [str(_CARDS[k]) for k in sorted(self._renpeng[s])],
-                "discarded": [str(_CARDS[k]) for k in sorted(self._discarded[s])],
+                "chi": [_TEXT[k] for k in sorted(self._no_chi[s])],
+                "peng": [_TEXT[k] for k in sorted(self._no_peng[s])],
+                "renpeng": [_TEXT[k] for k in sorted(self._renpeng[s])],
+                "discarded": [_TEXT[k] for k in sorted(self._discarded[s])],
             }
             for s in range(self.table_size)
         ]
@@ -521,16 +528,16 @@ class Hand:
     def _public(self) -> dict[str, Any]:
         pending = None
         if self._phase in (_CLAIM,):
-            pending = {"card": str(_CARDS[self._card]), "from": self._actor, "drawn": self._drawn, "last": self._last}
+            pending = {"card": _TEXT[self._card], "from": self._actor, "drawn": self._drawn, "last": self._last}
         return {
             "rules": self.rules.name,
             "dealer": self.dealer,
             "sitting_out": self.sitting_out,
             "seats": list(self.seats),
-            "liangzhang": str(_CARDS[self._liang]),
+            "liangzhang": _TEXT[self._liang],
             "stock": len(self._stock) - self._spos,
             "hand_counts": self._hsize[:],
-            "rows": [[{"card": str(_CARDS[c]), "discarded": d} for c, d in row] for row in self._rows],
+            "rows": [[{"card": _TEXT[c], "discarded": d} for c, d in row] for row in self._rows],
             "dead": [s for s in self.seats if self._dead[s]],
             "phase": _PHASE_NAMES[self._phase],
             "turn": self._actor,
@@ -563,6 +570,7 @@ class Hand:
         self._hands[s][card] -= n
         self._hsize[s] -= n
         self._hcache[s] = None
+        self._info[s] = None
 
     def _lay(self, s: int, group: Group) -> None:
         table = self._tables[s]
@@ -576,6 +584,7 @@ class Hand:
         table.append(group)
         self._tsize[s] += kind.size
         self._tcache[s] = None
+        self._info[s] = None
 
     def _upgrade(self, s: int, index: int, kind: GroupKind) -> None:
         """A 偎/臭偎/碰 on the table takes the fourth card: 提 or 跑."""
@@ -587,6 +596,7 @@ class Hand:
         self._tsize[s] += 1
         self._fours[s] += 1
         self._tcache[s] = None
+        self._info[s] = None
 
     def _owes(self, s: int) -> bool:
         """R4.6: discard exactly when hand + table cards > 20 + max(0, n − 1), n = 提 + 跑 on the table."""
@@ -602,12 +612,66 @@ class Hand:
         return sum(n for n in self._hands[s] if n < 3)
 
     def _can_hu(self, s: int, card: int | None, source: Source) -> bool:
+        """R6.1 for seat ``s`` with ``card`` (None: the cards as they stand). Dead seats never 胡 (R4.6)."""
         if self._dead[s]:
+            return False
+        if not self._maybe_complete(s, card):
             return False
         return analysis.is_complete(
             self._hand_cards(s), self._table_groups(s), None if card is None else _CARDS[card], source,
             min_huxi=self._min_huxi,
         )
+
+    def _seat_info(self, s: int) -> tuple[int, list[int]]:
+        """(胡息 of the table groups and the 坎, the loose card counts) of seat ``s``, cached."""
+        info = self._info[s]
+        if info is None:
+            h = self._hands[s]
+            fixed = 0
+            for g in self._tables[s]:
+                fixed += g.huxi
+            loose = [0] * NUM_KINDS
+            for k in range(NUM_KINDS):
+                m = h[k]
+                if m >= 3:
+                    fixed += 6 if k >= 10 else 3
+                else:
+                    loose[k] = m
+            info = self._info[s] = (fixed, loose)
+        return info
+
+    def _maybe_complete(self, s: int, card: int | None) -> bool:
+        """A cheap necessary condition for R6.1, so that most offered cards skip the full analysis:
+
+        - the 胡息 can reach the minimum: table groups, 坎, as many 一二三/二七十 as the loose cards (and the
+          card) could make, and the most the card can add to a group it matches (R3);
+        - every loose hand card held once (of another kind than the card) has two cards to form a 句 or
+          绞 with, among the loose cards and the card."""
+        fixed, loose = self._seat_info(s)
+        bound = fixed
+        if card is not None:
+            m = self._hands[s][card]
+            if m == 3 or card in self._wei[s] or card in self._peng[s]:
+                bound += 6  # 坎/偎 → 提 or 跑, 碰 → 跑: at most +6
+            elif m == 2:
+                bound += 6 if card >= 10 else 3  # a pair → 偎 or 碰
+            loose = loose[:]
+            loose[card] += 1
+        for base, value in ((0, 3), (10, 6)):
+            two = loose[base + 1]
+            bound += value * (min(loose[base], two, loose[base + 2]) + min(two, loose[base + 6], loose[base + 9]))
+        if bound < self._min_huxi:
+            return False
+        for k in range(NUM_KINDS):
+            if loose[k] != 1 or k == card:
+                continue
+            for a, b in _PARTNERS[k]:
+                # k is held once, so a partner pair never includes k itself (c c C needs two k).
+                if a != k and b != k and loose[a] and loose[b] and (a != b or loose[a] >= 2):
+                    break
+            else:
+                return False
+        return True
 
     def _clear_decision(self) -> None:
         self._phase = _OVER
