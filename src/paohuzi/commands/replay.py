@@ -1,0 +1,230 @@
+"""``paohuzi replay FILE``: print a recorded hand move by move, in Chinese card names.
+
+FILE holds a record as :meth:`paohuzi.engine.Hand.record` writes it (JSON), a match record
+(:meth:`paohuzi.engine.Match.record`, every hand in turn), or JSON Lines with one record per line
+(``{"record": …}`` lines, as in ``tests/replays/``, work too). ``-`` reads stdin.
+
+    paohuzi replay game.json              # the referee's view: every card
+    paohuzi replay game.json --seat 1     # only what seat 1 saw (R5): hidden cards show as ？
+    paohuzi replay games.jsonl --line 3   # the third record of a JSON Lines file
+
+The record is replayed through the engine (:func:`paohuzi.engine.replay`), so a record that breaks the
+rules is refused with the action number and the reason (exit status 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from paohuzi.cards import Card, PaohuziError
+from paohuzi.engine import Event, Hand, replay
+from paohuzi.engine.match import replay_match
+
+__all__ = ["add_parser", "run", "describe", "render_hand"]
+
+HIDDEN = "？"
+_ORIGIN = {"dealt": "起手", "kan": "坎", "wei": "偎", "peng": "碰"}
+_HOW = {
+    "self": "自摸",
+    "forced": "自摸（提/偎后）",
+    "other": "他人翻出",
+    "discard": "放炮",
+    "dealt": "天胡（起手）",
+    "liangzhang": "天胡（亮张）",
+}
+_KIND_ZH = {"ti": "提", "pao": "跑", "wei": "偎", "chouwei": "臭偎", "kan": "坎", "peng": "碰", "ju": "句", "jiao": "绞", "jiang": "将"}
+
+
+def _card(token: str | None) -> str:
+    if token is None:
+        return HIDDEN
+    return Card.parse(token).chinese
+
+
+def _cards(tokens: list[str] | None) -> str:
+    if tokens is None:
+        return HIDDEN
+    return "".join(_card(t) for t in tokens)
+
+
+def _group(g: dict[str, Any]) -> str:
+    return f"{_KIND_ZH.get(g['kind'], g['kind'])}{_cards(g['cards'])}"
+
+
+def _seat(n: int, dealer: int) -> str:
+    return f"座位{n}" + ("（庄）" if n == dealer else "")
+
+
+def describe(event: dict[str, Any], dealer: int) -> list[str]:
+    """One event (as ``Event.to_dict`` or ``Event.for_seat`` gives it) in Chinese; [] if nothing to show."""
+    t = event["type"]
+    seat = event.get("seat")
+    who = _seat(seat, dealer) if isinstance(seat, int) else ""
+    card = _card(event.get("card")) if "card" in event else ""
+    if t == "deal":
+        lines = [f"庄家 座位{event['dealer']}，亮张 {_card(event['liangzhang'])}，墩 {event['stock']} 张"]
+        if event.get("sitting_out") is not None:
+            lines[0] += f"，座位{event['sitting_out']} 守醒"
+        counts = event.get("hand_counts") or [len(h or []) for h in event["hands"]]
+        for s in event["seats"]:
+            hand = event["hands"][s]
+            shown = _cards(hand) if hand is not None else f"{counts[s]} 张"
+            lines.append(f"{_seat(s, dealer)} 起手：{shown}")
+        return lines
+    if t == "ti":
+        return [f"{who} 提 {card * 4}（{_ORIGIN[event['origin']]}）"]
+    if t == "wei":
+        if event["chou"]:
+            return [f"{who} 臭偎 {card * 3}"]
+        return [f"{who} 偎 {card * 3}" if event["card"] is not None else f"{who} 偎（暗）"]
+    if t == "draw":
+        return [f"{who} 摸 {card}" if event["card"] is not None else f"{who} 摸牌"]
+    if t == "show":
+        return [f"{who} 翻出 {card}" + ("（海底）" if event["last"] else "")]
+    if t == "discard":
+        return [f"{who} 出 {card}" + ("（只能出这张）" if event["auto"] else "")]
+    if t == "pass":
+        return [f"{who} 过"]
+    if t == "chou":
+        what = "、".join(w for w, on in (("不能吃", event["chi"]), ("不能碰", event["peng"])) if on)
+        note = "（忍碰）" if event["renpeng"] else ""
+        return [f"{who} {card} 成臭牌{note}" + (f"：{what}" if what else "")]
+    if t == "pao":
+        return [f"{who} 跑 {card * 4}（{_ORIGIN[event['origin']]}，座位{event['source']}的牌）"]
+    if t == "peng":
+        return [f"{who} 碰 {card * 3}（座位{event['source']}的牌）"]
+    if t == "chi":
+        text = f"{who} 吃 {card}（座位{event['source']}的牌）成 {_group(event['group'])}"
+        for g in event["bi"]:
+            text += f"，比 {_group(g)}"
+        return [text]
+    if t == "unclaimed":
+        return [f"{card} 无人要，放在座位{seat}"]
+    if t == "dead":
+        return [f"{who} 死手"]
+    if t == "hu":
+        won = f" {card}" if event.get("card") is not None else ""
+        names = "、".join(f"{n['name']}" + (f" {n['fan']}番" if n["fan"] else "") for n in event["names"])
+        lines = [
+            f"{who} 胡{won}（{_HOW.get(event['source'], event['source'])}）："
+            f"{event['huxi']} 胡息，{names}，番 {event['fan']} × 底 {event['base']} = {event['points']} 分",
+            "  " + " ".join(_group(g) for g in event["groups"])
+            + (f" 散牌 {_cards(event['loose'])}" if event["loose"] else ""),
+        ]
+        return lines + _shown(event, dealer)
+    if t == "draw_game":
+        return ["荒庄", *_shown(event, dealer)]
+    if t == "escape":
+        return [f"{who} 逃跑（其余两家胡息合计 {event['huxi']}）", *_shown(event, dealer)]
+    if t == "settlement":
+        return ["结算：" + "，".join(f"座位{s} {p:+d}" for s, p in enumerate(event["payments"]))]
+    return [f"{t} {event}"]
+
+
+def _shown(event: dict[str, Any], dealer: int) -> list[str]:
+    lines = []
+    for s, (hand, table) in enumerate(zip(event["hands"], event["tables"], strict=True)):
+        if hand or table:
+            groups = " ".join(_group(g) for g in table)
+            lines.append(f"  {_seat(s, dealer)} 手牌 {_cards(hand) or '—'}" + (f"  桌面 {groups}" if groups else ""))
+    return lines
+
+
+def render_hand(hand: Hand, seat: int | None = None) -> list[str]:
+    """The whole hand in Chinese, one line per move; ``seat``: only what that seat saw (R5)."""
+    rules = hand.rules
+    lines = [f"规则 {rules.name}（{rules.title}），种子 {hand.seed}" + (f"，座位{seat}的视角" if seat is not None else "")]
+    step = 0
+    for e in hand.events:
+        seen = e.to_dict() if seat is None else e.for_seat(seat)
+        if seen is None:
+            continue
+        for i, line in enumerate(describe(seen, hand.dealer)):
+            if i == 0 and _counts_as_move(e):
+                step += 1
+                lines.append(f"[{step:3d}] {line}")
+            else:
+                lines.append(f"      {line}")
+    return lines
+
+
+def _counts_as_move(e: Event) -> bool:
+    return e.type not in ("deal", "settlement")
+
+
+def _load(text: str, line: int | None) -> list[dict[str, Any]]:
+    text = text.strip()
+    if not text:
+        raise PaohuziError("the file is empty")
+    try:
+        data = json.loads(text)
+        records = [data]
+    except json.JSONDecodeError:
+        records = []
+        for n, raw in enumerate(text.splitlines(), 1):
+            if raw.strip():
+                try:
+                    records.append(json.loads(raw))
+                except json.JSONDecodeError as exc:
+                    raise PaohuziError(f"line {n} is not JSON: {exc}") from None
+    records = [r.get("record", r) if isinstance(r, dict) else r for r in records]
+    if line is not None:
+        if not 1 <= line <= len(records):
+            raise PaohuziError(f"--line {line}: the file has {len(records)} records")
+        records = [records[line - 1]]
+    return records
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as f:
+                text = f.read()
+        out: list[str] = []
+        for record in _load(text, args.line):
+            if isinstance(record, dict) and record.get("kind") == "match":
+                match = replay_match(record)
+                hands = [replay(r.record) for r in match.results]
+                if not match.hand.over:
+                    hands.append(match.hand)
+            else:
+                hands = [replay(record)]
+            for hand in hands:
+                if args.seat is not None and not 0 <= args.seat < hand.table_size:
+                    raise PaohuziError(f"--seat {args.seat}: seats are 0–{hand.table_size - 1}")
+                if out:
+                    out.append("")
+                out += render_hand(hand, args.seat)
+                if not hand.over:
+                    out.append("（未完）")
+    except OSError as exc:
+        print(f"paohuzi replay: {exc}", file=sys.stderr)
+        return 2
+    except PaohuziError as exc:
+        print(f"paohuzi replay: {exc}", file=sys.stderr)
+        return 2
+    try:
+        print("\n".join(out))
+    except BrokenPipeError:  # `paohuzi replay … | head`
+        sys.stderr.close()
+    return 0
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``paohuzi replay``."""
+    parser = subparsers.add_parser(
+        "replay",
+        help="print a recorded hand move by move in Chinese (R5 view with --seat)",
+        description=__doc__.split("\n\n")[0] if __doc__ else None,
+        epilog="examples:\n  paohuzi replay game.json\n  paohuzi replay game.json --seat 1\n  paohuzi replay games.jsonl --line 2",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("file", help="a hand or match record (JSON), or JSON Lines of records; - for stdin")
+    parser.add_argument("--seat", type=int, default=None, help="show only what this seat saw")
+    parser.add_argument("--line", type=int, default=None, help="with JSON Lines: only this record (from 1)")
+    parser.set_defaults(run=run)
