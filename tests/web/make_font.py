@@ -18,6 +18,7 @@ from pathlib import Path
 WEB = Path(__file__).resolve().parents[2] / "src" / "paohuzi" / "web"
 SOURCE = Path("/usr/share/fonts/truetype/lxgw-wenkai/LXGWWenKai-Bold.ttf")
 TARGET = WEB / "fonts" / "phz-kai.woff2"
+CHARS = WEB / "fonts" / "phz-kai.chars.txt"  # the characters in the font, for tests/web/test_static.py
 FAMILY = "PHZ Kai"
 # Beyond the client's own text: the server's guest nicknames and the level titles (R7.4).
 EXTRA = (
@@ -64,6 +65,7 @@ def main() -> int:
     TARGET.parent.mkdir(parents=True, exist_ok=True)
     font.flavor = "woff2"
     font.save(TARGET)
+    CHARS.write_text(text + "\n", encoding="utf-8")
     print(f"{TARGET}: {len(text)} characters, {TARGET.stat().st_size} bytes")
     return 0
 

@@ -53,6 +53,20 @@ def test_quick_play_a_whole_hand_to_the_settlement(browser: Any, server: Server,
         assert any(word in text for word in ("胡了", "荒庄")), text
         # Each seat's result for the hand and in total is shown.
         assert me.page.locator(".settle-modal .results tbody tr").count() == 3
+        # The replay viewer steps through the hand just played (this browser's record of it).
+        me.page.click(".settle-modal [data-action='replay']")
+        me.page.wait_for_selector(".replay-screen .table")
+        steps = int(me.page.get_attribute("input[type='range']", "max") or 0) + 1
+        assert steps > 5
+        for _ in range(4):
+            me.page.click("[data-action='next']")
+        assert me.page.get_attribute(".step-no", "data-step") == "4"
+        me.page.click("[data-action='prev']")
+        assert me.page.get_attribute(".step-no", "data-step") == "3"
+        me.shot("replay")
+        me.page.click("[data-action='last']")
+        me.shot("replay-end")
+        me.page.click(".replay-head button")
         me.page.click(".settle-modal [data-action='next']")
         me.page.wait_for_selector(".settle-modal", state="detached")
         me.page.wait_for_function("() => document.querySelector('.top-hand')?.textContent.includes('2/2')")

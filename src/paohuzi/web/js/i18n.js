@@ -117,6 +117,8 @@ const zh = {
   ev_chi: "吃",
   ev_hu: "胡",
   ev_dead: "死手",
+  ev_discard: "打出",
+  ev_show: "翻出",
   // settlement
   huBy: "{name} 胡了",
   drawGame: "荒庄",
@@ -279,6 +281,8 @@ const en = {
   ev_chi: "Eat",
   ev_hu: "Win",
   ev_dead: "Dead",
+  ev_discard: "discards",
+  ev_show: "turns up",
   huBy: "{name} wins",
   drawGame: "Drawn hand",
   escapeBy: "{name} ran away",

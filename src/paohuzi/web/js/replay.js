@@ -10,7 +10,7 @@ import { api } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { renderTable } from "./table.js";
-import { cardEl } from "./cards.js";
+import { cardChar, cardEl } from "./cards.js";
 
 const REC_PREFIX = "paohuzi.rec.";
 const REC_INDEX = "paohuzi.recs";
@@ -132,7 +132,11 @@ function caption(rp, i, names) {
   const step = rp.steps[i];
   const nameOf = (s) => (names && names[s]) || t("seatN", { n: s + 1 });
   if (rp.mode === "server") return step.action ? `${nameOf(step.seat)}: ${step.action}` : "";
-  if (step.actor) return `${nameOf(step.actor.seat)}: ${t("ev_" + step.actor.type) !== "ev_" + step.actor.type ? t("ev_" + step.actor.type) : step.actor.type}${step.actor.card ? " " + step.actor.card : ""}`;
+  if (step.actor) {
+    const a = step.actor;
+    const verb = t(`ev_${a.type}`);
+    return `${nameOf(a.seat)} ${verb.startsWith("ev_") ? a.type : verb}${a.card ? " " + cardChar(a.card) : ""}`;
+  }
   return "";
 }
 
@@ -179,11 +183,11 @@ export function renderReplay(app) {
   const controls = h(
     "div",
     { class: "replay-controls" },
-    h("button", { class: "btn small", "data-action": "first", onclick: () => go(0), disabled: i === 0 }, "⏮"),
+    h("button", { class: "btn small", "data-action": "first", onclick: () => go(0), disabled: i === 0, "aria-label": t("first") }, "«"),
     h("button", { class: "btn", "data-action": "prev", onclick: () => go(i - 1), disabled: i === 0, "aria-label": t("prev") }, "◀ ", t("prev")),
     h("span", { class: "step-no", "data-step": String(i) }, t("stepOf", { i: i + 1, n })),
     h("button", { class: "btn", "data-action": "next", onclick: () => go(i + 1), disabled: i === n - 1, "aria-label": t("next") }, t("next"), " ▶"),
-    h("button", { class: "btn small", "data-action": "last", onclick: () => go(n - 1), disabled: i === n - 1 }, "⏭"),
+    h("button", { class: "btn small", "data-action": "last", onclick: () => go(n - 1), disabled: i === n - 1, "aria-label": t("last") }, "»"),
   );
   return h(
     "div",

@@ -8,14 +8,21 @@ import { seatName } from "./table.js";
 
 function arrangementEl(outcome) {
   const wrap = h("div", { class: "arrangement" });
+  let markedWon = false;
   for (const group of outcome.groups || []) {
     const hx = groupHuxi(group);
-    const won = outcome.card && group.cards.includes(outcome.card);
+    let mark = !markedWon && outcome.card && group.cards.includes(outcome.card);
+    if (mark) markedWon = true;
+    const faces = group.cards.map((c) => {
+      const won = mark && c === outcome.card;
+      if (won) mark = false;
+      return cardEl(c, { size: "sm", cls: won ? "won" : "" });
+    });
     wrap.append(
       h(
         "div",
         { class: `grp grp-${group.kind}`, "data-kind": group.kind },
-        h("div", { class: "stack" }, group.cards.map((c) => cardEl(c, { size: "sm", cls: won && c === outcome.card ? "won" : "" }))),
+        h("div", { class: "stack" }, faces),
         h("div", { class: "grp-label" }, GROUP_ZH[group.kind] || group.kind, h("em", {}, String(hx))),
       ),
     );
@@ -127,7 +134,7 @@ export function renderSettlement(frame, ctx) {
         h(
           "ol",
           { class: "ranking" },
-          mo.ranking.map((s) => h("li", { class: s === me ? "me" : "" }, name(s), h("b", {}, String(mo.scores[s])))),
+          mo.ranking.map((s, i) => h("li", { class: s === me ? "me" : "" }, h("span", {}, `${i + 1}. ${name(s)}`), h("b", {}, String(mo.scores[s])))),
         ),
       );
     }

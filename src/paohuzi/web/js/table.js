@@ -3,7 +3,9 @@
 
 import { cardEl, groupFaces, groupHuxi, handColumns, GROUP_ZH, point } from "./cards.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
+
+const ACT_ZH = { hu: "胡", peng: "碰", chi: "吃", pass: "过" };
 
 /** Where each seat sits on screen, seen from `me`: "me", "right" (下家), "left" (上家), "across". */
 export function seatPlaces(me, size) {
@@ -277,8 +279,11 @@ export function renderTable(g, ctx) {
   let actions = null;
   if (!ctx.readOnly && (claims.hu || claims.peng || claims.chi.length || claims.pass)) {
     actions = h("div", { class: "actions", role: "group" });
-    const btn = (kind, label, onclick) =>
-      h("button", { class: `act act-${kind}`, "data-action": kind, onclick, disabled: ctx.busy || false }, h("b", {}, t(kind)), label ? h("small", {}, label) : null);
+    // The big character stays Chinese (胡 碰 吃 过, as players know them); English adds a small word.
+    const btn = (kind, label, onclick) => {
+      const small = [lang() === "zh" ? "" : t(kind), label].filter(Boolean).join(" ");
+      return h("button", { class: `act act-${kind}`, "data-action": kind, onclick, disabled: ctx.busy || false, "aria-label": t(kind) }, h("b", {}, ACT_ZH[kind]), small ? h("small", {}, small) : null);
+    };
     if (claims.hu) actions.append(btn("hu", "", () => ctx.onClaim(claims.hu)));
     if (claims.peng) actions.append(btn("peng", "", () => ctx.onClaim(claims.peng)));
     if (claims.chi.length) {
