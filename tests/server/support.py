@@ -205,6 +205,14 @@ class Client:
             return (rcvd.code, rcvd.reason) if rcvd is not None else (None, "")
         raise TimeoutError("the server did not close the connection")
 
+    def drain(self, quiet: float = 0.3) -> None:
+        """Read (and keep) frames until none comes for ``quiet`` seconds."""
+        try:
+            while True:
+                self.recv(quiet)
+        except TimeoutError:
+            pass
+
     def close(self) -> None:
         if self.ws is not None:
             self.ws.close()
@@ -216,9 +224,11 @@ def first_legal(legal: list[str]) -> str:
 
 
 def play_seat(client: Client, until: str = "hand_over", choose: Callable[[list[str]], str] = first_legal,
-              timeout: float = 60.0, max_actions: int | None = None) -> dict[str, Any] | None:
+              timeout: float = 60.0, max_actions: int | None = None, stop_at_seq: int | None = None
+              ) -> dict[str, Any] | None:
     """Play this client's seat (one action per decision, waiting for each to be answered) until a frame of
-    type ``until`` arrives (returned), or until ``max_actions`` actions were played (returns None)."""
+    type ``until`` arrives (returned), until ``max_actions`` actions were played, or until the hand has
+    ``stop_at_seq`` actions and no action of ours is in flight (then None)."""
     deadline = time.monotonic() + timeout
     waiting_for: int | None = None
     seen = [f for f in client.frames if f["type"] in ("game", "update")]
@@ -243,4 +253,6 @@ def play_seat(client: Client, until: str = "hand_over", choose: Callable[[list[s
             if frame.get("id") is not None and frame.get("id") == waiting_for:
                 waiting_for = None
             latest = frame
+            if stop_at_seq is not None and frame["seq"] >= stop_at_seq and waiting_for is None:
+                return None
     raise TimeoutError(f"no {until!r} within {timeout} s")

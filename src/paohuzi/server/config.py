@@ -38,6 +38,8 @@ class Settings:
     :ivar max_strikes: undecodable/invalid frames before the connection is closed.
     :ivar quick_hands: hands in a quick-play match; ``room_hands``: default for private rooms.
     :ivar room_idle: seconds a room with nobody connected and no match on is kept.
+    :ivar bot_name: the bot for bot seats and 托管 (``paohuzi.bots.make_bot`` name).
+    :ivar bot_workers: 0: bots think on one thread of the server process; N: on N worker processes.
     :ivar log_level: logging level name; ``log_json``: structured (JSON lines) logs.
     """
 
@@ -59,6 +61,7 @@ class Settings:
     room_hands: int = 8
     room_idle: float = 1800.0
     bot_name: str = "greedy"
+    bot_workers: int = 0
     log_level: str = "INFO"
     log_json: bool = True
 

@@ -19,11 +19,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from paohuzi.server.logs import log
+from paohuzi.server.models import ActionRow
 
 __all__ = ["Database", "normalize_url", "migrate"]
 
@@ -81,11 +82,11 @@ def migrate(engine: Engine) -> None:
 
 
 class _Job:
-    __slots__ = ("fn", "future", "loop")
+    __slots__ = ("fn", "future", "loop", "row")
 
-    def __init__(self, fn: Callable[[Session], Any], future: asyncio.Future[Any] | None,
-                 loop: asyncio.AbstractEventLoop | None) -> None:
-        self.fn, self.future, self.loop = fn, future, loop
+    def __init__(self, fn: Callable[[Session], Any] | None, future: asyncio.Future[Any] | None,
+                 loop: asyncio.AbstractEventLoop | None, row: dict[str, Any] | None = None) -> None:
+        self.fn, self.future, self.loop, self.row = fn, future, loop, row
 
 
 class Database:
@@ -128,6 +129,14 @@ class Database:
         self._jobs.put(_Job(fn, future, loop))
         return await future
 
+    async def append_action(self, row: dict[str, Any]) -> None:
+        """Append one row to the action log (``hand_id``, ``seq``, ``seat``, ``action``, ``by``); committed
+        before this returns. Appends that arrive together are written with one multi-row insert."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._jobs.put(_Job(None, future, loop, row))
+        await future
+
     def _work(self) -> None:
         while True:
             job = self._jobs.get()
@@ -152,7 +161,7 @@ class Database:
         outcomes: list[tuple[_Job, bool, Any]] = []
         try:
             with Session(self.engine, expire_on_commit=False) as session:
-                results = [job.fn(session) for job in batch]
+                results = self._execute(session, batch)
                 session.commit()
             outcomes = [(job, True, result) for job, result in zip(batch, results)]
         except Exception:
@@ -162,7 +171,7 @@ class Database:
                 for job in batch:  # one by one, so that one bad job fails alone
                     try:
                         with Session(self.engine, expire_on_commit=False) as session:
-                            result = job.fn(session)
+                            result = self._execute(session, [job])[0]
                             session.commit()
                         outcomes.append((job, True, result))
                     except Exception as exc:  # noqa: BLE001 — handed to the caller
@@ -176,6 +185,26 @@ class Database:
                 loop.call_soon_threadsafe(_resolve, items)
             except RuntimeError:  # the loop is closed: nobody waits any more
                 log(30, "database result dropped: event loop closed", jobs=len(items))
+
+
+    @staticmethod
+    def _execute(session: Session, batch: list[_Job]) -> list[Any]:
+        """Run the jobs in order; runs of action-log appends become one multi-row insert."""
+        results: list[Any] = []
+        rows: list[dict[str, Any]] = []
+        for job in batch:
+            if job.row is not None:
+                rows.append(job.row)
+                results.append(None)
+                continue
+            if rows:
+                session.execute(insert(ActionRow), rows)
+                rows = []
+            assert job.fn is not None
+            results.append(job.fn(session))
+        if rows:
+            session.execute(insert(ActionRow), rows)
+        return results
 
 
 def _current_exception() -> BaseException:

@@ -6,10 +6,12 @@ unfinished matches at start-up, and closes idle rooms.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import secrets
 import time
-from collections.abc import Coroutine
-from typing import Any
+from collections.abc import Callable, Coroutine
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from paohuzi.rules import RuleSetError, find_preset
 from paohuzi.server import protocol as p
@@ -23,6 +25,7 @@ from paohuzi.server.room import Room, RoomError, SeatState
 __all__ = ["Hub", "level_title", "random_nickname"]
 
 ERROR, WARNING, INFO = 40, 30, 20
+T = TypeVar("T")
 
 _ADJECTIVES = ("快乐的", "勇敢的", "安静的", "机灵的", "淡定的", "幸运的", "认真的", "悠闲的", "聪明的", "豪爽的")
 _NOUNS = ("渔夫", "猎人", "掌柜", "书生", "茶客", "船家", "货郎", "樵夫", "牧童", "秀才")
@@ -54,6 +57,10 @@ class Hub:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._next_conn = 0
         self._housekeeper: asyncio.Task[Any] | None = None
+        self._bots: Executor = (
+            ProcessPoolExecutor(settings.bot_workers, mp_context=multiprocessing.get_context("spawn"))
+            if settings.bot_workers > 0 else ThreadPoolExecutor(max_workers=1, thread_name_prefix="paohuzi-bots")
+        )
 
     # ---- tasks -------------------------------------------------------------------------------------
 
@@ -69,6 +76,11 @@ class Hub:
         if not task.cancelled() and task.exception() is not None:
             exc = task.exception()
             log(ERROR, "background task failed", error=repr(exc), exc_info=(type(exc), exc, exc.__traceback__))
+
+    async def think(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a bot's decision off the event loop: on one worker thread, or on ``bot_workers`` processes."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._bots, fn, *args)
 
     def next_conn_id(self) -> int:
         self._next_conn += 1
@@ -348,3 +360,4 @@ class Hub:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.sleep(0.05)
+        self._bots.shutdown(wait=False, cancel_futures=True)

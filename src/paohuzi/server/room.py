@@ -69,7 +69,7 @@ class SeatState:
 class Decision:
     """A seat's pending decision: its legal actions, its deadline and the timers that act on it."""
 
-    __slots__ = ("seat", "key", "kind", "deadline", "timer", "bot_timer")
+    __slots__ = ("seat", "key", "kind", "deadline", "timer", "bot_timer", "thinking")
 
     def __init__(self, seat: int, key: tuple[Any, ...], kind: str, deadline: float) -> None:
         self.seat = seat
@@ -78,6 +78,7 @@ class Decision:
         self.deadline = deadline
         self.timer: asyncio.TimerHandle | None = None
         self.bot_timer: asyncio.TimerHandle | None = None
+        self.thinking = False  # a bot is deciding for this seat right now
 
     def cancel(self) -> None:
         for handle in (self.timer, self.bot_timer):
@@ -305,7 +306,7 @@ class Room:
                 if not hand.over and seat.index in hand.seats:
                     events = m.engine.leave(seat.index)
                     m.seq += 1
-                    await self.hub.db.run(store.append_action(m.hand_id, m.seq, seat.index, "leave", "player"))
+                    await self.hub.db.append_action(store.action_row(m.hand_id, m.seq, seat.index, "leave", "player"))
                     self._cancel_decisions()
                     assert hand.outcome is not None
                     penalty = -hand.outcome.payments[seat.index]
@@ -496,7 +497,7 @@ class Room:
         if old is not None:
             old.cancel()
         try:
-            await self.hub.db.run(store.append_action(m.hand_id, m.seq, seat, text, by))
+            await self.hub.db.append_action(store.action_row(m.hand_id, m.seq, seat, text, by))
         except Exception:
             log(ERROR, "action not stored; rolled back", room=self.code, hand=m.hand_id, seq=m.seq, exc_info=True)
             self._roll_back()
@@ -595,14 +596,29 @@ class Room:
             await self._bot_move(d)
 
     async def _bot_move(self, d: Decision) -> None:
+        """The bot decides for seat ``d.seat`` (the lock is held). It thinks on a worker thread with the
+        lock released, so that the event loop and the other tables go on meanwhile; its answer is played
+        only if the decision is still the same one."""
         m = self.match
         assert m is not None
+        if d.thinking:
+            return
         seat = self.seats[d.seat]
         hand = m.engine.hand
         if seat.brain is None:
             seat.brain = make_seat_bot(seat.bot or self.hub.settings.bot_name, secrets.randbits(32))
         legal = hand.legal_actions(d.seat)
-        action = choose(seat.brain, hand.observation(d.seat), legal)
+        observation = hand.observation(d.seat)
+        brain = seat.brain
+        d.thinking = True
+        self.lock.release()
+        try:
+            action = await self.hub.think(choose, brain, observation, legal)
+        finally:
+            await self.lock.acquire()
+            d.thinking = False
+        if not self._current(d) or not self._bot_plays(d.seat):
+            return
         try:
             await self._apply(d.seat, action, "bot" if seat.bot is not None else "auto")
         except (RoomError, IllegalActionError) as exc:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from paohuzi.server.models import ActionRow, HandRow, Match, MatchSeat, Player, Room, RoomSeat, utcnow
@@ -220,14 +220,9 @@ def create_hand(match_id: int, number: int, seed: int, dealer: int, rules: dict[
     return job
 
 
-def append_action(hand_id: int, seq: int, seat: int, action: str, by: str) -> Job:
-    """The append-only action log: one row per accepted action."""
-
-    def job(s: Session) -> None:
-        s.execute(insert(ActionRow).values(hand_id=hand_id, seq=seq, seat=seat, action=action, by=by,
-                                           created_at=utcnow()))
-
-    return job
+def action_row(hand_id: int, seq: int, seat: int, action: str, by: str) -> dict[str, Any]:
+    """A row of the append-only action log (see :meth:`paohuzi.server.db.Database.append_action`)."""
+    return {"hand_id": hand_id, "seq": seq, "seat": seat, "action": action, "by": by, "created_at": utcnow()}
 
 
 def finish_hand(hand_id: int, outcome: dict[str, Any], record: dict[str, Any], match_id: int,

@@ -1,0 +1,197 @@
+"""Bad input (issue #5 §7): every bad frame gets an error frame or a close with a reason, changes nothing,
+and the server keeps serving everyone else."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.exceptions import InvalidStatus
+
+from .support import Client, ServerProcess
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    workdir: Path = tmp_path_factory.mktemp("server")
+    env = {"PAOHUZI_BOT_DELAY": "0.3", "PAOHUZI_HELLO_TIMEOUT": "1", "PAOHUZI_MAX_DROPPED": "30",
+           "PAOHUZI_MAX_STRIKES": "12", "PAOHUZI_ALLOW_ORIGINS": "https://friends.example"}
+    proc = ServerProcess(workdir, f"sqlite:///{workdir / 'paohuzi.sqlite3'}", env).start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+@pytest.fixture()
+def player(server: ServerProcess) -> Iterator[Client]:
+    client = Client(server)
+    client.connect()
+    yield client
+    client.close()
+
+
+def _still_serving(server: ServerProcess) -> None:
+    assert server.api("GET", "/healthz")["status"] == "ok"
+    other = Client(server)
+    other.connect()
+    other.send({"type": "ping", "id": "alive"})
+    assert other.expect("pong")["id"] == "alive"
+    other.close()
+
+
+def test_malformed_json_and_non_objects_get_bad_json(player: Client) -> None:
+    for text in ("{not json", "[1, 2]", '"hello"', "", "\x00\xff"):
+        player.send_raw(text)
+        assert player.expect("error")["code"] == "bad_json"
+    player.send_raw(b'{"type": "ping", "id": 7}')  # a binary frame holding JSON is read as text
+    assert player.expect("pong")["id"] == 7
+
+
+def test_unknown_types_and_bad_fields_get_bad_message(player: Client) -> None:
+    cases = [
+        {"type": "dance", "id": 1},
+        {"id": 2},
+        {"type": "act", "id": 3},
+        {"type": "act", "action": 5, "id": 4},
+        {"type": "act", "action": "pass", "seat": "zero", "id": 5},
+        {"type": "ready", "ready": "yes", "id": 6},
+        {"type": "ping", "extra": 1, "id": 7},
+        {"type": "act", "action": "x" * 500, "id": 8},
+    ]
+    for case in cases:
+        player.send(case)
+        err = player.expect("error")
+        assert err["code"] == "bad_message" and err["id"] == case["id"], err
+    player.send({"type": "hello", "token": player.token, "id": 9})
+    assert player.expect("error")["code"] == "bad_message"
+    player.send({"type": "ping", "id": "ok"})
+    assert player.expect("pong")["id"] == "ok"
+
+
+def test_game_frames_outside_a_room(player: Client) -> None:
+    for msg in ({"type": "act", "action": "pass"}, {"type": "ready"}, {"type": "start"}, {"type": "auto", "on": True},
+                {"type": "leave"}):
+        player.send(dict(msg, id=msg["type"]))
+        assert player.expect("error")["code"] == "not_in_room"
+
+
+def test_wrong_seat_illegal_action_out_of_turn_and_stale_hand(server: ServerProcess, player: Client) -> None:
+    player.api("POST", "/api/rooms/quick", {"hands": 1}, expect=201)
+    game = player.expect("game")
+    hand, seat = game["hand"], game["seat"]
+
+    def check(action: str, code: str, **extra: int) -> None:
+        player.send(dict({"type": "act", "action": action, "hand": hand, "id": code}, **extra))
+        err = player.expect("error", where=lambda f: f.get("id") == code)
+        assert err["code"] == code, err
+
+    check("pass", "wrong_seat", seat=(seat + 1) % 3)
+    check("pass", "stale_hand", hand=hand + 1000)
+    # wait for a moment when seat 0 has no decision (a bot is thinking: bot delay 0.3 s)
+    while True:
+        player.drain(0.05)
+        last = [f for f in player.frames if f["type"] in ("game", "update")][-1]
+        if not last["view"]["legal"]:
+            break
+        ref = player.next_id()
+        player.send({"type": "act", "action": last["view"]["legal"][0], "id": ref})
+        player.expect("update", where=lambda f, r=ref: f.get("id") == r)
+    check("pass", "not_your_turn")
+    # now one where seat 0 decides: nonsense and illegal-but-well-formed actions are both refused
+    while True:
+        frame = player.recv(30)
+        if frame["type"] in ("game", "update") and frame["view"]["legal"]:
+            break
+        assert frame["type"] != "hand_over", "the hand ended before seat 0 had to decide"
+    view = frame["view"]
+    before = frame["seq"]
+    absent = next(c for c in ("x1", "x2", "x3", "x4", "x5", "d1", "d2", "d3", "d4", "d5") if c not in view["hand"])
+    for action in ("dance", f"discard {absent}", "chi x1 x2 x3 x4", "discard"):
+        player.send({"type": "act", "action": action, "id": action})
+        err = player.expect("error", where=lambda f, a=action: f.get("id") == a)
+        assert err["code"] == "illegal_action" and err["message"], err
+    player.send({"type": "sync"})
+    snap = player.expect("game")
+    assert snap["seq"] == before and snap["view"]["hand"] == view["hand"]  # nothing changed
+    player.api("POST", "/api/rooms/leave")
+
+
+def test_frame_before_hello_and_bad_token_close_4001(server: ServerProcess) -> None:
+    c = Client(server)
+    c.connect(hello=False)
+    c.send({"type": "ping", "id": 1})
+    assert c.expect("error")["code"] == "not_authenticated"
+    assert c.closed_with() == (4001, "expected hello")
+    c.connect(hello=False)
+    c.send({"type": "hello", "token": "y" * 43})
+    assert c.expect("error")["code"] == "unauthorized"
+    assert c.closed_with() == (4001, "unauthorized")
+    _still_serving(server)
+
+
+def test_no_hello_in_time_closes_4002(server: ServerProcess) -> None:
+    c = Client(server)
+    c.connect(hello=False)
+    assert c.closed_with(timeout=10) == (4002, "hello timeout")
+
+
+def test_oversized_frame_is_closed_with_1009(server: ServerProcess, player: Client) -> None:
+    player.send({"type": "act", "action": "pass", "pad": "x" * 10_000})
+    code, _reason = player.closed_with()
+    assert code == 1009
+    _still_serving(server)
+
+
+def test_flood_is_rate_limited_then_closed(server: ServerProcess, player: Client) -> None:
+    for i in range(200):
+        try:
+            player.send({"type": "ping", "id": i})
+        except Exception:  # noqa: BLE001 — the server may close while we still send
+            break
+    codes = []
+    try:
+        while True:
+            codes.append(player.recv(10)["type"])
+    except Exception as exc:  # noqa: BLE001
+        closed = exc
+    assert "pong" in codes and "error" in codes
+    errors = [f for f in player.frames if f["type"] == "error"]
+    assert errors[0]["code"] == "rate_limited"
+    assert getattr(closed, "rcvd", None) is not None and closed.rcvd.code == 1008  # type: ignore[attr-defined]
+    assert closed.rcvd.reason == "rate limit exceeded"  # type: ignore[attr-defined]
+    _still_serving(server)
+
+
+def test_too_many_bad_frames_close_1008(server: ServerProcess, player: Client) -> None:
+    for _ in range(12):
+        player.send_raw("nope")
+    assert player.closed_with() == (1008, "too many invalid frames")
+
+
+def test_websocket_origin_check(server: ServerProcess) -> None:
+    c = Client(server)
+    with pytest.raises(InvalidStatus) as refused:
+        c.connect(origin="https://evil.example")
+    assert refused.value.response.status_code == 403
+    assert c.connect(origin=server.url)["type"] == "welcome"
+    c.close()
+    assert c.connect(origin="https://friends.example")["type"] == "welcome"
+    c.close()
+
+
+def test_http_bad_bodies_never_show_a_stack_trace(server: ServerProcess) -> None:
+    c = Client(server)
+    for body in ("{", "[]", json.dumps({"hands": "many"})):
+        r = httpx.post(server.url + "/api/rooms", content=body,
+                       headers={"Authorization": f"Bearer {c.token}", "Content-Type": "application/json"})
+        assert r.status_code == 422 and set(r.json()) == {"error"}, r.text
+        assert "Traceback" not in r.text
+    r = httpx.post(server.url + "/api/rooms/quick", headers={"Authorization": "Basic abc"})
+    assert r.status_code == 401
+    time.sleep(0.05)
+    _still_serving(server)
