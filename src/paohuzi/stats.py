@@ -236,10 +236,14 @@ class Estimate:
             return f"{self.mean:+.3f}"
         return f"{self.mean:+.3f} ± {self.half_width:.3f}"
 
-    def to_dict(self) -> dict[str, float | int]:
-        """JSON-ready fields."""
-        return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n, "sd": self.sd,
-                "confidence": self.confidence}
+    def to_dict(self) -> dict[str, float | int | None]:
+        """JSON-ready fields (NaN becomes None)."""
+
+        def num(x: float) -> float | None:
+            return None if math.isnan(x) else x
+
+        return {"mean": num(self.mean), "low": num(self.low), "high": num(self.high), "n": self.n,
+                "sd": num(self.sd), "confidence": self.confidence}
 
 
 def mean_ci(values: Iterable[float], confidence: float = 0.95) -> Estimate:

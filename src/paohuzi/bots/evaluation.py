@@ -1,0 +1,316 @@
+"""Hand evaluation for the bots: how far a hand is from complete, what it can still score, what it needs.
+
+The greedy bot (and through it the search bot's rollouts) judges a position by four numbers:
+
+- **distance** (向听-like): the fewest cards the hand still needs to become complete (R6.1) with at least
+  ``min_huxi`` 胡息, minus one — so 0 is 听牌 (one card wins) and −1 a complete hand. It is the minimum, over
+  every way of splitting the hand cards into whole groups (句, 绞, 坎), partial groups (a pair, two cards
+  of a 句 or 绞) and seeds (one card), of the cards those partial groups and seeds still miss. Cards left
+  out are discarded on the way. A hand short of 胡息 pays one card per 3 胡息 missing.
+- **useful**: how many still-unseen cards would bring the distance down (进张, counted with their
+  copies): a hand waiting on dead cards is worth less than one waiting on live ones.
+- **huxi**: the 胡息 the best split could reach (table groups, 坎, whole groups, and partial groups
+  counted as they would score once complete).
+- **shape distance**: the distance without the 胡息 minimum; at 0 the caller asks
+  :func:`paohuzi.analysis.waits` for the exact winning cards.
+
+Everything works on counts of the 20 card kinds and the table groups, so the search bot can call it on
+sampled worlds as cheaply as on the real one. The split search is memoised across calls.
+
+>>> from paohuzi.cards import parse_cards, counts_of
+>>> hand = counts_of(parse_cards("x1 x2 x3 x2 x7 x10 d4 d5 d6 d8 d8 d8 x4 x5 x6 d2 d7 d10 x9 x9"))
+>>> distance(hand, (), 15)
+0
+>>> low = counts_of(parse_cards("x1 x2 x3 x4 x5 x6 d4 d5 d6 d8 d9 d10 x4 x5 x6 d2 d7 d10 x9 x9"))
+>>> distance(low, (), 0), distance(low, (), 15)  # one card from complete, but only 9 胡息 (+2 for the pair)
+(0, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from paohuzi.cards import NUM_KINDS, Card
+from paohuzi.groups import Group, GroupKind
+
+__all__ = [
+    "distance",
+    "reach",
+    "reach3",
+    "hand_groups_needed",
+    "needs_pair",
+    "useful_cards",
+    "partner_kinds",
+    "clear_cache",
+]
+
+# Card kinds are packed 3 bits each in the interleaved order x1 d1 x2 d2 … x10 d10 (like analysis.py):
+# every group or partial group that contains the lowest card of the rest has its other cards above it.
+_SLOT = [(k % 10) * 2 + k // 10 for k in range(NUM_KINDS)]  # kind -> slot
+_KIND = [0] * NUM_KINDS  # slot -> kind
+for _k, _s in enumerate(_SLOT):
+    _KIND[_s] = _k
+_BITS = 3
+_MASK = (1 << _BITS) - 1
+_ONE = [1 << (_BITS * s) for s in range(NUM_KINDS)]
+
+#: Missing 胡息 cost this many 胡息 per card of distance (a scoring group in place of a plain one).
+HUXI_PER_CARD = 3
+
+
+def _slot(point: int, big: bool) -> int:
+    return (point - 1) * 2 + (1 if big else 0)
+
+
+def _build() -> tuple[list[list[tuple[int, tuple[int, ...], int]]], list[list[tuple[int, tuple[int, ...], int]]], list[int], list[int]]:
+    """Per slot: whole groups and two-card partial groups whose lowest card is there, and the 胡息 a pair or a
+    single card there could grow into."""
+    wholes: list[list[tuple[int, tuple[int, ...], int]]] = [[] for _ in range(NUM_KINDS)]
+    partials: list[list[tuple[int, tuple[int, ...], int]]] = [[] for _ in range(NUM_KINDS)]
+    pair_huxi = [0] * NUM_KINDS
+    single_huxi = [0] * NUM_KINDS
+    for slot in range(NUM_KINDS):
+        point, big = slot // 2 + 1, bool(slot & 1)
+        scoring = 6 if big else 3
+        # Whole groups: 句 (consecutive, 二七十) and 绞 (the lowest card is the small one).
+        whole: list[tuple[tuple[int, ...], int]] = []
+        if point <= 8:
+            whole.append(((slot, slot + 2, slot + 4), scoring if point == 1 else 0))
+        if point == 2:
+            whole.append(((slot, _slot(7, big), _slot(10, big)), scoring))
+        if not big:
+            whole.append(((slot, slot, slot + 1), 0))
+            whole.append(((slot, slot + 1, slot + 1), 0))
+        for slots, huxi in whole:
+            wholes[slot].append((sum(_ONE[s] for s in slots), slots, huxi))
+        # Two-card partial groups, with the 胡息 of their best completion.
+        part: list[tuple[tuple[int, ...], int]] = []
+        if not big:
+            part.append(((slot, slot + 1), 0))  # x d of one point: 绞 with either
+        if point <= 9:
+            part.append(((slot, slot + 2), scoring if point <= 2 else 0))  # 一二 / 二三 (一二三)
+        if point <= 8:
+            part.append(((slot, slot + 4), scoring if point == 1 else 0))  # 一三
+        if point == 2:
+            part.append(((slot, _slot(7, big)), scoring))  # 二七
+            part.append(((slot, _slot(10, big)), scoring))  # 二十
+        if point == 7:
+            part.append(((slot, _slot(10, big)), scoring))  # 七十
+        for slots, huxi in part:
+            partials[slot].append((sum(_ONE[s] for s in slots), slots, huxi))
+        # A pair grows into 碰 (1/3) or 偎 (3/6): counted in between. A single card into its best 句.
+        pair_huxi[slot] = 4 if big else 2
+        single_huxi[slot] = scoring if point in (1, 2, 3, 7, 10) else 0
+    return wholes, partials, pair_huxi, single_huxi
+
+
+_WHOLES, _PARTIALS, _PAIR_HUXI, _SINGLE_HUXI = _build()
+
+# The split search returns, for every number g = 0 … 7 of groups the cards must form, the best split as
+# one int: cards still needed × _U − 胡息 reached (so the smallest int is the fewest cards, then the most 胡息).
+_U = 256
+_G = 8
+_BASE = (tuple(3 * g * _U for g in range(_G)), tuple((3 * g + 2) * _U for g in range(_G)))
+_INF = 1 << 30
+# Per slot: whole groups as (packed value, ((slot, count), …), 胡息); partial groups as (value, other slot, cost).
+_WHOLE_NEEDS = [
+    [(v, tuple((s, slots.count(s)) for s in sorted(set(slots))), h) for v, slots, h in _WHOLES[slot]]
+    for slot in range(NUM_KINDS)
+]
+_PARTIAL_COSTS = [[(v, slots[1], _U - h) for v, slots, h in _PARTIALS[slot]] for slot in range(NUM_KINDS)]
+_PAIR_COST = [_U - h for h in _PAIR_HUXI]
+_SINGLE_COST = [2 * _U - h for h in _SINGLE_HUXI]
+_MEMO: dict[int, tuple[int, ...]] = {}
+_MEMO_LIMIT = 1_000_000
+
+
+def clear_cache() -> None:
+    """Forget the memo of the split search (for benchmarks)."""
+    _MEMO.clear()
+
+
+def _search(packed: int, pair: int) -> tuple[int, ...]:
+    """The best split of ``packed`` (and a 将 if ``pair``) into g groups, for every g: whole groups (句, 绞),
+    partial groups (a pair, two cards of a 句 or 绞: one card missing) and seeds (one card: two missing);
+    cards left out are discarded on the way. Each entry is ``needed × 256 − 胡息``."""
+    key = packed << 1 | pair
+    hit = _MEMO.get(key)
+    if hit is not None:
+        return hit
+    if packed == 0:
+        result = _BASE[pair]
+    else:
+        low = packed & -packed
+        slot = (low.bit_length() - 1) // _BITS
+        count = (packed >> (_BITS * slot)) & _MASK
+        one = _ONE[slot]
+        r = list(_search(packed - one, pair))  # the card is left out
+        best = [_INF] * (_G - 1)  # best[g]: this card starts a group and g groups come from the rest
+        for value, need, huxi in _WHOLE_NEEDS[slot]:
+            for s, c in need:
+                if (packed >> (_BITS * s)) & _MASK < c:
+                    break
+            else:
+                child = _search(packed - value, pair)
+                for g in range(_G - 1):
+                    v = child[g] - huxi
+                    if v < best[g]:
+                        best[g] = v
+        for value, other, cost in _PARTIAL_COSTS[slot]:
+            if (packed >> (_BITS * other)) & _MASK:
+                child = _search(packed - value, pair)
+                for g in range(_G - 1):
+                    v = child[g] + cost
+                    if v < best[g]:
+                        best[g] = v
+        if count >= 2:
+            child = _search(packed - 2 * one, pair)
+            cost = _PAIR_COST[slot]
+            for g in range(_G - 1):
+                v = child[g] + cost
+                if v < best[g]:
+                    best[g] = v
+        child = _search(packed - one, pair)
+        cost = _SINGLE_COST[slot]
+        for g in range(_G - 1):
+            v = child[g] + cost
+            if v < best[g]:
+                best[g] = v
+        for g in range(1, _G):
+            if best[g - 1] < r[g]:
+                r[g] = best[g - 1]
+        if pair:
+            # The card as the 将: with its twin, or as a seed waiting for one.
+            if count >= 2:
+                child = _search(packed - 2 * one, 0)
+                for g in range(_G):
+                    if child[g] < r[g]:
+                        r[g] = child[g]
+            child = _search(packed - one, 0)
+            for g in range(_G):
+                v = child[g] + _U
+                if v < r[g]:
+                    r[g] = v
+        result = tuple(r)
+    if len(_MEMO) >= _MEMO_LIMIT:
+        _MEMO.clear()
+    _MEMO[key] = result
+    return result
+
+
+_FOUR = (GroupKind.TI, GroupKind.PAO)
+
+
+def needs_pair(counts: Sequence[int], table: Sequence[Group]) -> bool:
+    """True if a win needs a 将 pair: the player has a 提 or 跑 (R6.1), on the table or four in hand."""
+    return any(g.kind in _FOUR for g in table) or any(n == 4 for n in counts)
+
+
+def hand_groups_needed(table: Sequence[Group], pair: bool) -> int:
+    """How many 3-card groups the hand must still form: 7 groups in all (七方门子, R6.1), the 将 one of them."""
+    return max(0, 7 - len(table) - (1 if pair else 0))
+
+
+_FOUR_KINDS = frozenset(_FOUR)
+_KAN_HUXI = [6 if k >= 10 else 3 for k in range(NUM_KINDS)]
+_TI_HUXI = [12 if k >= 10 else 9 for k in range(NUM_KINDS)]
+_ONE_OF_KIND = [_ONE[_SLOT[k]] for k in range(NUM_KINDS)]
+
+
+def _split(counts: Sequence[int], table: Sequence[Group], min_huxi: int) -> tuple[int, int, int]:
+    """(cards needed, 胡息 reached, cards needed for the shape alone) of the best split; a 胡息 shortfall
+    costs a card per 3."""
+    pair = False
+    huxi = 0
+    for g in table:
+        huxi += g.huxi
+        if g.kind in _FOUR_KINDS:
+            pair = True
+    groups = 7 - len(table)
+    packed = 0
+    k = 0
+    for n in counts:
+        if n:
+            if n >= 3:
+                # 坎 / four in hand: a whole group that is never broken (R3); four call for a 将 (R6.1).
+                groups -= 1
+                if n == 3:
+                    huxi += _KAN_HUXI[k]
+                else:
+                    huxi += _TI_HUXI[k]
+                    pair = True
+            else:
+                packed += n * _ONE_OF_KIND[k]
+        k += 1
+    if pair:
+        groups -= 1
+    if groups < 0:
+        groups = 0
+    v = _search(packed, 1 if pair else 0)[groups]
+    shape = -(-v // _U)
+    huxi += shape * _U - v
+    needed = shape
+    if huxi < min_huxi:
+        needed += (min_huxi - huxi + HUXI_PER_CARD - 1) // HUXI_PER_CARD
+    return needed, huxi, shape
+
+
+def distance(counts: Sequence[int], table: Sequence[Group], min_huxi: int = 15) -> int:
+    """向听: the cards the hand still needs to be complete with ``min_huxi`` 胡息, minus one (0 = 听牌).
+
+    ``counts`` are the 20 hand counts as they stand *waiting* (after the discard); −1 means the cards are
+    complete already. An estimate for far hands (partial groups are assumed completable); exact near 0.
+    """
+    return _split(counts, table, min_huxi)[0] - 1
+
+
+def reach(counts: Sequence[int], table: Sequence[Group], min_huxi: int = 15) -> tuple[int, int]:
+    """``(distance, 胡息 reachable)`` of :func:`distance`'s best split."""
+    needed, huxi, _ = _split(counts, table, min_huxi)
+    return needed - 1, huxi
+
+
+def reach3(counts: Sequence[int], table: Sequence[Group], min_huxi: int = 15) -> tuple[int, int, int]:
+    """``(distance, 胡息 reachable, distance of the shape alone)``: the last ignores the 胡息 minimum, so
+    when it is 0 the hand is one card from complete in shape and :func:`paohuzi.analysis.waits` can tell
+    exactly whether it is 听牌."""
+    needed, huxi, shape = _split(counts, table, min_huxi)
+    return needed - 1, huxi, shape - 1
+
+
+def useful_cards(
+    counts: Sequence[int], table: Sequence[Group], live: Sequence[int], min_huxi: int = 15, base: int | None = None
+) -> tuple[int, list[int]]:
+    """进张: the unseen copies of the kinds that would bring the distance down, and those kinds.
+
+    ``live[k]`` is how many copies of kind ``k`` the player has not seen (they may still come).
+    """
+    if base is None:
+        base = _split(counts, table, min_huxi)[0]
+    total = 0
+    kinds = []
+    work = list(counts)
+    for k in range(NUM_KINDS):
+        if live[k] <= 0 or work[k] >= 4:
+            continue
+        work[k] += 1
+        if _split(work, table, min_huxi)[0] < base:
+            total += live[k]
+            kinds.append(k)
+        work[k] -= 1
+    return total, kinds
+
+
+def partner_kinds(kind: int) -> tuple[int, ...]:
+    """The kinds that form a 句 or 绞 with ``kind`` (what a neighbour could eat it with)."""
+    card = Card(kind)
+    point, big = card.point, card.big
+    out = {card.other_case.value}
+    for d in (-2, -1, 1, 2):
+        if 1 <= point + d <= 10:
+            out.add(Card.of(point + d, big).value)
+    if point in (2, 7, 10):
+        for p in (2, 7, 10):
+            if p != point:
+                out.add(Card.of(p, big).value)
+    return tuple(sorted(out))

@@ -1,0 +1,266 @@
+"""``greedy``: a hand-crafted player that judges each choice by the hand it leaves (one ply, no search).
+
+For every legal action the bot looks at the hand that would result — after a 吃 with its 比 groups or a
+碰, and after the best discard that then follows (R4.6) — and scores it with
+:mod:`paohuzi.bots.evaluation`:
+
+1. **distance** (向听): cards still needed for a complete hand with the 胡息 minimum (fewer is better);
+2. **进张**: unseen copies of the cards that would bring the distance down (a hand waiting on dead cards
+   is worth little);
+3. **胡息** the hand can reach, and at 听牌 the exact points of each winning card
+   (:func:`paohuzi.scoring.scored_waits`) weighted by its unseen copies;
+4. **discard safety**: a card whose other copies are all seen (熟张), or that the 下家 has discarded (so it
+   may never 吃 it, R4.7), feeds nobody; a 生张 may give the 下家 a 吃 or anyone a 碰 — weighed more when the
+   hand is 听牌 (the seeds' tip: 听牌时退熟张);
+5. tie-breaks from the seeds: throw lone 一 and 十 early, and small cards before big ones (宁小莫大).
+
+A 胡 is always taken. 坎 cards are never discardable (the engine does not offer them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from paohuzi import scoring
+from paohuzi.bots.base import Bot
+from paohuzi.bots.evaluation import partner_kinds, reach, reach3, useful_cards
+from paohuzi.bots.view import View, read
+from paohuzi.cards import NUM_KINDS, Card
+from paohuzi.engine import Action, ActionKind
+from paohuzi.groups import Group, GroupKind
+
+__all__ = ["GreedyBot", "score_hand", "choose"]
+
+_PARTNERS = [partner_kinds(k) for k in range(NUM_KINDS)]
+_BIG = [Card(k).big for k in range(NUM_KINDS)]
+_EDGE = [Card(k).point in (1, 10) for k in range(NUM_KINDS)]
+_CARDS = tuple(Card)
+# scored_waits of recent 听牌 hands: (counts, table) -> ((card, points), ...). Bounded.
+_WAITS: dict[tuple[tuple[int, ...], tuple[Group, ...], str], tuple[tuple[int, int], ...]] = {}
+_WAITS_LIMIT = 200_000
+
+
+def _scored_waits(view: View, counts: Sequence[int], table: Sequence[Group]) -> tuple[tuple[int, int], ...]:
+    key = (tuple(counts), tuple(table), view.rules.name)
+    hit = _WAITS.get(key)
+    if hit is None:
+        cards = [_CARDS[k] for k in range(NUM_KINDS) for _ in range(counts[k])]
+        hit = tuple((int(c), w.points) for c, w in scoring.scored_waits(cards, table, view.rules))
+        if len(_WAITS) >= _WAITS_LIMIT:
+            _WAITS.clear()
+        _WAITS[key] = hit
+    return hit
+_PENG = [Group(GroupKind.PENG, (Card(k),) * 3) for k in range(NUM_KINDS)]
+
+# Weights of the hand score. The distance dominates; the rest orders hands at equal distance.
+W_DISTANCE = 10.0
+W_USEFUL = 0.3
+USEFUL_CAP = 20
+W_HUXI = 0.05
+W_WIN = 0.6  # per expected point at 听牌: Σ unseen copies × points / 4
+W_SAFETY = 0.6
+PASS_BIAS = 0.3  # prefer not to claim when a claim changes nothing
+
+
+def exact_distance(
+    view: View, counts: Sequence[int], table: Sequence[Group]
+) -> tuple[int, int, tuple[tuple[int, int], ...] | None]:
+    """``(distance, 胡息, waits)``: the estimate of :mod:`~paohuzi.bots.evaluation`, made exact when the
+    hand is one card from complete in shape — then ``waits`` are the winning kinds with their points
+    (empty if the 胡息 fall short) and the distance is 0 exactly when there are some."""
+    dist, huxi, shape = reach3(counts, table, view.rules.min_huxi)
+    if shape == 0:
+        waits = _scored_waits(view, counts, table)
+        return (0 if waits else max(dist, 1)), huxi, waits
+    return dist, huxi, None
+
+
+def score_hand(
+    view: View,
+    counts: Sequence[int],
+    table: Sequence[Group],
+    *,
+    useful: bool = True,
+) -> float:
+    """The score of a hand waiting for its next card (after any discard): higher is better."""
+    dist, huxi, waits = exact_distance(view, counts, table)
+    value = -W_DISTANCE * dist + W_HUXI * huxi
+    if waits:
+        # 听牌: the exact winning cards and what each would score.
+        live = sum(view.unseen[c] * points for c, points in waits)
+        value += W_WIN * live / 4.0
+        if not live:
+            value -= W_DISTANCE / 2  # waiting on dead cards
+        return value
+    if useful and dist > 0:
+        n, _ = useful_cards(counts, table, view.unseen, view.rules.min_huxi)
+        value += W_USEFUL * min(n, USEFUL_CAP)
+    return value
+
+
+def _danger(view: View, kind: int, others: Sequence[int], nxt: int) -> float:
+    """How much discarding ``kind`` may help another seat (0 = a 熟张 nobody can use)."""
+    danger = 0.0
+    left = view.unseen[kind]
+    for s in others:
+        if s in view.dead or kind in view.discarded[s]:
+            continue
+        if left >= 2:
+            danger += 0.25 * (left - 1)  # 碰 needs a pair in that hand
+        if s == nxt:
+            partners = sum(view.unseen[p] for p in _PARTNERS[kind])
+            danger += 0.04 * partners  # 吃 by the 下家
+    return danger
+
+
+def _tiebreak(counts: Sequence[int], kind: int) -> float:
+    """Seed tips: a lone 一/十 goes first; small before big."""
+    bonus = 0.0 if _BIG[kind] else 0.05
+    if counts[kind] == 1 and _EDGE[kind] and not any(counts[p] for p in _PARTNERS[kind]):
+        bonus += 0.15
+    return bonus
+
+
+def discard_scores(
+    view: View, counts: list[int], table: Sequence[Group], kinds: Sequence[int], *, useful: bool = True
+) -> list[tuple[float, int]]:
+    """Each discard in ``kinds`` scored: the hand left, its safety and the tie-breaks; best first.
+
+    Without ``useful`` (the fast policy of the search bot's rollouts) the discards are tried from the
+    loosest card up and the search stops after three that keep the best distance: the best split of the
+    whole hand leaves some card out, and that card's discard keeps its distance.
+    """
+    min_huxi = view.rules.min_huxi
+    rough: list[tuple[int, int, int]] = []
+    if useful:
+        order = kinds
+        target = -1 << 30
+    else:
+        order = sorted(kinds, key=lambda k: (sum(counts[p] for p in _PARTNERS[k]) + 3 * (counts[k] >= 2), k))
+        target = reach(counts, table, min_huxi)[0]
+    hits = 0
+    for k in order:
+        counts[k] -= 1
+        dist, huxi, _ = exact_distance(view, counts, table)
+        counts[k] += 1
+        rough.append((dist, -huxi, k))
+        if dist <= target:
+            hits += 1
+            if hits >= 3:
+                break
+    rough.sort()
+    best_dist = rough[0][0]
+    safety_weight = W_SAFETY * (2.0 if best_dist <= 0 else 1.0)
+    out: list[tuple[float, int]] = []
+    others = view.others
+    nxt = view.next_seat
+    for i, (dist, neg_huxi, k) in enumerate(rough):
+        if dist <= best_dist + 1 and i < 6:
+            counts[k] -= 1
+            value = score_hand(view, counts, table, useful=useful)
+            counts[k] += 1
+        else:
+            value = -W_DISTANCE * dist - W_HUXI * neg_huxi
+        value -= safety_weight * _danger(view, k, others, nxt)
+        value += _tiebreak(counts, k)
+        out.append((value, k))
+    out.sort(key=lambda e: (-e[0], e[1]))
+    return out
+
+
+def _discardable(counts: Sequence[int]) -> list[int]:
+    return [k for k in range(NUM_KINDS) if 0 < counts[k] < 3]
+
+
+def _after_claim(view: View, action: Action) -> tuple[list[int], list[Group]]:
+    """The hand and table after a 碰 or 吃 (with its 比) of the card on offer."""
+    assert view.pending is not None
+    c = view.pending
+    counts = list(view.counts)
+    table = list(view.table)
+    if action.kind is ActionKind.PENG:
+        counts[c] -= 2
+        table.append(_PENG[c])
+        return counts, table
+    a, b = action.cards
+    counts[a] -= 1
+    counts[b] -= 1
+    table.append(Group.chi((Card(c), a, b)))
+    for g in action.bi:
+        for x in g:
+            counts[x] -= 1
+        table.append(Group.chi(g))
+    return counts, table
+
+
+def claim_score(view: View, action: Action, *, useful: bool = True) -> float:
+    """The score of the hand a claim (碰 / 吃) leaves, after the best discard it then owes.
+
+    Without ``useful`` the hand before its discard is scored as it stands: its best split leaves out the
+    card the discard would take (see :func:`discard_scores`).
+    """
+    counts, table = _after_claim(view, action)
+    if not useful:
+        if not _discardable(counts) and view.owes_discard_after_take():
+            return -1e9
+        dist, huxi = reach(counts, table, view.rules.min_huxi)
+        return -W_DISTANCE * dist + W_HUXI * huxi
+    if view.owes_discard_after_take():
+        kinds = _discardable(counts)
+        if not kinds:
+            return -1e9
+        return discard_scores(view, counts, table, kinds, useful=useful)[0][0]
+    return score_hand(view, counts, table, useful=useful)
+
+
+def choose(view: View, legal: Sequence[Action], *, useful: bool = True) -> tuple[Action, list[tuple[float, Action]]]:
+    """The greedy choice among ``legal``, and every action it scored (best first)."""
+    if len(legal) == 1:
+        return legal[0], [(0.0, legal[0])]
+    for a in legal:
+        if a.kind is ActionKind.HU:
+            return a, [(0.0, a)]
+    discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+    scored: list[tuple[float, Action]] = []
+    if discards:
+        by_kind = {int(a.card): a for a in discards if a.card is not None}
+        for value, k in discard_scores(view, list(view.counts), view.table, list(by_kind), useful=useful):
+            scored.append((value, by_kind[k]))
+    others = [a for a in legal if a.kind is not ActionKind.DISCARD]
+    if others:
+        base: float | None = None
+        for a in others:
+            if a.kind is ActionKind.PASS:
+                if base is None:
+                    if useful:
+                        base = score_hand(view, list(view.counts), view.table)
+                    else:
+                        dist, huxi = reach(view.counts, view.table, view.rules.min_huxi)
+                        base = -W_DISTANCE * dist + W_HUXI * huxi
+                scored.append((base + PASS_BIAS, a))
+            elif a.kind in (ActionKind.PENG, ActionKind.CHI) and view.pending is not None:
+                scored.append((claim_score(view, a, useful=useful), a))
+            else:
+                scored.append((-1e9, a))
+    scored.sort(key=lambda e: -e[0])
+    return scored[0][1], scored
+
+
+class GreedyBot(Bot):
+    """The hand-crafted one-ply player described in the module docstring.
+
+    :param useful: count 进张 (slower, stronger); the search bot's rollouts turn it off.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None, *, useful: bool = True) -> None:
+        super().__init__(seed)
+        self.useful = bool(useful)
+
+    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        action, _ = choose(read(observation), legal, useful=self.useful)
+        return action

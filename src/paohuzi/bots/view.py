@@ -1,0 +1,208 @@
+"""What one seat knows (R5), read from its observation: the only input a bot has.
+
+:func:`read` turns the JSON-ready dict of :meth:`paohuzi.engine.Hand.observation` into a :class:`View`
+with card counts and groups, and works out what the seat can infer from it: how many copies of each kind
+it has not seen (``unseen``), which kinds each other seat can no longer 吃 or 碰 because it discarded them
+(R4.7), how many hidden 偎 each seat holds. Nothing here looks at anything but the observation.
+
+>>> from paohuzi.engine import Hand
+>>> from paohuzi.rules import find_preset
+>>> hand = Hand(find_preset("qq"), seed=7)
+>>> view = read(hand.observation(hand.deciding[0]))
+>>> view.seat, view.phase, sum(view.counts), sum(view.unseen) + sum(view.counts)
+(1, 'discard', 21, 80)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from paohuzi.cards import NUM_KINDS, Card
+from paohuzi.groups import Group, GroupKind
+from paohuzi.rules import RuleSet, find_preset
+
+__all__ = ["View", "read", "group_of"]
+
+_KINDS = {k.value: k for k in GroupKind}
+_CARD = {str(c): c for c in Card}
+
+
+def group_of(data: Mapping[str, Any]) -> Group | None:
+    """A table group from its JSON form, or None for a 偎 whose kind is hidden (R5)."""
+    cards = data.get("cards")
+    if cards is None:
+        return None
+    return Group(_KINDS[data["kind"]], tuple(_CARD[c] for c in cards))
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's knowledge of a hand in progress (R5).
+
+    :ivar seat: the seat.
+    :ivar rules: the rule set (from the preset named in the observation).
+    :ivar phase: ``discard``, ``claim``, ``self_hu``, ``liangzhang`` or ``over``.
+    :ivar counts: the seat's hand, as 20 counts.
+    :ivar table: the seat's own table groups.
+    :ivar tables: every seat's visible table groups (a hidden 偎 is left out and counted in ``hidden_wei``).
+    :ivar hidden_wei: per seat, how many 偎 it holds whose kind this seat cannot see.
+    :ivar hand_counts: per seat, cards in hand.
+    :ivar discarded: per seat, the kinds it discarded from hand (it may never 吃 or 碰 them, R4.7).
+    :ivar rows: per seat, the cards in its row (discarded or unclaimed draws), in order;
+        ``row_discarded`` says which of them were discarded from hand.
+    :ivar table_order: per seat, for each table group in order, whether it is a hidden 偎.
+    :ivar pending: the card on offer, or None; ``pending_from`` its drawer/discarder; ``pending_drawn``
+        whether it was drawn; ``pending_last`` whether it was the stock's last card.
+    :ivar stock: cards left in the stock.
+    :ivar unseen: per kind, copies this seat has not seen (in other hands, hidden 偎 or the stock).
+    :ivar dealer: the dealer; ``liangzhang`` the 亮张; ``seats`` the seats in play in turn order.
+    :ivar no_chi: kinds this seat may not 吃 (臭, R4.7); ``no_peng`` those it may not 碰.
+    :ivar dead: seats that are 死手 (R4.6).
+    """
+
+    seat: int
+    rules: RuleSet
+    phase: str
+    counts: tuple[int, ...]
+    table: tuple[Group, ...]
+    tables: tuple[tuple[Group, ...], ...]
+    hidden_wei: tuple[int, ...]
+    hand_counts: tuple[int, ...]
+    discarded: tuple[frozenset[int], ...]
+    rows: tuple[tuple[int, ...], ...]
+    row_discarded: tuple[tuple[bool, ...], ...]
+    table_order: tuple[tuple[bool, ...], ...]
+    pending: int | None
+    pending_from: int | None
+    pending_drawn: bool
+    pending_last: bool
+    stock: int
+    unseen: tuple[int, ...]
+    dealer: int
+    liangzhang: int
+    seats: tuple[int, ...]
+    no_chi: frozenset[int]
+    no_peng: frozenset[int]
+    dead: frozenset[int]
+
+    @property
+    def next_seat(self) -> int:
+        """下家 of this seat among the seats in play."""
+        return self.after(self.seat)
+
+    def after(self, seat: int) -> int:
+        """下家 of ``seat`` among the seats in play."""
+        i = self.seats.index(seat)
+        return self.seats[(i + 1) % len(self.seats)]
+
+    @property
+    def others(self) -> tuple[int, ...]:
+        """The other seats in play, in turn order after this one."""
+        i = self.seats.index(self.seat)
+        return tuple(self.seats[(i + j) % len(self.seats)] for j in range(1, len(self.seats)))
+
+    @property
+    def visible(self) -> tuple[int, ...]:
+        """Per kind, copies this seat can see: its hand, every shown table card, rows and the card on offer."""
+        return tuple(4 - u for u in self.unseen)
+
+    def owes_discard_after_take(self) -> bool:
+        """R4.6: would this seat owe a discard after taking one more card into a group (吃/碰)?"""
+        table_cards = sum(g.kind.size for g in self.table) + 3 * self.hidden_wei[self.seat]
+        fours = sum(1 for g in self.table if g.kind.four)
+        return sum(self.counts) + table_cards + 1 > 20 + max(0, fours - 1)
+
+
+_RULES_CACHE: dict[str, RuleSet] = {}
+
+
+def _rules(name: str) -> RuleSet:
+    rules = _RULES_CACHE.get(name)
+    if rules is None:
+        rules = _RULES_CACHE[name] = find_preset(name)
+    return rules
+
+
+def read(observation: Mapping[str, Any], rules: RuleSet | None = None) -> View:
+    """Read a seat's observation (see ``docs/engine.md``) into a :class:`View`.
+
+    ``rules`` overrides the preset named in the observation (for rule sets with changed options).
+    """
+    seat = int(observation["seat"])
+    if rules is None:
+        rules = _rules(str(observation["rules"]))
+    n = len(observation["hand_counts"])
+    counts = [0] * NUM_KINDS
+    for c in observation["hand"]:
+        counts[_CARD[c]] += 1
+    seen = counts[:]
+    tables: list[tuple[Group, ...]] = []
+    hidden = [0] * n
+    order: list[tuple[bool, ...]] = []
+    for s, groups in enumerate(observation["tables"]):
+        visible: list[Group] = []
+        flags: list[bool] = []
+        for data in groups:
+            g = group_of(data)
+            flags.append(g is None)
+            if g is None:
+                hidden[s] += 1
+                continue
+            visible.append(g)
+            for c in g.cards:
+                seen[c] += 1
+        tables.append(tuple(visible))
+        order.append(tuple(flags))
+    rows: list[tuple[int, ...]] = []
+    row_flags: list[tuple[bool, ...]] = []
+    discarded: list[frozenset[int]] = []
+    for row in observation["rows"]:
+        cards = tuple(int(_CARD[e["card"]]) for e in row)
+        rows.append(cards)
+        row_flags.append(tuple(bool(e["discarded"]) for e in row))
+        discarded.append(frozenset(int(_CARD[e["card"]]) for e in row if e["discarded"]))
+        for c in cards:
+            seen[c] += 1
+    pending = observation.get("pending")
+    pending_card = None
+    pending_from = None
+    pending_drawn = False
+    pending_last = False
+    if pending:
+        pending_card = int(_CARD[pending["card"]])
+        pending_from = int(pending["from"])
+        pending_drawn = bool(pending["drawn"])
+        pending_last = bool(pending.get("last", False))
+        seen[pending_card] += 1
+    chou = observation.get("chou") or {}
+    no_chi = frozenset(int(_CARD[c]) for c in chou.get("chi", ()))
+    no_peng = frozenset(int(_CARD[c]) for c in chou.get("peng", ()))
+    unseen = tuple(max(0, 4 - x) for x in seen)
+    return View(
+        seat=seat,
+        rules=rules,
+        phase=str(observation["phase"]),
+        counts=tuple(counts),
+        table=tables[seat],
+        tables=tuple(tables),
+        hidden_wei=tuple(hidden),
+        hand_counts=tuple(int(x) for x in observation["hand_counts"]),
+        discarded=tuple(discarded),
+        rows=tuple(rows),
+        row_discarded=tuple(row_flags),
+        table_order=tuple(order),
+        pending=pending_card,
+        pending_from=pending_from,
+        pending_drawn=pending_drawn,
+        pending_last=pending_last,
+        stock=int(observation["stock"]),
+        unseen=unseen,
+        dealer=int(observation["dealer"]),
+        liangzhang=int(_CARD[observation["liangzhang"]]),
+        seats=tuple(int(s) for s in observation["seats"]),
+        no_chi=no_chi,
+        no_peng=no_peng,
+        dead=frozenset(int(s) for s in observation.get("dead", ())),
+    )
