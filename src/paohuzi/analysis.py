@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from paohuzi.cards import NUM_KINDS, Card, PaohuziError
-from paohuzi.groups import TABLE_KINDS, Group, GroupKind
+from paohuzi.groups import Group, GroupKind
 
 __all__ = [
     "Source",
@@ -71,25 +71,26 @@ class AnalysisError(PaohuziError):
 
 
 # ---------------------------------------------------------------------------------------------------
-# The search. Hand cards outside 坎/提 ("the rest") are packed into one int, 2 bits per card kind, with
+# The search. Hand cards outside 坎/提 ("the rest") are packed into one int, 3 bits per card kind, with
 # the kinds interleaved by point (x1 d1 x2 d2 … x10 d10) so that every group that contains the lowest
 # card of the rest has all its other cards above it: the search always places the lowest card first.
-# A count may reach 3 when the card won joins a hand pair without forming 碰 (R6.1).
+# A count may reach 3 when the card won joins a hand pair without forming 碰 (R6.1). The third bit of
+# each field is a guard: with it set, subtracting a group's cards leaves every guard set exactly when
+# the rest holds all of them, so one subtraction and one mask test check a whole group.
 # ---------------------------------------------------------------------------------------------------
 
 _SLOT = [(k % 10) * 2 + k // 10 for k in range(NUM_KINDS)]  # card kind -> interleaved slot
 _KIND = [0] * NUM_KINDS  # slot -> card kind
 for _k, _s in enumerate(_SLOT):
     _KIND[_s] = _k
-_ONE = [1 << (2 * s) for s in range(NUM_KINDS)]  # slot -> the packed value of one card
-
-# For each slot: the 3-card groups (句 and 绞) whose lowest card sits in that slot, as
-# (packed value to subtract, slots it needs as ((slot, count), ...), the group).
-_Candidate = tuple[int, tuple[tuple[int, int], ...], Group]
+_ONE = [1 << (3 * s) for s in range(NUM_KINDS)]  # slot -> the packed value of one card
+_CARD_ONE = [_ONE[_SLOT[k]] for k in range(NUM_KINDS)]  # card kind -> the packed value of one card
+_GUARD = sum(4 << (3 * s) for s in range(NUM_KINDS))
 
 
-def _build_candidates() -> list[list[_Candidate]]:
-    table: list[list[_Candidate]] = [[] for _ in range(NUM_KINDS)]
+def _build_candidates() -> list[tuple[tuple[int, Group], ...]]:
+    """For each slot, the 句 and 绞 whose lowest card sits there: (packed cards, group)."""
+    table: list[tuple[tuple[int, Group], ...]] = []
     for slot in range(NUM_KINDS):
         point, big = slot // 2 + 1, slot & 1
         shapes: list[tuple[tuple[int, ...], GroupKind]] = []
@@ -100,12 +101,9 @@ def _build_candidates() -> list[list[_Candidate]]:
         if not big:
             shapes.append(((slot, slot, slot + 1), GroupKind.JIAO))
             shapes.append(((slot, slot + 1, slot + 1), GroupKind.JIAO))
-        for slots, kind in shapes:
-            need: dict[int, int] = {}
-            for s in slots:
-                need[s] = need.get(s, 0) + 1
-            group = Group(kind, tuple(Card(_KIND[s]) for s in slots))
-            table[slot].append((sum(_ONE[s] for s in slots), tuple(need.items()), group))
+        table.append(
+            tuple((sum(_ONE[s] for s in slots), Group(kind, tuple(Card(_KIND[s]) for s in slots))) for slots, kind in shapes)
+        )
     return table
 
 
@@ -133,19 +131,17 @@ def _best_rest(packed: int, pair: int) -> tuple[int, _Groups] | None:
     if packed == 0:
         result: tuple[int, _Groups] | None = None if pair else (0, ())
     else:
-        low = packed & -packed
-        slot = (low.bit_length() - 1) >> 1
+        slot = ((packed & -packed).bit_length() - 1) // 3
         best: tuple[int, _Groups] | None = None
-        if pair and (packed >> (2 * slot)) & 3 >= 2:
+        if pair and (packed >> (3 * slot)) & 3 >= 2:
             sub = _best_rest(packed - 2 * _ONE[slot], 0)
             if sub is not None:
                 best = (sub[0], (_JIANG[slot], *sub[1]))
-        for value, need, group in _CANDIDATES[slot]:
-            for s, n in need:
-                if (packed >> (2 * s)) & 3 < n:
-                    break
-            else:
-                sub = _best_rest(packed - value, pair)
+        guarded = packed | _GUARD
+        for value, group in _CANDIDATES[slot]:
+            left = guarded - value
+            if left & _GUARD == _GUARD:
+                sub = _best_rest(left ^ _GUARD, pair)
                 if sub is not None and (best is None or sub[0] + group.huxi > best[0]):
                     best = (sub[0] + group.huxi, (group, *sub[1]))
         result = best
@@ -159,66 +155,72 @@ def _best_rest(packed: int, pair: int) -> tuple[int, _Groups] | None:
 # The public API.
 # ---------------------------------------------------------------------------------------------------
 
-_WEI_KINDS = frozenset((GroupKind.WEI, GroupKind.CHOUWEI))
-_FOUR_KINDS = frozenset((GroupKind.TI, GroupKind.PAO))
-_MIXED_KINDS = frozenset((GroupKind.JU, GroupKind.JIAO))
-# Every same-kind group, built once: _SAME_GROUP[kind][card kind].
-_SAME_GROUP = {
-    kind: [Group(kind, (Card(k),) * kind.size) for k in range(NUM_KINDS)]
-    for kind in GroupKind
-    if kind.same_kind
-}
-_Option = tuple[tuple[Group, ...], tuple[Group, ...], int, int, int]
+_TI, _PAO, _WEI, _CHOUWEI, _KAN, _PENG, _JU, _JIAO = (
+    GroupKind.TI, GroupKind.PAO, GroupKind.WEI, GroupKind.CHOUWEI, GroupKind.KAN, GroupKind.PENG, GroupKind.JU,
+    GroupKind.JIAO,
+)
+# Every same-kind group, built once, by card kind.
+_TI_G, _PAO_G, _WEI_G, _KAN_G, _PENG_G = (
+    [Group(kind, (Card(k),) * kind.size) for k in range(NUM_KINDS)] for kind in (_TI, _PAO, _WEI, _KAN, _PENG)
+)
+_Option = tuple[tuple[Group, ...], tuple[Group, ...], int, int, int, int]
 
 
 class _Hand:
     """A validated hand: counts, the fixed 坎/提 groups, the table groups. Shared by the waits of one hand."""
 
-    __slots__ = ("counts", "table", "fixed", "base_huxi", "fours", "table_mixed", "rest", "in_play")
+    __slots__ = ("counts", "table", "fixed", "base_huxi", "fours", "table_mixed", "rest", "size", "in_play")
 
     def __init__(self, hand: Sequence[Card] | Sequence[int], table: Sequence[Group]) -> None:
         counts = [0] * NUM_KINDS
+        rest = 0
+        one = _CARD_ONE
         try:
             for c in hand:
                 counts[c] += 1
+                rest += one[c]
             if hand and min(hand) < 0:
                 raise IndexError
         except (IndexError, TypeError):
             bad = next(c for c in hand if not isinstance(c, int) or not 0 <= c < NUM_KINDS)
             raise AnalysisError(f"not a card: {bad!r}") from None
-        table = tuple(table)
-        in_play = counts[:]
+        triples = [k for k in range(NUM_KINDS) if counts[k] >= 3] if max(counts) >= 3 else ()
+        size = len(hand)
         fours = 0
         huxi = 0
         mixed = False
-        for g in table:
-            if not isinstance(g, Group):
-                raise AnalysisError(f"not a group: {g!r}")
-            kind = g.kind
-            if kind not in TABLE_KINDS:
-                raise AnalysisError(f"{kind.value} ({kind.chinese}) cannot lie on a table: {g}")
-            for c in g.cards:
-                in_play[c] += 1
-            if kind in _FOUR_KINDS:
-                fours += 1
-            elif kind in _MIXED_KINDS:
-                mixed = True
-            huxi += g.huxi
+        in_play = counts
+        if table:
+            table = tuple(table)
+            in_play = counts[:]
+            for g in table:
+                if type(g) is not Group:
+                    raise AnalysisError(f"not a group: {g!r}")
+                kind = g.kind
+                if kind is _TI or kind is _PAO:
+                    fours += 1
+                elif kind is _JU or kind is _JIAO:
+                    mixed = True
+                elif kind is _KAN or kind is GroupKind.JIANG:
+                    raise AnalysisError(f"{kind.value} ({kind.chinese}) cannot lie on a table: {g}")
+                for c in g.cards:
+                    in_play[c] += 1
+                huxi += g.huxi
+        else:
+            table = ()
         if max(in_play) > 4:
             k = max(range(NUM_KINDS), key=in_play.__getitem__)
             raise AnalysisError(f"{in_play[k]} copies of {Card(k)} (there are only 4 of each card, R1)")
         fixed: list[Group] = []
-        rest = 0
-        for k in range(NUM_KINDS):
+        for k in triples:
             n = counts[k]
-            if n >= 3:
-                # Four in hand are a 提 (R3); three are a 坎, never broken (R3).
-                g = _SAME_GROUP[GroupKind.TI if n == 4 else GroupKind.KAN][k]
-                fixed.append(g)
-                huxi += g.huxi
-                fours += n == 4
-            elif n:
-                rest += n * _ONE[_SLOT[k]]
+            # Four in hand are a 提 (R3); three are a 坎, never broken (R3).
+            g = _TI_G[k] if n == 4 else _KAN_G[k]
+            fixed.append(g)
+            huxi += g.huxi
+            fours += n == 4
+            rest -= n * _CARD_ONE[k]
+            size -= n
         self.counts = counts
         self.table = table
         self.fixed = tuple(fixed)
@@ -226,49 +228,54 @@ class _Hand:
         self.fours = fours
         self.table_mixed = mixed
         self.rest = rest
+        self.size = size
         self.in_play = in_play
 
     def options(self, card: int | None, source: Source) -> list[_Option]:
         """Every way the card won may be used (R6.1), each as
-        (table groups after, fixed hand groups, their 胡息, four-card groups, packed rest)."""
-        table, fixed, huxi, fours, rest = self.table, self.fixed, self.base_huxi, self.fours, self.rest
+        (table groups after, fixed hand groups, their 胡息, four-card groups, packed rest, rest size)."""
+        table, fixed, huxi, fours, rest, size = self.table, self.fixed, self.base_huxi, self.fours, self.rest, self.size
         if card is None:
-            return [(table, fixed, huxi, fours, rest)]
+            return [(table, fixed, huxi, fours, rest, size)]
         n = self.counts[card]
         own = source is Source.SELF
-        joined = _SAME_GROUP[GroupKind.TI if own else GroupKind.PAO][card]
+        joined = (_TI_G if own else _PAO_G)[card]
         if n == 3:
             # A card matching a hand 坎 always joins it: 提 on an own draw, else 跑 (R6.1).
-            kan = _SAME_GROUP[GroupKind.KAN][card]
+            kan = _KAN_G[card]
             new_fixed = tuple(joined if g is kan else g for g in fixed)
-            return [(table, new_fixed, huxi - kan.huxi + joined.huxi, fours + 1, rest)]
-        one = _ONE[_SLOT[card]]
+            return [(table, new_fixed, huxi - kan.huxi + joined.huxi, fours + 1, rest, size)]
+        one = _CARD_ONE[card]
         if own and n == 2:
-            wei = _SAME_GROUP[GroupKind.WEI][card]  # the forced 偎 of R4.2
-            return [(table, fixed + (wei,), huxi + wei.huxi, fours, rest - 2 * one)]
+            wei = _WEI_G[card]  # the forced 偎 of R4.2
+            return [(table, fixed + (wei,), huxi + wei.huxi, fours, rest - 2 * one, size - 2)]
         result: list[_Option] = []
         for i, g in enumerate(table):
-            if g.cards[0] != card or g.kind in _MIXED_KINDS:
+            if g.cards[0] != card:
                 continue
-            if g.kind in _WEI_KINDS:
+            kind = g.kind
+            if kind is _WEI or kind is _CHOUWEI:
                 # A table 偎 takes the card as 提 (own draw, forced) or 跑 (another's card, optional).
-                option = (table[:i] + (joined,) + table[i + 1 :], fixed, huxi - g.huxi + joined.huxi, fours + 1, rest)
+                option = (table[:i] + (joined,) + table[i + 1 :], fixed, huxi - g.huxi + joined.huxi, fours + 1, rest, size)
                 if own:
                     return [option]
                 result.append(option)
-            elif g.kind is GroupKind.PENG and source is not Source.DISCARD:
+            elif kind is _PENG and source is not Source.DISCARD:
                 # A table 碰 becomes 跑 only with a drawn card, never a discard (R4.2, R6.1).
-                pao = _SAME_GROUP[GroupKind.PAO][card]
-                result.append((table[:i] + (pao,) + table[i + 1 :], fixed, huxi - g.huxi + pao.huxi, fours + 1, rest))
+                pao = _PAO_G[card]
+                result.append((table[:i] + (pao,) + table[i + 1 :], fixed, huxi - g.huxi + pao.huxi, fours + 1, rest, size))
         if n == 2:
-            peng = _SAME_GROUP[GroupKind.PENG][card]  # another's card with a hand pair (R6.1)
-            result.append((table, fixed + (peng,), huxi + peng.huxi, fours, rest - 2 * one))
-        result.append((table, fixed, huxi, fours, rest + one))
+            peng = _PENG_G[card]  # another's card with a hand pair (R6.1)
+            result.append((table, fixed + (peng,), huxi + peng.huxi, fours, rest - 2 * one, size - 2))
+        result.append((table, fixed, huxi, fours, rest + one, size + 1))
         return result
 
     def arrangements(self, card: int | None, source: Source, min_huxi: int) -> tuple[Arrangement, ...]:
         best: dict[bool, tuple[int, tuple[Group, ...], tuple[Group, ...], _Groups]] = {}
-        for table, fixed, huxi, fours, rest in self.options(card, source):
+        for table, fixed, huxi, fours, rest, size in self.options(card, source):
+            # Quick card-count test first: groups of 3, plus 2 for the 将 (R6.1).
+            if size % 3 != (2 if fours else 0):
+                continue
             found = _best_rest(rest, 1 if fours else 0)
             if found is None:
                 continue
@@ -276,13 +283,16 @@ class _Hand:
             if total < min_huxi:
                 continue
             # 对对: no 句/绞 anywhere, i.e. none on the table and the rest is empty or the 将 alone.
-            duidui = not self.table_mixed and len(found[1]) <= 1 and (not found[1] or found[1][0].kind is GroupKind.JIANG)
+            duidui = not self.table_mixed and size <= 2
             if duidui not in best or total > best[duidui][0]:
                 best[duidui] = (total, table, fixed, found[1])
-        out = []
-        for duidui, (total, table, fixed, rest_groups) in sorted(best.items()):
-            out.append(Arrangement(table + tuple(sorted(fixed + rest_groups, key=_group_order)), total, duidui))
-        return tuple(out)
+        if not best:
+            return ()
+        # Groups: the table as it stands after the win, then 提/坎 (and the group the card made), then the rest.
+        return tuple(
+            Arrangement(table + fixed + rest_groups, total, duidui)
+            for duidui, (total, table, fixed, rest_groups) in (sorted(best.items()) if len(best) > 1 else best.items())
+        )
 
     def total(self, card: int) -> int:
         """Copies of a kind already held (hand and table)."""
@@ -344,7 +354,7 @@ def arrangements(
     """
     _check_card(card, source, min_huxi)
     h = _Hand(hand, table)
-    if card is not None and h.total(card) >= 4:
+    if card is not None and h.in_play[card] >= 4:
         raise AnalysisError(f"5 copies of {Card(card)} (there are only 4 of each card, R1)")
     return h.arrangements(card, source, min_huxi)
 
