@@ -61,6 +61,7 @@ W_HUXI = 0.05
 W_WIN = 0.6  # per expected point at 听牌: Σ unseen copies × points / 4
 W_SAFETY = 0.6
 PASS_BIAS = 0.3  # prefer not to claim when a claim changes nothing
+FAST_HITS = 1  # the fast policy stops at the first discard that keeps the best distance
 
 
 def exact_distance(
@@ -128,7 +129,7 @@ def discard_scores(
     """Each discard in ``kinds`` scored: the hand left, its safety and the tie-breaks; best first.
 
     Without ``useful`` (the fast policy of the search bot's rollouts) the discards are tried from the
-    loosest card up and the search stops after three that keep the best distance: the best split of the
+    loosest card up and the search stops at the first that keeps the best distance: the best split of the
     whole hand leaves some card out, and that card's discard keeps its distance.
     """
     min_huxi = view.rules.min_huxi
@@ -147,7 +148,7 @@ def discard_scores(
         rough.append((dist, -huxi, k))
         if dist <= target:
             hits += 1
-            if hits >= 3:
+            if hits >= FAST_HITS:
                 break
     rough.sort()
     best_dist = rough[0][0]
