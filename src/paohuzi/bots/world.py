@@ -89,18 +89,36 @@ def sample_world(view: View, rng: random.Random) -> World:
             hands[s][k] += 1
         pos += need[s]
     stock = cards[pos:]
-    # Repairs: no four in a hand; no 坎 of a kind shown since the deal (it would have been 跑'd).
+    # Repairs: no four in a hand; no 坎 of a kind shown since the deal (it would have been 跑'd). A card
+    # over the limit is swapped with a stock card, or else with another hidden hand's card, that fits.
+    def limit(k: int) -> int:
+        return 2 if k in shown else 3
+
     for s in others:
         h = hands[s]
         for k in range(NUM_KINDS):
-            limit = 2 if k in shown else 3
-            while h[k] > limit:
-                j = next((i for i, x in enumerate(stock) if h[x] < (2 if x in shown else 3) - (x == k)), -1)
-                if j < 0:
+            while h[k] > limit(k):
+                j = next((i for i, x in enumerate(stock) if x != k and h[x] < limit(x)), -1)
+                if j >= 0:
+                    h[k] -= 1
+                    h[stock[j]] += 1
+                    stock[j] = k
+                    continue
+                swapped = False
+                for o in others:
+                    g = hands[o]
+                    if o == s or g[k] >= limit(k):
+                        continue
+                    x = next((x for x in range(NUM_KINDS) if x != k and g[x] and h[x] < limit(x)), -1)
+                    if x >= 0:
+                        h[k] -= 1
+                        g[k] += 1
+                        g[x] -= 1
+                        h[x] += 1
+                        swapped = True
+                        break
+                if not swapped:
                     break
-                h[k] -= 1
-                h[stock[j]] += 1
-                stock[j] = k
     return World(tuple(tuple(h) for h in hands), tuple(tuple(w) for w in wei), tuple(stock))
 
 
