@@ -189,6 +189,10 @@ def test_phone_layout_shows_all_21_cards_without_scrolling(browser: Any, server:
                 bodyScroll: document.body.scrollWidth,
                 width: window.innerWidth,
                 height: window.innerHeight,
+                boxes: [...document.querySelectorAll('.topbar, .panel, .center, .mine, .hand')].map(e => {
+                    const r = e.getBoundingClientRect();
+                    return [e.className, r.left, r.right];
+                }),
                 cards: [...document.querySelectorAll('.hand .card')].map(c => {
                     const r = c.getBoundingClientRect();
                     return [r.left, r.right, r.top, r.bottom];
@@ -197,6 +201,8 @@ def test_phone_layout_shows_all_21_cards_without_scrolling(browser: Any, server:
         )
         assert layout["width"] == 360
         assert layout["scrollWidth"] <= 360 and layout["bodyScroll"] <= 360, layout
+        for name, left, right in layout["boxes"]:
+            assert left >= 0 and right <= 360, (name, left, right)
         assert len(layout["cards"]) == 21
         for left, right, top, bottom in layout["cards"]:
             assert 0 <= left and right <= 360 and 0 <= top and bottom <= 740, layout["cards"]

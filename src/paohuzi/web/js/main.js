@@ -425,6 +425,7 @@ function renderTableScreen() {
             app.leaveRoom();
           }
         },
+        onQuit: () => app.leaveRoom(),
         onReplay: (hand) => app.openReplay(hand),
       }),
     );

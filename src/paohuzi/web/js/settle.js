@@ -149,6 +149,7 @@ export function renderSettlement(frame, ctx) {
     buttons.append(
       h("button", { class: "btn primary", "data-action": "next", onclick: ctx.onNext }, ctx.nextStarted ? t("nextStarted") : t("nextHand")),
     );
+    if (ctx.onQuit) buttons.append(h("button", { class: "btn", "data-action": "quit", onclick: ctx.onQuit }, t("leave")));
   }
   if (frame.hand !== undefined && ctx.onReplay) {
     buttons.append(h("button", { class: "btn ghost", "data-action": "replay", onclick: () => ctx.onReplay(frame.hand) }, t("replay")));

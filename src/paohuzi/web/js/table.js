@@ -174,7 +174,8 @@ export function renderTable(g, ctx) {
   // ---- centre: the card on offer, the 亮张, the stock --------------------------------------------------
   const center = h("section", { class: "center" });
   const pending = view.pending;
-  const liangShown = !prev || (view.phase === "liangzhang" || (view.rows.every((r) => r.length === 0) && !pending));
+  // The 亮张 (R2) is shown until the first card lands in a discard row.
+  const liangShown = view.phase === "liangzhang" || (view.rows.every((r) => r.length === 0) && !pending);
   const stockEl = h(
     "div",
     { class: "stock", title: t("stock") },
@@ -214,7 +215,8 @@ export function renderTable(g, ctx) {
   }
   center.append(h("div", { class: `status-line${discards.size ? " mine" : ""}` }, status));
   const myTimer = timers.get(me);
-  if (myTimer && !ctx.readOnly) center.append(h("div", { class: "my-timer" }, timerEl(myTimer)));
+  const claiming = !!(claims.hu || claims.peng || claims.chi.length || claims.pass);
+  if (myTimer && !ctx.readOnly && !claiming) center.append(h("div", { class: "my-timer" }, timerEl(myTimer)));
 
   // ---- my area ---------------------------------------------------------------------------------------
   const mine = h("section", { class: "mine", "data-seat": String(me) });
