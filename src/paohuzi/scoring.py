@@ -363,7 +363,8 @@ def evaluate(
     :param source: where the card came from (:class:`~paohuzi.analysis.Source`). A discard is never won
         unless ``rules.win_on_discard`` (R4.2): the answer is then None.
     :param last_card: the card won was the last card of the stock (海底, R6.3).
-    :param tianhu: a 天胡 on the 亮张 (R6.4): no 胡息 minimum, counts as 自摸.
+    :param tianhu: a 天胡 on the 亮张 (R6.4): counts as 自摸; the hand must still be complete, 胡息
+        minimum included (decision, docs/decisions.md — only the dealt 天胡 has no minimum).
     :param zimo: 自摸; by default ``source is Source.SELF or tianhu``.
     :raises paohuzi.analysis.AnalysisError: for more than 4 of a kind, a card without a source …
 
@@ -378,7 +379,7 @@ def evaluate(
     >>> evaluate(hand, table, Card.X4, Source.SELF, find_preset("qq")) is None
     True
     """
-    found = analysis.arrangements(hand, table, card, source, min_huxi=0 if tianhu else rules.min_huxi)
+    found = analysis.arrangements(hand, table, card, source, min_huxi=rules.min_huxi)
     if source is Source.DISCARD and not rules.win_on_discard:
         return None  # R4.2: nobody may 胡 a discarded card
     if zimo is None:

@@ -108,12 +108,15 @@ def test_r6_1_min_huxi() -> None:
 
 
 def test_r6_4_liangzhang_tianhu() -> None:
-    """天胡 on the 亮张: no 胡息 minimum, counts as 自摸; QQ doubles the 胡息 in the base."""
-    win = evaluate(LOW_HAND, LOW_TABLE, Card.X8, Source.OTHER, QQ, tianhu=True)
+    """天胡 on the 亮张: the hand must be complete, 胡息 minimum included (decision, docs/decisions.md);
+    it counts as 自摸 and QQ doubles the 胡息 in the base."""
+    assert evaluate(LOW_HAND, LOW_TABLE, Card.X8, Source.OTHER, QQ, tianhu=True) is None
+    low = QQ.with_options(min_huxi=10)
+    win = evaluate(LOW_HAND, LOW_TABLE, Card.X8, Source.OTHER, low, tianhu=True)
     assert win is not None
     assert win.score.names == names(("真点胡", 4), ("天胡", 0), ("自摸", 0))
     assert (win.huxi, win.score.base, win.points) == (14, (28 - 12) // 3 + 1, 24)
-    win = evaluate(LOW_HAND, LOW_TABLE, Card.X8, Source.OTHER, HUNAN, tianhu=True)
+    win = evaluate(LOW_HAND, LOW_TABLE, Card.X8, Source.OTHER, HUNAN.with_options(min_huxi=10), tianhu=True)
     assert win is not None
     assert (win.score.names, win.score.base, win.points) == (
         names(("一点红", 3), ("天胡", 0), ("自摸", 0)),
