@@ -108,12 +108,14 @@ def describe(event: dict[str, Any], dealer: int) -> list[str]:
     if t == "hu":
         won = f" {card}" if event.get("card") is not None else ""
         names = "、".join(f"{n['name']}" + (f" {n['fan']}番" if n["fan"] else "") for n in event["names"])
-        lines = [
+        head = (
             f"{who} 胡{won}（{_HOW.get(event['source'], event['source'])}）："
-            f"{event['huxi']} 胡息，{names}，番 {event['fan']} × 底 {event['base']} = {event['points']} 分",
-            "  " + " ".join(_group(g) for g in event["groups"])
-            + (f" 散牌 {_cards(event['loose'])}" if event["loose"] else ""),
-        ]
+            f"{event['huxi']} 胡息，{names}，番 {event['fan']} × 底 {event['base']} = {event['points']} 分"
+        )
+        groups = "  " + " ".join(_group(g) for g in event["groups"])
+        if event["loose"]:
+            groups += f" 散牌 {_cards(event['loose'])}"
+        lines = [head, groups]
         return lines + _shown(event, dealer)
     if t == "draw_game":
         return ["荒庄", *_shown(event, dealer)]

@@ -194,7 +194,7 @@ class Action:
             for g in self.bi:
                 text += " | bi " + " ".join(str(c) for c in g)
             return text
-        return kind.value
+        return str(kind.value)
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
@@ -215,7 +215,7 @@ class Action:
 
 
 _CHINESE_VERBS = frozenset(_CHINESE.values())
-_DISCARDS = {c: Action(ActionKind.DISCARD, c) for c in Card}
+_DISCARDS: dict[int, Action] = {c: Action(ActionKind.DISCARD, c) for c in Card}
 HU = Action(ActionKind.HU)
 PENG = Action(ActionKind.PENG)
 PASS = Action(ActionKind.PASS)

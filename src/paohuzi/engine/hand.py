@@ -34,11 +34,12 @@ from paohuzi.engine.deck import (
     seats_in_play,
     shuffled,
 )
+from paohuzi.engine.events import CARD_TEXT as _TEXT
 from paohuzi.engine.events import (
     Chi,
     Chou,
-    Deal,
     Dead,
+    Deal,
     Discard,
     Draw,
     DrawGame,
@@ -55,7 +56,6 @@ from paohuzi.engine.events import (
     Wei,
     jsonable,
 )
-from paohuzi.engine.events import CARD_TEXT as _TEXT
 from paohuzi.groups import Group, GroupKind
 from paohuzi.rules import RuleSet
 
