@@ -484,7 +484,7 @@ async function onRoute() {
   if (m) {
     state.replay = { handId: Number(m[1]), loading: true, steps: null, mode: "none" };
     render();
-    state.replay = await loadReplay(Number(m[1]));
+    state.replay = await loadReplay(Number(m[1]), state.player);
   } else {
     state.replay = null;
   }

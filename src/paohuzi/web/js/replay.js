@@ -90,7 +90,7 @@ function localRecord(handId) {
 }
 
 /** Load a replay: {handId, hand, record, steps: [{view, seat, caption}] | null, seats: [...], local}. */
-export async function loadReplay(handId) {
+export async function loadReplay(handId, me) {
   let server = null;
   try {
     server = await api("GET", `/api/replays/${handId}`);
@@ -102,6 +102,19 @@ export async function loadReplay(handId) {
     out.mode = "server";
     out.steps = server.steps;
     out.view = "full";
+    out.bottom = 0;
+    const matchId = server.hand && server.hand.match_id;
+    if (matchId !== undefined && matchId !== null) {
+      try {
+        const { match } = await api("GET", `/api/matches/${matchId}`);
+        const seats = match.seats || [];
+        out.names = seats.map((s) => (s.bot ? `${t("bot")} ${s.seat + 1}` : s.nickname || t("seatN", { n: s.seat + 1 })));
+        const mine = seats.find((s) => me && s.player_id === me.id);
+        if (mine) out.bottom = mine.seat;
+      } catch {
+        /* names stay "seat N" */
+      }
+    }
   } else {
     const local = localRecord(handId);
     if (local && local.steps && local.steps.length) {
@@ -121,17 +134,29 @@ function stepView(rp, i) {
   if (rp.mode === "local") return { view: step.view, seat: rp.local.seat };
   if (rp.view === "full" && step.full) {
     const full = step.full;
-    const seat = 0;
+    const seat = rp.bottom || 0;
     return { view: { ...full, seat, hand: full.hands[seat], legal: [] }, seat };
   }
-  const seat = rp.view === "full" ? 0 : rp.view;
+  const seat = rp.view === "full" ? rp.bottom || 0 : rp.view;
   return { view: step.views[seat], seat };
+}
+
+/** An action of the notation in words: "discard x7" → "打出 七", "chi x8 x9 | bi …" → "吃 八九 比 …". */
+export function actionText(action) {
+  const word = (w) => (w === "bi" ? t("bi") : w === "leave" ? t("escapeBy", { name: "" }).trim() : t(w === "discard" ? "ev_discard" : w));
+  return action
+    .split("|")
+    .map((part) => {
+      const [verb, ...cards] = part.trim().split(/\s+/);
+      return [word(verb), cards.map((c) => cardChar(c)).join("")].filter(Boolean).join(" ");
+    })
+    .join(" · ");
 }
 
 function caption(rp, i, names) {
   const step = rp.steps[i];
   const nameOf = (s) => (names && names[s]) || t("seatN", { n: s + 1 });
-  if (rp.mode === "server") return step.action ? `${nameOf(step.seat)}: ${step.action}` : "";
+  if (rp.mode === "server") return step.action ? `${nameOf(step.seat)} ${actionText(step.action)}` : "";
   if (step.actor) {
     const a = step.actor;
     const verb = t(`ev_${a.type}`);
@@ -163,7 +188,7 @@ export function renderReplay(app) {
   const n = rp.steps.length;
   const i = Math.max(0, Math.min(rp.index, n - 1));
   const { view, seat } = stepView(rp, i);
-  const names = rp.local ? rp.local.names : rp.server && rp.server.names;
+  const names = rp.local ? rp.local.names : rp.names;
   const table = renderTable({ view, seat, hand: rp.handId, timers: [] }, { readOnly: true, names, room: null, prev: null });
   const go = (to) => {
     rp.index = Math.max(0, Math.min(to, n - 1));
