@@ -159,11 +159,13 @@ def run_match(
     jobs: int = 1,
     record_dir: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    on_deal: Callable[[list[HandResult]], None] | None = None,
 ) -> list[HandResult]:
     """Play ``deals`` duplicate deals between the bots ``specs`` (one per seat); results sorted by deal.
 
     :param jobs: worker processes (1: play here).
     :param progress: called as ``progress(hands_done, hands_total)`` after each deal.
+    :param on_deal: called with each deal's results as they come (in order of completion).
     :raises paohuzi.bots.BotError: for a bot spec that cannot be made (checked before any hand).
     """
     specs = list(specs)
@@ -179,13 +181,18 @@ def run_match(
     tasks = _tasks(specs, rules, seed, deals, record_dir)
     if jobs <= 1:
         for task in tasks:
-            results += play_deal(task)
+            batch = play_deal(task)
+            results += batch
+            if on_deal is not None:
+                on_deal(batch)
             if progress is not None:
                 progress(len(results), total)
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             for batch in pool.map(play_deal, tasks, chunksize=1):
                 results += batch
+                if on_deal is not None:
+                    on_deal(batch)
                 if progress is not None:
                     progress(len(results), total)
     results.sort(key=lambda r: (r.deal, r.seating))

@@ -42,7 +42,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--jobs", type=int, default=1, metavar="K", help="worker processes (default: 1)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--record", metavar="DIR", help="save every hand's record in DIR")
-    parser.add_argument("--hands-out", metavar="FILE", help="also write every hand's result as JSON lines")
+    parser.add_argument("--hands-out", metavar="FILE",
+                        help="also write every hand's result to FILE as JSON lines, as the deals finish")
     parser.add_argument("--quiet", action="store_true", help="no progress line")
     parser.set_defaults(run=run)
     return parser
@@ -104,19 +105,27 @@ def run(args: argparse.Namespace) -> int:
         return 2
     progress = _Progress(sys.stderr, not args.quiet)
     start = time.monotonic()
+    out = open(args.hands_out, "w", encoding="utf-8") if args.hands_out else None
+
+    def write(batch: list[Any]) -> None:
+        if out is not None:
+            for r in batch:
+                out.write(json.dumps(r.to_dict()) + "\n")
+            out.flush()
+
     try:
         results = run_match(
-            specs, rules, deals=args.hands, seed=args.seed, jobs=args.jobs, record_dir=args.record, progress=progress
+            specs, rules, deals=args.hands, seed=args.seed, jobs=args.jobs, record_dir=args.record,
+            progress=progress, on_deal=write,
         )
     except (BotError, ValueError) as exc:
         print(f"paohuzi simulate: {exc}", file=sys.stderr)
         return 2
+    finally:
+        if out is not None:
+            out.close()
     elapsed = time.monotonic() - start
     summary = summarize(results, specs)
-    if args.hands_out:
-        with open(args.hands_out, "w", encoding="utf-8") as f:
-            for r in results:
-                f.write(json.dumps(r.to_dict()) + "\n")
     if args.json:
         data = summary.to_dict()
         data.update({"rules": rules.name, "seed": args.seed, "jobs": args.jobs, "elapsed_s": round(elapsed, 3)})
