@@ -25,6 +25,7 @@ PG_BASE = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 # Short time-outs so that the tests run fast; tests that need others pass their own.
 TEST_ENV = {
     "PAOHUZI_BOT_DELAY": "0.01",
+    "PAOHUZI_OFFLINE_GRACE": "0.3",
     "PAOHUZI_BETWEEN_HANDS": "0.05",
     "PAOHUZI_TURN_SECONDS": "30",
     "PAOHUZI_CLAIM_SECONDS": "30",

@@ -18,6 +18,7 @@ import pytest
 
 from paohuzi.engine import Hand
 from paohuzi.rules import RuleSet
+from paohuzi.scoring import scored_waits
 
 from .support import Client, ServerProcess
 
@@ -102,9 +103,11 @@ def _view_cards(view: dict[str, Any]) -> Counter[str]:
     return shown
 
 
-def _check_frame(frame: dict[str, Any], seat: int, ref: dict[str, Any]) -> None:
+def _check_frame(frame: dict[str, Any], seat: int, ref: dict[str, Any], hand: Hand) -> None:
     view = frame["view"]
     where = f"hand {frame['hand']} seq {frame['seq']} seat {seat}"
+    # another seat's claim timer would tell that it may 碰/吃 (R5): only discard timers are shared
+    assert all(t["seat"] == seat or t["kind"] == "discard" for t in frame["timers"]), where
     assert view["seat"] == seat, where
     assert "hands" not in view and "stock_cards" not in view, where
     assert view["hand"] == ref["hands"][seat], where
@@ -128,8 +131,12 @@ def _check_frame(frame: dict[str, Any], seat: int, ref: dict[str, Any]) -> None:
     seen[ref["liangzhang"]] += 1
     hidden = {k for k in ("x" + str(p) for p in range(1, 11))} | {"d" + str(p) for p in range(1, 11)}
     hidden -= set(seen)
+    # the 听牌 hint comes from the seat's own cards only (it may name any kind: what would complete them)
+    expected = [{"card": str(c), "huxi": w.huxi, "points": w.points}
+                for c, w in scored_waits(hand.hand_of(seat), hand.table_of(seat), hand.rules)]
+    assert frame["waits"] == expected, where
     found: Counter[str] = Counter()
-    _tokens(frame, found)
+    _tokens({k: v for k, v in frame.items() if k != "waits"}, found)
     leaked = hidden & set(found)
     assert not leaked, f"{where}: cards {sorted(leaked)} are hidden from this seat"
 
@@ -155,7 +162,7 @@ def test_no_frame_leaks_hidden_cards_over_200_bot_hands(server: ServerProcess) -
             # every game frame this client got belongs to its own table's match
             assert {f["hand"] for f in c.frames if "hand" in f and f["type"] != "error"} <= hand_ids
         for hand_id in sorted(hand_ids):
-            record = server.api("GET", f"/api/replays/{hand_id}")["record"]
+            record = server.api("GET", f"/api/replays/{hand_id}?steps=false")["record"]
             by_seq: dict[int, list[tuple[int, dict[str, Any]]]] = {}
             for c in clients:
                 for f in c.frames:
@@ -170,7 +177,7 @@ def test_no_frame_leaks_hidden_cards_over_200_bot_hands(server: ServerProcess) -
                     break
                 ref = hand.referee_view()
                 for seat, frame in by_seq.get(seq, []):
-                    _check_frame(frame, seat, ref)
+                    _check_frame(frame, seat, ref, hand)
                     checked += 1
             hands += 1
     assert hands >= 200 and checked > 200 * 20

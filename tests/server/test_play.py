@@ -62,6 +62,12 @@ def test_three_clients_play_a_private_room_hand_to_settlement(server: ServerProc
     data = server.api("GET", f"/api/replays/{hand_id}")
     again = replay(data["record"])
     assert again.over and list(again.outcome.payments) == overs[0]["deltas"]
+    steps = data["steps"]
+    assert len(steps) == len(data["record"]["actions"]) + 1 and steps[0]["action"] is None
+    assert [[s["seat"], s["action"]] for s in steps[1:]] == data["record"]["actions"]
+    assert steps[-1]["full"]["phase"] == "over" and all("hands" in v for v in steps[-1]["views"])
+    # the 听牌 hint rides along with every view
+    assert all(isinstance(f["waits"], list) for p in players for f in p.frames if f["type"] == "update")
     # points and history
     me = players[0].api("GET", "/api/me")["player"]
     seat0 = next(s for s in server.api("GET", f"/api/rooms/{code}")["room"]["seats"] if s["player"]["id"] == me["id"])

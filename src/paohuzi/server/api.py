@@ -5,13 +5,15 @@ Every error is ``{"error": {"code", "message"}}`` (see :func:`paohuzi.server.app
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from paohuzi import __version__
-from paohuzi.rules import find_preset, preset_names
+from paohuzi.engine import Hand
+from paohuzi.rules import RuleSet, find_preset, preset_names
 from paohuzi.server import protocol as p
 from paohuzi.server import store
 from paohuzi.server.hub import Hub, level_title
@@ -173,12 +175,37 @@ async def join_room(request: Request, code: str, player: Player, body: p.JoinIn 
 
 
 @router.get("/replays/{hand_id}", tags=["replays"])
-async def get_replay(request: Request, hand_id: int) -> dict[str, Any]:
-    """A finished hand's record: ``paohuzi.engine.replay(record)`` plays it again."""
+async def get_replay(request: Request, hand_id: int, steps: bool = True) -> dict[str, Any]:
+    """A finished hand's record (``paohuzi.engine.replay(record)`` plays it again) and, unless
+    ``steps=false``, every step of it: ``[{"seat", "action", "views": [observation per seat], "full":
+    referee view}]``, the first entry being the deal (seat and action null)."""
     data = await _hub(request).db.run(store.replay(hand_id))
     if data is None:
         raise RoomError("not_found", f"no finished hand {hand_id}", 404)
+    if steps:
+        data["steps"] = await asyncio.to_thread(replay_steps, data["record"])
     return data
+
+
+def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each step of a finished hand, with every seat's view and the full view (the hand is over, so
+    nothing is hidden any more, R5)."""
+    hand = Hand(RuleSet.from_dict(record["rules"]), record["seed"], record["dealer"],
+                deck=record.get("deck"), double_cards=record.get("double_cards", ()))
+    seats = range(hand.table_size)
+
+    def step(seat: int | None, action: str | None) -> dict[str, Any]:
+        return {"seat": seat, "action": action, "views": [hand.observation(s) for s in seats],
+                "full": hand.referee_view()}
+
+    out = [step(None, None)]
+    for seat, action in record["actions"]:
+        if action == "leave":
+            hand.leave(seat)
+        else:
+            hand.apply(seat, action)
+        out.append(step(seat, action))
+    return out
 
 
 @router.get("/matches/{match_id}", tags=["replays"])

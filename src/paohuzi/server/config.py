@@ -30,6 +30,7 @@ class Settings:
     :ivar turn_seconds: default time for a discard decision (rooms may choose their own).
     :ivar claim_seconds: default time for a claim decision (胡/碰/吃/过).
     :ivar bot_delay: how long a bot (or 托管) waits before it plays, so people can follow the game.
+    :ivar offline_grace: a disconnected player's seat goes to 托管 after this (a reload keeps the turn).
     :ivar between_hands: pause between the hands of a match.
     :ivar hello_timeout: a websocket must send ``hello`` within this.
     :ivar max_frame: the largest websocket frame accepted, in bytes.
@@ -50,6 +51,7 @@ class Settings:
     turn_seconds: float = 20.0
     claim_seconds: float = 10.0
     bot_delay: float = 0.8
+    offline_grace: float = 5.0
     between_hands: float = 4.0
     hello_timeout: float = 10.0
     max_frame: int = 4096

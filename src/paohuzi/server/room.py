@@ -26,6 +26,7 @@ from paohuzi.engine import Action, ActionKind, IllegalActionError, Match
 from paohuzi.engine.hand import FORMAT_VERSION
 from paohuzi.engine.match import replay_match
 from paohuzi.rules import RuleSet
+from paohuzi.scoring import scored_waits
 from paohuzi.server import store
 from paohuzi.server.bots import SeatBot, choose, make_seat_bot
 from paohuzi.server.connection import dumps
@@ -91,7 +92,7 @@ class MatchRun:
     """The match being played at a room, with the database ids and the pending decisions."""
 
     __slots__ = ("id", "engine", "seats", "number", "hand_id", "seq", "decisions", "finished", "penalty",
-                 "status")
+                 "status", "waits")
 
     def __init__(self, match_id: int, engine: Match, seats: list[tuple[int | None, str | None, str]]) -> None:
         self.id = match_id
@@ -104,6 +105,7 @@ class MatchRun:
         self.finished = False
         self.penalty: int | None = None
         self.status = "playing"
+        self.waits: dict[int, tuple[Any, list[dict[str, Any]]]] = {}  # seat -> (hand state, 听牌 hint)
 
 
 class Room:
@@ -196,7 +198,8 @@ class Room:
             "seq": m.seq,
             "seat": seat,
             "view": hand.observation(seat),
-            "timers": self._timers(),
+            "waits": self._waits(seat),
+            "timers": self._timers(seat),
             "scores": list(m.engine.totals),
             "auto": [s.auto for s in self.seats],
             "over": hand.over,
@@ -231,7 +234,6 @@ class Room:
         m = self.match
         assert m is not None
         hand = m.engine.hand
-        timers = self._timers()
         auto = [s.auto for s in self.seats]
         for seat in self.seats:
             conn = self.hub.conns.get(seat.player_id) if seat.player_id is not None else None
@@ -240,7 +242,8 @@ class Room:
             i = seat.index
             seen = [d for d in (e.for_seat(i) for e in events) if d is not None]
             frame = {"type": "update", "hand": m.hand_id, "seq": m.seq, "events": seen,
-                     "view": hand.observation(i), "timers": timers, "auto": auto}
+                     "view": hand.observation(i), "waits": self._waits(i), "timers": self._timers(i),
+                     "auto": auto}
             if msg_id is not None and i == actor:
                 frame["id"] = msg_id  # the update caused by this seat's own `act`
             conn.send(frame)
@@ -420,14 +423,25 @@ class Room:
         self.broadcast_room()
 
     def disconnected(self, player_id: int) -> None:
-        """The player's websocket is gone: while a match is on, a bot plays the seat (托管)."""
+        """The player's websocket is gone: while a match is on, a bot plays the seat (托管) once
+        ``offline_grace`` seconds have passed without the player coming back (a reload keeps its turn)."""
         seat = self.seat_of(player_id)
         if seat is None:
             return
         self.idle_since = time.monotonic()
         if self.playing and not seat.auto:
-            self._auto_on(seat, "offline")
+            grace = self.hub.settings.offline_grace
+            if grace <= 0:
+                self._auto_on(seat, "offline")
+            else:
+                asyncio.get_running_loop().call_later(grace, self._offline_check, player_id)
         self.broadcast_room()
+
+    def _offline_check(self, player_id: int) -> None:
+        seat = self.seat_of(player_id)
+        if seat is not None and self.playing and not seat.auto and player_id not in self.hub.conns:
+            self._auto_on(seat, "offline")
+            self.broadcast_room()
 
     async def set_auto(self, player_id: int, on: bool) -> None:
         async with self.lock:
@@ -555,7 +569,9 @@ class Room:
             if self._bot_plays(seat):
                 d.bot_timer = loop.call_later(settings.bot_delay, self._on_bot, d)
 
-    def _timers(self) -> list[dict[str, Any]]:
+    def _timers(self, viewer: int) -> list[dict[str, Any]]:
+        """The deadlines ``viewer`` may see: its own, and the other seats' discard decisions. Another
+        seat's claim timer is never shown: it would tell that the seat may 碰/吃 the card (R5)."""
         m = self.match
         if m is None:
             return []
@@ -564,10 +580,35 @@ class Room:
         out = []
         for seat in sorted(m.decisions):
             d = m.decisions[seat]
+            if seat != viewer and d.kind != "discard":
+                continue
             left = max(0.0, d.deadline - now)
             out.append({"seat": seat, "kind": d.kind, "remaining_ms": int(left * 1000),
                         "deadline": int((wall + left) * 1000), "auto": self._bot_plays(seat)})
         return out
+
+    def _waits(self, seat: int) -> list[dict[str, Any]]:
+        """听牌 hint for ``seat``: each card whose own draw would complete its hand, with 胡息 and points
+        (:func:`paohuzi.scoring.scored_waits`; only the seat's own cards are used). Cached per hand state."""
+        m = self.match
+        if m is None:
+            return []
+        hand = m.engine.hand
+        if hand.over or seat not in hand.seats:
+            return []
+        cards, table = hand.hand_of(seat), hand.table_of(seat)
+        key = (m.hand_id, cards, table)
+        cached = m.waits.get(seat)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        try:
+            found = [{"card": str(card), "huxi": win.huxi, "points": win.points}
+                     for card, win in scored_waits(cards, table, self.rules)]
+        except Exception:  # noqa: BLE001 — a hint must never break a table
+            log(ERROR, "waits failed", room=self.code, seat=seat, exc_info=True)
+            found = []
+        m.waits[seat] = (key, found)
+        return found
 
     def _current(self, d: Decision) -> bool:
         m = self.match
