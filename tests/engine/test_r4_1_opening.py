@@ -59,3 +59,13 @@ def test_r4_1_the_liangzhang_can_complete_a_dealt_ti() -> None:
     hand = deal({0: dealer, 1: swap(BASE[1], "x8", "d10"), 2: swap(BASE[2], "x8", "x2")}, liang="x8")
     assert brief(hand.events) == ["deal dealer 0 liangzhang x8", "ti 0 x8 dealt"]
     assert parse_cards("x8")[0] not in hand.hand_of(0)
+
+
+def test_r4_1_2_tianhu_is_checked_after_the_opening_ti_and_before_any_play() -> None:
+    three_ti = "x1 x1 x1 x1 x2 x2 x2 x2 x3 x3 x3 x3 d4 d5 d6 x8 x9 x10 d1 d2"
+    dealer = "x5 x5 x6 x7 x9 d3 d9 d9 d9 d10 d10 d10 d5 x7 x4 x8 d1 x10 x10 d8"
+    hand = deal({0: dealer, 2: three_ti})
+    text = brief(hand.events)
+    assert text[:4] == ["deal dealer 0 liangzhang x8", "ti 2 x1 dealt", "ti 2 x2 dealt", "ti 2 x3 dealt"]
+    assert text[4].startswith("hu 2 None dealt") and hand.over
+    assert not any(t.startswith(("discard", "draw")) for t in text)
