@@ -1,0 +1,133 @@
+"""Benchmark of the RL environment (issue #7): turns per second with random masked actions, one core.
+
+The loop is PettingZoo's ``performance_benchmark`` (``pettingzoo.test.performance_benchmark``): every
+turn calls ``env.last()`` (which builds the observation tensor and the mask), picks a random legal ID from
+the mask, and calls ``env.step``; a *turn* is one ``step``, dead steps at the end of a hand included. It
+runs on the wrapped ``paohuzi.env.env()`` (what users get) and reports CPU time, so other processes on the
+machine disturb it less; the best of ``--rounds`` rounds is kept. For context it also times the engine
+alone on the same hands (random legal actions, no observations) and the pieces of a turn.
+
+    .venv/bin/python bench/env.py                 # 3 rounds of 3 s
+    .venv/bin/python bench/env.py --seconds 10 --rounds 5 --rules hunan
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import sys
+import time
+
+import numpy as np
+
+from paohuzi.engine import Hand
+from paohuzi.env import env as make_env
+from paohuzi.env import raw_env
+from paohuzi.env.features import action_mask, featurize
+from paohuzi.rules import find_preset
+
+
+def env_round(rules: str, seconds: float, seed: int, wrapped: bool = True) -> tuple[int, int, float]:
+    """One round of PettingZoo's benchmark loop: (turns, hands, CPU seconds)."""
+    rng = random.Random(seed)
+    env = make_env(rules=rules) if wrapped else raw_env(rules=rules)
+    env.reset(seed=seed)
+    turns = hands = 0
+    start = time.process_time()
+    while True:
+        for agent in env.agent_iter(env.num_agents):
+            obs, reward, termination, truncation, info = env.last()
+            if termination or truncation:
+                action = None
+            else:
+                action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+            env.step(action)
+            turns += 1
+            if all(env.terminations.values()) or all(env.truncations.values()):
+                env.reset()
+                hands += 1
+        if time.process_time() - start > seconds:
+            return turns, hands, time.process_time() - start
+
+
+def engine_round(rules: str, seconds: float, seed: int) -> tuple[int, int, float]:
+    """The engine alone: random legal actions, no observations. (turns, hands, CPU seconds)."""
+    rng = random.Random(seed)
+    preset = find_preset(rules)
+    turns = hands = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        hand = Hand(preset, seed=seed + hands)
+        while not hand.over:
+            seat = hand.deciding[0]
+            legal = hand.legal_actions(seat)
+            hand.apply(seat, legal[rng.randrange(len(legal))])
+            turns += 1
+        hands += 1
+    return turns, hands, time.process_time() - start
+
+
+def pieces(rules: str, n: int = 200) -> dict[str, float]:
+    """Microseconds per call of the parts of a turn, on positions from random play."""
+    rng = random.Random(1)
+    preset = find_preset(rules)
+    hands = []
+    for seed in range(n):
+        hand = Hand(preset, seed=seed)
+        for _ in range(rng.randrange(40)):
+            if hand.over:
+                break
+            seat = hand.deciding[0]
+            hand.apply(seat, rng.choice(hand.legal_actions(seat)))
+        hands.append(hand)
+    out: dict[str, float] = {}
+    best = float("inf")
+    for _ in range(5):
+        t = time.process_time()
+        observations = [hand.observation(s) for hand in hands for s in hand.seats]
+        best = min(best, time.process_time() - t)
+    out["engine observation()"] = best / len(observations) * 1e6
+    for name, fn in (("featurize()", featurize), ("action_mask()", action_mask)):
+        best = float("inf")
+        for _ in range(5):
+            t = time.process_time()
+            for obs in observations:
+                fn(obs)
+            best = min(best, time.process_time() - t)
+        out[name] = best / len(observations) * 1e6
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", default="qq")
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per round")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args(argv)
+    print(f"paohuzi env benchmark — rules {args.rules}, Python {platform.python_version()}, "
+          f"{platform.machine()}, {args.rounds} rounds of {args.seconds:g} CPU s (best kept)")
+    results = {}
+    rounds = (
+        ("env() (wrapped)", env_round),
+        ("raw_env() (no wrappers)", lambda *a: env_round(*a, wrapped=False)),
+        ("engine alone", engine_round),
+    )
+    for label, fn in rounds:
+        best = None
+        for r in range(args.rounds):
+            turns, hands, cpu = fn(args.rules, args.seconds, 1000 * r)
+            if best is None or turns / cpu > best[0] / best[2]:
+                best = (turns, hands, cpu)
+        assert best is not None
+        turns, hands, cpu = best
+        results[label] = turns / cpu
+        print(f"{label:26s} {turns / cpu:9.0f} turns/s  {hands / cpu:7.1f} hands/s  "
+              f"({turns / max(hands, 1):.1f} turns/hand)")
+    for name, us in pieces(args.rules).items():
+        print(f"  {name:30s} {us:7.1f} µs")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,223 @@
+"""The observation tensor and the action mask, built from a seat's observation dict only (R5).
+
+The input is :meth:`paohuzi.engine.Hand.observation` — what one seat may know — never the referee view,
+so the tensor cannot leak a hidden card. The tensor is one flat ``float32`` vector of
+:data:`OBSERVATION_SIZE` values made of the named pieces of :data:`PIECES`, each documented in the table
+of the :mod:`paohuzi.env` docstring (the environment's documentation page); :func:`views` gives each
+piece by name. Seats are relative to the observing seat: ``me``, ``next`` (下家) and ``prev`` (上家).
+
+>>> from paohuzi.engine import Hand
+>>> from paohuzi.rules import find_preset
+>>> hand = Hand(find_preset("qq"), seed=3)
+>>> obs = hand.observation(0)
+>>> t = featurize(obs)
+>>> t.shape, t.dtype, int(views(t)["hand"].sum()), int(views(t)["stock"][0])
+((606,), dtype('float32'), 21, 19)
+>>> mask = action_mask(obs)
+>>> mask.shape, int(mask.sum()) == len(obs["legal"])
+((115,), True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from paohuzi.cards import NUM_KINDS, Card
+from paohuzi.env.actions import NUM_ACTIONS, legal_ids
+
+__all__ = [
+    "PIECES",
+    "OBSERVATION_SIZE",
+    "OBSERVATION_HIGH",
+    "RELATIVE",
+    "PHASES",
+    "featurize",
+    "action_mask",
+    "views",
+    "pending_card",
+]
+
+#: The relative seat names, in order: me, 下家, 上家.
+RELATIVE = ("me", "next", "prev")
+#: The decision phases with a one-hot scalar each (``observation["phase"]``; ``over`` has none).
+PHASES = ("discard", "claim", "self_hu", "liangzhang")
+
+_W = NUM_KINDS
+
+
+def _pieces() -> tuple[tuple[str, int, int], ...]:
+    out: list[tuple[str, int, int]] = [("hand", _W, 4), ("kan", _W, 1)]
+    for kind, high in (("ti", 1), ("pao", 1), ("wei", 1), ("peng", 1), ("chi", 4)):
+        out += [(f"{kind}_{r}", _W, high) for r in RELATIVE]
+    for kind in ("discarded", "unclaimed"):
+        out += [(f"{kind}_{r}", _W, 4) for r in RELATIVE]
+    out += [("pending", _W, 1), ("liangzhang", _W, 1), ("chou_chi", _W, 1), ("chou_peng", _W, 1)]
+    out += [("renpeng", _W, 1), ("unseen", _W, 4), ("stock", 1, 19)]
+    out += [(f"hand_count_{r}", 1, 21) for r in RELATIVE]
+    out += [(f"hidden_wei_{r}", 1, 7) for r in RELATIVE]
+    for kind in ("dealer", "turn", "dead"):
+        out += [(f"{kind}_{r}", 1, 1) for r in RELATIVE]
+    out += [(f"phase_{p}", 1, 1) for p in PHASES]
+    out += [("pending_drawn", 1, 1)]
+    out += [(f"pending_from_{r}", 1, 1) for r in RELATIVE]
+    out += [("pending_last", 1, 1), ("deciding", 1, 1)]
+    return tuple(out)
+
+
+#: The pieces of the tensor, in order: (name, size, largest value).
+PIECES = _pieces()
+_OFFSET: dict[str, int] = {}
+_pos = 0
+for _name, _size, _ in PIECES:
+    _OFFSET[_name] = _pos
+    _pos += _size
+OBSERVATION_SIZE = _pos
+#: The largest value of every element (the smallest is 0): the ``high`` of the observation ``Box``.
+OBSERVATION_HIGH = np.concatenate([np.full(size, high, np.float32) for _, size, high in PIECES])
+
+_IDX = {str(c): int(c) for c in Card}
+_HAND, _KAN, _PENDING, _LIANG = _OFFSET["hand"], _OFFSET["kan"], _OFFSET["pending"], _OFFSET["liangzhang"]
+_CHOU_CHI, _CHOU_PENG, _RENPENG, _UNSEEN = (
+    _OFFSET["chou_chi"], _OFFSET["chou_peng"], _OFFSET["renpeng"], _OFFSET["unseen"],
+)
+_SAME = {
+    "ti": tuple(_OFFSET[f"ti_{r}"] for r in RELATIVE),
+    "pao": tuple(_OFFSET[f"pao_{r}"] for r in RELATIVE),
+    "wei": tuple(_OFFSET[f"wei_{r}"] for r in RELATIVE),
+    "chouwei": tuple(_OFFSET[f"wei_{r}"] for r in RELATIVE),
+    "peng": tuple(_OFFSET[f"peng_{r}"] for r in RELATIVE),
+}
+_CHI = tuple(_OFFSET[f"chi_{r}"] for r in RELATIVE)
+_ROW = {
+    True: tuple(_OFFSET[f"discarded_{r}"] for r in RELATIVE),
+    False: tuple(_OFFSET[f"unclaimed_{r}"] for r in RELATIVE),
+}
+_STOCK = _OFFSET["stock"]
+_HAND_COUNT = tuple(_OFFSET[f"hand_count_{r}"] for r in RELATIVE)
+_HIDDEN_WEI = tuple(_OFFSET[f"hidden_wei_{r}"] for r in RELATIVE)
+_DEALER = tuple(_OFFSET[f"dealer_{r}"] for r in RELATIVE)
+_TURN = tuple(_OFFSET[f"turn_{r}"] for r in RELATIVE)
+_DEAD = tuple(_OFFSET[f"dead_{r}"] for r in RELATIVE)
+_PHASE = {p: _OFFSET[f"phase_{p}"] for p in PHASES}
+_PENDING_DRAWN = _OFFSET["pending_drawn"]
+_PENDING_LAST = _OFFSET["pending_last"]
+_DECIDING = _OFFSET["deciding"]
+_PENDING_FROM = tuple(_OFFSET[f"pending_from_{r}"] for r in RELATIVE)
+def featurize(obs: Mapping[str, Any]) -> np.ndarray:
+    """The observation tensor (see the :mod:`paohuzi.env` docstring) of one seat's observation dict.
+
+    :param obs: :meth:`paohuzi.engine.Hand.observation` of the seat (R5-safe).
+    :returns: a new ``float32`` array of shape ``(OBSERVATION_SIZE,)``.
+    """
+    # Every value is a small count (< 256): count in a bytearray, convert once.
+    idx = _IDX
+    me = obs["seat"]
+    seats = obs["seats"]
+    n = len(seats)
+    pos = seats.index(me)
+    rel = {s: (i - pos) % n for i, s in enumerate(seats)}
+    b = bytearray(OBSERVATION_SIZE)
+    seen = [0] * _W  # copies of each kind I can see (the ``unseen`` piece)
+    for text in obs["hand"]:
+        seen[idx[text]] += 1
+    for k in range(_W):
+        c = seen[k]
+        if c:
+            b[_HAND + k] = c
+            if c == 3:
+                b[_KAN + k] = 1
+    for s, groups in enumerate(obs["tables"]):
+        if not groups:
+            continue
+        r = rel.get(s)
+        if r is None:  # the seat sitting out has no table
+            continue
+        for g in groups:
+            cards = g["cards"]
+            if cards is None:  # another seat's 偎: three backs (R5)
+                b[_HIDDEN_WEI[r]] += 1
+                continue
+            base = _SAME.get(g["kind"])
+            if base is None:  # 句 / 绞
+                off = _CHI[r]
+                for text in cards:
+                    k = idx[text]
+                    b[off + k] += 1
+                    seen[k] += 1
+            else:
+                k = idx[cards[0]]
+                b[base[r] + k] = 1
+                seen[k] += len(cards)
+    for s, row in enumerate(obs["rows"]):
+        if not row:
+            continue
+        r = rel[s]
+        discarded, unclaimed = _ROW[True][r], _ROW[False][r]
+        for entry in row:
+            k = idx[entry["card"]]
+            b[(discarded if entry["discarded"] else unclaimed) + k] += 1
+            seen[k] += 1
+    pending = obs["pending"]
+    if pending is not None:
+        k = idx[pending["card"]]
+        b[_PENDING + k] = 1
+        seen[k] += 1
+        b[_PENDING_FROM[rel[pending["from"]]]] = 1
+        b[_PENDING_DRAWN] = pending["drawn"]
+        b[_PENDING_LAST] = pending["last"]
+    b[_LIANG + idx[obs["liangzhang"]]] = 1
+    chou = obs["chou"]
+    for t in chou["chi"]:
+        b[_CHOU_CHI + idx[t]] = 1
+    for t in chou["peng"]:
+        b[_CHOU_PENG + idx[t]] = 1
+    for t in chou["renpeng"]:
+        b[_RENPENG + idx[t]] = 1
+    b[_DEALER[rel[obs["dealer"]]]] = 1
+    turn = rel.get(obs["turn"])
+    if turn is not None:
+        b[_TURN[turn]] = 1
+    for s in obs["dead"]:
+        b[_DEAD[rel[s]]] = 1
+    phase = _PHASE.get(obs["phase"])
+    if phase is not None:
+        b[phase] = 1
+    b[_DECIDING] = obs["deciding"]
+    b[_STOCK] = obs["stock"]
+    hand_counts = obs["hand_counts"]
+    for s, r in rel.items():
+        b[_HAND_COUNT[r]] = hand_counts[s]
+    for k in range(_W):
+        b[_UNSEEN + k] = 4 - seen[k]
+    return np.frombuffer(b, np.uint8).astype(np.float32)
+
+
+def pending_card(obs: Mapping[str, Any]) -> int | None:
+    """The kind index of the card on offer in ``obs`` (a claim window), else None."""
+    pending = obs["pending"]
+    return None if pending is None else _IDX[pending["card"]]
+
+
+def action_mask(obs: Mapping[str, Any], selected: bool = True) -> np.ndarray:
+    """The ``int8`` action mask of ``obs``: 1 for the ID of every legal action (``obs["legal"]``).
+
+    :param selected: False gives all zeros (the PettingZoo convention for agents not to move).
+    """
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    if selected and obs["legal"]:
+        mask[legal_ids(obs["legal"], pending_card(obs))] = 1
+    return mask
+
+
+def views(tensor: np.ndarray) -> dict[str, np.ndarray]:
+    """Each named piece of an observation tensor (views, not copies).
+
+    >>> t = np.zeros(OBSERVATION_SIZE, np.float32)
+    >>> v = views(t)
+    >>> v["pending"].shape, v["deciding"].shape, len(v) == len(PIECES)
+    ((20,), (1,), True)
+    """
+    return {name: tensor[_OFFSET[name] : _OFFSET[name] + size] for name, size, _ in PIECES}
