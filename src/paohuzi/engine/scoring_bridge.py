@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from paohuzi import analysis, scoring
+from paohuzi import scoring
 from paohuzi.analysis import Source
 from paohuzi.cards import Card, PaohuziError
 from paohuzi.groups import Group
@@ -40,16 +40,12 @@ def evaluate(
 
 
 def liangzhang_tianhu(hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, rules: RuleSet) -> Win:
-    """天胡 on the 亮张 (R6.4 option): complete per R6.1 (so with the 胡息 minimum — decision,
-    docs/decisions.md), scored as 天胡; the best arrangement by (points, 胡息) (R6.2)."""
-    best: Win | None = None
-    for arrangement in analysis.arrangements(hand, table, card, source, min_huxi=rules.min_huxi):
-        win = Win(arrangement, scoring.score(arrangement, rules, zimo=True, tianhu=True))
-        if best is None or (win.points, win.huxi) > (best.points, best.huxi):
-            best = win
-    if best is None:
+    """天胡 on the 亮张 (R6.4 option): complete per R6.1 (胡息 minimum included, decision in
+    docs/decisions.md), scored as 天胡 and 自摸; the best arrangement (R6.2)."""
+    win = scoring.evaluate(hand, table, card, source, rules, tianhu=True)
+    if win is None:
         raise ScoringMismatch(f"no 亮张 天胡 in {list(map(str, hand))} {list(map(str, table))} {card}")
-    return best
+    return win
 
 
 def dealt_tianhu(hand: Sequence[Card], table: Sequence[Group], rules: RuleSet) -> Win:
