@@ -24,6 +24,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/analysis.py
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/env.py
+	$(BIN)/python bench/bots.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info
