@@ -30,7 +30,7 @@ TEST_ENV = {
     "PAOHUZI_TURN_SECONDS": "30",
     "PAOHUZI_CLAIM_SECONDS": "30",
     "PAOHUZI_HELLO_TIMEOUT": "5",
-    "PAOHUZI_LOG_LEVEL": "INFO",
+    "PAOHUZI_LOG_LEVEL": "DEBUG",  # one line per action: the server log tells a failing test's story
 }
 
 
@@ -83,8 +83,18 @@ class ServerProcess:
     def start(self, timeout: float = 30.0) -> ServerProcess:
         self.log_path = self.workdir / f"server-{next(self._count)}.log"
         env = dict(os.environ, **self.env)
-        cmd = [sys.executable, "-m", "paohuzi.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-               "--database-url", self.database_url]
+        cmd = [
+            sys.executable,
+            "-m",
+            "paohuzi.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--database-url",
+            self.database_url,
+        ]
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=self.workdir)
         deadline = time.monotonic() + timeout
@@ -124,8 +134,14 @@ class ServerProcess:
                 out.append({"raw": line})
         return out
 
-    def api(self, method: str, path: str, token: str | None = None, json_body: Any = None,
-            expect: int | None = 200) -> Any:
+    def api(
+        self,
+        method: str,
+        path: str,
+        token: str | None = None,
+        json_body: Any = None,
+        expect: int | None = 200,
+    ) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         r = httpx.request(method, self.url + path, headers=headers, json=json_body, timeout=30)
         if expect is not None:
@@ -139,8 +155,9 @@ class Client:
     def __init__(self, server: ServerProcess, token: str | None = None, nickname: str | None = None) -> None:
         self.server = server
         if token is None:
-            data = server.api("POST", "/api/guests", json_body={"nickname": nickname} if nickname else None,
-                              expect=201)
+            data = server.api(
+                "POST", "/api/guests", json_body={"nickname": nickname} if nickname else None, expect=201
+            )
             token = data["token"]
             self.player = data["player"]
         else:
@@ -182,8 +199,9 @@ class Client:
         self.frames.append(frame)
         return frame
 
-    def expect(self, kind: str, timeout: float = 20.0, where: Callable[[dict[str, Any]], bool] | None = None
-               ) -> dict[str, Any]:
+    def expect(
+        self, kind: str, timeout: float = 20.0, where: Callable[[dict[str, Any]], bool] | None = None
+    ) -> dict[str, Any]:
         """Frames are read (and kept in :attr:`frames`) until one of type ``kind`` (matching ``where``)."""
         deadline = time.monotonic() + timeout
         while True:
@@ -224,9 +242,14 @@ def first_legal(legal: list[str]) -> str:
     return legal[0]
 
 
-def play_seat(client: Client, until: str = "hand_over", choose: Callable[[list[str]], str] = first_legal,
-              timeout: float = 60.0, max_actions: int | None = None, stop_at_seq: int | None = None
-              ) -> dict[str, Any] | None:
+def play_seat(
+    client: Client,
+    until: str = "hand_over",
+    choose: Callable[[list[str]], str] = first_legal,
+    timeout: float = 60.0,
+    max_actions: int | None = None,
+    stop_at_seq: int | None = None,
+) -> dict[str, Any] | None:
     """Play this client's seat (one action per decision, waiting for each to be answered) until a frame of
     type ``until`` arrives (returned), until ``max_actions`` actions were played, or until the hand has
     ``stop_at_seq`` actions and no action of ours is in flight (then None)."""
@@ -236,12 +259,19 @@ def play_seat(client: Client, until: str = "hand_over", choose: Callable[[list[s
     latest: dict[str, Any] | None = seen[-1] if seen else None  # a snapshot already read counts
     played = 0
     while time.monotonic() < deadline:
+        client.waiting_for = waiting_for
         if waiting_for is None and latest is not None and latest["view"]["legal"]:
             if max_actions is not None and played >= max_actions:
                 return None
             waiting_for = client.next_id()
-            client.send({"type": "act", "action": choose(latest["view"]["legal"]), "hand": latest["hand"],
-                         "id": waiting_for})
+            client.send(
+                {
+                    "type": "act",
+                    "action": choose(latest["view"]["legal"]),
+                    "hand": latest["hand"],
+                    "id": waiting_for,
+                }
+            )
             played += 1
             latest = None
         frame = client.recv(deadline - time.monotonic())
@@ -257,3 +287,16 @@ def play_seat(client: Client, until: str = "hand_over", choose: Callable[[list[s
             if stop_at_seq is not None and frame["seq"] >= stop_at_seq and waiting_for is None:
                 return None
     raise TimeoutError(f"no {until!r} within {timeout} s")
+
+
+def describe(clients: list[Client]) -> str:
+    """The last frames each client got, and the server's last log lines: for a failing test's message."""
+    lines = []
+    for c in clients:
+        last = [
+            {k: f.get(k) for k in ("type", "seq", "id", "code")} | {"legal": f.get("view", {}).get("legal")}
+            for f in c.frames[-4:]
+        ]
+        lines.append(f"player {c.id}: {last}")
+    log = c.server.log_path.read_text(errors="replace").splitlines()[-15:] if clients else []
+    return "\n".join(lines + ["server log:"] + log)

@@ -18,8 +18,13 @@ from .support import Client, ServerProcess
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     workdir: Path = tmp_path_factory.mktemp("server")
-    env = {"PAOHUZI_BOT_DELAY": "0.3", "PAOHUZI_HELLO_TIMEOUT": "1", "PAOHUZI_MAX_DROPPED": "30",
-           "PAOHUZI_MAX_STRIKES": "12", "PAOHUZI_ALLOW_ORIGINS": "https://friends.example"}
+    env = {
+        "PAOHUZI_BOT_DELAY": "0.3",
+        "PAOHUZI_HELLO_TIMEOUT": "1",
+        "PAOHUZI_MAX_DROPPED": "30",
+        "PAOHUZI_MAX_STRIKES": "12",
+        "PAOHUZI_ALLOW_ORIGINS": "https://friends.example",
+    }
     proc = ServerProcess(workdir, f"sqlite:///{workdir / 'paohuzi.sqlite3'}", env).start()
     try:
         yield proc
@@ -74,8 +79,13 @@ def test_unknown_types_and_bad_fields_get_bad_message(player: Client) -> None:
 
 
 def test_game_frames_outside_a_room(player: Client) -> None:
-    for msg in ({"type": "act", "action": "pass"}, {"type": "ready"}, {"type": "start"}, {"type": "auto", "on": True},
-                {"type": "leave"}):
+    for msg in (
+        {"type": "act", "action": "pass"},
+        {"type": "ready"},
+        {"type": "start"},
+        {"type": "auto", "on": True},
+        {"type": "leave"},
+    ):
         player.send(dict(msg, id=msg["type"]))
         assert player.expect("error")["code"] == "not_in_room"
 
@@ -110,7 +120,9 @@ def test_wrong_seat_illegal_action_out_of_turn_and_stale_hand(server: ServerProc
         assert frame["type"] != "hand_over", "the hand ended before seat 0 had to decide"
     view = frame["view"]
     before = frame["seq"]
-    absent = next(c for c in ("x1", "x2", "x3", "x4", "x5", "d1", "d2", "d3", "d4", "d5") if c not in view["hand"])
+    absent = next(
+        c for c in ("x1", "x2", "x3", "x4", "x5", "d1", "d2", "d3", "d4", "d5") if c not in view["hand"]
+    )
     for action in ("dance", f"discard {absent}", "chi x1 x2 x3 x4", "discard"):
         player.send({"type": "act", "action": action, "id": action})
         err = player.expect("error", where=lambda f, a=action: f.get("id") == a)
@@ -187,8 +199,11 @@ def test_websocket_origin_check(server: ServerProcess) -> None:
 def test_http_bad_bodies_never_show_a_stack_trace(server: ServerProcess) -> None:
     c = Client(server)
     for body in ("{", "[]", json.dumps({"hands": "many"})):
-        r = httpx.post(server.url + "/api/rooms", content=body,
-                       headers={"Authorization": f"Bearer {c.token}", "Content-Type": "application/json"})
+        r = httpx.post(
+            server.url + "/api/rooms",
+            content=body,
+            headers={"Authorization": f"Bearer {c.token}", "Content-Type": "application/json"},
+        )
         assert r.status_code == 422 and set(r.json()) == {"error"}, r.text
         assert "Traceback" not in r.text
     r = httpx.post(server.url + "/api/rooms/quick", headers={"Authorization": "Basic abc"})

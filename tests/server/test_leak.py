@@ -132,8 +132,10 @@ def _check_frame(frame: dict[str, Any], seat: int, ref: dict[str, Any], hand: Ha
     hidden = {k for k in ("x" + str(p) for p in range(1, 11))} | {"d" + str(p) for p in range(1, 11)}
     hidden -= set(seen)
     # the 听牌 hint comes from the seat's own cards only (it may name any kind: what would complete them)
-    expected = [{"card": str(c), "huxi": w.huxi, "points": w.points}
-                for c, w in scored_waits(hand.hand_of(seat), hand.table_of(seat), hand.rules)]
+    expected = [
+        {"card": str(c), "huxi": w.huxi, "points": w.points}
+        for c, w in scored_waits(hand.hand_of(seat), hand.table_of(seat), hand.rules)
+    ]
     assert frame["waits"] == expected, where
     found: Counter[str] = Counter()
     _tokens({k: v for k, v in frame.items() if k != "waits"}, found)

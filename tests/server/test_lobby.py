@@ -46,8 +46,12 @@ def test_presets_and_room_options(server: ServerProcess) -> None:
 
 def test_private_room_code_share_link_and_join(server: ServerProcess) -> None:
     owner, guest = Client(server), Client(server)
-    room = owner.api("POST", "/api/rooms", {"preset": "hengyang", "hands": 2, "turn_seconds": 15,
-                                            "bots_fill": False}, expect=201)["room"]
+    room = owner.api(
+        "POST",
+        "/api/rooms",
+        {"preset": "hengyang", "hands": 2, "turn_seconds": 15, "bots_fill": False},
+        expect=201,
+    )["room"]
     code = room["code"]
     assert len(code) == 6 and code.isdigit()
     assert room["share_url"].endswith(f"/?room={code}") and room["owner"] == owner.id
@@ -59,7 +63,9 @@ def test_private_room_code_share_link_and_join(server: ServerProcess) -> None:
     assert server.api("GET", f"/api/rooms/{code}")["room"]["seats"][2]["player"]["id"] == guest.id
     assert guest.api("GET", "/api/me")["room"]["code"] == code
     third = Client(server)
-    assert third.api("POST", f"/api/rooms/{code}/join", {"seat": 2}, expect=409)["error"]["code"] == "room_full"
+    assert (
+        third.api("POST", f"/api/rooms/{code}/join", {"seat": 2}, expect=409)["error"]["code"] == "room_full"
+    )
     assert third.api("POST", "/api/rooms/000000x/join", expect=404)["error"]["code"] == "not_found"
     left = guest.api("POST", "/api/rooms/leave")
     assert left == {"left": code, "penalty": None}

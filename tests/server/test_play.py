@@ -7,8 +7,6 @@ import threading
 import time
 from typing import Any
 
-import pytest
-
 from paohuzi.engine import replay
 
 from .support import Client, ServerProcess, play_seat
@@ -70,7 +68,9 @@ def test_three_clients_play_a_private_room_hand_to_settlement(server: ServerProc
     assert all(isinstance(f["waits"], list) for p in players for f in p.frames if f["type"] == "update")
     # points and history
     me = players[0].api("GET", "/api/me")["player"]
-    seat0 = next(s for s in server.api("GET", f"/api/rooms/{code}")["room"]["seats"] if s["player"]["id"] == me["id"])
+    seat0 = next(
+        s for s in server.api("GET", f"/api/rooms/{code}")["room"]["seats"] if s["player"]["id"] == me["id"]
+    )
     assert me["hands_played"] == 1 and me["matches_played"] == 1
     history = players[0].api("GET", "/api/me/history")["matches"]
     assert history[0]["status"] == "finished" and history[0]["hands"][0]["id"] == hand_id
@@ -152,7 +152,7 @@ def test_turn_timeout_turns_on_tuoguan_and_the_player_can_turn_it_off(server: Se
     for p in players:
         p.send({"type": "ready", "ready": True})
     games = [p.expect("game") for p in players]
-    slow = next(p for p, g in zip(players, games) if g["view"]["legal"])
+    slow = next(p for p, g in zip(players, games, strict=False) if g["view"]["legal"])
     seat = next(g["seat"] for g in games if g["view"]["legal"])
     timer = next(t for t in games[0]["timers"] if t["seat"] == seat)
     assert 0 < timer["remaining_ms"] <= 3000
@@ -189,7 +189,9 @@ def test_leaving_mid_hand_pays_the_escape_penalty(server: ServerProcess) -> None
     after = leaver.api("GET", "/api/me")["player"]["points"]
     assert after == before - result["penalty"]
     room = server.api("GET", f"/api/rooms/{code}")["room"]
-    assert room["status"] == "waiting" and leaver.id not in [s["player"] and s["player"]["id"] for s in room["seats"]]
+    assert room["status"] == "waiting" and leaver.id not in [
+        s["player"] and s["player"]["id"] for s in room["seats"]
+    ]
     for p in players:
         p.close()
 
@@ -211,3 +213,19 @@ def test_owner_starts_with_bots_filling_free_seats(server: ServerProcess) -> Non
     _play_all([owner, friend])
     owner.close()
     friend.close()
+
+
+def test_four_player_room_one_seat_sits_each_hand_out(server: ServerProcess) -> None:
+    me = Client(server)
+    room = me.api("POST", "/api/rooms", {"preset": "hunan", "four_players": True, "hands": 1}, expect=201)
+    assert len(room["room"]["seats"]) == 4
+    me.connect()
+    me.send({"type": "start"})
+    game = me.expect("game")
+    view = game["view"]
+    assert len(view["hand_counts"]) == 4 and view["sitting_out"] == (view["dealer"] + 2) % 4
+    assert len(view["seats"]) == 3 and view["sitting_out"] not in view["seats"]
+    over = play_seat(me, until="hand_over")
+    assert len(over["deltas"]) == 4 and over["deltas"][view["sitting_out"]] == 0 and sum(over["deltas"]) == 0
+    me.expect("match_over")
+    me.close()

@@ -14,7 +14,7 @@ import pytest
 from paohuzi.engine import Hand, replay
 from paohuzi.rules import RuleSet
 
-from .support import Client, ServerProcess, play_seat, postgres_available, postgres_schema
+from .support import Client, ServerProcess, describe, play_seat, postgres_available, postgres_schema
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -63,7 +63,7 @@ def _play(clients: list[Client], until: str, stop_at_seq: int | None = None) -> 
     for t in threads:
         t.join()
     if errors:
-        raise errors[0]
+        raise AssertionError(describe(clients)) from errors[0]
 
 
 def _last_views(clients: list[Client]) -> dict[int, dict[str, Any]]:
@@ -76,7 +76,9 @@ def _last_views(clients: list[Client]) -> dict[int, dict[str, Any]]:
 
 def test_kill_9_mid_hand_then_resume_and_finish(database_url: str, tmp_path: Path) -> None:
     # long turn timers: every action of this hand must be a player's own, even on a busy machine
-    server = ServerProcess(tmp_path, database_url, {"PAOHUZI_TURN_SECONDS": "300", "PAOHUZI_CLAIM_SECONDS": "300"}).start()
+    server = ServerProcess(
+        tmp_path, database_url, {"PAOHUZI_TURN_SECONDS": "300", "PAOHUZI_CLAIM_SECONDS": "300"}
+    ).start()
     try:
         clients = [RecordingClient(server) for _ in range(3)]
         code = clients[0].api("POST", "/api/rooms", {"hands": 1}, expect=201)["room"]["code"]
@@ -132,8 +134,9 @@ def test_kill_9_mid_hand_then_resume_and_finish(database_url: str, tmp_path: Pat
 
 
 def test_restart_between_hands_and_with_bots_resumes_the_match(database_url: str, tmp_path: Path) -> None:
-    server = ServerProcess(tmp_path, database_url, {"PAOHUZI_BOT_DELAY": "0.01",
-                                                    "PAOHUZI_BETWEEN_HANDS": "3"}).start()
+    server = ServerProcess(
+        tmp_path, database_url, {"PAOHUZI_BOT_DELAY": "0.01", "PAOHUZI_BETWEEN_HANDS": "3"}
+    ).start()
     try:
         me = Client(server)
         me.api("POST", "/api/rooms/quick", {"hands": 2}, expect=201)

@@ -63,8 +63,13 @@ async def healthz(request: Request) -> dict[str, Any]:
     """Liveness: the process answers and its database is reachable."""
     hub = _hub(request)
     await hub.db.run(store.counts())
-    return {"status": "ok", "version": __version__, "database": hub.db.backend, "rooms": len(hub.rooms),
-            "connections": len(hub.conns)}
+    return {
+        "status": "ok",
+        "version": __version__,
+        "database": hub.db.backend,
+        "rooms": len(hub.rooms),
+        "connections": len(hub.conns),
+    }
 
 
 @router.post("/guests", status_code=201, tags=["players"])
@@ -92,8 +97,9 @@ async def change_nickname(request: Request, body: p.NicknameIn, player: Player) 
 
 
 @router.get("/me/history", tags=["players"])
-async def my_history(request: Request, player: Player,
-                     limit: Annotated[int, Query(ge=1, le=100)] = 20) -> dict[str, Any]:
+async def my_history(
+    request: Request, player: Player, limit: Annotated[int, Query(ge=1, le=100)] = 20
+) -> dict[str, Any]:
     """Your matches, newest first."""
     return {"matches": await _hub(request).db.run(store.history(player["id"], limit))}
 
@@ -108,8 +114,9 @@ async def player_profile(request: Request, player_id: int) -> dict[str, Any]:
 
 
 @router.get("/players/{player_id}/history", tags=["players"])
-async def player_history(request: Request, player_id: int,
-                         limit: Annotated[int, Query(ge=1, le=100)] = 20) -> dict[str, Any]:
+async def player_history(
+    request: Request, player_id: int, limit: Annotated[int, Query(ge=1, le=100)] = 20
+) -> dict[str, Any]:
     """A player's matches, newest first."""
     return {"matches": await _hub(request).db.run(store.history(player_id, limit))}
 
@@ -126,11 +133,20 @@ async def presets(request: Request) -> dict[str, Any]:
     """The rule presets (R8) and the room options with their defaults and bounds."""
     s = _hub(request).settings
     return {
-        "presets": [{"name": n, "title": find_preset(n).title, "rules": find_preset(n).to_dict()}
-                    for n in preset_names()],
+        "presets": [
+            {"name": n, "title": find_preset(n).title, "rules": find_preset(n).to_dict()}
+            for n in preset_names()
+        ],
         "room_options": {
-            "defaults": {"preset": "qq", "four_players": False, "hands": s.room_hands, "stake": None,
-                         "turn_seconds": s.turn_seconds, "claim_seconds": s.claim_seconds, "bots_fill": True},
+            "defaults": {
+                "preset": "qq",
+                "four_players": False,
+                "hands": s.room_hands,
+                "stake": None,
+                "turn_seconds": s.turn_seconds,
+                "claim_seconds": s.claim_seconds,
+                "bots_fill": True,
+            },
             "bounds": {k: list(v) for k, v in p.ROOM_BOUNDS.items()},
             "quick_hands": s.quick_hands,
         },
@@ -138,7 +154,9 @@ async def presets(request: Request) -> dict[str, Any]:
 
 
 @router.post("/rooms", status_code=201, tags=["rooms"])
-async def create_room(request: Request, player: Player, body: p.RoomOptionsIn | None = None) -> dict[str, Any]:
+async def create_room(
+    request: Request, player: Player, body: p.RoomOptionsIn | None = None
+) -> dict[str, Any]:
     """A private room with a 6-digit code and a share link; you sit in seat 0 and own it."""
     room = await _hub(request).create_room(player["id"], body or p.RoomOptionsIn())
     return {"room": _room(request, room)}
@@ -168,7 +186,9 @@ async def get_room(request: Request, code: str) -> dict[str, Any]:
 
 
 @router.post("/rooms/{code}/join", tags=["rooms"])
-async def join_room(request: Request, code: str, player: Player, body: p.JoinIn | None = None) -> dict[str, Any]:
+async def join_room(
+    request: Request, code: str, player: Player, body: p.JoinIn | None = None
+) -> dict[str, Any]:
     """Take a free seat (or the one asked for) in a room that is not playing."""
     room = await _hub(request).join(player["id"], code, body.seat if body else None)
     return {"room": _room(request, room)}
@@ -190,13 +210,22 @@ async def get_replay(request: Request, hand_id: int, steps: bool = True) -> dict
 def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
     """Each step of a finished hand, with every seat's view and the full view (the hand is over, so
     nothing is hidden any more, R5)."""
-    hand = Hand(RuleSet.from_dict(record["rules"]), record["seed"], record["dealer"],
-                deck=record.get("deck"), double_cards=record.get("double_cards", ()))
+    hand = Hand(
+        RuleSet.from_dict(record["rules"]),
+        record["seed"],
+        record["dealer"],
+        deck=record.get("deck"),
+        double_cards=record.get("double_cards", ()),
+    )
     seats = range(hand.table_size)
 
     def step(seat: int | None, action: str | None) -> dict[str, Any]:
-        return {"seat": seat, "action": action, "views": [hand.observation(s) for s in seats],
-                "full": hand.referee_view()}
+        return {
+            "seat": seat,
+            "action": action,
+            "views": [hand.observation(s) for s in seats],
+            "full": hand.referee_view(),
+        }
 
     out = [step(None, None)]
     for seat, action in record["actions"]:

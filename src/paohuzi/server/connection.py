@@ -117,7 +117,7 @@ class Connection:
             self.close(1000, "")
         try:
             await asyncio.wait_for(asyncio.shield(self._writer), grace)
-        except (asyncio.TimeoutError, asyncio.CancelledError, Exception):  # noqa: BLE001
+        except (TimeoutError, asyncio.CancelledError, Exception):  # noqa: BLE001
             pass
         if not self._writer.done():
             self._writer.cancel()

@@ -43,7 +43,7 @@ def normalize_url(url: str) -> str:
     """
     for prefix in ("postgresql://", "postgres://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url
 
 
@@ -84,8 +84,13 @@ def migrate(engine: Engine) -> None:
 class _Job:
     __slots__ = ("fn", "future", "loop", "row")
 
-    def __init__(self, fn: Callable[[Session], Any] | None, future: asyncio.Future[Any] | None,
-                 loop: asyncio.AbstractEventLoop | None, row: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        fn: Callable[[Session], Any] | None,
+        future: asyncio.Future[Any] | None,
+        loop: asyncio.AbstractEventLoop | None,
+        row: dict[str, Any] | None = None,
+    ) -> None:
         self.fn, self.future, self.loop, self.row = fn, future, loop, row
 
 
@@ -96,7 +101,8 @@ class Database:
         self.url = normalize_url(url)
         self.engine = make_engine(self.url)
         self.backend = self.engine.dialect.name
-        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()  # a _Job, a list of them, or _STOP
+        self._pending: list[_Job] = []  # action-log appends not yet handed to the worker
         self._thread: threading.Thread | None = None
 
     def migrate(self) -> None:
@@ -131,18 +137,26 @@ class Database:
 
     async def append_action(self, row: dict[str, Any]) -> None:
         """Append one row to the action log (``hand_id``, ``seq``, ``seat``, ``action``, ``by``); committed
-        before this returns. Appends that arrive together are written with one multi-row insert."""
+        before this returns. Appends made in the same turn of the event loop go to the worker as one job
+        list (one hand-over between threads), and are written with one multi-row insert."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._jobs.put(_Job(None, future, loop, row))
+        if not self._pending:
+            loop.call_soon(self._flush_appends)
+        self._pending.append(_Job(None, future, loop, row))
         await future
+
+    def _flush_appends(self) -> None:
+        jobs, self._pending = self._pending, []
+        if jobs:
+            self._jobs.put(jobs)
 
     def _work(self) -> None:
         while True:
             job = self._jobs.get()
             if job is _STOP:
                 return
-            batch = [job]
+            batch = list(job) if isinstance(job, list) else [job]
             stop = False
             while len(batch) < _MAX_BATCH:
                 try:
@@ -152,7 +166,10 @@ class Database:
                 if more is _STOP:
                     stop = True
                     break
-                batch.append(more)
+                if isinstance(more, list):
+                    batch.extend(more)
+                else:
+                    batch.append(more)
             self._run_batch(batch)
             if stop:
                 return
@@ -163,7 +180,7 @@ class Database:
             with Session(self.engine, expire_on_commit=False) as session:
                 results = self._execute(session, batch)
                 session.commit()
-            outcomes = [(job, True, result) for job, result in zip(batch, results)]
+            outcomes = [(job, True, result) for job, result in zip(batch, results, strict=False)]
         except Exception:
             if len(batch) == 1:
                 outcomes = [(batch[0], False, _current_exception())]
@@ -185,7 +202,6 @@ class Database:
                 loop.call_soon_threadsafe(_resolve, items)
             except RuntimeError:  # the loop is closed: nobody waits any more
                 log(30, "database result dropped: event loop closed", jobs=len(items))
-
 
     @staticmethod
     def _execute(session: Session, batch: list[_Job]) -> list[Any]:

@@ -27,7 +27,18 @@ __all__ = ["Hub", "level_title", "random_nickname"]
 ERROR, WARNING, INFO = 40, 30, 20
 T = TypeVar("T")
 
-_ADJECTIVES = ("快乐的", "勇敢的", "安静的", "机灵的", "淡定的", "幸运的", "认真的", "悠闲的", "聪明的", "豪爽的")
+_ADJECTIVES = (
+    "快乐的",
+    "勇敢的",
+    "安静的",
+    "机灵的",
+    "淡定的",
+    "幸运的",
+    "认真的",
+    "悠闲的",
+    "聪明的",
+    "豪爽的",
+)
 _NOUNS = ("渔夫", "猎人", "掌柜", "书生", "茶客", "船家", "货郎", "樵夫", "牧童", "秀才")
 
 
@@ -59,7 +70,8 @@ class Hub:
         self._housekeeper: asyncio.Task[Any] | None = None
         self._bots: Executor = (
             ProcessPoolExecutor(settings.bot_workers, mp_context=multiprocessing.get_context("spawn"))
-            if settings.bot_workers > 0 else ThreadPoolExecutor(max_workers=1, thread_name_prefix="paohuzi-bots")
+            if settings.bot_workers > 0
+            else ThreadPoolExecutor(max_workers=1, thread_name_prefix="paohuzi-bots")
         )
 
     # ---- tasks -------------------------------------------------------------------------------------
@@ -75,7 +87,9 @@ class Hub:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             exc = task.exception()
-            log(ERROR, "background task failed", error=repr(exc), exc_info=(type(exc), exc, exc.__traceback__))
+            log(
+                ERROR, "background task failed", error=repr(exc), exc_info=(type(exc), exc, exc.__traceback__)
+            )
 
     async def think(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a bot's decision off the event loop: on one worker thread, or on ``bot_workers`` processes."""
@@ -103,8 +117,12 @@ class Hub:
         data = self.cards.get(player_id)
         if data is None:
             return {"id": player_id, "nickname": "?", "title": level_title(0), "points": 0}
-        return {"id": player_id, "nickname": data["nickname"], "title": level_title(int(data["points"])),
-                "points": int(data["points"])}
+        return {
+            "id": player_id,
+            "nickname": data["nickname"],
+            "title": level_title(int(data["points"])),
+            "points": int(data["points"]),
+        }
 
     def player_won(self, player_id: int, delta: int, won: bool) -> None:
         data = self.cards.get(player_id)
@@ -120,7 +138,9 @@ class Hub:
 
     async def create_guest(self, nickname: str | None) -> tuple[str, dict[str, Any]]:
         token = secrets.token_urlsafe(32)
-        player = await self.db.run(store.create_player(store.hash_token(token), nickname or random_nickname()))
+        player = await self.db.run(
+            store.create_player(store.hash_token(token), nickname or random_nickname())
+        )
         self.tokens[store.hash_token(token)] = player["id"]
         log(INFO, "guest created", player=player["id"])
         return token, self._remember(player)
@@ -213,7 +233,11 @@ class Hub:
         code = await self._new_code()
         room_id = await self.db.run(store.create_room(code, "quick", player_id, options, 3))
         bot = self.settings.bot_name
-        seats = [SeatState(0, player_id, None, True), SeatState(1, None, bot, True), SeatState(2, None, bot, True)]
+        seats = [
+            SeatState(0, player_id, None, True),
+            SeatState(1, None, bot, True),
+            SeatState(2, None, bot, True),
+        ]
         room = Room(self, room_id, code, "quick", player_id, options, seats)
         self.rooms[code] = room
         self.room_of[player_id] = room
@@ -257,13 +281,21 @@ class Hub:
         self.conns[player_id] = conn
         if old is not None and old is not conn:
             old.close(4000, "replaced by a newer connection")
-        conn.send({"type": "welcome", "protocol": p.PROTOCOL_VERSION, "player": player,
-                   "server_time": int(time.time() * 1000)})
+        conn.send(
+            {
+                "type": "welcome",
+                "protocol": p.PROTOCOL_VERSION,
+                "player": player,
+                "server_time": int(time.time() * 1000),
+            }
+        )
         room = self.room_of.get(player_id)
         if room is not None:
-            room.connected(player_id)
-            for frame in room.frames_for(player_id):
-                conn.send(frame)
+            room.connected(player_id)  # sends everyone (this connection too) the room
+            seat = room.seat_of(player_id)
+            game = room.game_frame(seat.index) if seat is not None else None
+            if game is not None:
+                conn.send(game)
         else:
             conn.send({"type": "room", "room": None})
         log(INFO, "player connected", player=player_id, conn=conn.id)
@@ -322,8 +354,16 @@ class Hub:
         resumed = 0
         for data in rooms:
             seats = [SeatState(i, pid, bot, bool(ready)) for i, (pid, bot, ready) in enumerate(data["seats"])]
-            room = Room(self, data["id"], data["code"], data["kind"], data["owner_id"], data["options"], seats,
-                        "waiting")
+            room = Room(
+                self,
+                data["id"],
+                data["code"],
+                data["kind"],
+                data["owner_id"],
+                data["options"],
+                seats,
+                "waiting",
+            )
             self.rooms[room.code] = room
             for pid in room.humans():
                 self.room_of[pid] = room

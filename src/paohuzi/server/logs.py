@@ -42,12 +42,16 @@ class JsonFormatter(logging.Formatter):
 
 def configure(level: str = "INFO", json_lines: bool = True) -> dict[str, Any]:
     """Set up logging for the server process; returns a ``logging.config`` dict for uvicorn too."""
-    formatter = {"()": JsonFormatter} if json_lines else {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}
+    formatter = (
+        {"()": JsonFormatter} if json_lines else {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}
+    )
     config: dict[str, Any] = {
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"default": formatter},
-        "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "default", "stream": sys.stderr}},
+        "handlers": {
+            "stderr": {"class": "logging.StreamHandler", "formatter": "default", "stream": sys.stderr}
+        },
         "loggers": {
             "paohuzi": {"handlers": ["stderr"], "level": level.upper(), "propagate": False},
             "uvicorn": {"handlers": ["stderr"], "level": level.upper(), "propagate": False},

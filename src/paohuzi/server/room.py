@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Room", "RoomError", "SeatState"]
 
-ERROR, WARNING, INFO = 40, 30, 20
+ERROR, WARNING, INFO, DEBUG = 40, 30, 20, 10
 
 
 class RoomError(Exception):
@@ -91,8 +91,19 @@ class Decision:
 class MatchRun:
     """The match being played at a room, with the database ids and the pending decisions."""
 
-    __slots__ = ("id", "engine", "seats", "number", "hand_id", "seq", "decisions", "finished", "penalty",
-                 "status", "waits")
+    __slots__ = (
+        "id",
+        "engine",
+        "seats",
+        "number",
+        "hand_id",
+        "seq",
+        "decisions",
+        "finished",
+        "penalty",
+        "status",
+        "waits",
+    )
 
     def __init__(self, match_id: int, engine: Match, seats: list[tuple[int | None, str | None, str]]) -> None:
         self.id = match_id
@@ -111,8 +122,17 @@ class MatchRun:
 class Room:
     """A table with 3 (or 4) seats. All changes go through its async methods, which hold :attr:`lock`."""
 
-    def __init__(self, hub: Hub, room_id: int, code: str, kind: str, owner_id: int | None,
-                 options: dict[str, Any], seats: list[SeatState], status: str = "waiting") -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        room_id: int,
+        code: str,
+        kind: str,
+        owner_id: int | None,
+        options: dict[str, Any],
+        seats: list[SeatState],
+        status: str = "waiting",
+    ) -> None:
         self.hub = hub
         self.id = room_id
         self.code = code
@@ -150,14 +170,16 @@ class Room:
         conns = self.hub.conns
         seats = []
         for s in self.seats:
-            seats.append({
-                "seat": s.index,
-                "player": self.hub.player_card(s.player_id) if s.player_id is not None else None,
-                "bot": s.bot,
-                "ready": s.ready or s.bot is not None,
-                "connected": s.bot is not None or (s.player_id is not None and s.player_id in conns),
-                "auto": s.auto,
-            })
+            seats.append(
+                {
+                    "seat": s.index,
+                    "player": self.hub.player_card(s.player_id) if s.player_id is not None else None,
+                    "bot": s.bot,
+                    "ready": s.ready or s.bot is not None,
+                    "connected": s.bot is not None or (s.player_id is not None and s.player_id in conns),
+                    "auto": s.auto,
+                }
+            )
         match = None
         m = self.match
         if m is not None:
@@ -241,9 +263,16 @@ class Room:
                 continue
             i = seat.index
             seen = [d for d in (e.for_seat(i) for e in events) if d is not None]
-            frame = {"type": "update", "hand": m.hand_id, "seq": m.seq, "events": seen,
-                     "view": hand.observation(i), "waits": self._waits(i), "timers": self._timers(i),
-                     "auto": auto}
+            frame = {
+                "type": "update",
+                "hand": m.hand_id,
+                "seq": m.seq,
+                "events": seen,
+                "view": hand.observation(i),
+                "waits": self._waits(i),
+                "timers": self._timers(i),
+                "auto": auto,
+            }
             if msg_id is not None and i == actor:
                 frame["id"] = msg_id  # the update caused by this seat's own `act`
             conn.send(frame)
@@ -272,7 +301,13 @@ class Room:
             if self.kind == "quick":
                 raise RoomError("room_full", "a quick-play table cannot be joined")
             seat = self._free_seat(seat_index)
-            seat.player_id, seat.bot, seat.ready, seat.auto, seat.auto_reason = player_id, None, False, False, None
+            seat.player_id, seat.bot, seat.ready, seat.auto, seat.auto_reason = (
+                player_id,
+                None,
+                False,
+                False,
+                None,
+            )
             seat.brain = None
             if self.owner_id is None:
                 self.owner_id = player_id
@@ -309,7 +344,9 @@ class Room:
                 if not hand.over and seat.index in hand.seats:
                     events = m.engine.leave(seat.index)
                     m.seq += 1
-                    await self.hub.db.append_action(store.action_row(m.hand_id, m.seq, seat.index, "leave", "player"))
+                    await self.hub.db.append_action(
+                        store.action_row(m.hand_id, m.seq, seat.index, "leave", "player")
+                    )
                     self._cancel_decisions()
                     assert hand.outcome is not None
                     penalty = -hand.outcome.payments[seat.index]
@@ -320,7 +357,13 @@ class Room:
                     m.engine.leave(seat.index)
                     if m.engine.over:
                         await self._finish_match()
-            seat.player_id, seat.ready, seat.auto, seat.auto_reason, seat.brain = None, False, False, None, None
+            seat.player_id, seat.ready, seat.auto, seat.auto_reason, seat.brain = (
+                None,
+                False,
+                False,
+                None,
+                None,
+            )
             self.hub.room_of.pop(player_id, None)
             if self.owner_id == player_id:
                 humans = self.humans()
@@ -356,7 +399,9 @@ class Room:
                 raise RoomError("not_ready", f"seats {waiting} are not ready")
             free = [s for s in self.seats if s.free]
             if free and not self.options.get("bots_fill", True):
-                raise RoomError("not_ready", f"{len(free)} seats are free and this room does not fill them with bots")
+                raise RoomError(
+                    "not_ready", f"{len(free)} seats are free and this room does not fill them with bots"
+                )
             for s in free:
                 s.bot, s.ready = self.hub.settings.bot_name, True
             await self._start_match()
@@ -458,7 +503,9 @@ class Room:
         if m is not None and not m.finished:
             d = m.decisions.get(seat.index)
             if d is not None and d.bot_timer is None:
-                d.bot_timer = asyncio.get_running_loop().call_later(self.hub.settings.bot_delay, self._on_bot, d)
+                d.bot_timer = asyncio.get_running_loop().call_later(
+                    self.hub.settings.bot_delay, self._on_bot, d
+                )
 
     def _auto_off(self, seat: SeatState) -> None:
         seat.auto, seat.auto_reason = False, None
@@ -475,8 +522,9 @@ class Room:
 
     # ---- playing -----------------------------------------------------------------------------------
 
-    async def act(self, player_id: int, action: str, hand_id: int | None, seat_index: int | None,
-                  msg_id: Any = None) -> None:
+    async def act(
+        self, player_id: int, action: str, hand_id: int | None, seat_index: int | None, msg_id: Any = None
+    ) -> None:
         """A player's action, checked: the current hand, the player's seat, its turn, then the engine."""
         async with self.lock:
             seat = self._seated(player_id)
@@ -486,7 +534,9 @@ class Room:
             if hand_id is not None and hand_id != m.hand_id:
                 raise RoomError("stale_hand", f"hand {hand_id} is not the current hand ({m.hand_id})")
             if seat_index is not None and seat_index != seat.index:
-                raise RoomError("wrong_seat", f"seat {seat_index} is not yours (you sit at seat {seat.index})")
+                raise RoomError(
+                    "wrong_seat", f"seat {seat_index} is not yours (you sit at seat {seat.index})"
+                )
             if seat.index not in m.engine.hand.deciding:
                 raise RoomError("not_your_turn", f"seat {seat.index} has no decision to make now")
             was_auto, reason = seat.auto, seat.auto_reason
@@ -513,9 +563,19 @@ class Room:
         try:
             await self.hub.db.append_action(store.action_row(m.hand_id, m.seq, seat, text, by))
         except Exception:
-            log(ERROR, "action not stored; rolled back", room=self.code, hand=m.hand_id, seq=m.seq, exc_info=True)
+            log(
+                ERROR,
+                "action not stored; rolled back",
+                room=self.code,
+                hand=m.hand_id,
+                seq=m.seq,
+                exc_info=True,
+            )
             self._roll_back()
-            raise RoomError("internal", "the server could not store the action; nothing changed", 500) from None
+            raise RoomError(
+                "internal", "the server could not store the action; nothing changed", 500
+            ) from None
+        log(DEBUG, "action", room=self.code, hand=m.hand_id, seq=m.seq, seat=seat, by=by)
         hand = engine.hand
         if hand.over:
             self._cancel_decisions()
@@ -583,8 +643,15 @@ class Room:
             if seat != viewer and d.kind != "discard":
                 continue
             left = max(0.0, d.deadline - now)
-            out.append({"seat": seat, "kind": d.kind, "remaining_ms": int(left * 1000),
-                        "deadline": int((wall + left) * 1000), "auto": self._bot_plays(seat)})
+            out.append(
+                {
+                    "seat": seat,
+                    "kind": d.kind,
+                    "remaining_ms": int(left * 1000),
+                    "deadline": int((wall + left) * 1000),
+                    "auto": self._bot_plays(seat),
+                }
+            )
         return out
 
     def _waits(self, seat: int) -> list[dict[str, Any]]:
@@ -602,8 +669,10 @@ class Room:
         if cached is not None and cached[0] == key:
             return cached[1]
         try:
-            found = [{"card": str(card), "huxi": win.huxi, "points": win.points}
-                     for card, win in scored_waits(cards, table, self.rules)]
+            found = [
+                {"card": str(card), "huxi": win.huxi, "points": win.points}
+                for card, win in scored_waits(cards, table, self.rules)
+            ]
         except Exception:  # noqa: BLE001 — a hint must never break a table
             log(ERROR, "waits failed", room=self.code, seat=seat, exc_info=True)
             found = []
@@ -672,7 +741,8 @@ class Room:
         seed = secrets.randbits(62)
         engine = Match(self.rules, seed, players=len(self.seats), hands=int(self.options["hands"]))
         match_id = await self.hub.db.run(
-            store.create_match(self.id, seed, self.rules.to_dict(), engine.hands, seats))
+            store.create_match(self.id, seed, self.rules.to_dict(), engine.hands, seats)
+        )
         self.match = MatchRun(match_id, engine, seats)
         self.status = "playing"
         for s in self.seats:
@@ -691,7 +761,8 @@ class Room:
         assert m is not None
         hand = m.engine.hand
         m.hand_id = await self.hub.db.run(
-            store.create_hand(m.id, m.number, hand.seed, hand.dealer, self.rules.to_dict()))
+            store.create_hand(m.id, m.number, hand.seed, hand.dealer, self.rules.to_dict())
+        )
         m.seq = len(hand.actions)
         self._cancel_decisions()
         if not hand.over:
@@ -710,18 +781,37 @@ class Room:
         data = outcome.to_dict()
         payments = list(outcome.payments)
         scores = list(m.engine.totals)
-        results = [(pid, payments[s], outcome.winner == s) for s, (pid, _bot, _n) in enumerate(m.seats)
-                   if pid is not None and s in hand.seats]
+        results = [
+            (pid, payments[s], outcome.winner == s)
+            for s, (pid, _bot, _n) in enumerate(m.seats)
+            if pid is not None and s in hand.seats
+        ]
         await self.hub.db.run(store.finish_hand(m.hand_id, data, hand.record(), m.id, scores, results))
         for pid, delta, won in results:
             self.hub.player_won(pid, delta, won)
-        log(INFO, "hand over", room=self.code, hand=m.hand_id, kind=outcome.kind, winner=outcome.winner,
-            points=outcome.points)
+        log(
+            INFO,
+            "hand over",
+            room=self.code,
+            hand=m.hand_id,
+            kind=outcome.kind,
+            winner=outcome.winner,
+            points=outcome.points,
+        )
         for seat in self.seats:
-            self._send(seat.player_id, {
-                "type": "hand_over", "hand": m.hand_id, "number": m.number, "outcome": data, "scores": scores,
-                "deltas": payments, "view": hand.observation(seat.index), "replay": f"/api/replays/{m.hand_id}",
-            })
+            self._send(
+                seat.player_id,
+                {
+                    "type": "hand_over",
+                    "hand": m.hand_id,
+                    "number": m.number,
+                    "outcome": data,
+                    "scores": scores,
+                    "deltas": payments,
+                    "view": hand.observation(seat.index),
+                    "replay": f"/api/replays/{m.hand_id}",
+                },
+            )
         if m.engine.over:
             await self._finish_match()
         else:
@@ -751,15 +841,25 @@ class Room:
             ranks[row["seat"]] = row["rank"]
         humans = [pid for pid, _bot, _n in m.seats if pid is not None]
         result = {"standings": standings, "leaver": engine.leaver, "penalty": m.penalty}
-        await self.hub.db.run(store.finish_match(m.id, self.id, m.status, engine.totals, ranks, result, humans))
+        await self.hub.db.run(
+            store.finish_match(m.id, self.id, m.status, engine.totals, ranks, result, humans)
+        )
         for pid in humans:
             self.hub.player_matches(pid)
         self.status = "waiting"
         for s in self.seats:
             s.ready = s.bot is not None
             s.auto, s.auto_reason = False, None
-        frame = {"type": "match_over", "match": m.id, "status": m.status, "scores": list(engine.totals),
-                 "ranking": engine.ranking(), "standings": standings, "leaver": engine.leaver, "penalty": m.penalty}
+        frame = {
+            "type": "match_over",
+            "match": m.id,
+            "status": m.status,
+            "scores": list(engine.totals),
+            "ranking": engine.ranking(),
+            "standings": standings,
+            "leaver": engine.leaver,
+            "penalty": m.penalty,
+        }
         for pid in self.humans():
             self._send(pid, frame)
         log(INFO, "match over", room=self.code, match=m.id, status=m.status)
@@ -774,10 +874,17 @@ class Room:
         Every seat starts offline without 托管 and gets its full time again (docs/protocol.md §3.4)."""
         async with self.lock:
             record = {
-                "format_version": FORMAT_VERSION, "kind": "match", "rules": data["rules"], "seed": data["seed"],
-                "players": len(self.seats), "hands": data["hands_total"], "double_cards": [], "leaver": None,
-                "records": [{"seed": h["seed"], "dealer": h["dealer"], "actions": h["actions"]}
-                            for h in data["hands"]],
+                "format_version": FORMAT_VERSION,
+                "kind": "match",
+                "rules": data["rules"],
+                "seed": data["seed"],
+                "players": len(self.seats),
+                "hands": data["hands_total"],
+                "double_cards": [],
+                "leaver": None,
+                "records": [
+                    {"seed": h["seed"], "dealer": h["dealer"], "actions": h["actions"]} for h in data["hands"]
+                ],
             }
             engine = replay_match(record)
             m = MatchRun(data["id"], engine, [tuple(x) for x in data["seats"]])  # type: ignore[misc]

@@ -53,8 +53,9 @@ def player_dict(p: Player) -> dict[str, Any]:
 
 def create_player(token_hash: str, nickname: str) -> Job:
     def job(s: Session) -> dict[str, Any]:
-        p = Player(token_hash=token_hash, nickname=nickname, points=0, hands_played=0, hands_won=0,
-                   matches_played=0)
+        p = Player(
+            token_hash=token_hash, nickname=nickname, points=0, hands_played=0, hands_won=0, matches_played=0
+        )
         s.add(p)
         s.flush()
         return player_dict(p)
@@ -135,7 +136,9 @@ def create_room(code: str, kind: str, owner_id: int | None, options: dict[str, A
     return job
 
 
-def save_room(room_id: int, status: str, owner_id: int | None, seats: Sequence[tuple[int | None, str | None, bool]]) -> Job:
+def save_room(
+    room_id: int, status: str, owner_id: int | None, seats: Sequence[tuple[int | None, str | None, bool]]
+) -> Job:
     """Write a room's status, owner and seats (player id, bot, ready) in one go."""
 
     def job(s: Session) -> None:
@@ -160,31 +163,55 @@ def load_open_rooms() -> Job:
     def job(s: Session) -> list[dict[str, Any]]:
         out = []
         for room in s.scalars(select(Room).where(Room.status != "closed").order_by(Room.id)):
-            seats = s.scalars(select(RoomSeat).where(RoomSeat.room_id == room.id).order_by(RoomSeat.seat)).all()
+            seats = s.scalars(
+                select(RoomSeat).where(RoomSeat.room_id == room.id).order_by(RoomSeat.seat)
+            ).all()
             data: dict[str, Any] = {
-                "id": room.id, "code": room.code, "kind": room.kind, "owner_id": room.owner_id,
-                "options": room.options, "status": room.status,
-                "seats": [(x.player_id, x.bot, x.ready) for x in seats], "match": None,
+                "id": room.id,
+                "code": room.code,
+                "kind": room.kind,
+                "owner_id": room.owner_id,
+                "options": room.options,
+                "status": room.status,
+                "seats": [(x.player_id, x.bot, x.ready) for x in seats],
+                "match": None,
             }
             match = s.scalars(
-                select(Match).where(Match.room_id == room.id, Match.status == "playing").order_by(Match.id.desc())
+                select(Match)
+                .where(Match.room_id == room.id, Match.status == "playing")
+                .order_by(Match.id.desc())
             ).first()
             if match is not None:
-                mseats = s.scalars(select(MatchSeat).where(MatchSeat.match_id == match.id).order_by(MatchSeat.seat))
+                mseats = s.scalars(
+                    select(MatchSeat).where(MatchSeat.match_id == match.id).order_by(MatchSeat.seat)
+                )
                 mdata: dict[str, Any] = {
-                    "id": match.id, "seed": int(match.seed), "rules": match.rules, "hands_total": match.hands_total,
+                    "id": match.id,
+                    "seed": int(match.seed),
+                    "rules": match.rules,
+                    "hands_total": match.hands_total,
                     "scores": list(match.scores),
-                    "seats": [(x.player_id, x.bot, x.nickname) for x in mseats], "hands": [],
+                    "seats": [(x.player_id, x.bot, x.nickname) for x in mseats],
+                    "hands": [],
                 }
-                for hand in s.scalars(select(HandRow).where(HandRow.match_id == match.id).order_by(HandRow.number)):
+                for hand in s.scalars(
+                    select(HandRow).where(HandRow.match_id == match.id).order_by(HandRow.number)
+                ):
                     actions = s.execute(
                         select(ActionRow.seat, ActionRow.action)
-                        .where(ActionRow.hand_id == hand.id).order_by(ActionRow.seq)
+                        .where(ActionRow.hand_id == hand.id)
+                        .order_by(ActionRow.seq)
                     ).all()
-                    mdata["hands"].append({
-                        "id": hand.id, "number": hand.number, "seed": int(hand.seed), "dealer": hand.dealer,
-                        "status": hand.status, "actions": [[a.seat, a.action] for a in actions],
-                    })
+                    mdata["hands"].append(
+                        {
+                            "id": hand.id,
+                            "number": hand.number,
+                            "seed": int(hand.seed),
+                            "dealer": hand.dealer,
+                            "status": hand.status,
+                            "actions": [[a.seat, a.action] for a in actions],
+                        }
+                    )
                 data["match"] = mdata
             out.append(data)
         return out
@@ -195,15 +222,30 @@ def load_open_rooms() -> Job:
 # ---- matches and hands ------------------------------------------------------------------------------
 
 
-def create_match(room_id: int, seed: int, rules: dict[str, Any], hands_total: int,
-                 seats: Sequence[tuple[int | None, str | None, str]]) -> Job:
+def create_match(
+    room_id: int,
+    seed: int,
+    rules: dict[str, Any],
+    hands_total: int,
+    seats: Sequence[tuple[int | None, str | None, str]],
+) -> Job:
     def job(s: Session) -> int:
-        m = Match(room_id=room_id, seed=seed, rules=rules, hands_total=hands_total, status="playing",
-                  scores=[0] * len(seats))
+        m = Match(
+            room_id=room_id,
+            seed=seed,
+            rules=rules,
+            hands_total=hands_total,
+            status="playing",
+            scores=[0] * len(seats),
+        )
         s.add(m)
         s.flush()
         for i, (player_id, bot, nickname) in enumerate(seats):
-            s.add(MatchSeat(match_id=m.id, seat=i, player_id=player_id, bot=bot, nickname=nickname[:32], score=0))
+            s.add(
+                MatchSeat(
+                    match_id=m.id, seat=i, player_id=player_id, bot=bot, nickname=nickname[:32], score=0
+                )
+            )
         s.execute(update(Room).where(Room.id == room_id).values(status="playing"))
         return m.id
 
@@ -225,38 +267,70 @@ def action_row(hand_id: int, seq: int, seat: int, action: str, by: str) -> dict[
     return {"hand_id": hand_id, "seq": seq, "seat": seat, "action": action, "by": by, "created_at": utcnow()}
 
 
-def finish_hand(hand_id: int, outcome: dict[str, Any], record: dict[str, Any], match_id: int,
-                scores: Sequence[int], player_results: Sequence[tuple[int, int, bool]]) -> Job:
+def finish_hand(
+    hand_id: int,
+    outcome: dict[str, Any],
+    record: dict[str, Any],
+    match_id: int,
+    scores: Sequence[int],
+    player_results: Sequence[tuple[int, int, bool]],
+) -> Job:
     """Close a hand: its outcome and record, the match's running scores, and each human's points
     (player id, points won or lost, won the hand)."""
 
     def job(s: Session) -> None:
-        s.execute(update(HandRow).where(HandRow.id == hand_id).values(
-            status="finished", outcome=outcome, record=record, finished_at=utcnow()))
+        s.execute(
+            update(HandRow)
+            .where(HandRow.id == hand_id)
+            .values(status="finished", outcome=outcome, record=record, finished_at=utcnow())
+        )
         s.execute(update(Match).where(Match.id == match_id).values(scores=list(scores)))
         for seat, score in enumerate(scores):
-            s.execute(update(MatchSeat).where(MatchSeat.match_id == match_id, MatchSeat.seat == seat)
-                      .values(score=score))
+            s.execute(
+                update(MatchSeat)
+                .where(MatchSeat.match_id == match_id, MatchSeat.seat == seat)
+                .values(score=score)
+            )
         for player_id, delta, won in player_results:
-            s.execute(update(Player).where(Player.id == player_id).values(
-                points=Player.points + delta, hands_played=Player.hands_played + 1,
-                hands_won=Player.hands_won + (1 if won else 0)))
+            s.execute(
+                update(Player)
+                .where(Player.id == player_id)
+                .values(
+                    points=Player.points + delta,
+                    hands_played=Player.hands_played + 1,
+                    hands_won=Player.hands_won + (1 if won else 0),
+                )
+            )
 
     return job
 
 
-def finish_match(match_id: int, room_id: int, status: str, scores: Sequence[int], ranks: Sequence[int],
-                 result: dict[str, Any], humans: Sequence[int]) -> Job:
+def finish_match(
+    match_id: int,
+    room_id: int,
+    status: str,
+    scores: Sequence[int],
+    ranks: Sequence[int],
+    result: dict[str, Any],
+    humans: Sequence[int],
+) -> Job:
     def job(s: Session) -> None:
-        s.execute(update(Match).where(Match.id == match_id).values(
-            status=status, scores=list(scores), result=result, finished_at=utcnow()))
+        s.execute(
+            update(Match)
+            .where(Match.id == match_id)
+            .values(status=status, scores=list(scores), result=result, finished_at=utcnow())
+        )
         s.execute(update(Room).where(Room.id == room_id, Room.status == "playing").values(status="waiting"))
-        for seat, (score, rank) in enumerate(zip(scores, ranks)):
-            s.execute(update(MatchSeat).where(MatchSeat.match_id == match_id, MatchSeat.seat == seat)
-                      .values(score=score, rank=rank))
+        for seat, (score, rank) in enumerate(zip(scores, ranks, strict=False)):
+            s.execute(
+                update(MatchSeat)
+                .where(MatchSeat.match_id == match_id, MatchSeat.seat == seat)
+                .values(score=score, rank=rank)
+            )
         for player_id in humans:
-            s.execute(update(Player).where(Player.id == player_id).values(
-                matches_played=Player.matches_played + 1))
+            s.execute(
+                update(Player).where(Player.id == player_id).values(matches_played=Player.matches_played + 1)
+            )
 
     return job
 
@@ -271,19 +345,39 @@ def _match_summary(s: Session, m: Match, code: str | None) -> dict[str, Any]:
         "started_at": iso(m.started_at),
         "finished_at": iso(m.finished_at),
         "status": m.status,
-        "seats": [{"seat": x.seat, "player_id": x.player_id, "nickname": x.nickname, "bot": x.bot,
-                   "score": int(x.score), "rank": x.rank} for x in seats],
-        "hands": [{"id": h.id, "number": h.number, "status": h.status,
-                   "winner": (h.outcome or {}).get("winner"), "points": (h.outcome or {}).get("points")}
-                  for h in hands],
+        "seats": [
+            {
+                "seat": x.seat,
+                "player_id": x.player_id,
+                "nickname": x.nickname,
+                "bot": x.bot,
+                "score": int(x.score),
+                "rank": x.rank,
+            }
+            for x in seats
+        ],
+        "hands": [
+            {
+                "id": h.id,
+                "number": h.number,
+                "status": h.status,
+                "winner": (h.outcome or {}).get("winner"),
+                "points": (h.outcome or {}).get("points"),
+            }
+            for h in hands
+        ],
     }
 
 
 def history(player_id: int, limit: int) -> Job:
     def job(s: Session) -> list[dict[str, Any]]:
         rows = s.execute(
-            select(Match, Room.code).join(MatchSeat, MatchSeat.match_id == Match.id).join(Room, Room.id == Match.room_id)
-            .where(MatchSeat.player_id == player_id).order_by(Match.id.desc()).limit(limit)
+            select(Match, Room.code)
+            .join(MatchSeat, MatchSeat.match_id == Match.id)
+            .join(Room, Room.id == Match.room_id)
+            .where(MatchSeat.player_id == player_id)
+            .order_by(Match.id.desc())
+            .limit(limit)
         ).all()
         return [_match_summary(s, m, code) for m, code in rows]
 
@@ -292,7 +386,9 @@ def history(player_id: int, limit: int) -> Job:
 
 def match_summary(match_id: int) -> Job:
     def job(s: Session) -> dict[str, Any] | None:
-        row = s.execute(select(Match, Room.code).join(Room, Room.id == Match.room_id).where(Match.id == match_id)).first()
+        row = s.execute(
+            select(Match, Room.code).join(Room, Room.id == Match.room_id).where(Match.id == match_id)
+        ).first()
         return None if row is None else _match_summary(s, row[0], row[1])
 
     return job
@@ -304,8 +400,15 @@ def replay(hand_id: int) -> Job:
         if h is None or h.status == "playing" or h.record is None:
             return None
         return {
-            "hand": {"id": h.id, "match_id": h.match_id, "number": h.number, "status": h.status,
-                     "started_at": iso(h.started_at), "finished_at": iso(h.finished_at), "outcome": h.outcome},
+            "hand": {
+                "id": h.id,
+                "match_id": h.match_id,
+                "number": h.number,
+                "status": h.status,
+                "started_at": iso(h.started_at),
+                "finished_at": iso(h.finished_at),
+                "outcome": h.outcome,
+            },
             "record": h.record,
         }
 
@@ -314,8 +417,11 @@ def replay(hand_id: int) -> Job:
 
 def hand_actions(hand_id: int) -> Job:
     def job(s: Session) -> list[tuple[int, str, str]]:
-        rows = s.execute(select(ActionRow.seat, ActionRow.action, ActionRow.by)
-                         .where(ActionRow.hand_id == hand_id).order_by(ActionRow.seq)).all()
+        rows = s.execute(
+            select(ActionRow.seat, ActionRow.action, ActionRow.by)
+            .where(ActionRow.hand_id == hand_id)
+            .order_by(ActionRow.seq)
+        ).all()
         return [(r.seat, r.action, r.by) for r in rows]
 
     return job

@@ -27,7 +27,8 @@ def origin_allowed(origin: str | None, host: str | None, settings: Settings) -> 
     send no Origin (not browsers) are let in — they are held to the token like everyone.
 
     >>> s = Settings(allow_origins=("https://play.example",))
-    >>> [origin_allowed(o, "127.0.0.1:8000", s) for o in (None, "http://127.0.0.1:8000", "https://play.example", "https://evil.example")]
+    >>> origins = (None, "http://127.0.0.1:8000", "https://play.example", "https://evil.example")
+    >>> [origin_allowed(o, "127.0.0.1:8000", s) for o in origins]
     [True, True, True, False]
     """
     if origin is None:
@@ -83,7 +84,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
 async def _serve(websocket: WebSocket, conn: Connection, hub: Hub, settings: Settings) -> None:
     try:
         first = await asyncio.wait_for(websocket.receive(), settings.hello_timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         conn.close(4002, "hello timeout")
         return
     text = _text(first)
@@ -120,7 +121,9 @@ async def _serve(websocket: WebSocket, conn: Connection, hub: Hub, settings: Set
                 conn.close(1008, "rate limit exceeded")
                 return
             if conn.should_report_limit():
-                _error(conn, "rate_limited", f"too many frames (limit {settings.rate:g}/s); frames were dropped")
+                _error(
+                    conn, "rate_limited", f"too many frames (limit {settings.rate:g}/s); frames were dropped"
+                )
             continue
         if len(text) > settings.max_frame:
             conn.close(1009, "frame too big")

@@ -1,0 +1,71 @@
+"""The database layer: migrations make exactly the models' schema (SQLite, and PostgreSQL when it
+answers), group commit, and one bad job failing alone."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import inspect
+
+from paohuzi.server import store
+from paohuzi.server.db import Database
+from paohuzi.server.models import Base
+
+from .support import postgres_available, postgres_schema
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    if request.param == "sqlite":
+        db = Database(f"sqlite:///{tmp_path / 'db' / 'x.sqlite3'}")
+        db.migrate()
+        yield db
+        db.stop()
+        return
+    if not postgres_available():
+        pytest.skip("no PostgreSQL on 127.0.0.1:5432")
+    with postgres_schema() as url:
+        db = Database(url)
+        db.migrate()
+        yield db
+        db.stop()
+
+
+def test_migrations_match_the_models(database: Database) -> None:
+    with database.engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    assert diff == []
+    names = set(inspect(database.engine).get_table_names())
+    assert {"players", "rooms", "room_seats", "matches", "match_seats", "hands", "actions"} <= names
+    database.migrate()  # twice is harmless
+
+
+def test_group_commit_and_a_bad_job_fails_alone(database: Database) -> None:
+    async def main() -> None:
+        database.start()
+        room = await database.run(store.create_room("123456", "private", None, {}, 3))
+        match = await database.run(store.create_match(room, 7, {}, 1, [(None, "greedy", "g")] * 3))
+        hand = await database.run(store.create_hand(match, 1, 7, 0, {}))
+        rows = [
+            database.append_action(store.action_row(hand, seq, 0, "pass", "bot")) for seq in range(1, 101)
+        ]
+        results = await asyncio.gather(
+            *rows, database.append_action(store.action_row(hand, 5, 0, "x", "bot")), return_exceptions=True
+        )
+        assert all(r is None for r in results[:100]) and isinstance(results[100], Exception)
+        assert [a for _s, a, _b in await database.run(store.hand_actions(hand))] == ["pass"] * 100
+
+    asyncio.run(main())
+
+
+def test_tokens_are_stored_hashed(database: Database) -> None:
+    player = database.run_now(store.create_player(store.hash_token("secret-token-123"), "n"))
+    assert database.run_now(store.player_by_token(store.hash_token("secret-token-123")))["id"] == player["id"]
+    with database.engine.connect() as conn:
+        stored = conn.exec_driver_sql("SELECT token_hash FROM players").scalar()
+    assert stored != "secret-token-123" and len(stored) == 64
