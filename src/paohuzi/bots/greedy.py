@@ -61,7 +61,7 @@ W_HUXI = 0.05
 W_WIN = 0.6  # per expected point at 听牌: Σ unseen copies × points / 4
 W_SAFETY = 0.6
 PASS_BIAS = 0.3  # prefer not to claim when a claim changes nothing
-FAST_HITS = 1  # the fast policy stops at the first discard that keeps the best distance
+DISCARD_HITS = 3  # discards kept at the best distance before the search for more stops
 
 
 def exact_distance(
@@ -82,7 +82,7 @@ def score_hand(
     counts: Sequence[int],
     table: Sequence[Group],
     *,
-    useful: bool = True,
+    useful: bool = False,
 ) -> float:
     """The score of a hand waiting for its next card (after any discard): higher is better."""
     dist, huxi, waits = exact_distance(view, counts, table)
@@ -124,13 +124,14 @@ def _tiebreak(counts: Sequence[int], kind: int) -> float:
 
 
 def discard_scores(
-    view: View, counts: list[int], table: Sequence[Group], kinds: Sequence[int], *, useful: bool = True
+    view: View, counts: list[int], table: Sequence[Group], kinds: Sequence[int], *, useful: bool = False
 ) -> list[tuple[float, int]]:
     """Each discard in ``kinds`` scored: the hand left, its safety and the tie-breaks; best first.
 
-    Without ``useful`` (the fast policy of the search bot's rollouts) the discards are tried from the
-    loosest card up and the search stops at the first that keeps the best distance: the best split of the
-    whole hand leaves some card out, and that card's discard keeps its distance.
+    Without ``useful`` the discards are tried from the loosest card up (fewest partners in hand) and the
+    search stops after :data:`DISCARD_HITS` that keep the best distance — the best split of the whole hand
+    leaves some card out, and that card's discard keeps its distance — so a decision costs a few analyses
+    instead of one per kind. Only the discards tried are returned.
     """
     min_huxi = view.rules.min_huxi
     rough: list[tuple[int, int, int]] = []
@@ -148,7 +149,7 @@ def discard_scores(
         rough.append((dist, -huxi, k))
         if dist <= target:
             hits += 1
-            if hits >= FAST_HITS:
+            if hits >= DISCARD_HITS:
                 break
     rough.sort()
     best_dist = rough[0][0]
@@ -195,27 +196,28 @@ def _after_claim(view: View, action: Action) -> tuple[list[int], list[Group]]:
     return counts, table
 
 
-def claim_score(view: View, action: Action, *, useful: bool = True) -> float:
+def claim_score(view: View, action: Action, *, useful: bool = False) -> float:
     """The score of the hand a claim (碰 / 吃) leaves, after the best discard it then owes.
 
-    Without ``useful`` the hand before its discard is scored as it stands: its best split leaves out the
-    card the discard would take (see :func:`discard_scores`).
+    Without ``useful`` the hand before its discard is scored as it stands — its best split leaves out the
+    card the discard would take (see :func:`discard_scores`) — and the discards are weighed one by one only
+    when that hand may be 听牌 after its discard.
     """
     counts, table = _after_claim(view, action)
+    owes = view.owes_discard_after_take()
+    kinds = _discardable(counts)
+    if owes and not kinds:
+        return -1e9
+    if not owes:
+        return score_hand(view, counts, table, useful=useful)
     if not useful:
-        if not _discardable(counts) and view.owes_discard_after_take():
-            return -1e9
         dist, huxi = reach(counts, table, view.rules.min_huxi)
-        return -W_DISTANCE * dist + W_HUXI * huxi
-    if view.owes_discard_after_take():
-        kinds = _discardable(counts)
-        if not kinds:
-            return -1e9
-        return discard_scores(view, counts, table, kinds, useful=useful)[0][0]
-    return score_hand(view, counts, table, useful=useful)
+        if dist > 0:
+            return -W_DISTANCE * dist + W_HUXI * huxi
+    return discard_scores(view, counts, table, kinds, useful=useful)[0][0]
 
 
-def choose(view: View, legal: Sequence[Action], *, useful: bool = True) -> tuple[Action, list[tuple[float, Action]]]:
+def choose(view: View, legal: Sequence[Action], *, useful: bool = False) -> tuple[Action, list[tuple[float, Action]]]:
     """The greedy choice among ``legal``, and every action it scored (best first)."""
     if len(legal) == 1:
         return legal[0], [(0.0, legal[0])]
@@ -234,11 +236,7 @@ def choose(view: View, legal: Sequence[Action], *, useful: bool = True) -> tuple
         for a in others:
             if a.kind is ActionKind.PASS:
                 if base is None:
-                    if useful:
-                        base = score_hand(view, list(view.counts), view.table)
-                    else:
-                        dist, huxi = reach(view.counts, view.table, view.rules.min_huxi)
-                        base = -W_DISTANCE * dist + W_HUXI * huxi
+                    base = score_hand(view, list(view.counts), view.table, useful=useful)
                 scored.append((base + PASS_BIAS, a))
             elif a.kind in (ActionKind.PENG, ActionKind.CHI) and view.pending is not None:
                 scored.append((claim_score(view, a, useful=useful), a))
@@ -251,12 +249,13 @@ def choose(view: View, legal: Sequence[Action], *, useful: bool = True) -> tuple
 class GreedyBot(Bot):
     """The hand-crafted one-ply player described in the module docstring.
 
-    :param useful: count 进张 (slower, stronger); the search bot's rollouts turn it off.
+    :param useful: also count 进张 and weigh every discard (about ten times slower; the search bot's
+        rollouts use the default, so that search improves on exactly this player).
     """
 
     name = "greedy"
 
-    def __init__(self, seed: int | None = None, *, useful: bool = True) -> None:
+    def __init__(self, seed: int | None = None, *, useful: bool = False) -> None:
         super().__init__(seed)
         self.useful = bool(useful)
 

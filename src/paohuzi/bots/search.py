@@ -40,8 +40,9 @@ from paohuzi.engine import Action, ActionKind, Hand
 __all__ = ["SearchBot", "rollout"]
 
 
-def rollout(hand: Hand, policy_useful: bool = False, limit: int = 400) -> None:
-    """Play ``hand`` to its end with the greedy policy at every seat (in place)."""
+def rollout(hand: Hand, limit: int = 400) -> None:
+    """Play ``hand`` to its end with the greedy policy at every seat (in place) — the same policy as
+    ``make_bot("greedy")``, so that the search improves on exactly that player."""
     steps = 0
     while not hand.over and steps < limit:
         seat = hand.deciding[0]
@@ -49,7 +50,7 @@ def rollout(hand: Hand, policy_useful: bool = False, limit: int = 400) -> None:
         if len(legal) == 1:
             action = legal[0]
         else:
-            action, _ = greedy.choose(view_of(hand, seat), legal, useful=policy_useful)
+            action, _ = greedy.choose(view_of(hand, seat), legal)
         hand.apply(seat, action)
         steps += 1
 
@@ -99,7 +100,7 @@ class SearchBot(Bot):
             if a.kind is ActionKind.HU:
                 return a
         view = read(observation)
-        choice, scored = greedy.choose(view, legal, useful=True)
+        choice, scored = greedy.choose(view, legal)
         best = scored[0][0]
         cands = [a for v, a in scored[: self.candidates] if v >= best - self.window]
         if len(cands) < 2 or view.phase not in ("discard", "claim"):
