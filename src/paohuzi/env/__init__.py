@@ -118,9 +118,27 @@ Rewards
 
 When the hand ends every agent gets its settlement in points (R7.3): the payment divided by the room stake
 — the winner +points per loser, each loser −points (base × 番, R7.1–R7.2); 0 for everyone on a drawn hand
-(荒庄). Rewards are 0 before the end. The wrapped environment ends the hand on an illegal action, giving the
-offender −8 (the least that leaving a hand costs, R7.3) and the others 0. ``infos[agent]["outcome"]`` holds
-the outcome at the end (winner, 胡息, 名堂, points, payments).
+(荒庄). Rewards are 0 before the end. ``infos[agent]["outcome"]`` holds the outcome at the end (winner, 胡息,
+名堂, points, payments).
+
+Checks
+------
+
+``env()`` is the raw environment in one layer, :class:`~paohuzi.env.wrapper.CheckedWrapper`, that makes
+the checks of PettingZoo's ``TerminateIllegalWrapper``, ``AssertOutOfBoundsWrapper`` and
+``OrderEnforcingWrapper`` with the same results, at the raw environment's speed:
+
+* an illegal action ID ends the hand: every agent is terminated (and truncated), the offender gets
+  ``illegal_reward`` (−8, the least that leaving a hand costs, R7.3) and the others 0; the engine's state
+  is not touched, and every mask is then all zeros;
+* an action outside ``Discrete(115)`` (or None for an agent that must act) raises
+  ``AssertionError("action is not in action space")`` and changes nothing;
+* ``step``/``observe``/``last``/``agent_iter``/``render``/``state`` and the attributes ``agents``,
+  ``agent_selection``, ``rewards``, ``terminations``, ``truncations``, ``infos`` are refused before
+  ``reset()``; ``step()`` once every agent is gone warns; a loop over ``agent_iter()`` must ``step()``.
+
+``raw_env()`` has none of these: an illegal or out-of-range ID raises
+:class:`~paohuzi.engine.IllegalActionError`, and the state is unchanged.
 
 Seeding
 -------
@@ -132,7 +150,8 @@ skipped. ``env.unwrapped.hand.record()`` replays the hand with :func:`paohuzi.en
 Version History
 ---------------
 
-* v0: first release (issue #7).
+* v0: first release (issue #7). ``env()``'s three PettingZoo wrappers became one layer of the same checks
+  (the speed of ``raw_env()``).
 
 Also here: :class:`~paohuzi.env.single.PaohuziGymEnv` (``gym_env()``), a Gymnasium single-agent
 environment where the other seats are built-in bots, and :class:`~paohuzi.env.policy.PolicyBot`, which turns
@@ -150,13 +169,13 @@ from __future__ import annotations
 from typing import Any
 
 import gymnasium
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from paohuzi.env.actions import NUM_ACTIONS, action_name, decode, encode
 from paohuzi.env.aec import EnvError, PaohuziEnv
 from paohuzi.env.features import OBSERVATION_SIZE, action_mask, featurize, views
 from paohuzi.env.policy import MaskedRandomBot, PolicyBot
 from paohuzi.env.single import DEFAULT_ILLEGAL_REWARD, PaohuziGymEnv
+from paohuzi.env.wrapper import CheckedWrapper
 from paohuzi.rules import RuleSet
 
 __all__ = [
@@ -165,6 +184,7 @@ __all__ = [
     "gym_env",
     "PaohuziEnv",
     "PaohuziGymEnv",
+    "CheckedWrapper",
     "PolicyBot",
     "MaskedRandomBot",
     "EnvError",
@@ -196,19 +216,17 @@ def env(
     rules: str | RuleSet = "qq",
     render_mode: str | None = None,
     illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
-) -> Any:
-    """The AEC environment ``paohuzi_v0`` with PettingZoo's wrappers: an illegal action ends the hand with
-    ``illegal_reward`` for the offender (``TerminateIllegalWrapper``), an out-of-range ID is an assertion
-    error (``AssertOutOfBoundsWrapper``), and calls out of order are refused (``OrderEnforcingWrapper``).
+) -> CheckedWrapper:
+    """The AEC environment ``paohuzi_v0``, checked (:class:`~paohuzi.env.wrapper.CheckedWrapper`, the checks
+    of PettingZoo's three classic wrappers in one layer): an illegal action ends the hand with
+    ``illegal_reward`` for the offender and the state untouched (``TerminateIllegalWrapper``), an action
+    outside ``Discrete(115)`` is an ``AssertionError`` (``AssertOutOfBoundsWrapper``), and calls out of
+    order are refused (``OrderEnforcingWrapper``).
 
     :param rules: a preset name (``qq``, ``hengyang``, ``hunan``, ``huayang``) or a :class:`RuleSet`.
     :param render_mode: None, ``ansi`` or ``human``.
     """
-    wrapped: Any = raw_env(rules=rules, render_mode=render_mode)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=illegal_reward)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
-    return wrapped
+    return CheckedWrapper(raw_env(rules=rules, render_mode=render_mode), illegal_reward=illegal_reward)
 
 
 def gym_env(

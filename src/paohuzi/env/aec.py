@@ -238,11 +238,15 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        hand = self.hand
-        seat = self._seat_of[agent]
-        move = self.engine_action(agent, action)
+        self._play(agent, self.engine_action(agent, action))
+
+    def _play(self, agent: str, move: Action) -> None:
+        """Apply ``move``, a legal engine action of ``agent_selection`` (checked by :meth:`engine_action`),
+        and advance the environment: the rest of :meth:`step`."""
+        hand = self._hand
+        assert hand is not None
         self._cumulative_rewards[agent] = 0.0
-        hand.apply(seat, move)
+        hand.apply(self._seat_of[agent], move)
         self._version += 1
         if hand.over:
             outcome = hand.outcome
@@ -330,6 +334,19 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
             legal = ", ".join(f"{encode(a, card)}={a}" for a in self.legal_actions(agent)) or "none"
             raise IllegalActionError(seat, move, f"action ID {action_id} is not legal now; legal: {legal}")
         return move
+
+    def _end_illegal(self, agent: str, reward: float) -> None:
+        """End the hand because ``agent`` chose an illegal action, without touching the engine's state:
+        ``reward`` for ``agent``, 0 for the others, every agent terminated and truncated (exactly what
+        PettingZoo's ``TerminateIllegalWrapper`` does). The wrapped :func:`paohuzi.env.env` calls it."""
+        self._cumulative_rewards[agent] = 0.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = float(reward)
+        self._accumulate_rewards()
+        self._deads_step_first()
+        self._version += 1  # every mask is now all zeros
 
     def _observe(self, agent: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         hit = self._cache.get(agent)
