@@ -921,6 +921,10 @@ class Hand:
         for t, s in claims[: idx if idx >= 0 else len(claims)]:
             if s == winner or t == _C_HU:
                 continue
+            if t == _C_PENG and (d := decided.get(s)) is not None and d.kind is ActionKind.CHI:
+                # R4.7 + decision (docs/decisions.md): choosing 吃 over one's own 碰 is not 忍碰, also when
+                # that 吃 then lost to the drawer's 吃 (a claim with priority): no 臭 either way.
+                continue
             m = marks.setdefault(s, [False, False, False])
             if t == _C_CHI:
                 self._no_chi[s].add(c)

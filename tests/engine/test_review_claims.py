@@ -1,0 +1,31 @@
+"""Review: R4.4/R4.7 claim windows — scripted cases found by the brute-force cross-check
+(tests/engine/test_review_crosscheck.py, oracle in test_review_oracle.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from paohuzi.rules import RuleSet
+
+from .helpers import HUNAN, QQ, deal, legal, play
+
+# Seat 1 draws x4 and may 吃 it with x2 x3; its 下家 seat 2 holds x4 x4 (碰) and may also 吃 it.
+CHI_OVER_OWN_PENG = {
+    1: "x5 x5 x5 x7 x7 x7 d1 d1 d1 d2 d2 d2 x2 x3 d9 d10 x9 x1 x8 d7",
+    2: "x6 x6 x6 x9 x9 x9 d7 d7 d7 d8 d8 d8 x4 x4 d4 x2 x3 x10 d2 x10",
+}
+
+
+@pytest.mark.parametrize("rules", [QQ, HUNAN], ids=["qq", "hunan"])
+def test_r4_7_chi_chosen_over_own_peng_that_loses_to_the_drawers_chi_is_not_renpeng(rules: RuleSet) -> None:
+    hand = deal(CHI_OVER_OWN_PENG, stock="x4", rules=rules)
+    assert play(hand, "0: discard x8")[-2:] == ["draw 1 x4", "show 1 x4"]
+    assert legal(hand, 1) == ["chi x2 x3", "pass"]
+    assert legal(hand, 2) == ["peng", "chi x2 x3 | bi x4 x4 d4", "chi x4 d4 | bi x2 x3 x4", "pass"]
+    # Seat 2 prefers 吃 to its 碰; the drawer's 吃 has priority over the 下家's (R4.4).
+    events = play(hand, "2: chi x4 d4 | bi x2 x3 x4", "1: chi x2 x3")
+    assert events[0] == "chi 1 x4 from 1 as x2 x3 x4"
+    # Choosing 吃 over one's own 碰 is not 忍碰 (decision), and a claim that lost to priority is not 臭
+    # (R4.7): no 臭 of any kind for seat 2 (before the fix: 忍碰, and with chou_blocks_peng no 碰 either).
+    assert not any(e.startswith("chou 2") for e in events)
+    assert hand.observation(2)["chou"] == {"chi": [], "peng": [], "renpeng": []}
