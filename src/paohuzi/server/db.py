@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import queue
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -170,11 +171,18 @@ class Database:
                     batch.extend(more)
                 else:
                     batch.append(more)
-            self._run_batch(batch)
+            try:
+                self._run_batch(batch)
+            except BaseException as exc:  # noqa: BLE001 — the worker must never die: fail the batch, go on
+                log(40, "database worker error", exc_info=True)
+                for job in batch:
+                    if job.loop is not None and job.future is not None:
+                        job.loop.call_soon_threadsafe(_resolve, [(job, False, exc)])
             if stop:
                 return
 
     def _run_batch(self, batch: list[_Job]) -> None:
+        started = time.monotonic()
         outcomes: list[tuple[_Job, bool, Any]] = []
         try:
             with Session(self.engine, expire_on_commit=False) as session:
@@ -193,6 +201,9 @@ class Database:
                         outcomes.append((job, True, result))
                     except Exception as exc:  # noqa: BLE001 — handed to the caller
                         outcomes.append((job, False, exc))
+        took = time.monotonic() - started
+        if took > 2.0:
+            log(30, "slow database batch", jobs=len(batch), seconds=round(took, 2))
         by_loop: dict[asyncio.AbstractEventLoop, list[tuple[_Job, bool, Any]]] = {}
         for outcome in outcomes:
             if outcome[0].loop is not None:
