@@ -185,6 +185,8 @@ def _start_server(workdir: Path, database_url: str | None) -> tuple[subprocess.P
         PAOHUZI_BETWEEN_HANDS="0.2",
         PAOHUZI_RATE="50",
         PAOHUZI_BURST="100",
+        PAOHUZI_HTTP_RATE="100000",
+        PAOHUZI_HTTP_BURST="100000",
     )
     url = database_url or f"sqlite:///{workdir / 'load.sqlite3'}"
     log_path = workdir / "server.log"

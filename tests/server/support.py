@@ -26,6 +26,8 @@ PG_BASE = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TEST_ENV = {
     "PAOHUZI_BOT_DELAY": "0.01",
     "PAOHUZI_OFFLINE_GRACE": "0.3",
+    "PAOHUZI_HTTP_RATE": "1000",
+    "PAOHUZI_HTTP_BURST": "1000",
     "PAOHUZI_BETWEEN_HANDS": "0.05",
     "PAOHUZI_TURN_SECONDS": "30",
     "PAOHUZI_CLAIM_SECONDS": "30",

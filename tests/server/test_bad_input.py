@@ -24,6 +24,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         "PAOHUZI_MAX_DROPPED": "30",
         "PAOHUZI_MAX_STRIKES": "12",
         "PAOHUZI_ALLOW_ORIGINS": "https://friends.example",
+        "PAOHUZI_HTTP_RATE": "20",
+        "PAOHUZI_HTTP_BURST": "60",
     }
     proc = ServerProcess(workdir, f"sqlite:///{workdir / 'paohuzi.sqlite3'}", env).start()
     try:
@@ -210,3 +212,15 @@ def test_http_bad_bodies_never_show_a_stack_trace(server: ServerProcess) -> None
     assert r.status_code == 401
     time.sleep(0.05)
     _still_serving(server)
+
+
+def test_http_flood_gets_429_and_others_still_get_served(server: ServerProcess) -> None:
+    with httpx.Client(base_url=server.url) as http:
+        codes = [http.get("/api/leaderboard?limit=1").status_code for _ in range(150)]
+        assert codes.count(429) > 0 and codes[0] == 200
+        r = http.get("/api/leaderboard?limit=1")
+        if r.status_code == 429:
+            assert r.json()["error"]["code"] == "rate_limited"
+        assert http.get("/healthz").status_code == 200  # not the lobby API: not limited
+    time.sleep(3.5)  # the bucket refills (20/s) for whatever runs next
+    assert server.api("GET", "/api/leaderboard?limit=1")["players"] is not None

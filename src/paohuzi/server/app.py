@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from paohuzi import __version__
 from paohuzi.server.api import health_router, router
 from paohuzi.server.config import Settings
+from paohuzi.server.connection import TokenBucket
 from paohuzi.server.db import Database
 from paohuzi.server.hub import Hub
 from paohuzi.server.logs import log
@@ -43,6 +44,32 @@ def web_dir() -> Path:
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+class HttpRateLimit:
+    """Pure ASGI middleware: at most ``rate`` lobby-API requests a second per client address (bursts of
+    ``burst``); beyond that, HTTP 429 ``rate_limited``. Websockets have their own limit (``ws.py``)."""
+
+    def __init__(self, app: Any, rate: float, burst: int) -> None:
+        self.app = app
+        self.rate = rate
+        self.burst = burst
+        self.buckets: dict[str, TokenBucket] = {}
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"].startswith("/api/"):
+            client = scope.get("client")
+            key = client[0] if client else "?"
+            bucket = self.buckets.get(key)
+            if bucket is None:
+                if len(self.buckets) > 50_000:
+                    self.buckets.clear()
+                bucket = self.buckets[key] = TokenBucket(self.rate, self.burst)
+            if not bucket.take():
+                response = _error(429, "rate_limited", "too many requests; slow down")
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -97,6 +124,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         log(40, "request failed", path=request.url.path, exc_info=(type(exc), exc, exc.__traceback__))
         return _error(500, "internal", "internal server error")
 
+    app.add_middleware(HttpRateLimit, rate=settings.http_rate, burst=settings.http_burst)
     app.include_router(health_router)
     app.include_router(router)
     app.add_api_websocket_route("/ws", websocket_endpoint)

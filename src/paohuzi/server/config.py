@@ -37,6 +37,7 @@ class Settings:
     :ivar rate: frames per second a connection may send on average; ``burst``: how many at once.
     :ivar max_dropped: frames dropped for the rate limit before the connection is closed.
     :ivar max_strikes: undecodable/invalid frames before the connection is closed.
+    :ivar http_rate: lobby-API requests per second per client address; ``http_burst``: how many at once.
     :ivar quick_hands: hands in a quick-play match; ``room_hands``: default for private rooms.
     :ivar room_idle: seconds a room with nobody connected and no match on is kept.
     :ivar bot_name: the bot for bot seats and 托管 (``paohuzi.bots.make_bot`` name).
@@ -59,6 +60,8 @@ class Settings:
     burst: int = 40
     max_dropped: int = 200
     max_strikes: int = 20
+    http_rate: float = 20.0
+    http_burst: int = 100
     quick_hands: int = 4
     room_hands: int = 8
     room_idle: float = 1800.0
