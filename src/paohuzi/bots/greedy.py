@@ -2,13 +2,15 @@
 
 For every legal action the bot looks at the hand that would result — after a 吃 with its 比 groups or a
 碰, and after the best discard that then follows (R4.6) — and scores it with
-:mod:`paohuzi.bots.evaluation`:
+:mod:`paohuzi.bots.evaluation` (see docs/AI.md §3 for the weights):
 
-1. **distance** (向听): cards still needed for a complete hand with the 胡息 minimum (fewer is better);
-2. **进张**: unseen copies of the cards that would bring the distance down (a hand waiting on dead cards
-   is worth little);
-3. **胡息** the hand can reach, and at 听牌 the exact points of each winning card
-   (:func:`paohuzi.scoring.scored_waits`) weighted by its unseen copies;
+1. **distance** (向听): cards still needed for a complete hand with the 胡息 minimum (fewer is better),
+   exact at 听牌 (:func:`paohuzi.analysis.waits`);
+2. **胡息** the hand can reach, and at 听牌 the exact points (胡息, 名堂, 番) of each winning card
+   (:func:`paohuzi.scoring.scored_waits`) weighted by its unseen copies — a hand waiting on dead cards is
+   worth little;
+3. with ``useful=True`` only, **进张**: the unseen copies of the cards that would bring the distance down
+   (ten times slower; the default player does without, since it is also the search bot's rollout policy);
 4. **discard safety**: a card whose other copies are all seen (熟张), or that the 下家 has discarded (so it
    may never 吃 it, R4.7), feeds nobody; a 生张 may give the 下家 a 吃 or anyone a 碰 — weighed more when the
    hand is 听牌 (the seeds' tip: 听牌时退熟张);

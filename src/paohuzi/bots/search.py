@@ -7,8 +7,9 @@ At a decision with a real choice the bot:
 2. repeatedly samples a **world** — the other hands, the kinds of their hidden 偎 and the stock order — from
    the cards its seat has not seen (:func:`paohuzi.bots.world.sample_world`: 80 minus its hand, every
    visible table and row card, the card on offer; the 亮张 stays with the dealer), builds an engine hand in
-   that world at this decision, and for **each** candidate plays the hand out to the end with the fast
-   greedy policy at every seat (the same world for every candidate: common random numbers);
+   that world at this decision, and for **each** candidate plays the hand out to the end with greedy at
+   every seat — exactly ``make_bot("greedy")``'s policy, so the search is a step of policy improvement on
+   it (the same world for every candidate: common random numbers);
 3. compares each other candidate with greedy's choice by the paired difference of the results (its own
    payment at the end, R7.3) — a race: every 4 worlds a candidate that is clearly worse, that changes
    nothing, or that is not ahead after 8 worlds drops out — and plays the best one only if it beats
