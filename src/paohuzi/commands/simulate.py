@@ -29,7 +29,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "simulate",
         help="duplicate matches between bots",
-        description=__doc__.split("\n\n")[0] if __doc__ else None,
+        description="Duplicate matches between bots: every deal is played once with each seating of the bots, "
+        "so the luck of the cards cancels out. Prints points per hand (95% CI), win and 荒庄 rates, 胡息 per "
+        "win and decision times per bot, and the paired difference of every two bots.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="bots: random, greedy, search[worlds=N,time=S,candidates=K,z=Z], or module.path:ClassName",
     )
