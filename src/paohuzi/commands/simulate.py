@@ -32,7 +32,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         description="Duplicate matches between bots: every deal is played once with each seating of the bots, "
         "so the luck of the cards cancels out. Prints points per hand (95% CI), win and 荒庄 rates, 胡息 per "
         "win and decision times per bot, and the paired difference of every two bots.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="bots: random, greedy, search[worlds=N,time=S,candidates=K,z=Z], or module.path:ClassName",
     )
     parser.add_argument("--bots", default="greedy,random,random",
