@@ -84,7 +84,7 @@ export function cardEl(card, opts = {}) {
 
 /** Chinese names of group kinds (R3). */
 export const GROUP_ZH = {
-  ti: "提", pao: "跑", wei: "偎", chouwei: "臭偎", kan: "坎", peng: "碰", ju: "吃", jiao: "绞", jiang: "将",
+  ti: "提", pao: "跑", wei: "偎", chouwei: "臭偎", kan: "坎", peng: "碰", ju: "句", jiao: "绞", jiang: "将",
 };
 
 const SAME_HUXI = { ti: [9, 12], pao: [6, 9], wei: [3, 6], chouwei: [3, 6], kan: [3, 6], peng: [1, 3] };
