@@ -11,6 +11,11 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketState
 
+try:
+    import orjson
+except ImportError:  # pragma: no cover — a plain install without the server extra's orjson
+    orjson = None  # type: ignore[assignment]
+
 from paohuzi.server.config import Settings
 from paohuzi.server.logs import log
 
@@ -20,7 +25,13 @@ _QUEUE_LIMIT = 512  # frames waiting for a slow client before it is dropped
 
 
 def dumps(message: dict[str, Any]) -> str:
-    """The JSON text of a server frame (compact, UTF-8 kept)."""
+    """The JSON text of a server frame (compact, UTF-8 kept; orjson when installed, ~10× faster).
+
+    >>> dumps({"type": "pong", "text": "七"})
+    '{"type":"pong","text":"七"}'
+    """
+    if orjson is not None:
+        return orjson.dumps(message).decode()
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 

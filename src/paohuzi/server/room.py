@@ -615,7 +615,7 @@ class Room:
         settings = self.hub.settings
         for seat in deciding:
             legal = hand.legal_actions(seat)
-            key = (m.hand_id, hand.phase, tuple(str(a) for a in legal))
+            key = (m.hand_id, hand.phase, tuple(legal))
             d = m.decisions.get(seat)
             if d is not None and d.key == key:
                 continue
