@@ -250,11 +250,11 @@ def play_seat(
     choose: Callable[[list[str]], str] = first_legal,
     timeout: float = 60.0,
     max_actions: int | None = None,
-    stop_at_seq: int | None = None,
+    stop_when: Callable[[dict[str, Any]], bool] | None = None,
 ) -> dict[str, Any] | None:
     """Play this client's seat (one action per decision, waiting for each to be answered) until a frame of
-    type ``until`` arrives (returned), until ``max_actions`` actions were played, or until the hand has
-    ``stop_at_seq`` actions and no action of ours is in flight (then None)."""
+    type ``until`` arrives (returned), until ``max_actions`` actions were played, or until a game/update
+    frame satisfies ``stop_when`` while no action of ours is in flight (then None)."""
     deadline = time.monotonic() + timeout
     waiting_for: int | None = None
     seen = [f for f in client.frames if f["type"] in ("game", "update")]
@@ -286,7 +286,7 @@ def play_seat(
             if frame.get("id") is not None and frame.get("id") == waiting_for:
                 waiting_for = None
             latest = frame
-            if stop_at_seq is not None and frame["seq"] >= stop_at_seq and waiting_for is None:
+            if stop_when is not None and stop_when(frame) and waiting_for is None:
                 return None
     raise TimeoutError(f"no {until!r} within {timeout} s")
 

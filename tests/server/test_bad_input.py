@@ -121,7 +121,6 @@ def test_wrong_seat_illegal_action_out_of_turn_and_stale_hand(server: ServerProc
             break
         assert frame["type"] != "hand_over", "the hand ended before seat 0 had to decide"
     view = frame["view"]
-    before = frame["seq"]
     absent = next(
         c for c in ("x1", "x2", "x3", "x4", "x5", "d1", "d2", "d3", "d4", "d5") if c not in view["hand"]
     )
@@ -131,7 +130,7 @@ def test_wrong_seat_illegal_action_out_of_turn_and_stale_hand(server: ServerProc
         assert err["code"] == "illegal_action" and err["message"], err
     player.send({"type": "sync"})
     snap = player.expect("game")
-    assert snap["seq"] == before and snap["view"]["hand"] == view["hand"]  # nothing changed
+    assert snap["view"] == view  # nothing changed
     player.api("POST", "/api/rooms/leave")
 
 

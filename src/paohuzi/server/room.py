@@ -103,6 +103,8 @@ class MatchRun:
         "penalty",
         "status",
         "waits",
+        "frames",
+        "views",
     )
 
     def __init__(self, match_id: int, engine: Match, seats: list[tuple[int | None, str | None, str]]) -> None:
@@ -117,6 +119,8 @@ class MatchRun:
         self.penalty: int | None = None
         self.status = "playing"
         self.waits: dict[int, tuple[Any, list[dict[str, Any]]]] = {}  # seat -> (hand state, 听牌 hint)
+        self.frames: dict[int, int] = {}  # seat -> frames about this hand sent to it (its `seq`)
+        self.views: dict[int, dict[str, Any]] = {}  # seat -> the last view it was sent
 
 
 class Room:
@@ -211,15 +215,17 @@ class Room:
         if m is None or m.finished:
             return None
         hand = m.engine.hand
+        view = hand.observation(seat)
+        m.views[seat] = view
         return {
             "type": "game",
             "match": m.id,
             "hand": m.hand_id,
             "number": m.number,
             "hands": m.engine.hands,
-            "seq": m.seq,
+            "seq": m.frames.get(seat, 0),
             "seat": seat,
-            "view": hand.observation(seat),
+            "view": view,
             "waits": self._waits(seat),
             "timers": self._timers(seat),
             "scores": list(m.engine.totals),
@@ -253,6 +259,9 @@ class Room:
                 conn.send_text(text)
 
     def _send_updates(self, events: list[Any], actor: int | None = None, msg_id: Any = None) -> None:
+        """Each seat gets an ``update`` only when something it may see changed: another seat's 过 in a claim
+        window, which changes nothing the others see, is not even told by an empty frame (R5: that the
+        seat had a choice would tell what it holds). ``seq`` counts the frames a seat got, not actions."""
         m = self.match
         assert m is not None
         hand = m.engine.hand
@@ -263,12 +272,17 @@ class Room:
                 continue
             i = seat.index
             seen = [d for d in (e.for_seat(i) for e in events) if d is not None]
+            view = hand.observation(i)
+            if not seen and view == m.views.get(i) and not (msg_id is not None and i == actor):
+                continue
+            m.views[i] = view
+            m.frames[i] = m.frames.get(i, 0) + 1
             frame = {
                 "type": "update",
                 "hand": m.hand_id,
-                "seq": m.seq,
+                "seq": m.frames[i],
                 "events": seen,
-                "view": hand.observation(i),
+                "view": view,
                 "waits": self._waits(i),
                 "timers": self._timers(i),
                 "auto": auto,
@@ -764,6 +778,8 @@ class Room:
             store.create_hand(m.id, m.number, hand.seed, hand.dealer, self.rules.to_dict())
         )
         m.seq = len(hand.actions)
+        m.frames.clear()
+        m.views.clear()
         self._cancel_decisions()
         if not hand.over:
             self._schedule()
