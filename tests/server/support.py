@@ -259,9 +259,12 @@ def play_seat(
     waiting_for: int | None = None
     seen = [f for f in client.frames if f["type"] in ("game", "update")]
     latest: dict[str, Any] | None = seen[-1] if seen else None  # a snapshot already read counts
+    last: dict[str, Any] | None = latest  # the newest game/update frame, acted on or not
     played = 0
     while time.monotonic() < deadline:
         client.waiting_for = waiting_for
+        if stop_when is not None and waiting_for is None and last is not None and stop_when(last):
+            return None  # checked here too: after an error frame nothing else may come
         if waiting_for is None and latest is not None and latest["view"]["legal"]:
             if max_actions is not None and played >= max_actions:
                 return None
@@ -285,9 +288,7 @@ def play_seat(
         if kind in ("game", "update"):
             if frame.get("id") is not None and frame.get("id") == waiting_for:
                 waiting_for = None
-            latest = frame
-            if stop_when is not None and stop_when(frame) and waiting_for is None:
-                return None
+            latest = last = frame
     raise TimeoutError(f"no {until!r} within {timeout} s")
 
 
