@@ -8,37 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from paohuzi.analysis import Arrangement, Source, arrangements
-from paohuzi.cards import Card, parse_cards
+
 from paohuzi.groups import Group
 
-Shape = tuple[int, bool, list[str]]
-
-
-def _groups(text: str) -> list[Group]:
-    return [Group.parse(t) for t in text.split()]
-
-
-def analyse(
-    hand: str, table: str = "", card: str | None = None, source: Source = Source.NONE, *, min_huxi: int = 0
-) -> list[Shape]:
-    """The arrangements as (胡息, 对对, sorted groups) for exact comparison."""
-    arrs = arrangements(
-        parse_cards(hand),
-        _groups(table),
-        None if card is None else Card.parse(card),
-        source,
-        min_huxi=min_huxi,
-    )
-    return [_shape(a) for a in arrs]
-
-
-def _shape(a: Arrangement) -> Shape:
-    return a.huxi, a.duidui, sorted(str(g) for g in a.groups)
-
-
-def want(huxi: int, duidui: bool, groups: str) -> Shape:
-    return huxi, duidui, sorted(str(g) for g in _groups(groups))
+from arrangement_shapes import Shape, analyse, shape, want
 
 
 @pytest.mark.parametrize(
@@ -138,5 +111,5 @@ def test_r3_huxi_of_each_group_kind_in_an_arrangement(hand: str, table: str, exp
         pytest.param("x7 x8 x8 x8 x9 d8", id="kan-not-lent-to-jiao"),
     ],
 )
-def test_r3_not_groups(hand: str) -> None:
+def test_r3_notgroups_of(hand: str) -> None:
     assert analyse(hand) == []

@@ -7,38 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from paohuzi.analysis import AnalysisError, Arrangement, Source, arrangements, is_complete
+from paohuzi.analysis import AnalysisError, Source, arrangements, is_complete
 from paohuzi.cards import Card, PaohuziError, parse_cards
-from paohuzi.groups import Group
-
-Shape = tuple[int, bool, list[str]]
-SELF, OTHER, DISCARD, NONE = Source.SELF, Source.OTHER, Source.DISCARD, Source.NONE
-
-
-def _groups(text: str) -> list[Group]:
-    return [Group.parse(t) for t in text.split()]
-
-
-def analyse(
-    hand: str, table: str = "", card: str | None = None, source: Source = NONE, *, min_huxi: int = 0
-) -> list[Shape]:
-    """The arrangements as (胡息, 对对, sorted groups) for exact comparison."""
-    arrs = arrangements(
-        parse_cards(hand),
-        _groups(table),
-        None if card is None else Card.parse(card),
-        source,
-        min_huxi=min_huxi,
-    )
-    return [_shape(a) for a in arrs]
-
-
-def _shape(a: Arrangement) -> Shape:
-    return a.huxi, a.duidui, sorted(str(g) for g in a.groups)
-
-
-def want(huxi: int, duidui: bool, groups: str) -> Shape:
-    return huxi, duidui, sorted(str(g) for g in _groups(groups))
+from arrangement_shapes import DISCARD, NONE, OTHER, SELF, Shape, analyse, groups_of, want
 
 
 # ---------------------------------------------------------------------------------------------- the 将 rule
@@ -343,12 +314,12 @@ def test_r3_r6_1_kan_and_four_never_split(hand: str) -> None:
 
 
 def test_r6_1_default_min_huxi_is_15() -> None:
-    hand, table = parse_cards("x1x2x3 x6x6"), _groups("ti:d4d4d4d4")
+    hand, table = parse_cards("x1x2x3 x6x6"), groups_of("ti:d4d4d4d4")
     (a,) = arrangements(hand, table)
     assert (a.huxi, a.duidui) == (15, False)
     assert is_complete(hand, table)
-    assert not is_complete(hand, _groups("ti:x4x4x4x4"))  # 9 + 3 = 12
-    assert is_complete(hand, _groups("ti:x4x4x4x4"), min_huxi=12)
+    assert not is_complete(hand, groups_of("ti:x4x4x4x4"))  # 9 + 3 = 12
+    assert is_complete(hand, groups_of("ti:x4x4x4x4"), min_huxi=12)
 
 
 def test_r6_1_card_count_is_not_checked() -> None:
@@ -376,9 +347,9 @@ def test_r6_1_bad_input_raises_analysis_error(
     hand: str, table: str, card: str | None, source: Source
 ) -> None:
     with pytest.raises(AnalysisError):
-        arrangements(parse_cards(hand), _groups(table), None if card is None else Card.parse(card), source)
+        arrangements(parse_cards(hand), groups_of(table), None if card is None else Card.parse(card), source)
     with pytest.raises(AnalysisError):
-        is_complete(parse_cards(hand), _groups(table), None if card is None else Card.parse(card), source)
+        is_complete(parse_cards(hand), groups_of(table), None if card is None else Card.parse(card), source)
 
 
 def test_r6_1_analysis_error_is_a_paohuzi_value_error() -> None:

@@ -8,38 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from paohuzi.analysis import Arrangement, Source, arrangements
-from paohuzi.cards import Card, parse_cards
-from paohuzi.groups import Group
-
-Shape = tuple[int, bool, list[str]]
-SELF, OTHER, DISCARD, NONE = Source.SELF, Source.OTHER, Source.DISCARD, Source.NONE
-
-
-def _groups(text: str) -> list[Group]:
-    return [Group.parse(t) for t in text.split()]
-
-
-def analyse(
-    hand: str, table: str = "", card: str | None = None, source: Source = NONE, *, min_huxi: int = 0
-) -> list[Shape]:
-    """The arrangements as (胡息, 对对, sorted groups) for exact comparison."""
-    arrs = arrangements(
-        parse_cards(hand),
-        _groups(table),
-        None if card is None else Card.parse(card),
-        source,
-        min_huxi=min_huxi,
-    )
-    return [_shape(a) for a in arrs]
-
-
-def _shape(a: Arrangement) -> Shape:
-    return a.huxi, a.duidui, sorted(str(g) for g in a.groups)
-
-
-def want(huxi: int, duidui: bool, groups: str) -> Shape:
-    return huxi, duidui, sorted(str(g) for g in _groups(groups))
+from paohuzi.analysis import Source, arrangements
+from arrangement_shapes import DISCARD, OTHER, SELF, Shape, analyse, shape, want
 
 
 @pytest.mark.parametrize(
