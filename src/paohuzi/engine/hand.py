@@ -598,9 +598,10 @@ class Hand:
         self._tcache[s] = None
         self._info[s] = None
 
-    def _owes(self, s: int) -> bool:
-        """R4.6: discard exactly when hand + table cards > 20 + max(0, n − 1), n = 提 + 跑 on the table."""
-        return self._hsize[s] + self._tsize[s] > HAND_CARDS + max(0, self._fours[s] - 1)
+    def _owes(self, s: int, taking: int = 0) -> bool:
+        """R4.6: discard exactly when hand + table cards > 20 + max(0, n − 1), n = 提 + 跑 on the table;
+        ``taking`` counts a card about to be taken (碰/吃, which add no four-card group)."""
+        return self._hsize[s] + self._tsize[s] + taking > HAND_CARDS + max(0, self._fours[s] - 1)
 
     def _discardable(self, s: int) -> list[int]:
         """Kinds ``s`` may discard: any in hand except a 坎 (R3, R4.6)."""
@@ -858,7 +859,7 @@ class Hand:
         """碰 (R4.3) for a seat holding a pair: not 臭 (R4.7), not dead, and a discard left if one is owed (R4.6)."""
         if self._dead[s] or c in self._no_peng[s]:
             return False
-        owes = self._hsize[s] + self._tsize[s] + 1 > HAND_CARDS + max(0, self._fours[s] - 1)
+        owes = self._owes(s, 1)
         return not owes or self._loose(s) > 2
 
     def _chi_actions(self, s: int, c: int) -> list[Action]:
@@ -867,7 +868,7 @@ class Hand:
         total = sum(avail)
         if total < 2:
             return []
-        owes = self._hsize[s] + self._tsize[s] + 1 > HAND_CARDS + max(0, self._fours[s] - 1)
+        owes = self._owes(s, 1)
         out: list[Action] = []
         seen: set[tuple[int, int, tuple[tuple[int, ...], ...]]] = set()
         for a, b in _PARTNERS[c]:
