@@ -26,6 +26,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/env.py
 	$(BIN)/python bench/bots.py
+	$(BIN)/python bench/load.py --tables 300 --duration 60 --procs 2
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info
