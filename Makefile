@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test venv bench clean
+.PHONY: run test lint venv bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -20,6 +20,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2
+
+# ruff check and mypy --strict, as tests/test_lint.py runs them (paths not yet under the gate: PENDING there).
+lint: $(STAMP)
+	$(BIN)/python tests/test_lint.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/analysis.py

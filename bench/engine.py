@@ -5,8 +5,8 @@
 Each hand is dealt from its own seed and played to the end by picking, at every step, a random deciding
 seat and a random one of its legal actions (seeded, so a run is repeatable). Reports hands/s and steps/s
 (one step = one ``Hand.apply``), plus how hands ended. Rates are per second of this process's CPU time
-(one core), so a shared machine skews them less; the wall-clock rate is printed too. Record results in docs/PERFORMANCE.md with the
-command line that produced them.
+(one core), so a shared machine skews them less; the wall-clock rate is printed too. Record results in
+docs/PERFORMANCE.md with the command line that produced them.
 """
 
 from __future__ import annotations
@@ -59,7 +59,9 @@ def main(argv: list[str] | None = None) -> int:
         prof.disable()
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
     print(f"python {platform.python_version()} on {platform.machine()}, preset {args.preset}, {args.hands} hands")
-    print(f"{args.hands / cpu:,.0f} hands/s, {steps / cpu:,.0f} steps/s of CPU time ({steps / args.hands:.1f} steps/hand)")
+    print(
+        f"{args.hands / cpu:,.0f} hands/s, {steps / cpu:,.0f} steps/s of CPU time ({steps / args.hands:.1f} steps/hand)"
+    )
     print(f"wall clock: {args.hands / elapsed:,.0f} hands/s (lower when the machine is shared)")
     print("ends: " + ", ".join(f"{k} {v}" for k, v in sorted(ends.items())))
     return 0

@@ -18,8 +18,8 @@ from __future__ import annotations
 import argparse
 import platform
 import random
-import sys
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -57,7 +57,7 @@ def env_round(rules: str, seconds: float, seed: int, factory: str = "env()") -> 
     turns = hands = 0
     start = time.process_time()
     while True:
-        for agent in env.agent_iter(env.num_agents):
+        for _agent in env.agent_iter(env.num_agents):
             obs, reward, termination, truncation, info = env.last()
             if termination or truncation:
                 action = None

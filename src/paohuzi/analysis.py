@@ -102,7 +102,10 @@ def _build_candidates() -> list[tuple[tuple[int, Group], ...]]:
             shapes.append(((slot, slot, slot + 1), GroupKind.JIAO))
             shapes.append(((slot, slot + 1, slot + 1), GroupKind.JIAO))
         table.append(
-            tuple((sum(_ONE[s] for s in slots), Group(kind, tuple(Card(_KIND[s]) for s in slots))) for slots, kind in shapes)
+            tuple(
+                (sum(_ONE[s] for s in slots), Group(kind, tuple(Card(_KIND[s]) for s in slots)))
+                for slots, kind in shapes
+            )
         )
     return table
 
@@ -256,14 +259,23 @@ class _Hand:
             kind = g.kind
             if kind is _WEI or kind is _CHOUWEI:
                 # A table 偎 takes the card as 提 (own draw, forced) or 跑 (another's card, optional).
-                option = (table[:i] + (joined,) + table[i + 1 :], fixed, huxi - g.huxi + joined.huxi, fours + 1, rest, size)
+                option = (
+                    table[:i] + (joined,) + table[i + 1 :],
+                    fixed,
+                    huxi - g.huxi + joined.huxi,
+                    fours + 1,
+                    rest,
+                    size,
+                )
                 if own:
                     return [option]
                 result.append(option)
             elif kind is _PENG and source is not Source.DISCARD:
                 # A table 碰 becomes 跑 only with a drawn card, never a discard (R4.2, R6.1).
                 pao = _PAO_G[card]
-                result.append((table[:i] + (pao,) + table[i + 1 :], fixed, huxi - g.huxi + pao.huxi, fours + 1, rest, size))
+                result.append(
+                    (table[:i] + (pao,) + table[i + 1 :], fixed, huxi - g.huxi + pao.huxi, fours + 1, rest, size)
+                )
         if n == 2:
             peng = _PENG_G[card]  # another's card with a hand pair (R6.1)
             result.append((table, fixed + (peng,), huxi + peng.huxi, fours, rest - 2 * one, size - 2))

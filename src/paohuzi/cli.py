@@ -25,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="paohuzi", description="跑胡子 (字牌): rules engine, bots and game server")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name, module_name in COMMANDS.items():
+    for module_name in COMMANDS.values():
         try:
             module = importlib.import_module(f"paohuzi.commands.{module_name}")
         except ModuleNotFoundError as exc:

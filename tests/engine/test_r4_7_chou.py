@@ -41,7 +41,14 @@ def test_r4_7_chou_blocks_peng_qq_on_hunan_off() -> None:
     qq = deal(WEI_SEAT1, stock="d3 d4 d4")
     play(qq, "0: discard x2")
     events = play(qq, "1: pass")
-    assert events[:6] == ["pass 1", "chou 1 d4 peng renpeng", "unclaimed 2 d4", "draw 0 d4", "show 0 d4", "unclaimed 0 d4"]
+    assert events[:6] == [
+        "pass 1",
+        "chou 1 d4 peng renpeng",
+        "unclaimed 2 d4",
+        "draw 0 d4",
+        "show 0 d4",
+        "unclaimed 0 d4",
+    ]
     # The fourth d4 came from seat 0's draw: with chou_blocks_peng seat 1 may not 碰 it.
     assert qq.observation(1)["chou"]["peng"] == ["d4"]
 

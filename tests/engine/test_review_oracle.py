@@ -83,7 +83,8 @@ def _bi(left: list[int], c: int) -> list[list[tuple[int, ...]]]:
 
 def norm(action: Action) -> object:
     if action.kind is ActionKind.CHI:
-        return ("chi", tuple(sorted(int(x) for x in action.cards)), tuple(sorted(tuple(sorted(int(x) for x in g)) for g in action.bi)))
+        bi = tuple(sorted(tuple(sorted(int(x) for x in g)) for g in action.bi))
+        return ("chi", tuple(sorted(int(x) for x in action.cards)), bi)
     if action.kind is ActionKind.DISCARD:
         return ("discard", int(action.card))  # type: ignore[arg-type]
     return action.kind.value
@@ -134,12 +135,19 @@ class Oracle:
                 if s in self.dead:
                     continue
                 source = Source.SELF if s == src else (Source.OTHER if drawn else Source.DISCARD)
-                got = analysis.is_complete(self.hand.hand_of(s), self.table(s), Card(c), source, min_huxi=rules.min_huxi)
+                got = analysis.is_complete(
+                    self.hand.hand_of(s), self.table(s), Card(c), source, min_huxi=rules.min_huxi
+                )
                 want = got
                 if self.r61:
-                    want = complete_oracle([int(x) for x in self.hand.hand_of(s)], self.table(s), c, source, rules.min_huxi)
+                    want = complete_oracle(
+                        [int(x) for x in self.hand.hand_of(s)], self.table(s), c, source, rules.min_huxi
+                    )
                 if got != want:
-                    self.mismatch.append(f"R6.1 analysis {got} oracle {want}: {[str(x) for x in self.hand.hand_of(s)]} {[str(g) for g in self.table(s)]} {Card(c)} {source}")
+                    self.mismatch.append(
+                        f"R6.1 analysis {got} oracle {want}: {[str(x) for x in self.hand.hand_of(s)]} "
+                        f"{[str(g) for g in self.table(s)]} {Card(c)} {source}"
+                    )
                 if want:
                     opts.setdefault(s, set()).add(HU)
                     claims.append((HU, s))
@@ -171,7 +179,9 @@ class Oracle:
                 claims.append(("chi", s))
         return opts, claims
 
-    def mark(self, c: int, claims: list[tuple[str, int]], chosen: dict[int, object], winner: tuple[str, int] | None) -> None:
+    def mark(
+        self, c: int, claims: list[tuple[str, int]], chosen: dict[int, object], winner: tuple[str, int] | None
+    ) -> None:
         """R4.7 after a claim window: declined 吃/碰 are 臭 unless a claim with priority took the card."""
         rank = {HU: 0, "pao": 1, PENG: 2, "chi": 3}
         blocks = self.hand.rules.chou_blocks_peng
@@ -183,7 +193,9 @@ class Oracle:
                 if ws == s:
                     continue  # took the card
                 # lost to priority: a higher claim type, or an earlier 吃 (the drawer's before the 下家's)
-                if rank[wt] < rank[t] or (wt == t == "chi" and (wt, ws) in claims and claims.index((wt, ws)) < claims.index((t, s))):
+                if rank[wt] < rank[t] or (
+                    wt == t == "chi" and (wt, ws) in claims and claims.index((wt, ws)) < claims.index((t, s))
+                ):
                     continue
             if t == "chi":
                 self.chou.no_chi[s].add(c)
@@ -244,7 +256,9 @@ class CheckedHand(Hand):
     def _after_take(self, s):  # type: ignore[no-untyped-def]
         if getattr(self, "_forced", None) == s:
             self._forced = None
-            if not self._dead[s] and analysis.is_complete(self.hand_of(s), self.table_of(s), min_huxi=self.rules.min_huxi):
+            if not self._dead[s] and analysis.is_complete(
+                self.hand_of(s), self.table_of(s), min_huxi=self.rules.min_huxi
+            ):
                 self.problems.append(f"R4.2.3: seat {s} complete after a forced 提/偎 but not asked")
         else:
             self._forced = None
@@ -302,8 +316,8 @@ class CheckedHand(Hand):
                 want = (ch.no_chi[s], ch.no_peng[s], ch.renpeng[s])
                 if got != want:
                     self.problems.append(
-                        f"R4.7 seat {s} after {Card(c)} from {src} (claims {claims}, chosen {chosen}, winner {winner}): "
-                        f"engine {got} oracle {want}"
+                        f"R4.7 seat {s} after {Card(c)} from {src} "
+                        f"(claims {claims}, chosen {chosen}, winner {winner}): engine {got} oracle {want}"
                     )
                     ch.no_chi[s], ch.no_peng[s], ch.renpeng[s] = got  # follow the engine: report once
         super()._clear_decision()
@@ -319,7 +333,9 @@ class CheckedHand(Hand):
                 self.problems.append(f"discard phase: deciding {self.deciding}, legal {got}, oracle {kinds}")
         elif self.phase == "self_hu":
             s = self._actor
-            if self.deciding != (s,) or not analysis.is_complete(self.hand_of(s), self.table_of(s), min_huxi=self.rules.min_huxi):
+            if self.deciding != (s,) or not analysis.is_complete(
+                self.hand_of(s), self.table_of(s), min_huxi=self.rules.min_huxi
+            ):
                 self.problems.append("self_hu phase wrong")
 
 

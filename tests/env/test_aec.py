@@ -317,6 +317,6 @@ class TestMisc:
         with pytest.raises(EnvError, match="rules must be"):
             raw_env(rules=3)  # type: ignore[arg-type]
         with pytest.raises(EnvError, match="call reset"):
-            raw_env().hand
+            _ = raw_env().hand
         with pytest.raises(EnvError, match="no such agent"):
             raw_env().seat_of("player_9")

@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import paohuzi.env
 from paohuzi.cards import NUM_KINDS, Card
 from paohuzi.engine import Hand
 from paohuzi.engine.deck import shuffled
-import paohuzi.env
 from paohuzi.env.aec import pending
 from paohuzi.env.features import (
     OBSERVATION_HIGH,

@@ -115,6 +115,6 @@ def test_bad_arguments() -> None:
     with pytest.raises(EnvError, match="render_mode"):
         gym_env(render_mode="rgb_array")
     with pytest.raises(EnvError, match="call reset"):
-        gym_env().hand
+        _ = gym_env().hand
     with pytest.raises(EnvError, match="call reset"):
         gym_env(opponents="random").step(0)

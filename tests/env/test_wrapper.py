@@ -91,7 +91,7 @@ class TestSameAsPettingZooStack:
         e.reset(seed=11)
         e.last()
         e.step(illegal_id(e))
-        for agent in e.agent_iter():
+        for _agent in e.agent_iter():
             assert not e.last()[0]["action_mask"].any()
             assert not any(e.observe(a)["action_mask"].any() for a in e.agents)
             e.step(None)

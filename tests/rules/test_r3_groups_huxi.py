@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-
 from paohuzi.groups import Group
 
-from arrangement_shapes import Shape, analyse, shape, want
+from arrangement_shapes import Shape, analyse, want
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from paohuzi.analysis import Source, arrangements
-from arrangement_shapes import DISCARD, OTHER, SELF, Shape, analyse, shape, want
+from paohuzi.analysis import Source
+
+from arrangement_shapes import DISCARD, OTHER, SELF, Shape, analyse, want
 
 
 @pytest.mark.parametrize(

@@ -141,7 +141,7 @@ def test_r7_3_escape_odd_point(leaver: int, remaining: dict[int, int], expected:
 def test_r7_3_escape_zero_sum() -> None:
     for leaver, (a, b) in itertools.product(range(3), itertools.product(range(0, 40, 7), repeat=2)):
         others = [s for s in range(3) if s != leaver]
-        deltas = escape_settlement(leaver, dict(zip(others, (a, b))), 3)
+        deltas = escape_settlement(leaver, dict(zip(others, (a, b), strict=True)), 3)
         assert sum(deltas.values()) == 0 and deltas[leaver] == -escape_penalty(a + b, 3)
         assert abs(deltas[others[0]] - deltas[others[1]]) <= 1
 

@@ -35,7 +35,17 @@ _HOW = {
     "dealt": "天胡（起手）",
     "liangzhang": "天胡（亮张）",
 }
-_KIND_ZH = {"ti": "提", "pao": "跑", "wei": "偎", "chouwei": "臭偎", "kan": "坎", "peng": "碰", "ju": "句", "jiao": "绞", "jiang": "将"}
+_KIND_ZH = {
+    "ti": "提",
+    "pao": "跑",
+    "wei": "偎",
+    "chouwei": "臭偎",
+    "kan": "坎",
+    "peng": "碰",
+    "ju": "句",
+    "jiao": "绞",
+    "jiang": "将",
+}
 
 
 def _card(token: str | None) -> str:
@@ -138,7 +148,8 @@ def _shown(event: dict[str, Any], dealer: int) -> list[str]:
 def render_hand(hand: Hand, seat: int | None = None) -> list[str]:
     """The whole hand in Chinese, one line per move; ``seat``: only what that seat saw (R5)."""
     rules = hand.rules
-    lines = [f"规则 {rules.name}（{rules.title}），种子 {hand.seed}" + (f"，座位{seat}的视角" if seat is not None else "")]
+    view = f"，座位{seat}的视角" if seat is not None else ""
+    lines = [f"规则 {rules.name}（{rules.title}），种子 {hand.seed}" + view]
     step = 0
     for e in hand.events:
         seen = e.to_dict() if seat is None else e.for_seat(seat)
@@ -223,7 +234,10 @@ def add_parser(subparsers: Any) -> None:
         "replay",
         help="print a recorded hand move by move in Chinese (R5 view with --seat)",
         description=__doc__.split("\n\n")[0] if __doc__ else None,
-        epilog="examples:\n  paohuzi replay game.json\n  paohuzi replay game.json --seat 1\n  paohuzi replay games.jsonl --line 2",
+        epilog=(
+            "examples:\n  paohuzi replay game.json\n  paohuzi replay game.json --seat 1\n"
+            "  paohuzi replay games.jsonl --line 2"
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", help="a hand or match record (JSON), or JSON Lines of records; - for stdin")

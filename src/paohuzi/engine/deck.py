@@ -7,8 +7,10 @@ stacked deck (:func:`stack_deck`) lets a test choose the deal and the stock.
 
 >>> from paohuzi.rules import find_preset
 >>> deck = stack_deck(find_preset("qq"), dealer=0, hands={1: "x1 x1 x1 x2"}, liangzhang="d10", stock="x7 x8")
->>> len(deck), deck[20], deck[21:25], deck[61:63]
-(80, Card.parse('d10'), (Card.parse('x1'), Card.parse('x1'), Card.parse('x1'), Card.parse('x2')), (Card.parse('x7'), Card.parse('x8')))
+>>> len(deck), deck[20], deck[61:63]
+(80, Card.parse('d10'), (Card.parse('x7'), Card.parse('x8')))
+>>> deck[21:25]
+(Card.parse('x1'), Card.parse('x1'), Card.parse('x1'), Card.parse('x2'))
 """
 
 from __future__ import annotations

@@ -707,7 +707,9 @@ class Hand:
         self._liang = int(deck[DEALER_CARDS - 1])
         self._stock = [int(c) for c in deck[pos:]]
         self._spos = 0
-        self._emit(Deal(None, self.dealer, self.sitting_out, self.seats, tuple(hands), _CARDS[self._liang], len(self._stock)))
+        self._emit(
+            Deal(None, self.dealer, self.sitting_out, self.seats, tuple(hands), _CARDS[self._liang], len(self._stock))
+        )
         # R4.1.1: every four of a kind in a dealt hand goes to the table as 提.
         for s in self.seats:
             h = self._hands[s]
@@ -1044,7 +1046,9 @@ class Hand:
         else:
             zimo = how in ("self", "forced")  # R6.3: a forced 提/偎 completion counts as 自摸
             win = scoring_bridge.evaluate(hand, table, card_obj, source, self.rules, last_card=last, zimo=zimo)
-        payments = scoring_bridge.settle(s, win.points, self.seats, self.rules.stake, self.double_cards, self.table_size)
+        payments = scoring_bridge.settle(
+            s, win.points, self.seats, self.rules.stake, self.double_cards, self.table_size
+        )
         shown = _CARDS[won] if won is not None else card_obj
         score = win.score
         arrangement = win.arrangement
@@ -1054,7 +1058,9 @@ class Hand:
                 scoring_bridge.names(score), score.fan, score.base, win.points, *self._reveal(),
             )
         )
-        self._finish(Outcome("hu", s, shown, how, score.zimo, tianhu, last, arrangement, score, win.huxi, win.points, payments))
+        self._finish(
+            Outcome("hu", s, shown, how, score.zimo, tianhu, last, arrangement, score, win.huxi, win.points, payments)
+        )
 
     # ------------------------------------------------------------------------------------------------
     # Error messages
@@ -1092,7 +1098,10 @@ class Hand:
                 return f"not one of the ways to 吃 {card} (R4.3, R4.5 — every copy left must be 比'd): {ways}"
             return f"seat {s} cannot 碰 {card} here (R4.3: a hand pair, not the drawer or discarder); legal: {legal}"
         elif kind is ActionKind.HU:
-            return f"the cards are not complete (R6.1: all in groups, the 将 rule, ≥ {self._min_huxi} 胡息); legal: {legal}"
+            return (
+                f"the cards are not complete (R6.1: all in groups, the 将 rule, ≥ {self._min_huxi} 胡息); "
+                f"legal: {legal}"
+            )
         return f"not among the legal actions now: {legal}"
 
 

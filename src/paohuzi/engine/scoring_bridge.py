@@ -15,7 +15,16 @@ from paohuzi.groups import Group
 from paohuzi.rules import RuleSet
 from paohuzi.scoring import Win
 
-__all__ = ["Win", "ScoringMismatch", "evaluate", "liangzhang_tianhu", "dealt_tianhu", "settle", "escape_payments", "names"]
+__all__ = [
+    "Win",
+    "ScoringMismatch",
+    "evaluate",
+    "liangzhang_tianhu",
+    "dealt_tianhu",
+    "settle",
+    "escape_payments",
+    "names",
+]
 
 
 class ScoringMismatch(PaohuziError):
@@ -39,7 +48,9 @@ def evaluate(
     return win
 
 
-def liangzhang_tianhu(hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, rules: RuleSet) -> Win:
+def liangzhang_tianhu(
+    hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, rules: RuleSet
+) -> Win:
     """天胡 on the 亮张 (R6.4 option): complete per R6.1 (胡息 minimum included, decision in
     docs/decisions.md), scored as 天胡 and 自摸; the best arrangement (R6.2)."""
     win = scoring.evaluate(hand, table, card, source, rules, tianhu=True)

@@ -129,7 +129,7 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             i = seats.index(learner)
             others = [seats[(i + k) % len(seats)] for k in range(1, len(seats))]
             self._bots = {}
-            for s, spec in zip(others, self.opponents):
+            for s, spec in zip(others, self.opponents, strict=True):
                 if isinstance(spec, str):
                     bot = make_bot(spec, seed=rng.getrandbits(32))
                 else:

@@ -179,7 +179,7 @@ class CheckedWrapper(OrderEnforcingWrapper):  # type: ignore[misc]
         if not _in_space(action):
             raise AssertionError("action is not in action space")
         try:
-            move = raw.engine_action(agent, action)  # type: ignore[arg-type]
+            move = raw.engine_action(agent, action)
         except IllegalActionError:
             EnvLogger.warn_on_illegal_move()
             raw._end_illegal(agent, self._illegal_reward)
@@ -200,5 +200,5 @@ def _in_space(action: Any) -> bool:
     if isinstance(action, int):
         return 0 <= action < NUM_ACTIONS
     if isinstance(action, (np.generic, np.ndarray)):
-        return action.shape == () and np.issubdtype(action.dtype, np.integer) and 0 <= action < NUM_ACTIONS
+        return action.shape == () and np.issubdtype(action.dtype, np.integer) and 0 <= int(action) < NUM_ACTIONS
     return False

@@ -199,7 +199,7 @@ async def get_replay(request: Request, hand_id: int, steps: bool = True) -> dict
     """A finished hand's record (``paohuzi.engine.replay(record)`` plays it again) and, unless
     ``steps=false``, every step of it: ``[{"seat", "action", "views": [observation per seat], "full":
     referee view}]``, the first entry being the deal (seat and action null)."""
-    data = await _hub(request).db.run(store.replay(hand_id))
+    data: dict[str, Any] | None = await _hub(request).db.run(store.replay(hand_id))
     if data is None:
         raise RoomError("not_found", f"no finished hand {hand_id}", 404)
     if steps:

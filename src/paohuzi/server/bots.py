@@ -34,7 +34,7 @@ class _FallbackBot:
 def make_seat_bot(name: str, seed: int) -> SeatBot:
     """A bot of the named kind (``greedy`` by default), seeded."""
     try:
-        from paohuzi.bots import make_bot  # type: ignore[attr-defined]
+        from paohuzi.bots import make_bot
     except ImportError:
         return _FallbackBot(seed)
     try:

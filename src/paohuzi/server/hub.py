@@ -85,8 +85,10 @@ class Hub:
 
     def _task_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            exc = task.exception()
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is not None:
             log(
                 ERROR, "background task failed", error=repr(exc), exc_info=(type(exc), exc, exc.__traceback__)
             )

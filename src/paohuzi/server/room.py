@@ -903,7 +903,7 @@ class Room:
                 ],
             }
             engine = replay_match(record)
-            m = MatchRun(data["id"], engine, [tuple(x) for x in data["seats"]])  # type: ignore[misc]
+            m = MatchRun(data["id"], engine, [tuple(x) for x in data["seats"]])
             self.match = m
             self.status = "playing"
             hands = data["hands"]

@@ -5,6 +5,7 @@ frame size and rate limits, strikes for bad frames, and errors as frames — nev
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -42,7 +43,7 @@ def origin_allowed(origin: str | None, host: str | None, settings: Settings) -> 
     return bool(host) and netloc.lower() == (host or "").lower()
 
 
-def _text(message: dict[str, Any]) -> str | bytes | None:
+def _text(message: Mapping[str, Any]) -> str | bytes | None:
     if message.get("type") != "websocket.receive":
         return None
     text = message.get("text")
