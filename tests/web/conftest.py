@@ -50,8 +50,21 @@ class Server:
     def start(self, timeout: float = 30.0) -> Server:
         env = dict(os.environ, **self.env)
         db = f"sqlite:///{self.workdir / 'paohuzi.sqlite3'}"
-        cmd = [sys.executable, "-m", "paohuzi.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-               "--database-url", db, "--plain-logs", "--log-level", "INFO"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "paohuzi.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--database-url",
+            db,
+            "--plain-logs",
+            "--log-level",
+            "INFO",
+        ]
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=self.workdir)
         pattern = re.compile(r"Uvicorn running on http://127\.0\.0\.1:(\d+)")
@@ -89,8 +102,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
-        pytest.fail(f"Chromium is needed for the browser tests and was not found at {CHROMIUM} "
-                    "(apt-get install chromium; .ci/run does it)")
+        pytest.fail(
+            f"Chromium is needed for the browser tests and was not found at {CHROMIUM} "
+            "(apt-get install chromium; .ci/run does it)"
+        )
     try:
         from playwright.sync_api import sync_playwright
     except ImportError as exc:  # pragma: no cover - the dev extra installs it

@@ -12,6 +12,9 @@ from typing import Any
 # Which claim a person picks when offered several (the hand always goes on; 胡 ends it sooner).
 CLAIM_ORDER = ("hu", "peng", "chi", "pass")
 
+# Anything the table may ask of a person, or the end of the hand.
+DECISION = ".chi-modal .chi-option, .actions button:not([disabled]), .hand.my-turn .card.playable, .settle-modal"
+
 
 class Person:
     def __init__(self, browser: Any, base_url: str, artifacts: Path, name: str, **context_options: Any) -> None:
@@ -54,6 +57,21 @@ class Person:
 
     def settled(self) -> bool:
         return self.page.locator(".settle-modal").count() > 0
+
+    def wait_for_decision(self, timeout: float = 15_000) -> None:
+        """Wait (on the page's state, not a sleep) until the table asks for a decision or the hand ends."""
+        self.page.wait_for_selector(DECISION, timeout=timeout)
+
+    def play_until_discard(self, timeout: float = 60.0) -> None:
+        """Make every claim decision until it is this person's turn to discard (and stop there)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.wait_for_decision()
+            if self.page.locator(".hand.my-turn .card.playable").count():
+                return
+            assert not self.settled(), "the hand ended before a discard"
+            self.step()
+        raise TimeoutError("no discard decision")
 
     def step(self, swipe: bool = False) -> str | None:
         """Make one decision if the table asks for one; returns what was done, or None."""
@@ -134,8 +152,12 @@ class Friend:
     def join(self, code: str) -> None:
         import httpx
 
-        r = httpx.post(f"{self.base_url}/api/rooms/{code}/join", json={},
-                       headers={"Authorization": f"Bearer {self.token}"}, timeout=10)
+        r = httpx.post(
+            f"{self.base_url}/api/rooms/{code}/join",
+            json={},
+            headers={"Authorization": f"Bearer {self.token}"},
+            timeout=10,
+        )
         assert r.status_code == 200, r.text
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -158,8 +180,9 @@ class Friend:
                         key = (frame["hand"], frame["seq"])
                         if key not in acted:
                             acted.add(key)
-                            ws.send(json.dumps({"type": "act", "action": frame["view"]["legal"][0],
-                                                "hand": frame["hand"]}))
+                            ws.send(
+                                json.dumps({"type": "act", "action": frame["view"]["legal"][0], "hand": frame["hand"]})
+                            )
         except BaseException as exc:  # noqa: BLE001 - reported by close()
             if not self.stop.is_set():
                 self.error = exc

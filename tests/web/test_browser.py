@@ -5,6 +5,7 @@ Each test saves screenshots under ``test-artifacts/web/<test>/`` and fails on an
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -148,7 +149,7 @@ def test_reload_mid_hand_restores_the_same_table(browser: Any, artifacts: Path, 
                 break
             assert not me.settled(), "the hand ended before the reload"
             if me.step() is None:
-                me.page.wait_for_timeout(40)
+                me.wait_for_decision()
         me.page.wait_for_selector(".hand.my-turn .card.playable")
         before = _table_state(me.page)
         me.shot("before-reload")
@@ -207,7 +208,7 @@ def test_phone_layout_shows_all_21_cards_without_scrolling(browser: Any, server:
         for left, right, top, bottom in layout["cards"]:
             assert 0 <= left and right <= 360 and 0 <= top and bottom <= 740, layout["cards"]
         # Each card is big enough to read and to touch.
-        assert min(r - l for l, r, _t, _b in layout["cards"]) >= 26
+        assert min(right - left for left, right, _t, _b in layout["cards"]) >= 26
         # Play the hand on, with taps, until a claim or a few discards, for the screenshots.
         for _ in range(300):
             if me.discards >= 3 or me.settled():
@@ -215,8 +216,75 @@ def test_phone_layout_shows_all_21_cards_without_scrolling(browser: Any, server:
             if me.page.locator(".actions").count():
                 me.shot("phone-claim")
             if me.step() is None:
-                me.page.wait_for_timeout(40)
+                me.wait_for_decision()
         me.shot("phone-later")
+        _no_errors(me)
+    finally:
+        me.close()
+
+
+def _press_across_a_redraw(page: Any, key: str) -> None:
+    """Press the hand card at `key`, redraw the whole table while the button is down, let go: one tap whose
+    pointerdown and pointerup land on two different elements (what a frame arriving mid-tap does)."""
+    card = page.locator(f".hand.my-turn .card.playable[data-key='{key}']")
+    card.evaluate("el => { el.dataset.before = '1'; }")
+    box = card.bounding_box()
+    assert box
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("() => window.paohuzi.rerender()")
+    assert page.locator(".hand [data-before]").count() == 0  # the pressed element is gone
+    page.mouse.up()
+
+
+def test_a_lifted_card_stays_lifted_across_frames(browser: Any, server: Server, artifacts: Path) -> None:
+    """(5) Tap a card, a frame redraws the table, tap it again: the discard goes out. Taps split by a redraw
+    count too. The lifted card is dropped when it is no longer the player's discard (here: 托管 plays it)."""
+    me = Person(browser, server.url, artifacts, "lifted", viewport={"width": 1024, "height": 768})
+    sent: list[dict[str, Any]] = []
+    me.page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload))))
+    page = me.page
+    try:
+        me.open()
+        page.click("[data-action='quick']")
+        page.wait_for_selector(".table .hand .card")
+        me.play_until_discard()
+        card = page.locator(".hand.my-turn .card.playable").last
+        key, kind = card.get_attribute("data-key"), card.get_attribute("data-card")
+        assert key and kind
+        selected = page.locator(f".hand.my-turn .card.selected[data-key='{key}'][data-card='{kind}']")
+
+        # First tap, split by a redraw: the card is lifted.
+        _press_across_a_redraw(page, key)
+        selected.wait_for()
+        # A real frame (a full snapshot the client asks for) redraws the table: the card stays lifted.
+        page.evaluate("() => { window.__game = window.paohuzi.state.game; window.paohuzi.send({type: 'sync'}); }")
+        page.wait_for_function("() => window.paohuzi.state.game !== window.__game")
+        assert page.locator(".hand [data-before]").count() == 0
+        assert selected.count() == 1 and page.locator(".hand .card.selected").count() == 1
+        me.shot("lifted-after-frame")
+        assert not [f for f in sent if f.get("type") == "act" and f["action"].startswith("discard")]
+
+        # Second tap, again split by a redraw: the discard goes out, and nothing is lifted any more.
+        _press_across_a_redraw(page, key)
+        page.wait_for_function("() => window.paohuzi.state.selected === null")
+        discards = [f["action"] for f in sent if f.get("type") == "act" and f["action"].startswith("discard")]
+        assert discards == [f"discard {kind}"], sent
+        page.wait_for_selector(".hand.my-turn", state="detached")
+        me.discards += 1
+        me.shot("discarded")
+
+        # The next discard: lift a card, then 托管 plays the turn. The lifted card goes with the decision.
+        me.play_until_discard()
+        page.locator(".hand.my-turn .card.playable").first.click()
+        page.locator(".hand.my-turn .card.selected").wait_for()
+        page.click("[data-action='auto']")
+        page.wait_for_selector(".hand.my-turn", state="detached")
+        # 托管 would play on (the settlement may soon cover the table): switch it off as its button would.
+        page.evaluate("() => window.paohuzi.send({type: 'auto', on: false})")
+        assert page.evaluate("() => window.paohuzi.state.selected") is None
+        assert page.locator(".hand .card.selected").count() == 0
+        me.shot("after-auto")
         _no_errors(me)
     finally:
         me.close()

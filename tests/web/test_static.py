@@ -4,7 +4,6 @@ and every translation key resolves, both languages have every string, the card f
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from .make_font import CHARS, WEB, client_characters
 

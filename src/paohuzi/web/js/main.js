@@ -11,7 +11,7 @@ import { loadLobbyData, renderDialog, renderLobby, renderRoom } from "./lobby.js
 import { GameSocket } from "./net.js";
 import { HandRecorder, loadReplay, renderReplay, replayKeys } from "./replay.js";
 import { renderSettlement } from "./settle.js";
-import { renderChiChooser, renderTable, seatName, seatPlaces } from "./table.js";
+import { renderChiChooser, renderTable, resolveSelection, restyleDrag, seatName, seatPlaces } from "./table.js";
 
 const state = {
   player: null,
@@ -22,7 +22,7 @@ const state = {
   settleOpen: false,
   matchOver: null,
   conn: "idle",
-  selected: null,
+  selected: null, // the lifted card: {hand, card, col, idx} (table.js resolveSelection)
   chiOptions: null,
   busy: false,
   screen: "lobby",
@@ -313,10 +313,12 @@ const tableCtx = () => ({
   prev: state.prevGame,
   busy: state.busy,
   waits: state.game ? state.game.waits : null,
-  onCard(key, action) {
-    if (state.selected === key) act(action);
+  onCard(cell, action) {
+    const g = state.game;
+    const sel = resolveSelection(g, state.selected);
+    if (sel && sel.card === cell.card && sel.col === cell.col && sel.idx === cell.idx) act(action);
     else {
-      state.selected = key;
+      state.selected = { hand: g.hand, card: cell.card, col: cell.col, idx: cell.idx };
       render();
     }
   },
@@ -379,6 +381,9 @@ function renderTableScreen() {
     screen.append(h("div", { class: "banner", "data-testid": "conn-banner" }, t(state.conn)));
   }
   if (g) {
+    // The lifted card stays lifted across redraws while it may still be discarded (a frame can come between
+    // the two taps), and is dropped once it may not.
+    state.selected = resolveSelection(g, state.selected);
     screen.append(renderTable(g, tableCtx()));
     if (g.auto && g.auto[g.seat]) {
       screen.append(h("button", { class: "auto-veil", "data-action": "auto-off", onclick: () => app.send({ type: "auto", on: false }) }, h("b", {}, t("autoOn")), h("small", {}, t("autoOff"))));
@@ -451,7 +456,14 @@ function render() {
   const active = document.activeElement;
   const activeName = active && active.name && rootEl.contains(active) ? active.name : null;
   const activeValue = activeName ? active.value : null;
+  // … and the focus of a hand card (keyboard play).
+  const activeCard = active && active.matches && active.matches(".hand .card[data-key]") && rootEl.contains(active) ? active.dataset : null;
   mount(rootEl, wrap);
+  if (activeCard) {
+    const again = rootEl.querySelector(`.hand .card[data-key="${activeCard.key}"][data-card="${activeCard.card}"][tabindex]`);
+    if (again) again.focus();
+  }
+  restyleDrag();
   document.body.dataset.screen = screen;
   if (activeName) {
     const again = rootEl.querySelector(`[name="${activeName}"]`);

@@ -49,6 +49,33 @@ export function parseChi(action) {
   return { cards, bi };
 }
 
+/** The seat's hand as it is drawn: columns (`handColumns`), each card with its place and whether it may go. */
+function handCells(g, discards) {
+  const view = g.view;
+  const hand = view.hands && view.hands[g.seat] ? view.hands[g.seat] : view.hand;
+  const cells = [];
+  handColumns(hand || []).forEach((col, ci) => {
+    col.cards.forEach((card, i) => cells.push({ card, col: ci, idx: i, playable: !col.kan && discards.has(card) }));
+  });
+  return cells;
+}
+
+/**
+ * The lifted card (`{hand, card, col, idx}`) made to fit the table `g` now, or null. A selection is a card
+ * kind at a place in the hand; it lives across redraws (a frame may come between the two taps) while it is
+ * still this hand, still the seat's discard decision and that kind may still be discarded. If the hand was
+ * laid out anew, the same kind nearest the old place stands in for it.
+ */
+export function resolveSelection(g, sel) {
+  if (!sel || !g || !g.view || sel.hand !== g.hand || g.view.phase === "over") return null;
+  const { discards } = splitLegal(g.view.legal);
+  if (!discards.has(sel.card)) return null;
+  const same = handCells(g, discards).filter((c) => c.playable && c.card === sel.card);
+  if (!same.length) return null;
+  const at = same.find((c) => c.col === sel.col && c.idx === sel.idx) || same.find((c) => c.col === sel.col) || same[same.length - 1];
+  return { hand: g.hand, card: at.card, col: at.col, idx: at.idx };
+}
+
 function groupColumn(group, { own, size, fresh, showHuxi, label = true }) {
   const faces = groupFaces(group, own);
   const col = h("div", { class: `grp grp-${group.kind}${fresh ? " fresh" : ""}`, "data-kind": group.kind });
@@ -79,8 +106,8 @@ function timerEl(timer) {
 
 /**
  * The whole table. `g` = {view, seat, timers, scores, auto, hand, number, hands}; `ctx` = {room, names,
- * readOnly, selected, prev (the previous view, for fresh-card marks), onCard, onDragDiscard, onClaim,
- * waits}. Returns the table element.
+ * readOnly, selected (a selection as `resolveSelection` answers it), prev (the previous view, for fresh-card
+ * marks), onCard, onDragDiscard, onClaim, waits}. Returns the table element.
  */
 export function renderTable(g, ctx) {
   const view = g.view;
@@ -250,6 +277,8 @@ export function renderTable(g, ctx) {
     "data-count": String((hand || []).length),
     style: { "--cols": String(Math.max(columns.length, 7)) },
   });
+  // The gestures act on the latest table: a press that began before a redraw ends on this one.
+  if (!ctx.readOnly && ctx.onCard) live = { ctx, discards };
   const prevHand = prev ? prev.hand || [] : null;
   const prevCounts = new Map();
   if (prevHand) for (const c of prevHand) prevCounts.set(c, (prevCounts.get(c) || 0) + 1);
@@ -264,12 +293,14 @@ export function renderTable(g, ctx) {
         if (left > 0) prevCounts.set(card, left - 1);
         else fresh = true;
       }
+      const sel = ctx.selected;
+      const selected = playable && !!sel && sel.card === card && sel.col === ci && sel.idx === i;
       const el = cardEl(card, {
         size: "hand",
-        cls: [playable ? "playable" : "", ctx.selected === key && playable ? "selected" : "", fresh ? "fresh" : ""].filter(Boolean).join(" "),
-        attrs: { "data-key": key, role: playable ? "button" : null, tabindex: playable ? "0" : null },
+        cls: [playable ? "playable" : "", selected ? "selected" : "", fresh ? "fresh" : ""].filter(Boolean).join(" "),
+        attrs: { "data-key": key, role: playable ? "button" : null, tabindex: playable ? "0" : null, "aria-pressed": playable ? String(selected) : null },
       });
-      if (playable && ctx.onCard) attachDiscardGestures(el, key, discards.get(card), ctx);
+      if (playable && ctx.onCard) attachDiscardGestures(el, { card, col: ci, idx: i });
       colEl.append(el);
     });
     if (col.kan) colEl.append(h("span", { class: "lock", title: GROUP_ZH.kan }, GROUP_ZH.kan));
@@ -345,50 +376,90 @@ export function renderChiChooser(options, pendingCard, onPick, onCancel) {
 }
 
 // Tap a card to lift it, tap again to discard; or drag / swipe it up.
-function attachDiscardGestures(el, key, action, ctx) {
-  let start = null;
-  let moved = false;
+//
+// A frame may redraw the table at any time, also between pointerdown and pointerup: the press is kept here,
+// not in the card element, and is finished by whichever element (the old card, the new one in its place) or
+// the document hears the end of it. The discard is looked up in the latest table's `legal`.
+let live = null; // {ctx, discards} of the latest table drawn for play
+let press = null; // {id, x, y, cell, moved}
+let documentListening = false;
+
+function cardElFor(cell) {
+  return document.querySelector(`.table:not(.readonly) .hand .card[data-key="${cell.col}:${cell.idx}"][data-card="${cell.card}"]`);
+}
+
+function pressMove(ev) {
+  if (!press || ev.pointerId !== press.id) return;
+  const dy = ev.clientY - press.y;
+  const dx = ev.clientX - press.x;
+  if (Math.abs(dy) > 8 || Math.abs(dx) > 8) press.moved = true;
+  press.last = { dx, dy };
+  if (press.moved) styleDrag(cardElFor(press.cell), dx, dy);
+}
+
+function styleDrag(el, dx, dy) {
+  if (!el) return;
+  el.classList.add("dragging");
+  el.style.transform = `translate(${dx}px, ${Math.min(dy, 0)}px)`;
+  el.classList.toggle("will-discard", dy < -50);
+}
+
+function pressEnd(ev, cancelled) {
+  if (!press || ev.pointerId !== press.id) return;
+  const { cell, moved } = press;
+  const dy = ev.clientY - press.y;
+  press = null;
+  const el = cardElFor(cell);
+  if (el) {
+    el.classList.remove("dragging", "will-discard");
+    el.style.transform = "";
+  }
+  if (cancelled || !live) return;
+  const action = live.discards.get(cell.card);
+  if (!action) return; // no longer this seat's discard, or not this card
+  if (moved) {
+    if (dy < -50) live.ctx.onDragDiscard(action);
+    return;
+  }
+  live.ctx.onCard(cell, action);
+}
+
+/** After a redraw in the middle of a drag: the new card element follows the pointer again. */
+export function restyleDrag() {
+  if (press && press.moved && press.last) styleDrag(cardElFor(press.cell), press.last.dx, press.last.dy);
+}
+
+function attachDiscardGestures(el, cell) {
+  if (!documentListening) {
+    documentListening = true;
+    document.addEventListener("pointermove", pressMove);
+    document.addEventListener("pointerup", (ev) => pressEnd(ev, false));
+    document.addEventListener("pointercancel", (ev) => pressEnd(ev, true));
+  }
   el.addEventListener("pointerdown", (ev) => {
     if (ev.button !== undefined && ev.button !== 0) return;
-    start = { x: ev.clientX, y: ev.clientY, id: ev.pointerId };
-    moved = false;
+    press = { id: ev.pointerId, x: ev.clientX, y: ev.clientY, cell, moved: false, last: null };
     try {
       el.setPointerCapture(ev.pointerId);
     } catch {
       /* ignore */
     }
   });
+  // A card taken out of the page by a redraw may still get the rest of its press (touch keeps its target).
   el.addEventListener("pointermove", (ev) => {
-    if (!start || ev.pointerId !== start.id) return;
-    const dy = ev.clientY - start.y;
-    const dx = ev.clientX - start.x;
-    if (Math.abs(dy) > 8 || Math.abs(dx) > 8) moved = true;
-    if (moved) {
-      el.classList.add("dragging");
-      el.style.transform = `translate(${dx}px, ${Math.min(dy, 0)}px)`;
-      el.classList.toggle("will-discard", dy < -50);
-    }
+    if (!el.isConnected) pressMove(ev);
   });
-  const finish = (ev, cancelled) => {
-    if (!start || ev.pointerId !== start.id) return;
-    const dy = ev.clientY - start.y;
-    const wasMoved = moved;
-    start = null;
-    el.classList.remove("dragging", "will-discard");
-    el.style.transform = "";
-    if (cancelled) return;
-    if (wasMoved) {
-      if (dy < -50) ctx.onDragDiscard(action);
-      return;
-    }
-    ctx.onCard(key, action);
-  };
-  el.addEventListener("pointerup", (ev) => finish(ev, false));
-  el.addEventListener("pointercancel", (ev) => finish(ev, true));
+  el.addEventListener("pointerup", (ev) => {
+    if (!el.isConnected) pressEnd(ev, false);
+  });
+  el.addEventListener("pointercancel", (ev) => {
+    if (!el.isConnected) pressEnd(ev, true);
+  });
   el.addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" || ev.key === " ") {
       ev.preventDefault();
-      ctx.onCard(key, action);
+      const action = live && live.discards.get(cell.card);
+      if (action) live.ctx.onCard(cell, action);
     }
   });
 }
