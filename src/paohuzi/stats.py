@@ -281,7 +281,7 @@ def paired_difference(a: Sequence[float], b: Sequence[float], confidence: float 
     """
     if len(a) != len(b):
         raise ValueError(f"paired samples must have the same length, got {len(a)} and {len(b)}")
-    return mean_ci((x - y for x, y in zip(a, b)), confidence)
+    return mean_ci((x - y for x, y in zip(a, b, strict=True)), confidence)
 
 
 def per_deal_means(results: Iterable[tuple[int, str, float]]) -> dict[str, list[float]]:

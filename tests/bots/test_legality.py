@@ -43,7 +43,10 @@ class Checked(Bot):
 # (bots, rules preset, first seed, hands)
 CHUNKS = (
     [(("random", "random", "random"), "qq", 1000 * i, 400) for i in range(17)]
-    + [(("random", "random", "random"), preset, 50_000 + i, 400) for i, preset in enumerate(("hengyang", "hunan", "huayang"))]
+    + [
+        (("random", "random", "random"), preset, 50_000 + i, 400)
+        for i, preset in enumerate(("hengyang", "hunan", "huayang"))
+    ]
     + [(("random", "random", "random"), "hunan-4", 60_000, 400)]
     + [(("random", "random", "random"), "qq", 70_000 + 1000 * i, 400) for i in range(2)]
     + [(("greedy[useful=false]", "random", "greedy[useful=false]"), "qq", 80_000 + 1000 * i, 200) for i in range(3)]

@@ -22,7 +22,8 @@ def test_json_output(capsys: pytest.CaptureFixture[str]) -> None:
                                    "decisions"}
     (diff,) = data["differences"]
     assert (diff["a"], diff["b"]) == ("greedy[useful=false]", "random")
-    assert diff["mean"] == pytest.approx(rows["greedy[useful=false]"]["points"]["mean"] - rows["random"]["points"]["mean"])
+    expected = rows["greedy[useful=false]"]["points"]["mean"] - rows["random"]["points"]["mean"]
+    assert diff["mean"] == pytest.approx(expected)
 
 
 def test_table_records_and_jobs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -36,7 +37,7 @@ def test_table_records_and_jobs(tmp_path: Path, capsys: pytest.CaptureFixture[st
     files = sorted(rec.iterdir())
     assert len(files) == 6
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
-    for path, line in zip(files, lines):
+    for path, line in zip(files, lines, strict=False):
         record = json.loads(path.read_text(encoding="utf-8"))
         hand = replay(record)
         assert list(p / 3 for p in hand.outcome.payments) == line["points"]

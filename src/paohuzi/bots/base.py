@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from paohuzi.cards import PaohuziError
 from paohuzi.engine import Action
@@ -154,7 +154,7 @@ def _load(name: str) -> _Factory:
     factory = getattr(module, attr, None)
     if factory is None or not callable(factory):
         raise BotError(f"module {module_name!r} has no bot class {attr!r}")
-    return factory
+    return cast("Callable[..., Bot]", factory)
 
 
 def make_bot(spec: str, seed: int | None = None, **options: Any) -> Bot:

@@ -62,7 +62,10 @@ def _slot(point: int, big: bool) -> int:
     return (point - 1) * 2 + (1 if big else 0)
 
 
-def _build() -> tuple[list[list[tuple[int, tuple[int, ...], int]]], list[list[tuple[int, tuple[int, ...], int]]], list[int], list[int]]:
+_SlotGroups = list[list[tuple[int, tuple[int, ...], int]]]
+
+
+def _build() -> tuple[_SlotGroups, _SlotGroups, list[int], list[int]]:
     """Per slot: whole groups and two-card partial groups whose lowest card is there, and the 胡息 a pair or a
     single card there could grow into."""
     wholes: list[list[tuple[int, tuple[int, ...], int]]] = [[] for _ in range(NUM_KINDS)]

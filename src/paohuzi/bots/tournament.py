@@ -251,7 +251,10 @@ class MatchResult:
 
     def table(self) -> str:
         """The table as text."""
-        head = f"{'bot':<24} {'hands':>7} {'points/hand (95% CI)':>26} {'win':>6} {'荒庄':>6} {'胡息/win':>8} {'ms/dec':>8}"
+        head = (
+            f"{'bot':<24} {'hands':>7} {'points/hand (95% CI)':>26} {'win':>6} {'荒庄':>6} {'胡息/win':>8}"
+            f" {'ms/dec':>8}"
+        )
         lines = [head, "-" * len(head)]
         for r in self.rows:
             ci = f"{r.points.mean:+.3f} [{r.points.low:+.3f}, {r.points.high:+.3f}]"

@@ -179,7 +179,7 @@ def build_hand(view: View, world: World) -> Hand:
     h._fours = fours
     h._wei = weis
     h._peng = pengs
-    h._rows = [[(c, d) for c, d in zip(view.rows[s], view.row_discarded[s])] for s in range(n)]
+    h._rows = [[(c, d) for c, d in zip(view.rows[s], view.row_discarded[s], strict=False)] for s in range(n)]
     h._stock = list(world.stock)
     h._spos = 0
     h._liang = view.liangzhang
@@ -248,8 +248,8 @@ def view_of(hand: Hand, seat: int) -> View:
         rows.append(cards)
         row_flags.append(tuple(d for _, d in row))
         discarded.append(frozenset(c for c, d in row if d))
-        for c in cards:
-            seen[c] += 1
+        for kind in cards:
+            seen[kind] += 1
     phase = hand._phase
     pending = None
     pending_from = None

@@ -26,7 +26,7 @@ __all__ = ["add_parser", "run"]
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(
+    parser: argparse.ArgumentParser = subparsers.add_parser(
         "simulate",
         help="duplicate matches between bots",
         description="Duplicate matches between bots: every deal is played once with each seating of the bots, "
