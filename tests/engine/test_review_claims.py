@@ -28,4 +28,4 @@ def test_r4_7_chi_chosen_over_own_peng_that_loses_to_the_drawers_chi_is_not_renp
     # Choosing 吃 over one's own 碰 is not 忍碰 (decision), and a claim that lost to priority is not 臭
     # (R4.7): no 臭 of any kind for seat 2 (before the fix: 忍碰, and with chou_blocks_peng no 碰 either).
     assert not any(e.startswith("chou 2") for e in events)
-    assert hand.observation(2)["chou"] == {"chi": [], "peng": [], "renpeng": []}
+    assert hand.observation(2).to_dict()["chou"] == {"chi": [], "peng": [], "renpeng": []}

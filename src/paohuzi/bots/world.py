@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from paohuzi.bots.view import View
+from paohuzi.bots.view import View, read
 from paohuzi.cards import NUM_KINDS, Card
 from paohuzi.engine import Action, Hand
 from paohuzi.engine import hand as _engine
@@ -213,76 +213,7 @@ def build_hand(view: View, world: World) -> Hand:
     return h
 
 
-_PHASES = _engine._PHASE_NAMES
-
-
 def view_of(hand: Hand, seat: int) -> View:
-    """``read(hand.observation(seat))``, built straight from a (sampled) hand's state — faster, for
-    rollouts inside a world the searching bot built itself. Equal to the observation's view (tested)."""
-    n = hand.table_size
-    counts = hand._hands[seat]
-    seen = list(counts)
-    tables: list[tuple[Group, ...]] = []
-    order: list[tuple[bool, ...]] = []
-    hidden = [0] * n
-    for s in range(n):
-        visible = []
-        flags = []
-        for g in hand._tables[s]:
-            if g.kind is GroupKind.WEI and s != seat:
-                hidden[s] += 1
-                flags.append(True)
-                continue
-            flags.append(False)
-            visible.append(g)
-            for c in g.cards:
-                seen[c] += 1
-        tables.append(tuple(visible))
-        order.append(tuple(flags))
-    rows = []
-    row_flags = []
-    discarded = []
-    for s in range(n):
-        row = hand._rows[s]
-        cards = tuple(c for c, _ in row)
-        rows.append(cards)
-        row_flags.append(tuple(d for _, d in row))
-        discarded.append(frozenset(c for c, d in row if d))
-        for kind in cards:
-            seen[kind] += 1
-    phase = hand._phase
-    pending = None
-    pending_from = None
-    drawn = last = False
-    if phase == _engine._CLAIM:
-        pending = hand._card
-        pending_from = hand._actor
-        drawn = hand._drawn
-        last = hand._last
-        seen[pending] += 1
-    return View(
-        seat=seat,
-        rules=hand.rules,
-        phase=_PHASES[phase],
-        counts=tuple(counts),
-        table=tables[seat],
-        tables=tuple(tables),
-        hidden_wei=tuple(hidden),
-        hand_counts=tuple(hand._hsize),
-        discarded=tuple(discarded),
-        rows=tuple(rows),
-        row_discarded=tuple(row_flags),
-        table_order=tuple(order),
-        pending=pending,
-        pending_from=pending_from,
-        pending_drawn=drawn,
-        pending_last=last,
-        stock=len(hand._stock) - hand._spos,
-        unseen=tuple(max(0, 4 - x) for x in seen),
-        dealer=hand.dealer,
-        liangzhang=hand._liang,
-        seats=hand.seats,
-        no_chi=frozenset(hand._no_chi[seat]),
-        no_peng=frozenset(hand._no_peng[seat]),
-        dead=frozenset(s for s in hand.seats if hand._dead[s]),
-    )
+    """``read(hand.observation(seat))`` under the hand's own rule set (rollouts inside a world the
+    searching bot built itself)."""
+    return read(hand.observation(seat), hand.rules)

@@ -21,6 +21,7 @@ from paohuzi.engine.deck import RNG_VERSION, DeckError, seats_in_play, stack_dec
 from paohuzi.engine.events import EVERYONE, Event
 from paohuzi.engine.hand import FORMAT_VERSION, EngineError, Hand, Outcome
 from paohuzi.engine.match import Match, MatchError
+from paohuzi.engine.observation import ChouKinds, Hidden, Observation, ObservationError, Pending, Phase, RowCard
 from paohuzi.engine.record import ReplayError, replay
 
 __all__ = [
@@ -31,6 +32,13 @@ __all__ = [
     "Event",
     "EVERYONE",
     "Outcome",
+    "Observation",
+    "ObservationError",
+    "Hidden",
+    "Phase",
+    "Pending",
+    "RowCard",
+    "ChouKinds",
     "IllegalActionError",
     "EngineError",
     "MatchError",

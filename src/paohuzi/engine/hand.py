@@ -56,6 +56,7 @@ from paohuzi.engine.events import (
     Wei,
     jsonable,
 )
+from paohuzi.engine.observation import NO_CHOU, ChouKinds, Observation, Pending, Phase, row_card
 from paohuzi.groups import Group, GroupKind
 from paohuzi.rules import RuleSet
 
@@ -71,8 +72,7 @@ _CHI_GROUPS: dict[tuple[int, ...], Group] = {}
 _CHI_ACTIONS: dict[tuple[int, int, tuple[tuple[int, ...], ...]], Action] = {}
 
 # Phases: who must decide what.
-_OVER, _DISCARD, _CLAIM, _SELF, _LIANG = range(5)
-_PHASE_NAMES = {_OVER: "over", _DISCARD: "discard", _CLAIM: "claim", _SELF: "self_hu", _LIANG: "liangzhang"}
+_OVER, _DISCARD, _CLAIM, _SELF, _LIANG = Phase.OVER, Phase.DISCARD, Phase.CLAIM, Phase.SELF_HU, Phase.LIANGZHANG
 # Claim types, in priority order (R4.4).
 _C_HU, _C_PAO, _C_PENG, _C_CHI = range(4)
 
@@ -305,10 +305,10 @@ class Hand:
         return self._deciding
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """What is being decided: ``discard``, ``claim`` (a card on offer), ``self_hu`` (胡 after a forced
         提/偎, R4.2.3), ``liangzhang`` (the 亮张 天胡, R6.4) or ``over``."""
-        return _PHASE_NAMES[self._phase]
+        return self._phase
 
     @property
     def stock_left(self) -> int:
@@ -466,37 +466,52 @@ class Hand:
         """Every action played so far, as (seat, text)."""
         return tuple(self._actions)
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may know now (R5), JSON-ready: see ``docs/engine.md``.
+    def observation(self, seat: int) -> Observation:
+        """Everything ``seat`` may know now (R5): see :class:`~paohuzi.engine.Observation` and, for its
+        JSON form (:meth:`~paohuzi.engine.Observation.to_dict`), ``docs/engine.md``.
 
         :raises EngineError: for a seat not at the table.
         """
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.table_size:
             raise EngineError(f"no such seat {seat!r} (seats are 0–{self.table_size - 1})")
-        over = self.outcome is not None
-        tables = []
-        for s in range(self.table_size):
-            groups = []
-            for g in self._tables[s]:
-                if g.kind is _WEI and s != seat and not over:
-                    groups.append({"kind": "wei", "cards": None})
-                else:
-                    groups.append(jsonable(g))
-            tables.append(groups)
-        obs = self._public()
-        obs["seat"] = seat
-        obs["hand"] = [_TEXT[c] for c in self._hand_cards(seat)]
-        obs["tables"] = tables
-        obs["chou"] = {
-            "chi": [_TEXT[k] for k in sorted(self._no_chi[seat])],
-            "peng": [_TEXT[k] for k in sorted(self._no_peng[seat])],
-            "renpeng": [_TEXT[k] for k in sorted(self._renpeng[seat])],
-        }
-        obs["deciding"] = seat in self._deciding
-        obs["legal"] = [str(a) for a in self.legal_actions(seat)]
-        if over:
-            obs["hands"] = [[_TEXT[c] for c in self._hand_cards(s)] for s in range(self.table_size)]
-        return obs
+        outcome = self.outcome
+        over = outcome is not None
+        n = self.table_size
+        tables = tuple(
+            tuple(None if g.kind is _WEI and s != seat and not over else g for g in self._tables[s])
+            for s in range(n)
+        )
+        pending = None
+        if self._phase is _CLAIM:
+            pending = Pending(_CARDS[self._card], self._actor, self._drawn, self._last)
+        no_chi, no_peng, ren = self._no_chi[seat], self._no_peng[seat], self._renpeng[seat]
+        chou = (
+            ChouKinds(_sorted_cards(no_chi), _sorted_cards(no_peng), _sorted_cards(ren))
+            if no_chi or no_peng or ren
+            else NO_CHOU
+        )
+        return Observation(
+            rules=self.rules.name,
+            dealer=self.dealer,
+            sitting_out=self.sitting_out,
+            seats=self.seats,
+            liangzhang=_CARDS[self._liang],
+            stock=len(self._stock) - self._spos,
+            hand_counts=tuple(self._hsize),
+            rows=tuple(tuple(row_card(c, d) for c, d in row) for row in self._rows),
+            dead=tuple(s for s in self.seats if self._dead[s]),
+            phase=self._phase,
+            turn=self._actor,
+            pending=pending,
+            outcome=outcome.to_dict() if outcome is not None else None,
+            seat=seat,
+            hand=self._hand_cards(seat),
+            tables=tables,
+            chou=chou,
+            deciding=seat in self._deciding,
+            legal=tuple(self._legal[seat]) if seat in self._deciding else (),
+            hands=tuple(self._hand_cards(s) for s in range(n)) if over else None,
+        )
 
     def referee_view(self) -> dict[str, Any]:
         """The whole state (R5 does not apply): every hand and table, the stock in order, 臭 kinds,
@@ -539,7 +554,7 @@ class Hand:
             "hand_counts": self._hsize[:],
             "rows": [[{"card": _TEXT[c], "discarded": d} for c, d in row] for row in self._rows],
             "dead": [s for s in self.seats if self._dead[s]],
-            "phase": _PHASE_NAMES[self._phase],
+            "phase": self._phase.value,
             "turn": self._actor,
             "pending": pending,
             "outcome": self.outcome.to_dict() if self.outcome is not None else None,
@@ -681,7 +696,7 @@ class Hand:
         self._decided = {}
         self._claims = []
 
-    def _ask(self, phase: int, legal: dict[int, list[Action]]) -> None:
+    def _ask(self, phase: Phase, legal: dict[int, list[Action]]) -> None:
         self._phase = phase
         self._legal = legal
         self._decided = {}
@@ -1103,6 +1118,10 @@ class Hand:
                 f"legal: {legal}"
             )
         return f"not among the legal actions now: {legal}"
+
+
+def _sorted_cards(kinds: Iterable[int]) -> tuple[Card, ...]:
+    return tuple(_CARDS[k] for k in sorted(kinds))
 
 
 def _bi_options(avail: list[int], c: int) -> list[tuple[tuple[int, ...], ...]]:

@@ -179,7 +179,7 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
             return None
-        text = render_text(self.hand.observation(self.seat))
+        text = render_text(self.hand.observation(self.seat).to_dict())
         if self.render_mode == "human":
             print(text)
             return None

@@ -6,15 +6,15 @@ observation and its legal actions, like a person.
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import Protocol
 
-from paohuzi.engine import Action, ActionKind
+from paohuzi.engine import Action, ActionKind, Observation
 
 __all__ = ["SeatBot", "make_seat_bot", "choose"]
 
 
 class SeatBot(Protocol):
-    def act(self, observation: dict[str, Any], legal: list[Action]) -> Action: ...
+    def act(self, observation: Observation, legal: list[Action]) -> Action: ...
 
 
 class _FallbackBot:
@@ -24,7 +24,7 @@ class _FallbackBot:
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)
 
-    def act(self, observation: dict[str, Any], legal: list[Action]) -> Action:
+    def act(self, observation: Observation, legal: list[Action]) -> Action:
         for action in legal:
             if action.kind is ActionKind.HU:
                 return action
@@ -44,7 +44,7 @@ def make_seat_bot(name: str, seed: int) -> SeatBot:
         return _FallbackBot(seed)
 
 
-def choose(bot: SeatBot, observation: dict[str, Any], legal: list[Action]) -> Action:
+def choose(bot: SeatBot, observation: Observation, legal: list[Action]) -> Action:
     """The bot's choice, or the first legal action if the bot fails or answers something illegal."""
     try:
         action = bot.act(observation, legal)

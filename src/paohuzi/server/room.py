@@ -215,7 +215,7 @@ class Room:
         if m is None or m.finished:
             return None
         hand = m.engine.hand
-        view = hand.observation(seat)
+        view = hand.observation(seat).to_dict()
         m.views[seat] = view
         return {
             "type": "game",
@@ -272,7 +272,7 @@ class Room:
                 continue
             i = seat.index
             seen = [d for d in (e.for_seat(i) for e in events) if d is not None]
-            view = hand.observation(i)
+            view = hand.observation(i).to_dict()
             if not seen and view == m.views.get(i) and not (msg_id is not None and i == actor):
                 continue
             m.views[i] = view
@@ -824,7 +824,7 @@ class Room:
                     "outcome": data,
                     "scores": scores,
                     "deltas": payments,
-                    "view": hand.observation(seat.index),
+                    "view": hand.observation(seat.index).to_dict(),
                     "replay": f"/api/replays/{m.hand_id}",
                 },
             )
