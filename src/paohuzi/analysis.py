@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from paohuzi.cards import NUM_KINDS, Card, PaohuziError
+from paohuzi.cards import CARDS, NUM_KINDS, Card, PaohuziError
 from paohuzi.groups import Group, GroupKind
 
 __all__ = [
@@ -401,7 +401,7 @@ def waits(
             continue
         found = h.arrangements(k, Source.SELF, min_huxi)
         if found:
-            out[Card(k)] = found
+            out[CARDS[k]] = found
     return out
 
 
@@ -424,7 +424,7 @@ def partial_arrangement(cards: Sequence[Card]) -> Arrangement:
     groups: list[Group] = []
     for k in range(NUM_KINDS):
         if counts[k] >= 3:
-            groups.append(Group(GroupKind.TI if counts[k] == 4 else GroupKind.KAN, (Card(k),) * counts[k]))
+            groups.append(Group(GroupKind.TI if counts[k] == 4 else GroupKind.KAN, (CARDS[k],) * counts[k]))
             counts[k] = 0
     for offset in (0, 10):
         one, two, three, seven, ten = (counts[offset + p - 1] for p in (1, 2, 3, 7, 10))
@@ -436,12 +436,12 @@ def partial_arrangement(cards: Sequence[Card]) -> Arrangement:
                 best = (a, b)
         for points, n in (((1, 2, 3), best[0]), ((2, 7, 10), best[1])):
             for _ in range(n):
-                kinds = tuple(Card(offset + p - 1) for p in points)
+                kinds = tuple(CARDS[offset + p - 1] for p in points)
                 groups.append(Group(GroupKind.JU, kinds))
                 for k in kinds:
                     counts[k] -= 1
     groups.sort(key=_group_order)
-    loose = tuple(Card(k) for k in range(NUM_KINDS) for _ in range(counts[k]))
+    loose = tuple(CARDS[k] for k in range(NUM_KINDS) for _ in range(counts[k]))
     return Arrangement(tuple(groups), sum(g.huxi for g in groups), False, loose)
 
 
