@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from paohuzi.cards import NUM_KINDS, Card, PaohuziError
-from paohuzi.groups import Group, GroupKind
+from paohuzi.cards import CARDS, NUM_KINDS, Card, PaohuziError
+from paohuzi.groups import MIXED_SHAPES, Group, GroupKind
 
 __all__ = [
     "Source",
@@ -88,30 +88,22 @@ _CARD_ONE = [_ONE[_SLOT[k]] for k in range(NUM_KINDS)]  # card kind -> the packe
 _GUARD = sum(4 << (3 * s) for s in range(NUM_KINDS))
 
 
-def _build_candidates() -> list[tuple[tuple[int, Group], ...]]:
-    """For each slot, the 句 and 绞 whose lowest card sits there: (packed cards, group)."""
-    table: list[tuple[tuple[int, Group], ...]] = []
-    for slot in range(NUM_KINDS):
-        point, big = slot // 2 + 1, slot & 1
-        shapes: list[tuple[tuple[int, ...], GroupKind]] = []
-        if point <= 8:
-            shapes.append(((slot, slot + 2, slot + 4), GroupKind.JU))
-        if point == 2:
-            shapes.append(((slot, slot + 10, slot + 16), GroupKind.JU))  # 二七十 / 贰柒拾
-        if not big:
-            shapes.append(((slot, slot, slot + 1), GroupKind.JIAO))
-            shapes.append(((slot, slot + 1, slot + 1), GroupKind.JIAO))
-        table.append(
-            tuple(
-                (sum(_ONE[s] for s in slots), Group(kind, tuple(Card(_KIND[s]) for s in slots)))
-                for slots, kind in shapes
-            )
-        )
-    return table
+def _build_candidates() -> list[tuple[tuple[int, int, Group], ...]]:
+    """For each slot, the 句 and 绞 whose lowest card sits there: (packed cards, 胡息, group).
+
+    Derived from the R3 shape table (:data:`paohuzi.groups.MIXED_SHAPES`), in its order: within a slot,
+    the consecutive 句, then 二七十, then the two 绞 — the search keeps the first of equal 胡息.
+    """
+    table: list[list[tuple[int, int, Group]]] = [[] for _ in range(NUM_KINDS)]
+    for shape in MIXED_SHAPES:
+        slots = [_SLOT[k] for k in shape.cards]
+        group = Group(shape.kind, tuple(CARDS[k] for k in shape.cards))
+        table[min(slots)].append((sum(_ONE[s] for s in slots), shape.huxi, group))
+    return [tuple(row) for row in table]
 
 
 _CANDIDATES = _build_candidates()
-_JIANG = [Group(GroupKind.JIANG, (Card(_KIND[s]),) * 2) for s in range(NUM_KINDS)]
+_JIANG = [Group(GroupKind.JIANG, (CARDS[_KIND[s]],) * 2) for s in range(NUM_KINDS)]
 
 # Memo of the search: (packed rest << 1 | needs pair) -> (best 胡息, groups) or None.
 # The same rests recur across hands, waits and whole games, so it is kept across calls, up to a bound.
@@ -141,12 +133,12 @@ def _best_rest(packed: int, pair: int) -> tuple[int, _Groups] | None:
             if sub is not None:
                 best = (sub[0], (_JIANG[slot], *sub[1]))
         guarded = packed | _GUARD
-        for value, group in _CANDIDATES[slot]:
+        for value, huxi, group in _CANDIDATES[slot]:
             left = guarded - value
             if left & _GUARD == _GUARD:
                 sub = _best_rest(left ^ _GUARD, pair)
-                if sub is not None and (best is None or sub[0] + group.huxi > best[0]):
-                    best = (sub[0] + group.huxi, (group, *sub[1]))
+                if sub is not None and (best is None or sub[0] + huxi > best[0]):
+                    best = (sub[0] + huxi, (group, *sub[1]))
         result = best
     if len(_MEMO) >= _MEMO_LIMIT:
         _MEMO.clear()
@@ -164,7 +156,7 @@ _TI, _PAO, _WEI, _CHOUWEI, _KAN, _PENG, _JU, _JIAO = (
 )
 # Every same-kind group, built once, by card kind.
 _TI_G, _PAO_G, _WEI_G, _KAN_G, _PENG_G = (
-    [Group(kind, (Card(k),) * kind.size) for k in range(NUM_KINDS)] for kind in (_TI, _PAO, _WEI, _KAN, _PENG)
+    [Group(kind, (CARDS[k],) * kind.size) for k in range(NUM_KINDS)] for kind in (_TI, _PAO, _WEI, _KAN, _PENG)
 )
 _Option = tuple[tuple[Group, ...], tuple[Group, ...], int, int, int, int]
 
@@ -401,7 +393,7 @@ def waits(
             continue
         found = h.arrangements(k, Source.SELF, min_huxi)
         if found:
-            out[Card(k)] = found
+            out[CARDS[k]] = found
     return out
 
 
@@ -424,7 +416,7 @@ def partial_arrangement(cards: Sequence[Card]) -> Arrangement:
     groups: list[Group] = []
     for k in range(NUM_KINDS):
         if counts[k] >= 3:
-            groups.append(Group(GroupKind.TI if counts[k] == 4 else GroupKind.KAN, (Card(k),) * counts[k]))
+            groups.append(Group(GroupKind.TI if counts[k] == 4 else GroupKind.KAN, (CARDS[k],) * counts[k]))
             counts[k] = 0
     for offset in (0, 10):
         one, two, three, seven, ten = (counts[offset + p - 1] for p in (1, 2, 3, 7, 10))
@@ -436,12 +428,12 @@ def partial_arrangement(cards: Sequence[Card]) -> Arrangement:
                 best = (a, b)
         for points, n in (((1, 2, 3), best[0]), ((2, 7, 10), best[1])):
             for _ in range(n):
-                kinds = tuple(Card(offset + p - 1) for p in points)
+                kinds = tuple(CARDS[offset + p - 1] for p in points)
                 groups.append(Group(GroupKind.JU, kinds))
                 for k in kinds:
                     counts[k] -= 1
     groups.sort(key=_group_order)
-    loose = tuple(Card(k) for k in range(NUM_KINDS) for _ in range(counts[k]))
+    loose = tuple(CARDS[k] for k in range(NUM_KINDS) for _ in range(counts[k]))
     return Arrangement(tuple(groups), sum(g.huxi for g in groups), False, loose)
 
 
