@@ -47,7 +47,7 @@ Player = Annotated[dict[str, Any], Depends(current_player)]
 
 
 def _room(request: Request, room: Room) -> dict[str, Any]:
-    state = room.state()
+    state: dict[str, Any] = dict(room.state())
     state["share_url"] = str(request.base_url).rstrip("/") + state["share_path"]
     return state
 
