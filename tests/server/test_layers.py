@@ -19,12 +19,13 @@ ALLOWED = {
     "store": {"models"},
     "db": {"logs", "models"},
     "bots": set(),
+    "metrics": set(),  # reads the hub it is handed, imports none of it
     "connection": {"config", "logs"},
     "room": {"store", "bots", "connection", "logs", "hub"},  # hub: for type checking only
     "hub": {"protocol", "store", "config", "connection", "db", "logs", "room"},
-    "ws": {"config", "connection", "hub", "logs", "protocol", "room"},
-    "api": {"protocol", "store", "hub", "room"},
-    "app": {"api", "config", "connection", "db", "hub", "logs", "room", "ws"},
+    "ws": {"config", "connection", "hub", "logs", "metrics", "protocol", "room"},
+    "api": {"protocol", "store", "connection", "hub", "room"},
+    "app": {"api", "config", "connection", "db", "hub", "logs", "metrics", "room", "ws"},
 }
 
 
