@@ -110,7 +110,7 @@ def _missed(buckets: list[TokenBucket]) -> None:
 
 
 def _room(request: Request, room: Room) -> dict[str, Any]:
-    state = room.state()
+    state: dict[str, Any] = dict(room.state())
     state["share_url"] = str(request.base_url).rstrip("/") + state["share_path"]
     return state
 
