@@ -18,11 +18,11 @@ ALLOWED = {
     "frames": set(),
     "models": set(),
     "store": {"models"},
-    "db": {"logs", "models"},
+    "db": {"logs", "models", "store"},
     "bots": set(),
     "metrics": set(),  # reads the hub it is handed, imports none of it
     "connection": {"config", "logs"},
-    "registry": {"connection", "frames"},
+    "registry": {"connection", "frames", "store"},
     "services": {"bots", "config", "db", "frames", "logs"},
     "turns": {"bots", "frames"},
     "game": {"frames", "logs", "services", "store", "turns"},

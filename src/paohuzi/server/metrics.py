@@ -101,8 +101,9 @@ class Metrics:
         self.db_commit_seconds.observe(seconds)
         self.db_batch_jobs.observe(jobs)
 
-    def observe_action(self, row: dict[str, Any]) -> None:
-        self.actions.labels(by=str(row.get("by", "?"))).inc()
+    def observe_action(self, by: str) -> None:
+        """An action was appended to the log, played by ``by`` (player, bot or auto)."""
+        self.actions.labels(by=by).inc()
 
     def render(self) -> bytes:
         """The text exposition format."""
