@@ -1,5 +1,11 @@
 """Groups (门子), R3: the kinds of group, their validation and the 胡息 each scores.
 
+The R3 shape table lives here and only here: :data:`SEQUENCE_SHAPES` and :data:`JIAO_SHAPES` (every 句
+and 绞 as three card kind indices with its 胡息), :data:`SHAPE_OF` (lookup by cards), :data:`PARTNERS`
+(which two cards complete a 句 or 绞 with a card) and :data:`SAME_KIND_HUXI` / :func:`same_kind_huxi`
+(胡息 of the same-kind groups by kind and case). :class:`Group`, the analysis search, the engine's claim
+search and the bots' evaluation derive their forms from it.
+
 >>> g = Group.parse("peng:d5d5d5")
 >>> g, g.huxi, str(g)
 (Group.parse('peng:d5 d5 d5'), 3, 'peng:d5 d5 d5')
@@ -14,11 +20,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import NamedTuple
 
-from paohuzi.cards import Card, NotationError, PaohuziError, parse_cards
+from paohuzi.cards import NUM_KINDS, Card, NotationError, PaohuziError, parse_cards
 
 __all__ = [
     "GroupKind", "Group", "GroupError", "TABLE_KINDS", "HAND_KINDS", "SCORING_SEQUENCES", "is_sequence", "is_jiao",
+    "Shape", "SAME_KIND_HUXI", "SCORING_SEQUENCE_HUXI", "SEQUENCE_SHAPES", "JIAO_SHAPES", "MIXED_SHAPES",
+    "SHAPE_OF", "PARTNERS", "same_kind_huxi",
 ]
 
 
@@ -78,8 +87,15 @@ TABLE_KINDS = frozenset(
 #: The group kinds that a winning hand's own cards form (R6.1).
 HAND_KINDS = frozenset({GroupKind.KAN, GroupKind.JU, GroupKind.JIAO, GroupKind.JIANG})
 
-# 胡息 of the same-kind groups, (small, big). R3.
-_SAME_KIND_HUXI = {
+# ---------------------------------------------------------------------------------------------------
+# The R3 shape table: the one place the group shapes and their 胡息 are written. Everything else (the
+# Group class, the analysis search, the engine's claim search, the bots' evaluation, the wire's group
+# 胡息) derives its own form from it. Cards are plain kind indices here (Card values, 0–19) so that hot
+# paths can use the tables as they are.
+# ---------------------------------------------------------------------------------------------------
+
+#: 胡息 of the same-kind groups, (small, big), by kind. R3.
+SAME_KIND_HUXI: dict[GroupKind, tuple[int, int]] = {
     GroupKind.TI: (9, 12),
     GroupKind.PAO: (6, 9),
     GroupKind.WEI: (3, 6),
@@ -88,26 +104,96 @@ _SAME_KIND_HUXI = {
     GroupKind.PENG: (1, 3),
     GroupKind.JIANG: (0, 0),
 }
-
+#: 胡息 of the scoring sequences 一二三 and 二七十, (small, big). R3. Other sequences and 绞 score 0.
+SCORING_SEQUENCE_HUXI = (3, 6)
 
 #: The two sequences that score 胡息 (一二三 and 二七十), by their points. R3.
 SCORING_SEQUENCES = frozenset({(1, 2, 3), (2, 7, 10)})
 
 
+class Shape(NamedTuple):
+    """A three-card group of mixed kinds (句 or 绞) as a table row. R3.
+
+    :ivar kind: ``GroupKind.JU`` or ``GroupKind.JIAO``.
+    :ivar cards: the three card kind indices (``Card`` values), ascending.
+    :ivar huxi: the 胡息 the group scores.
+    """
+
+    kind: GroupKind
+    cards: tuple[int, int, int]
+    huxi: int
+
+
+def _sequence_shapes() -> tuple[Shape, ...]:
+    out: list[Shape] = []
+    for big in (0, 1):
+        base = 10 * big
+        runs = [(p, p + 1, p + 2) for p in range(1, 9)] + [(2, 7, 10)]  # consecutive points, then 二七十
+        for points in runs:
+            huxi = SCORING_SEQUENCE_HUXI[big] if points in SCORING_SEQUENCES else 0
+            cards = (base + points[0] - 1, base + points[1] - 1, base + points[2] - 1)
+            out.append(Shape(GroupKind.JU, cards, huxi))
+    return tuple(out)
+
+
+def _jiao_shapes() -> tuple[Shape, ...]:
+    out: list[Shape] = []
+    for small in range(10):
+        out.append(Shape(GroupKind.JIAO, (small, small, small + 10), 0))  # two small, one big
+        out.append(Shape(GroupKind.JIAO, (small, small + 10, small + 10), 0))  # one small, two big
+    return tuple(out)
+
+
+#: Every 句 (R3): 8 runs of three consecutive points and 二七十, in each case (18 shapes).
+SEQUENCE_SHAPES: tuple[Shape, ...] = _sequence_shapes()
+#: Every 绞 (R3): for each point, two small + one big and one small + two big (20 shapes).
+JIAO_SHAPES: tuple[Shape, ...] = _jiao_shapes()
+#: Every group of mixed kinds, 句 then 绞: what 吃 can form and what a hand's loose cards split into.
+MIXED_SHAPES: tuple[Shape, ...] = SEQUENCE_SHAPES + JIAO_SHAPES
+#: The shape of three ascending card kind indices, for the mixed groups.
+SHAPE_OF: dict[tuple[int, int, int], Shape] = {s.cards: s for s in MIXED_SHAPES}
+
+
+def _partners() -> tuple[tuple[tuple[int, int], ...], ...]:
+    table: list[set[tuple[int, int]]] = [set() for _ in range(NUM_KINDS)]
+    for shape in MIXED_SHAPES:
+        a, b, c = shape.cards
+        table[a].add((b, c))
+        table[b].add((a, c))
+        table[c].add((a, b))
+    return tuple(tuple(sorted(pairs)) for pairs in table)
+
+
+#: For each card kind k, the pairs of card kinds (a, b), a <= b, that form a 句 or 绞 with k (R3), ascending.
+PARTNERS: tuple[tuple[tuple[int, int], ...], ...] = _partners()
+
+
+def same_kind_huxi(kind: GroupKind, card: int) -> int:
+    """The 胡息 of a same-kind group of ``kind`` made of ``card`` (R3).
+
+    >>> same_kind_huxi(GroupKind.KAN, Card.D4), same_kind_huxi(GroupKind.TI, Card.X1)
+    (6, 9)
+    """
+    return SAME_KIND_HUXI[kind][1 if card >= 10 else 0]
+
+
 def is_sequence(cards: Sequence[Card]) -> bool:
     """True if three cards of one case are consecutive points or 二七十 (R3)."""
-    if len(cards) != 3 or len({c.big for c in cards}) != 1:
-        return False
-    points = sorted(c.point for c in cards)
-    return points == [2, 7, 10] or (points[1] == points[0] + 1 and points[2] == points[0] + 2)
+    shape = _shape_of(cards)
+    return shape is not None and shape.kind is GroupKind.JU
 
 
 def is_jiao(cards: Sequence[Card]) -> bool:
     """True for 绞: one point, two cards of one case and one of the other (R3)."""
-    if len(cards) != 3 or len({c.point for c in cards}) != 1:
-        return False
-    bigs = sum(c.big for c in cards)
-    return bigs in (1, 2)
+    shape = _shape_of(cards)
+    return shape is not None and shape.kind is GroupKind.JIAO
+
+
+def _shape_of(cards: Sequence[Card]) -> Shape | None:
+    if len(cards) != 3:
+        return None
+    a, b, c = sorted(int(x) for x in cards)
+    return SHAPE_OF.get((a, b, c))
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,14 +232,10 @@ class Group:
         return " ".join(str(Card(c)) for c in self.cards)
 
     def _huxi(self) -> int:
-        kind = self.kind
-        first = self.cards[0]
-        if kind.same_kind:
-            return _SAME_KIND_HUXI[kind][first.big]
-        if kind is GroupKind.JU:
-            if tuple(c.point for c in self.cards) in SCORING_SEQUENCES:
-                return 6 if first.big else 3
-        return 0
+        cards = self.cards
+        if self.kind.same_kind:
+            return same_kind_huxi(self.kind, cards[0])
+        return SHAPE_OF[(cards[0], cards[1], cards[2])].huxi
 
     @property
     def card(self) -> Card:

@@ -147,7 +147,9 @@ def test_a_disconnected_seat_is_played_by_a_bot_and_handed_back(server: ServerPr
         p.close()
 
 
-def test_turn_timeout_turns_on_tuoguan_and_the_player_can_turn_it_off(server: ServerProcess) -> None:
+def test_one_missed_deadline_plays_that_decision_two_in_a_row_turn_on_tuoguan(server: ServerProcess) -> None:
+    """docs/protocol.md §3.4: a missed deadline has the server play that one decision; 托管 begins only at
+    the second missed deadline in a row; the player can turn it off and on again."""
     players, code = _private_table(server, turn_seconds=3, claim_seconds=2)
     for p in players:
         p.send({"type": "ready", "ready": True})
@@ -157,9 +159,18 @@ def test_turn_timeout_turns_on_tuoguan_and_the_player_can_turn_it_off(server: Se
     timer = next(t for t in games[0]["timers"] if t["seat"] == seat)
     assert 0 < timer["remaining_ms"] <= 3000
     started = time.monotonic()
-    room = slow.expect("room", timeout=10, where=lambda f: f["room"]["seats"][seat]["auto"])["room"]
-    assert time.monotonic() - started >= 1.0
+    room = slow.expect("room", timeout=30, where=lambda f: f["room"]["seats"][seat]["auto"])["room"]
+    # two deadlines (3 s and at least 2 s) passed before 托管 began …
+    assert time.monotonic() - started >= 4.0
     assert room["seats"][seat]["auto"] is True
+    # … and the first missed one was played for the seat without 托管
+    index = len(slow.frames) - 1
+    played = [
+        f
+        for f in slow.frames[:index]
+        if f["type"] == "update" and any(e.get("seat") == seat for e in f["events"]) and not f["auto"][seat]
+    ]
+    assert played, slow.frames[:index]
     slow.send({"type": "auto", "on": False})
     room = slow.expect("room", where=lambda f: not f["room"]["seats"][seat]["auto"])["room"]
     slow.send({"type": "auto", "on": True})

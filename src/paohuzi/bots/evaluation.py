@@ -30,8 +30,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from paohuzi.cards import NUM_KINDS, Card
-from paohuzi.groups import Group, GroupKind
+from paohuzi.cards import NUM_KINDS
+from paohuzi.groups import MIXED_SHAPES, PARTNERS, SAME_KIND_HUXI, Group, GroupKind, same_kind_huxi
 
 __all__ = [
     "distance",
@@ -58,53 +58,37 @@ _ONE = [1 << (_BITS * s) for s in range(NUM_KINDS)]
 HUXI_PER_CARD = 3
 
 
-def _slot(point: int, big: bool) -> int:
-    return (point - 1) * 2 + (1 if big else 0)
-
-
 _SlotGroups = list[list[tuple[int, tuple[int, ...], int]]]
 
 
 def _build() -> tuple[_SlotGroups, _SlotGroups, list[int], list[int]]:
     """Per slot: whole groups and two-card partial groups whose lowest card is there, and the 胡息 a pair or a
-    single card there could grow into."""
-    wholes: list[list[tuple[int, tuple[int, ...], int]]] = [[] for _ in range(NUM_KINDS)]
-    partials: list[list[tuple[int, tuple[int, ...], int]]] = [[] for _ in range(NUM_KINDS)]
-    pair_huxi = [0] * NUM_KINDS
-    single_huxi = [0] * NUM_KINDS
+    single card there could grow into. All derived from the R3 shape table (:data:`paohuzi.groups.MIXED_SHAPES`).
+    """
+    wholes: list[list[tuple[tuple[bool, tuple[int, ...]], int]]] = [[] for _ in range(NUM_KINDS)]
+    partial_huxi: dict[tuple[int, int], int] = {}  # two slots (low, high) -> 胡息 of their best completion
+    single = [0] * NUM_KINDS
+    for shape in MIXED_SHAPES:
+        slots = tuple(sorted(_SLOT[k] for k in shape.cards))
+        wholes[slots[0]].append(((shape.kind is GroupKind.JIAO, slots), shape.huxi))
+        for i, j in ((0, 1), (0, 2), (1, 2)):
+            if slots[i] != slots[j]:  # a pair is not a partial 句/绞: it has its own cost below
+                key = (slots[i], slots[j])
+                partial_huxi[key] = max(partial_huxi.get(key, 0), shape.huxi)
+        for s in slots:
+            single[s] = max(single[s], shape.huxi)
+    out_wholes: _SlotGroups = [[] for _ in range(NUM_KINDS)]
+    out_partials: _SlotGroups = [[] for _ in range(NUM_KINDS)]
     for slot in range(NUM_KINDS):
-        point, big = slot // 2 + 1, bool(slot & 1)
-        scoring = 6 if big else 3
-        # Whole groups: 句 (consecutive, 二七十) and 绞 (the lowest card is the small one).
-        whole: list[tuple[tuple[int, ...], int]] = []
-        if point <= 8:
-            whole.append(((slot, slot + 2, slot + 4), scoring if point == 1 else 0))
-        if point == 2:
-            whole.append(((slot, _slot(7, big), _slot(10, big)), scoring))
-        if not big:
-            whole.append(((slot, slot, slot + 1), 0))
-            whole.append(((slot, slot + 1, slot + 1), 0))
-        for slots, huxi in whole:
-            wholes[slot].append((sum(_ONE[s] for s in slots), slots, huxi))
-        # Two-card partial groups, with the 胡息 of their best completion.
-        part: list[tuple[tuple[int, ...], int]] = []
-        if not big:
-            part.append(((slot, slot + 1), 0))  # x d of one point: 绞 with either
-        if point <= 9:
-            part.append(((slot, slot + 2), scoring if point <= 2 else 0))  # 一二 / 二三 (一二三)
-        if point <= 8:
-            part.append(((slot, slot + 4), scoring if point == 1 else 0))  # 一三
-        if point == 2:
-            part.append(((slot, _slot(7, big)), scoring))  # 二七
-            part.append(((slot, _slot(10, big)), scoring))  # 二十
-        if point == 7:
-            part.append(((slot, _slot(10, big)), scoring))  # 七十
-        for slots, huxi in part:
-            partials[slot].append((sum(_ONE[s] for s in slots), slots, huxi))
-        # A pair grows into 碰 (1/3) or 偎 (3/6): counted in between. A single card into its best 句.
-        pair_huxi[slot] = 4 if big else 2
-        single_huxi[slot] = scoring if point in (1, 2, 3, 7, 10) else 0
-    return wholes, partials, pair_huxi, single_huxi
+        # 句 before 绞, each by slots: the order the search tries them in.
+        for (_, slots), huxi in sorted(wholes[slot]):
+            out_wholes[slot].append((sum(_ONE[s] for s in slots), slots, huxi))
+    for (low, high), huxi in sorted(partial_huxi.items()):
+        out_partials[low].append((_ONE[low] + _ONE[high], (low, high), huxi))
+    # A pair grows into 碰 (1/3) or 偎 (3/6): counted in between.
+    peng, wei = SAME_KIND_HUXI[GroupKind.PENG], SAME_KIND_HUXI[GroupKind.WEI]
+    pair_huxi = [(peng[slot & 1] + wei[slot & 1]) // 2 for slot in range(NUM_KINDS)]
+    return out_wholes, out_partials, pair_huxi, single
 
 
 _WHOLES, _PARTIALS, _PAIR_HUXI, _SINGLE_HUXI = _build()
@@ -215,8 +199,8 @@ def hand_groups_needed(table: Sequence[Group], pair: bool) -> int:
 
 
 _FOUR_KINDS = frozenset(_FOUR)
-_KAN_HUXI = [6 if k >= 10 else 3 for k in range(NUM_KINDS)]
-_TI_HUXI = [12 if k >= 10 else 9 for k in range(NUM_KINDS)]
+_KAN_HUXI = [same_kind_huxi(GroupKind.KAN, k) for k in range(NUM_KINDS)]
+_TI_HUXI = [same_kind_huxi(GroupKind.TI, k) for k in range(NUM_KINDS)]
 _ONE_OF_KIND = [_ONE[_SLOT[k]] for k in range(NUM_KINDS)]
 
 
@@ -306,14 +290,4 @@ def useful_cards(
 
 def partner_kinds(kind: int) -> tuple[int, ...]:
     """The kinds that form a 句 or 绞 with ``kind`` (what a neighbour could eat it with)."""
-    card = Card(kind)
-    point, big = card.point, card.big
-    out = {card.other_case.value}
-    for d in (-2, -1, 1, 2):
-        if 1 <= point + d <= 10:
-            out.add(Card.of(point + d, big).value)
-    if point in (2, 7, 10):
-        for p in (2, 7, 10):
-            if p != point:
-                out.add(Card.of(p, big).value)
-    return tuple(sorted(out))
+    return tuple(sorted({k for pair in PARTNERS[kind] for k in pair} - {kind}))

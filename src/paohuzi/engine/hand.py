@@ -56,7 +56,7 @@ from paohuzi.engine.events import (
     Wei,
     jsonable,
 )
-from paohuzi.groups import Group, GroupKind
+from paohuzi.groups import PARTNERS, Group, GroupKind, same_kind_huxi
 from paohuzi.rules import RuleSet
 
 __all__ = ["Hand", "Outcome", "EngineError", "FORMAT_VERSION"]
@@ -85,27 +85,11 @@ def _chi_group(cards: tuple[int, ...]) -> Group:
     return g
 
 
-def _partners() -> list[list[tuple[int, int]]]:
-    """For each card kind c, the pairs of other cards (a, b), a <= b, that make a 句 or 绞 with c (R3)."""
-    table: list[list[tuple[int, int]]] = []
-    for c in range(NUM_KINDS):
-        base, p = (c // 10) * 10, c % 10 + 1
-        pairs: set[tuple[int, int]] = set()
-        for start in (p - 2, p - 1, p):
-            if 1 <= start and start + 2 <= 10:
-                others = [q for q in (start, start + 1, start + 2) if q != p]
-                pairs.add((base + others[0] - 1, base + others[1] - 1))
-        if p in (2, 7, 10):
-            others = [q for q in (2, 7, 10) if q != p]
-            pairs.add((base + others[0] - 1, base + others[1] - 1))
-        other = (c + 10) % 20
-        pairs.add(tuple(sorted((c, other))))  # type: ignore[arg-type]  # c c C (绞)
-        pairs.add((other, other))  # c C C (绞)
-        table.append(sorted(pairs))
-    return table
-
-
-_PARTNERS = _partners()
+# For each card kind c, the pairs of other cards (a, b), a <= b, that make a 句 or 绞 with c (R3 shape table).
+_PARTNERS = PARTNERS
+# 胡息 of a 坎 (R3) and of a 偎, the most a hand pair can grow into (R4.2), by card kind.
+_KAN_HUXI = [same_kind_huxi(GroupKind.KAN, k) for k in range(NUM_KINDS)]
+_WEI_HUXI = [same_kind_huxi(GroupKind.WEI, k) for k in range(NUM_KINDS)]
 
 
 class EngineError(PaohuziError):
@@ -635,7 +619,7 @@ class Hand:
             for k in range(NUM_KINDS):
                 m = h[k]
                 if m >= 3:
-                    fixed += 6 if k >= 10 else 3
+                    fixed += _KAN_HUXI[k]
                 else:
                     loose[k] = m
             info = self._info[s] = (fixed, loose)
@@ -655,7 +639,7 @@ class Hand:
             if m == 3 or card in self._wei[s] or card in self._peng[s]:
                 bound += 6  # 坎/偎 → 提 or 跑, 碰 → 跑: at most +6
             elif m == 2:
-                bound += 6 if card >= 10 else 3  # a pair → 偎 or 碰
+                bound += _WEI_HUXI[card]  # a pair → 偎 or 碰
             loose = loose[:]
             loose[card] += 1
         for base, value in ((0, 3), (10, 6)):

@@ -52,7 +52,8 @@ class RoomError(Exception):
 
 @dataclass(slots=True)
 class SeatState:
-    """One seat of a room. ``auto`` is 托管; ``auto_reason`` is ``manual``, ``timeout`` or ``offline``."""
+    """One seat of a room. ``auto`` is 托管; ``auto_reason`` is ``manual``, ``timeout`` or ``offline``;
+    ``missed`` counts the deadlines the seat's player let pass in a row (two turn 托管 on)."""
 
     index: int
     player_id: int | None = None
@@ -60,6 +61,7 @@ class SeatState:
     ready: bool = False
     auto: bool = False
     auto_reason: str | None = None
+    missed: int = 0
     brain: SeatBot | None = None
 
     @property
@@ -70,7 +72,7 @@ class SeatState:
 class Decision:
     """A seat's pending decision: its legal actions, its deadline and the timers that act on it."""
 
-    __slots__ = ("seat", "key", "kind", "deadline", "timer", "bot_timer", "thinking")
+    __slots__ = ("seat", "key", "kind", "deadline", "timer", "bot_timer", "thinking", "timed_out")
 
     def __init__(self, seat: int, key: tuple[Any, ...], kind: str, deadline: float) -> None:
         self.seat = seat
@@ -80,6 +82,7 @@ class Decision:
         self.timer: asyncio.TimerHandle | None = None
         self.bot_timer: asyncio.TimerHandle | None = None
         self.thinking = False  # a bot is deciding for this seat right now
+        self.timed_out = False  # the deadline passed: a bot plays this one decision
 
     def cancel(self) -> None:
         for handle in (self.timer, self.bot_timer):
@@ -522,7 +525,7 @@ class Room:
                 )
 
     def _auto_off(self, seat: SeatState) -> None:
-        seat.auto, seat.auto_reason = False, None
+        seat.auto, seat.auto_reason, seat.missed = False, None, 0
         m = self.match
         if m is not None:
             d = m.decisions.get(seat.index)
@@ -553,12 +556,12 @@ class Room:
                 )
             if seat.index not in m.engine.hand.deciding:
                 raise RoomError("not_your_turn", f"seat {seat.index} has no decision to make now")
-            was_auto, reason = seat.auto, seat.auto_reason
-            seat.auto, seat.auto_reason = False, None  # playing yourself ends 托管
+            was_auto, reason, missed = seat.auto, seat.auto_reason, seat.missed
+            seat.auto, seat.auto_reason, seat.missed = False, None, 0  # playing yourself ends 托管
             try:
                 await self._apply(seat.index, action, "player", msg_id)
             except IllegalActionError as exc:
-                seat.auto, seat.auto_reason = was_auto, reason
+                seat.auto, seat.auto_reason, seat.missed = was_auto, reason, missed
                 raise RoomError("illegal_action", exc.reason) from None
             if was_auto:
                 self.broadcast_room()
@@ -708,9 +711,12 @@ class Room:
             if not self._current(d):
                 return
             seat = self.seats[d.seat]
+            d.timed_out = True  # a bot plays this decision (docs/protocol.md §3.4) …
             if seat.bot is None and not seat.auto:
-                seat.auto, seat.auto_reason = True, "timeout"
-                self.broadcast_room()
+                seat.missed += 1
+                if seat.missed >= 2:  # … and 托管 begins at the second missed deadline in a row
+                    seat.auto, seat.auto_reason = True, "timeout"
+                    self.broadcast_room()
             await self._bot_move(d)
 
     async def _bot_turn(self, d: Decision) -> None:
@@ -741,7 +747,7 @@ class Room:
         finally:
             await self.lock.acquire()
             d.thinking = False
-        if not self._current(d) or not self._bot_plays(d.seat):
+        if not self._current(d) or not (self._bot_plays(d.seat) or d.timed_out):
             return
         try:
             await self._apply(d.seat, action, "bot" if seat.bot is not None else "auto")
@@ -760,7 +766,7 @@ class Room:
         self.match = MatchRun(match_id, engine, seats)
         self.status = "playing"
         for s in self.seats:
-            s.auto, s.auto_reason = False, None  # a player not connected yet gets the normal time
+            s.auto, s.auto_reason, s.missed = False, None, 0  # a player not connected yet gets the normal time
         await self._persist_seats()
         log(INFO, "match started", room=self.code, match=match_id, hands=engine.hands)
         await self._begin_hand()
@@ -865,7 +871,7 @@ class Room:
         self.status = "waiting"
         for s in self.seats:
             s.ready = s.bot is not None
-            s.auto, s.auto_reason = False, None
+            s.auto, s.auto_reason, s.missed = False, None, 0
         frame = {
             "type": "match_over",
             "match": m.id,
