@@ -159,6 +159,11 @@ _TI_G, _PAO_G, _WEI_G, _KAN_G, _PENG_G = (
     [Group(kind, (CARDS[k],) * kind.size) for k in range(NUM_KINDS)] for kind in (_TI, _PAO, _WEI, _KAN, _PENG)
 )
 _Option = tuple[tuple[Group, ...], tuple[Group, ...], int, int, int, int]
+#: Every group object the analysis puts in arrangements besides the caller's table groups (built once, kept
+#: for the life of the process): scoring keys a precomputed table on them.
+SHARED_GROUPS: tuple[Group, ...] = (
+    *(g for row in _CANDIDATES for _v, _h, g in row), *_JIANG, *_TI_G, *_PAO_G, *_WEI_G, *_KAN_G, *_PENG_G
+)
 _SHIFT = [3 * _SLOT[k] for k in range(NUM_KINDS)]  # card kind -> bit offset of its count in the search's packing
 _LOW = sum(_ONE)  # bit 0 of every 3-bit count
 # Copies in play: 6 bits per card kind, in kind order.

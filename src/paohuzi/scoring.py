@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from paohuzi import analysis
 from paohuzi.analysis import Arrangement, Source
@@ -188,8 +189,7 @@ def base_of(huxi: int, *, zimo: bool = False, doubled: bool = False) -> int:
 # ---------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Counts:
+class _Counts(NamedTuple):
     red: int
     big: int
     small: int
@@ -197,12 +197,23 @@ class _Counts:
     haidi: bool
 
 
+# Names are immutable: each (name, 番) is built once and shared (a hot path: every scored win lists some).
+_NAMES: dict[tuple[str, int], Name] = {}
+
+
+def _name(name: str, fan: int) -> Name:
+    got = _NAMES.get((name, fan))
+    if got is None:
+        got = _NAMES[name, fan] = Name(name, fan)
+    return got
+
+
 def _haidi(names: list[Name], name: str) -> None:
     """海底 (tables A and C): +2 番 on a 名堂胡; a 平胡 goes from 1 to 2 番, i.e. 平胡 1 + 海底 1."""
     if names:
-        names.append(Name(name, 2))
+        names.append(_name(name, 2))
     else:
-        names.extend((Name(PINGHU, 1), Name(name, 1)))
+        names.extend((_name(PINGHU, 1), _name(name, 1)))
 
 
 def _fan_qq(c: _Counts, rules: RuleSet) -> list[Name]:
@@ -211,21 +222,21 @@ def _fan_qq(c: _Counts, rules: RuleSet) -> list[Name]:
     red = c.red
     # The red 名堂 exclude each other: 0, 1, 4, 7, 10, 11–12, ≥ 13 (table A, the source's literal reading).
     if red in (4, 7) or 10 < red < 13:
-        names.append(Name("红胡", 2))
+        names.append(_name("红胡", 2))
     elif red == 1:
-        names.append(Name("真点胡", 4))
+        names.append(_name("真点胡", 4))
     elif red == 10:
-        names.append(Name("假点胡", 3))
+        names.append(_name("假点胡", 3))
     elif red >= 13:
-        names.append(Name("红乌", 4 + red - 13))
+        names.append(_name("红乌", 4 + red - 13))
     elif red == 0:
-        names.append(Name("乌胡", 5))
+        names.append(_name("乌胡", 5))
     if c.duidui:
-        names.append(Name("对对胡", 5))
+        names.append(_name("对对胡", 5))
     if c.big >= 18:
-        names.append(Name("大字胡", 6 + c.big - 18))
+        names.append(_name("大字胡", 6 + c.big - 18))
     if c.small >= 16:
-        names.append(Name("小字胡", 8 + c.small - 16))
+        names.append(_name("小字胡", 8 + c.small - 16))
     if c.haidi:
         _haidi(names, "海底胡")
     return names
@@ -238,7 +249,7 @@ def _fan_hunan(c: _Counts, rules: RuleSet) -> list[Name]:
     """
     red, dd = c.red, c.duidui
     candidates = [
-        Name(name, fan)
+        _name(name, fan)
         for name, fan, applies in (
             ("红和", 2, 10 <= red < 13),
             ("一点红", 3, red == 1),
@@ -254,9 +265,9 @@ def _fan_hunan(c: _Counts, rules: RuleSet) -> list[Name]:
     names = [max(candidates, key=lambda n: n.fan)] if candidates else []
     # "如果还构成其他名堂的，在此基础上倍数累加": the 字 multipliers add to the one above (decision).
     if c.small >= 16:
-        names.append(Name("16小字", 4 + c.small - 16))
+        names.append(_name("16小字", 4 + c.small - 16))
     if c.big >= 18:
-        names.append(Name("18大字", 4 + c.big - 18))
+        names.append(_name("18大字", 4 + c.big - 18))
     return names
 
 
@@ -265,23 +276,37 @@ def _fan_huayang(c: _Counts, rules: RuleSet) -> list[Name]:
     names: list[Name] = []
     red = c.red
     if 10 <= red < 13:
-        names.append(Name("红胡", 2))
+        names.append(_name("红胡", 2))
     elif red == 1:
-        names.append(Name("点胡", 3))
+        names.append(_name("点胡", 3))
     elif red >= 13:
-        names.append(Name("红乌", 4))
+        names.append(_name("红乌", 4))
     elif red == 0:
-        names.append(Name("乌胡", 5))
+        names.append(_name("乌胡", 5))
     if rules.huayang_level == "half":
         if c.duidui:
             # "乌胡和对对胡同时出现算10番": 乌胡 5 + 对对胡 5 instead of 4 (decision: shown as two lines).
-            names.append(Name("对对胡", 5 if red == 0 else 4))
+            names.append(_name("对对胡", 5 if red == 0 else 4))
         if c.haidi:
             _haidi(names, "海底")
     return names
 
 
 _TABLES = {"qq": _fan_qq, "hunan": _fan_hunan, "huayang": _fan_huayang}
+
+
+def _colours(cards: Iterable[Card]) -> tuple[int, int, int]:
+    """(red, big, all) cards among these (R1)."""
+    red = big = n = 0
+    for c in cards:
+        red += IS_RED[c]
+        big += IS_BIG[c]
+        n += 1
+    return red, big, n
+
+
+# By id() of the analysis's shared group objects, which live as long as the process (no id is reused).
+_COLOURS = {id(g): _colours(g.cards) for g in analysis.SHARED_GROUPS}
 
 
 def score(
@@ -322,22 +347,33 @@ def score(
     >>> c.uncapped, c.points, c.capped, str(c)
     (48, 48, False, '25 胡息, 红胡 2, 天胡 0, 自摸 0: 番 2 × 底 12 × 2 (自摸翻倍) = 48')
     """
-    cards: list[Card] = [c for g in arrangement.groups for c in g.cards]
-    cards.extend(arrangement.loose)
-    # Plain per-card tables (R1), summed in C: no enum property calls on this hot path.
-    red = sum(map(IS_RED.__getitem__, cards))
-    big = sum(map(IS_BIG.__getitem__, cards))
-    small = len(cards) - big
+    # Red and big cards (R1) by group, from a table for the analysis's own group objects; no enum property
+    # calls on this hot path.
+    red = big = n = 0
+    colours = _COLOURS.get
+    for g in arrangement.groups:
+        counted = colours(id(g))
+        if counted is None:
+            counted = _colours(g.cards)
+        red += counted[0]
+        big += counted[1]
+        n += counted[2]
+    if arrangement.loose:
+        counted = _colours(arrangement.loose)
+        red += counted[0]
+        big += counted[1]
+        n += counted[2]
+    small = n - big
     zimo = zimo or tianhu  # 天胡 counts as 自摸 (R6.4)
     counts = _Counts(red, big, small, arrangement.duidui, haidi)
     names = _TABLES[rules.fan_table](counts, rules)
     if not names:
-        names.append(Name(PINGHU, 1))  # R7.2: a hand with no 名堂 is 平胡 with 番 1
+        names.append(_name(PINGHU, 1))  # R7.2: a hand with no 名堂 is 平胡 with 番 1
     fan = sum(n.fan for n in names)
     if tianhu:
-        names.append(Name(TIANHU, 0))
+        names.append(_name(TIANHU, 0))
     if zimo:
-        names.append(Name(ZIMO, 0))
+        names.append(_name(ZIMO, 0))
     # R8.1: the +1 of R7.1 only under zimo plus_one; 自摸翻倍 doubles the points; then 封顶.
     plus_one = zimo and rules.zimo == "plus_one"
     base = base_of(arrangement.huxi, zimo=plus_one, doubled=tianhu and rules.tianhu_double_huxi)
