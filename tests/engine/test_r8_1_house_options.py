@@ -99,9 +99,7 @@ def test_r8_1_must_hu_after_a_forced_wei() -> None:
     ]
 
 
-@pytest.mark.parametrize(
-    ("discarder_pays", "payments"), [(False, (-18, 36, -18)), (True, (-36, 36, 0))]
-)
+@pytest.mark.parametrize(("discarder_pays", "payments"), [(False, (-18, 36, -18)), (True, (-36, 36, 0))])
 def test_r8_1_discarder_pays_the_whole_hand(discarder_pays: bool, payments: tuple[int, ...]) -> None:
     """放炮包赔: seat 0 discards the x10 seat 1 wins with; seat 0 pays both shares, seat 2 nothing."""
     rules = QQ.with_options(win_on_discard=True, discarder_pays=discarder_pays)

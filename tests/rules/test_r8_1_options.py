@@ -145,7 +145,11 @@ def test_r8_1_options_are_stored_in_to_dict_and_round_trip() -> None:
 @pytest.mark.parametrize(
     ("spec", "options", "expected"),
     [
-        ('{"name": "hunan", "four_players": true, "cap": 100}', [], {"name": "hunan", "four_players": True, "cap": 100}),
+        (
+            '{"name": "hunan", "four_players": true, "cap": 100}',
+            [],
+            {"name": "hunan", "four_players": True, "cap": 100},
+        ),
         ("hunan", ["cap=100", "zimo=double"], {"name": "hunan", "cap": 100, "zimo": "double"}),
         ("湖南", ["must_hu=on", "four_players=true"], {"name": "hunan", "must_hu": True, "four_players": True}),
         ("qq", ["discarder_pays=off", "min_huxi=21"], {"name": "qq", "discarder_pays": False, "min_huxi": 21}),
@@ -198,7 +202,13 @@ def test_r8_1_cap_100_against_a_duidui_18_big_hand(
     free = score(DUIDUI_BIG_ARR, find_preset(preset))
     assert free.names == tuple(Name(n, f) for n, f in names) and free.points == uncapped and not free.capped
     capped = score(DUIDUI_BIG_ARR, find_preset(preset).with_options(cap=100))
-    assert (capped.base, capped.fan, capped.uncapped, capped.points, capped.capped) == (9, free.fan, uncapped, 100, True)
+    assert (capped.base, capped.fan, capped.uncapped, capped.points, capped.capped) == (
+        9,
+        free.fan,
+        uncapped,
+        100,
+        True,
+    )
     assert str(capped).endswith(f"= {uncapped}, 封顶 100")
     assert settle(0, capped.points, (0, 1, 2), 3) == {0: 600, 1: -300, 2: -300}  # the cap is before × d
 
