@@ -411,7 +411,7 @@ def _best(
     best: Win | None = None
     for arrangement in found:
         win = Win(arrangement, score(arrangement, rules, zimo=zimo, haidi=haidi, tianhu=tianhu))
-        if best is None or win._key() > best._key():
+        if best is None or win._key() > best._key():  # noqa: SLF001 — Win's own R6.2 order
             best = win
     return best
 

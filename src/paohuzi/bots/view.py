@@ -63,6 +63,7 @@ class View:
     :ivar dealer: the dealer; ``liangzhang`` the 亮张; ``seats`` the seats in play in turn order.
     :ivar no_chi: kinds this seat may not 吃 (臭, R4.7); ``no_peng`` those it may not 碰.
     :ivar dead: seats that are 死手 (R4.6).
+    :ivar observation: the observation this view was read from.
     """
 
     seat: int
@@ -89,6 +90,7 @@ class View:
     no_chi: frozenset[int]
     no_peng: frozenset[int]
     dead: frozenset[int]
+    observation: Observation
 
     @property
     def next_seat(self) -> int:
@@ -178,4 +180,5 @@ def read(observation: Observation | Mapping[str, Any], rules: RuleSet | None = N
         no_chi=frozenset(int(c) for c in obs.chou.chi),
         no_peng=frozenset(int(c) for c in obs.chou.peng),
         dead=frozenset(obs.dead),
+        observation=obs,
     )

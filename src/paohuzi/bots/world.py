@@ -12,8 +12,9 @@ view implies:
   repaired by swapping cards with the stock.
 
 :func:`build_hand` turns the view and a world into an engine :class:`~paohuzi.engine.Hand` positioned at
-the seat's decision, for rollouts. Facts the view does not carry (which kinds the other seats declined to
-claim) are left out: the sampled world knows only the 臭 that discards imply (R4.7).
+the seat's decision (:meth:`~paohuzi.engine.Hand.from_position`), for rollouts. Facts the view does not
+carry (which kinds the other seats declined to claim) are left out: the sampled world knows only the 臭
+that discards imply (R4.7).
 """
 
 from __future__ import annotations
@@ -23,10 +24,9 @@ from dataclasses import dataclass
 
 from paohuzi.bots.view import View, read
 from paohuzi.cards import NUM_KINDS, Card
-from paohuzi.engine import Action, Hand
-from paohuzi.engine import hand as _engine
-from paohuzi.groups import Group, GroupKind
-from paohuzi.rules import RuleSet
+from paohuzi.engine import Hand, Hidden
+
+_CARDS = tuple(Card)
 
 __all__ = ["World", "sample_world", "build_hand", "view_of"]
 
@@ -122,95 +122,19 @@ def sample_world(view: View, rng: random.Random) -> World:
     return World(tuple(tuple(h) for h in hands), tuple(tuple(w) for w in wei), tuple(stock))
 
 
-_SAME = {kind: [Group(kind, (Card(k),) * kind.size) for k in range(NUM_KINDS)] for kind in GroupKind if kind.same_kind}
-
-
-_CACHES = ("_hcache", "_tcache", "_info")
-_TEMPLATES: dict[tuple[RuleSet, int], Hand] = {}
-
-
-def _template(rules: RuleSet, dealer: int) -> Hand:
-    """A real hand of these rules and dealer, to copy: its state is then replaced."""
-    key = (rules, dealer)
-    hand = _TEMPLATES.get(key)
-    if hand is None:
-        hand = _TEMPLATES[key] = Hand(rules, seed=0, dealer=dealer)
-    return hand
-
-
 def build_hand(view: View, world: World) -> Hand:
     """An engine hand in the state ``view`` describes, with the hidden cards of ``world``, waiting for
-    ``view.seat``'s decision (a discard, or a claim on the card on offer).
+    ``view.seat``'s decision (a discard, or a claim on the card on offer): :meth:`Hand.from_position` of
+    the view's observation and the world. The other seats' 臭 kinds are those their discards imply (R4.7).
 
-    The engine has no public constructor from a position, so this copies a real hand (every field the
-    engine keeps then exists) and sets its state fields; ``tests/bots/test_view_world.py`` checks that the
-    result offers the same choices and plays out as the real hand. The hand is only used for rollouts.
+    :raises EngineError: if the world does not fit the view (cards not conserved, R1).
     """
-    rules = view.rules
-    n = len(view.hand_counts)
-    # Start from a copy of a real hand (so every field the engine keeps exists), then set the state.
-    h = _template(rules, view.dealer).copy()
-    h.events = []
-    h.outcome = None
-    h._hands = [list(x) for x in world.hands]
-    h._hsize = [sum(x) for x in world.hands]
-    tables: list[list[Group]] = [[] for _ in range(n)]
-    weis: list[dict[int, int]] = [{} for _ in range(n)]
-    pengs: list[dict[int, int]] = [{} for _ in range(n)]
-    tsize = [0] * n
-    fours = [0] * n
-    for s in range(n):
-        hidden = iter(world.wei[s])
-        visible = iter(view.tables[s])
-        order = view.table_order[s]
-        for is_hidden in order:
-            g = _SAME[GroupKind.WEI][next(hidden)] if is_hidden else next(visible)
-            kind = g.kind
-            if kind is GroupKind.WEI or kind is GroupKind.CHOUWEI:
-                weis[s][g.cards[0]] = len(tables[s])
-            elif kind is GroupKind.PENG:
-                pengs[s][g.cards[0]] = len(tables[s])
-            elif kind.four:
-                fours[s] += 1
-            tables[s].append(g)
-            tsize[s] += kind.size
-    h._tables = tables
-    h._tsize = tsize
-    h._fours = fours
-    h._wei = weis
-    h._peng = pengs
-    h._rows = [[(c, d) for c, d in zip(view.rows[s], view.row_discarded[s], strict=False)] for s in range(n)]
-    h._stock = list(world.stock)
-    h._spos = 0
-    h._liang = view.liangzhang
-    h._no_chi = [set(view.discarded[s]) for s in range(n)]
-    h._no_peng = [set(view.discarded[s]) for s in range(n)]
-    h._no_chi[view.seat] |= view.no_chi
-    h._no_peng[view.seat] |= view.no_peng
-    h._renpeng = [set() for _ in range(n)]
-    h._discarded = [set(view.discarded[s]) for s in range(n)]
-    h._dead = [s in view.dead for s in range(n)]
-    for cache in _CACHES:  # per-seat caches of the engine, all stale now
-        if hasattr(h, cache):
-            setattr(h, cache, [None] * n)
-    h._phase = _engine._OVER
-    h._actor = view.seat
-    h._card = -1
-    h._drawn = False
-    h._last = False
-    h._claims = []
-    h._legal = {}
-    h._decided = {}
-    h._deciding = ()
-    h._actions = []
-    h._min_huxi = rules.min_huxi
-    if view.phase == "claim" and view.pending is not None and view.pending_from is not None:
-        h._run(h._open_window(view.pending, view.pending_from, view.pending_drawn, view.pending_last))
-    else:
-        kinds = [k for k in range(NUM_KINDS) if 0 < h._hands[view.seat][k] < 3]
-        h._actor = view.seat
-        h._ask(_engine._DISCARD, {view.seat: [Action.discard(Card(k)) for k in kinds]})
-    return h
+    hidden = Hidden(
+        hands=tuple(tuple(_CARDS[k] for k in range(NUM_KINDS) for _ in range(h[k])) for h in world.hands),
+        wei=tuple(tuple(_CARDS[k] for k in w) for w in world.wei),
+        stock=tuple(_CARDS[k] for k in world.stock),
+    )
+    return Hand.from_position(view.rules, view.observation, hidden)
 
 
 def view_of(hand: Hand, seat: int) -> View:

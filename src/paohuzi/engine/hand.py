@@ -23,7 +23,7 @@ from typing import Any
 
 from paohuzi import analysis
 from paohuzi.analysis import Arrangement, Source
-from paohuzi.cards import NUM_KINDS, Card, NotationError, PaohuziError
+from paohuzi.cards import COPIES, NUM_KINDS, Card, NotationError, PaohuziError
 from paohuzi.engine import scoring_bridge
 from paohuzi.engine.actions import HU, PASS, PENG, Action, ActionKind, IllegalActionError
 from paohuzi.engine.deck import (
@@ -56,7 +56,7 @@ from paohuzi.engine.events import (
     Wei,
     jsonable,
 )
-from paohuzi.engine.observation import NO_CHOU, ChouKinds, Observation, Pending, Phase, row_card
+from paohuzi.engine.observation import NO_CHOU, ChouKinds, Hidden, Observation, Pending, Phase, row_card
 from paohuzi.groups import PARTNERS, Group, GroupKind, same_kind_huxi
 from paohuzi.rules import RuleSet
 
@@ -204,6 +204,7 @@ class Hand:
         "_deciding",
         "_actions",
         "_min_huxi",
+        "_positioned",
     )
 
     def __init__(
@@ -270,6 +271,7 @@ class Hand:
         self._deciding: tuple[int, ...] = ()
         self._actions: list[tuple[int, str]] = []
         self._min_huxi = rules.min_huxi
+        self._positioned = False
         self.events: list[Event] = []
         self.outcome: Outcome | None = None
         self._start()
@@ -402,7 +404,7 @@ class Hand:
         for name in (
             "rules", "seed", "dealer", "sitting_out", "seats", "table_size", "double_cards", "outcome",
             "_stacked", "_deck", "_next", "_stock", "_spos", "_liang", "_phase", "_actor", "_card", "_drawn",
-            "_last", "_deciding", "_min_huxi",
+            "_last", "_deciding", "_min_huxi", "_positioned",
         ):
             object.__setattr__(new, name, getattr(self, name))
         new.events = list(self.events)
@@ -430,7 +432,12 @@ class Hand:
 
     def record(self) -> dict[str, Any]:
         """What reproduces this hand (R2 decision): rules, seed, RNG version, dealer, the deck if stacked,
-        and every action as ``[seat, text]`` (``leave`` for 逃跑). JSON-ready; see :func:`replay`."""
+        and every action as ``[seat, text]`` (``leave`` for 逃跑). JSON-ready; see :func:`replay`.
+
+        :raises EngineError: for a hand built by :meth:`from_position` (it has no deal to record).
+        """
+        if self._positioned:
+            raise EngineError("a hand built from a position (Hand.from_position) has no deal to record")
         rec: dict[str, Any] = {
             "format_version": FORMAT_VERSION,
             "rules": self.rules.to_dict(),
@@ -450,14 +457,241 @@ class Hand:
         """Every action played so far, as (seat, text)."""
         return tuple(self._actions)
 
+    def hidden(self, seat: int) -> Hidden:
+        """What ``seat``'s observation leaves out, as it truly is (referee information): with
+        :meth:`observation` it is the whole position (:meth:`from_position`).
+
+        :raises EngineError: for a seat not at the table.
+        """
+        self._check_seat(seat)
+        over = self.outcome is not None
+        n = self.table_size
+        return Hidden(
+            hands=tuple(self._hand_cards(s) for s in range(n)),
+            wei=tuple(
+                tuple(g.cards[0] for g in self._tables[s] if g.kind is _WEI and s != seat and not over)
+                for s in range(n)
+            ),
+            stock=tuple(_CARDS[c] for c in self._stock[self._spos :]),
+            chou=tuple(
+                ChouKinds(
+                    _sorted_cards(self._no_chi[s]), _sorted_cards(self._no_peng[s]), _sorted_cards(self._renpeng[s])
+                )
+                for s in range(n)
+            ),
+            discarded=tuple(_sorted_cards(self._discarded[s]) for s in range(n)),
+            decided=tuple(sorted(self._decided.items())),
+            drawn=_CARDS[self._card] if self._phase is _SELF else None,
+        )
+
+    @classmethod
+    def from_position(
+        cls, rules: RuleSet, observation: Observation, hidden: Hidden, *, double_cards: Iterable[int] = ()
+    ) -> Hand:
+        """A playable hand in the position of ``observation`` (what one seat sees) completed by ``hidden``
+        (what it does not): the search bot's sampled worlds, a position set up by hand. From there on it
+        plays exactly as the hand the position came from (same legal actions, events and outcome).
+
+        The cards must be conserved (R1: four of each kind among the hands, the tables, the rows, the card
+        on offer and the stock) and fit the observation (hand sizes, hidden 偎, stock size). The decision
+        pending is worked out again from the position, as the engine would have; when ``hidden`` gives no
+        seat the choice the observation shows (a sampled world that contradicts the history), the engine
+        plays on by the rules. The hand has no :meth:`record` (there is no deal) and no events before.
+
+        :raises EngineError: naming what does not fit.
+        """
+        if not isinstance(rules, RuleSet):
+            raise EngineError(f"rules must be a RuleSet (see paohuzi.rules.find_preset), got {rules!r}")
+        if not isinstance(observation, Observation):
+            raise EngineError(f"observation must be an Observation, got {type(observation).__name__}")
+        if not isinstance(hidden, Hidden):
+            raise EngineError(f"hidden must be a Hidden, got {type(hidden).__name__}")
+        obs = observation
+        if obs.rules != rules.name:
+            raise EngineError(f"the observation is of rule set {obs.rules!r}, not {rules.name!r}")
+        if obs.phase is _OVER:
+            raise EngineError("the observation is of a hand that is over: there is no position to play from")
+        n = rules.players_at_table
+        if not (isinstance(obs.dealer, int) and 0 <= obs.dealer < n):
+            raise EngineError(f"dealer must be a seat 0–{n - 1}, got {obs.dealer!r}")
+        seats = seats_in_play(rules, obs.dealer)
+        if tuple(obs.seats) != seats:
+            raise EngineError(f"seats {list(obs.seats)} do not follow from dealer {obs.dealer} ({list(seats)})")
+        sizes = {
+            "observation hand_counts": len(obs.hand_counts),
+            "observation tables": len(obs.tables),
+            "observation rows": len(obs.rows),
+            "hidden.hands": len(hidden.hands),
+            "hidden.wei": len(hidden.wei),
+        }
+        if hidden.chou:
+            sizes["hidden.chou"] = len(hidden.chou)
+        if hidden.discarded:
+            sizes["hidden.discarded"] = len(hidden.discarded)
+        for name, size in sizes.items():
+            if size != n:
+                raise EngineError(f"{name} has {size} entries for a table of {n}")
+        doubles = frozenset(double_cards)
+        if not all(isinstance(s, int) and 0 <= s < n for s in doubles):
+            raise EngineError(f"double_cards must be seats 0–{n - 1}, got {sorted(doubles)!r}")
+        seat = obs.seat
+        if sorted(hidden.hands[seat]) != list(obs.hand):
+            raise EngineError(f"hidden.hands[{seat}] is not seat {seat}'s observed hand")
+        new = object.__new__(cls)
+        new.rules = rules
+        new.seed = 0
+        new.dealer = obs.dealer
+        new.double_cards = doubles
+        new.seats = seats
+        new.sitting_out = (obs.dealer + 2) % 4 if rules.four_players else None
+        new.table_size = n
+        new._stacked = False
+        new._deck = ()
+        new._positioned = True
+        new._next = [-1] * n
+        for i, s in enumerate(seats):
+            new._next[s] = seats[(i + 1) % len(seats)]
+        new._hands = [[0] * NUM_KINDS for _ in range(n)]
+        new._hsize = [0] * n
+        for s in range(n):
+            cards = hidden.hands[s]
+            if len(cards) != obs.hand_counts[s]:
+                raise EngineError(
+                    f"seat {s} holds {obs.hand_counts[s]} cards (hand_counts), hidden.hands[{s}] has {len(cards)}"
+                )
+            for c in cards:
+                new._hands[s][c] += 1
+            new._hsize[s] = len(cards)
+        new._tables = [[] for _ in range(n)]
+        new._tsize = [0] * n
+        new._fours = [0] * n
+        new._wei = [{} for _ in range(n)]
+        new._peng = [{} for _ in range(n)]
+        new._hcache = [None] * n
+        new._tcache = [None] * n
+        new._info = [None] * n
+        for s in range(n):
+            weis = hidden.wei[s]
+            if len(weis) != sum(1 for g in obs.tables[s] if g is None):
+                raise EngineError(
+                    f"seat {s} has {sum(1 for g in obs.tables[s] if g is None)} hidden 偎, "
+                    f"hidden.wei[{s}] names {len(weis)}"
+                )
+            kinds = iter(weis)
+            for g in obs.tables[s]:
+                new._lay(s, _SAME[_WEI][int(next(kinds))] if g is None else g)
+        new._rows = [[(int(e.card), e.discarded) for e in row] for row in obs.rows]
+        if len(hidden.stock) != obs.stock:
+            raise EngineError(f"the stock has {obs.stock} cards, hidden.stock has {len(hidden.stock)}")
+        new._stock = [int(c) for c in hidden.stock]
+        new._spos = 0
+        new._liang = int(obs.liangzhang)
+        row_discards = [{int(e.card) for e in row if e.discarded} for row in obs.rows]
+        if hidden.chou:
+            new._no_chi = [{int(c) for c in ch.chi} for ch in hidden.chou]
+            new._no_peng = [{int(c) for c in ch.peng} for ch in hidden.chou]
+            new._renpeng = [{int(c) for c in ch.renpeng} for ch in hidden.chou]
+        else:  # R4.7: a kind discarded may never be 吃 or 碰 by its discarder
+            new._no_chi = [set(d) for d in row_discards]
+            new._no_peng = [set(d) for d in row_discards]
+            new._renpeng = [set() for _ in range(n)]
+        new._no_chi[seat] = {int(c) for c in obs.chou.chi}
+        new._no_peng[seat] = {int(c) for c in obs.chou.peng}
+        new._renpeng[seat] = {int(c) for c in obs.chou.renpeng}
+        new._discarded = [{int(c) for c in d} for d in hidden.discarded] if hidden.discarded else row_discards
+        new._dead = [s in obs.dead for s in range(n)]
+        new._phase = _OVER
+        new._actor = obs.turn
+        new._card = -1
+        new._drawn = False
+        new._last = False
+        new._claims = []
+        new._legal = {}
+        new._decided = {}
+        new._deciding = ()
+        new._actions = []
+        new._min_huxi = rules.min_huxi
+        new.events = []
+        new.outcome = None
+        new._check_conservation(obs.pending.card if obs.pending is not None else None)
+        new._resume(obs, hidden)
+        return new
+
+    def _check_conservation(self, pending: Card | None) -> None:
+        """R1: four copies of each kind among the hands, the tables, the rows, the card on offer, the stock."""
+        where = {name: [0] * NUM_KINDS for name in ("hands", "tables", "rows", "on offer", "stock")}
+        tables, rows, stock = where["tables"], where["rows"], where["stock"]
+        total = [0] * NUM_KINDS
+        for h in self._hands:
+            total = [a + b for a, b in zip(total, h, strict=True)]
+        where["hands"] = total[:]
+        for s in range(self.table_size):
+            for g in self._tables[s]:
+                for card in g.cards:
+                    tables[card] += 1
+                    total[card] += 1
+            for k, _ in self._rows[s]:
+                rows[k] += 1
+                total[k] += 1
+        if pending is not None:
+            where["on offer"][pending] += 1
+            total[pending] += 1
+        for k in self._stock:
+            stock[k] += 1
+            total[k] += 1
+        if total.count(COPIES) == NUM_KINDS:
+            return
+        wrong = []
+        for k in range(NUM_KINDS):
+            if total[k] != COPIES:
+                parts = ", ".join(f"{name} {counts[k]}" for name, counts in where.items() if counts[k])
+                wrong.append(f"{_CARDS[k]} appears {total[k]} times, not {COPIES} ({parts or 'nowhere'})")
+        raise EngineError("card conservation (R1): " + "; ".join(wrong))
+
+    def _resume(self, obs: Observation, hidden: Hidden) -> None:
+        """Work out the decision pending in a position just set up (see :meth:`from_position`)."""
+        phase = obs.phase
+        if phase is _CLAIM:
+            p = obs.pending
+            if p is None:
+                raise EngineError("phase claim but no card on offer (pending)")
+            if p.from_seat not in self.seats:
+                raise EngineError(f"the card on offer comes from seat {p.from_seat}, which does not play")
+            self._run(self._open_window(int(p.card), p.from_seat, p.drawn, p.last))
+        elif phase is _LIANG:
+            if not self._offer_liangzhang():
+                self._run(self._after_take(self.dealer))
+        elif phase is _SELF:
+            if hidden.drawn is None:
+                raise EngineError("phase self_hu needs hidden.drawn: the card 提'd or 偎'd (R4.2.3)")
+            self._run(self._offer_self_hu(obs.turn, int(hidden.drawn), self.stock_left == 0))
+        else:
+            if obs.turn not in self.seats:
+                raise EngineError(f"turn {obs.turn} is not a seat in play")
+            self._run(self._after_take(obs.turn))
+        if not hidden.decided:
+            return
+        if self._phase is not phase or phase not in (_CLAIM, _LIANG):
+            raise EngineError(f"hidden.decided given, but no claim window is open ({self._phase.value})")
+        for s, action in hidden.decided:
+            if s not in self._deciding or action not in self._legal[s]:
+                raise EngineError(f"hidden.decided: {action} is not a choice open to seat {s}")
+            self._decided[s] = action
+            self._deciding = tuple(x for x in self._deciding if x != s)
+        if self._resolve() != -2:
+            raise EngineError("hidden.decided would already have closed the claim window (R4.4)")
+
+    def _check_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.table_size:
+            raise EngineError(f"no such seat {seat!r} (seats are 0–{self.table_size - 1})")
+
     def observation(self, seat: int) -> Observation:
         """Everything ``seat`` may know now (R5): see :class:`~paohuzi.engine.Observation` and, for its
         JSON form (:meth:`~paohuzi.engine.Observation.to_dict`), ``docs/engine.md``.
 
         :raises EngineError: for a seat not at the table.
         """
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.table_size:
-            raise EngineError(f"no such seat {seat!r} (seats are 0–{self.table_size - 1})")
+        self._check_seat(seat)
         outcome = self.outcome
         over = outcome is not None
         n = self.table_size
@@ -722,25 +956,32 @@ class Hand:
             if analysis.dealt_tianhu(self._hand_cards(s), self._table_groups(s)):
                 self._win(s, None, "dealt", Source.NONE)
                 return
-        # R6.4 option: 天胡 on the 亮张, offered like any 胡, the dealer first.
-        if self.rules.tianhu_on_liangzhang:
-            claims = []
-            for s in self.seats:
-                if s == self.dealer:
-                    ok = self._can_hu(s, None, Source.NONE)
-                else:
-                    ok = self._can_hu(s, self._liang, Source.OTHER)
-                if ok:
-                    claims.append((_C_HU, s))
-            if claims:
-                self._claims = claims
-                self._card = self._liang
-                if self.rules.must_hu:  # R8.1 有胡必胡: the dealer, else the 下家, else the 上家 wins at once
-                    self._close_liang(0)
-                    return
-                self._ask(_LIANG, {s: [HU, PASS] for _, s in claims})
-                return
+        if self._offer_liangzhang():
+            return
         self._run(self._after_take(self.dealer))
+
+    def _offer_liangzhang(self) -> bool:
+        """R6.4 option: 天胡 on the 亮张, offered like any 胡, the dealer first. True if a seat is asked
+        (or, with 有胡必胡, has won)."""
+        if not self.rules.tianhu_on_liangzhang:
+            return False
+        claims = []
+        for s in self.seats:
+            if s == self.dealer:
+                ok = self._can_hu(s, None, Source.NONE)
+            else:
+                ok = self._can_hu(s, self._liang, Source.OTHER)
+            if ok:
+                claims.append((_C_HU, s))
+        if not claims:
+            return False
+        self._claims = claims
+        self._card = self._liang
+        if self.rules.must_hu:  # R8.1 有胡必胡: the dealer, else the 下家, else the 上家 wins at once
+            self._close_liang(0)
+            return True
+        self._ask(_LIANG, {s: [HU, PASS] for _, s in claims})
+        return True
 
     def _run(self, nxt: int | None) -> None:
         while nxt is not None:
@@ -772,7 +1013,11 @@ class Hand:
         else:  # R4.2.4: shown and offered
             self._emit(Show(None, s, _CARDS[c], last))
             return self._open_window(c, s, True, last)
-        # R4.2.3: after a forced 提/偎 the drawer may 胡 with the cards as they now stand.
+        return self._offer_self_hu(s, c, last)
+
+    def _offer_self_hu(self, s: int, c: int, last: bool) -> int | None:
+        """R4.2.3: after a forced 提/偎 of the drawn card ``c`` the drawer may 胡 with the cards as they
+        now stand; else it goes on as after any take."""
         self._card = c
         self._last = last
         if not self._dead[s] and self._can_hu(s, None, Source.NONE):

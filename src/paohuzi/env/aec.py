@@ -287,9 +287,9 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._play(agent, self.engine_action(agent, action))
+        self.play_move(agent, self.engine_action(agent, action))
 
-    def _play(self, agent: str, move: Action) -> None:
+    def play_move(self, agent: str, move: Action) -> None:
         """Apply ``move``, a legal engine action of ``agent_selection`` (checked by :meth:`engine_action`),
         and advance the environment: the rest of :meth:`step`."""
         hand = self._hand
@@ -397,7 +397,7 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
             raise IllegalActionError(seat, move, f"action ID {action_id} is not legal now; legal: {legal}")
         return move
 
-    def _end_illegal(self, agent: str, reward: float) -> None:
+    def end_illegal(self, agent: str, reward: float) -> None:
         """End the hand because ``agent`` chose an illegal action, without touching the engine's state:
         ``reward`` for ``agent``, 0 for the others, every agent terminated and truncated (exactly what
         PettingZoo's ``TerminateIllegalWrapper`` does). The wrapped :func:`paohuzi.env.env` calls it."""
