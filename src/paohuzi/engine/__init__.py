@@ -22,7 +22,7 @@ from paohuzi.engine.events import EVERYONE, Event
 from paohuzi.engine.hand import FORMAT_VERSION, EngineError, Hand, Outcome
 from paohuzi.engine.match import Match, MatchError
 from paohuzi.engine.observation import ChouKinds, Hidden, Observation, ObservationError, Pending, Phase, RowCard
-from paohuzi.engine.record import ReplayError, replay
+from paohuzi.engine.record import READABLE_VERSIONS, ReplayError, replay
 
 __all__ = [
     "Hand",
@@ -49,6 +49,7 @@ __all__ = [
     "seats_in_play",
     "RNG_VERSION",
     "FORMAT_VERSION",
+    "READABLE_VERSIONS",
     "HU",
     "PENG",
     "PASS",

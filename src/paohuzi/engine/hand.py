@@ -62,8 +62,9 @@ from paohuzi.rules import RuleSet
 
 __all__ = ["Hand", "Outcome", "EngineError", "FORMAT_VERSION"]
 
-#: Version of :meth:`Hand.record`'s format.
-FORMAT_VERSION = 1
+#: Version of :meth:`Hand.record`'s format (``docs/engine.md`` §8, ``docs/record.schema.json``). Version 2
+#: added the dealt cards (``deal``) and the result; :func:`paohuzi.engine.replay` still reads version 1.
+FORMAT_VERSION = 2
 
 _CARDS = tuple(Card)
 _TI, _PAO, _WEI, _CHOUWEI, _PENG_G = GroupKind.TI, GroupKind.PAO, GroupKind.WEI, GroupKind.CHOUWEI, GroupKind.PENG
@@ -154,7 +155,8 @@ class Hand:
     """A hand (一局) of paohuzi for the seats in play, from the deal to the settlement.
 
     :param rules: the rule set (R8).
-    :param seed: seeds the dealer draw (when ``dealer`` is None) and the shuffle (R2).
+    :param seed: seeds the dealer draw (when ``dealer`` is None) and the shuffle (R2); None for a hand
+        dealt from ``deck`` alone (a program that shuffles itself), which then needs ``dealer`` too.
     :param dealer: the dealer's seat, or None to draw it from the seed.
     :param deck: a deck in deal order (see :mod:`paohuzi.engine.deck`) instead of the shuffle — for tests.
     :param double_cards: seats holding a 双倍积分卡 (R7.3), which score double.
@@ -210,7 +212,7 @@ class Hand:
     def __init__(
         self,
         rules: RuleSet,
-        seed: int = 0,
+        seed: int | None = 0,
         dealer: int | None = None,
         *,
         deck: Sequence[Card | int | str] | None = None,
@@ -218,12 +220,17 @@ class Hand:
     ) -> None:
         if not isinstance(rules, RuleSet):
             raise EngineError(f"rules must be a RuleSet (see paohuzi.rules.find_preset), got {rules!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int):
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise EngineError(f"seed must be an int, got {seed!r}")
         n = rules.players_at_table
         if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n):
             raise EngineError(f"dealer must be a seat 0–{n - 1}, got {dealer!r}")
-        dealer, cards = shuffled(seed, n, dealer)
+        if seed is None:
+            if dealer is None or deck is None:
+                raise EngineError("a hand without a seed needs the dealer and the deck (R2)")
+            cards: Sequence[Card] = ()
+        else:
+            dealer, cards = shuffled(seed, n, dealer)
         if deck is not None:
             try:
                 cards = check_deck(deck)
@@ -431,26 +438,44 @@ class Hand:
         return new
 
     def record(self) -> dict[str, Any]:
-        """What reproduces this hand (R2 decision): rules, seed, RNG version, dealer, the deck if stacked,
-        and every action as ``[seat, text]`` (``leave`` for 逃跑). JSON-ready; see :func:`replay`.
+        """The hand, self-contained (``docs/engine.md`` §8): the rules, the seed and RNG version (when the
+        deal came from the seed), the dealer, the dealt cards (``dealt``), every action as ``[seat, text]`` (``leave``
+        for 逃跑) and, once over, the result. JSON-ready; :func:`replay` plays it again.
 
         :raises EngineError: for a hand built by :meth:`from_position` (it has no deal to record).
         """
         if self._positioned:
             raise EngineError("a hand built from a position (Hand.from_position) has no deal to record")
-        rec: dict[str, Any] = {
-            "format_version": FORMAT_VERSION,
-            "rules": self.rules.to_dict(),
-            "seed": self.seed,
-            "rng_version": RNG_VERSION,
-            "dealer": self.dealer,
-        }
-        if self._stacked:
-            rec["deck"] = [_TEXT[c] for c in self._deck]
+        rec: dict[str, Any] = {"format_version": FORMAT_VERSION, "rules": self.rules.to_dict()}
+        if not self._stacked and self.seed is not None:
+            rec["seed"] = self.seed
+            rec["rng_version"] = RNG_VERSION
+        rec["dealer"] = self.dealer
+        rec["dealt"] = self.dealt()
         if self.double_cards:
             rec["double_cards"] = sorted(self.double_cards)
         rec["actions"] = [[s, a] for s, a in self._actions]
+        if self.outcome is not None:
+            rec["result"] = self.outcome.to_dict()
         return rec
+
+    def dealt(self) -> dict[str, Any]:
+        """The dealt cards (R2), JSON-ready: ``{"hands": [...], "stock": [...]}`` — per seat at the table its
+        hand in deal order (the dealer's 21st card is the 亮张; the sitting-out seat's is empty), and the
+        stock in draw order. The deck in deal order is the hands of the seats in turn order from the
+        dealer, then the stock.
+
+        :raises EngineError: for a hand built by :meth:`from_position`.
+        """
+        if self._positioned:
+            raise EngineError("a hand built from a position (Hand.from_position) has no deal")
+        hands: list[list[str]] = [[] for _ in range(self.table_size)]
+        pos = 0
+        for i, s in enumerate(self.seats):
+            size = DEALER_CARDS if i == 0 else HAND_CARDS
+            hands[s] = [_TEXT[c] for c in self._deck[pos : pos + size]]
+            pos += size
+        return {"hands": hands, "stock": [_TEXT[c] for c in self._deck[pos:]]}
 
     @property
     def actions(self) -> tuple[tuple[int, str], ...]:

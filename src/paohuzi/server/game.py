@@ -386,6 +386,7 @@ class Game:
 
     async def begin_hand(self) -> None:
         hand = self.hand
+        assert hand.seed is not None  # a Match deals every hand from a seed
         self.hand_id = await self.services.db.run(
             store.create_hand(self.id, self.number, hand.seed, hand.dealer, self.table.rules.to_dict())
         )
