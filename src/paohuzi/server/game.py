@@ -34,7 +34,7 @@ __all__ = ["Game", "Lineup", "Sent", "Table"]
 
 ERROR, WARNING, INFO, DEBUG = 40, 30, 20, 10
 
-Lineup = list[tuple[int | None, str | None, str]]  # (player id, bot, nickname) per seat, as the match began
+Lineup = list[store.MatchSeatRow]  # who played each seat, as the match began
 
 
 class Table(Protocol):
@@ -119,7 +119,9 @@ class Game:
         """A new match at ``table``, stored; its first hand is dealt by :meth:`begin_hand`."""
         roster = services.roster
         lineup: Lineup = [
-            (s.player_id, s.bot, roster.card(s.player_id)["nickname"] if s.player_id is not None else f"{s.bot} bot")
+            store.MatchSeatRow(
+                s.player_id, s.bot, roster.card(s.player_id)["nickname"] if s.player_id is not None else f"{s.bot} bot"
+            )
             for s in table.seats
         ]
         seed = secrets.randbits(62)
@@ -129,35 +131,35 @@ class Game:
         return cls(table, services, match_id, engine, lineup)
 
     @classmethod
-    def restore(cls, table: Table, services: RoomServices, data: dict[str, Any]) -> Game:
+    def restore(cls, table: Table, services: RoomServices, data: store.StoredMatch) -> Game:
         """The match stored as ``data`` (:func:`paohuzi.server.store.load_open_rooms`), replayed by the
         engine from its rules, seeds and action log; :meth:`carry_on` then plays on."""
         record = {
             "format_version": FORMAT_VERSION,
             "kind": "match",
-            "rules": data["rules"],
-            "seed": data["seed"],
+            "rules": data.rules,
+            "seed": data.seed,
             "players": len(table.seats),
-            "hands": data["hands_total"],
+            "hands": data.hands_total,
             "double_cards": [],
             "leaver": None,
             "records": [
-                {"seed": h["seed"], "dealer": h["dealer"], "actions": h["actions"]} for h in data["hands"]
+                {"seed": h.seed, "dealer": h.dealer, "actions": [[seat, text] for seat, text in h.actions]}
+                for h in data.hands
             ],
         }
-        return cls(table, services, data["id"], replay_match(record), [tuple(x) for x in data["seats"]])
+        return cls(table, services, data.id, replay_match(record), list(data.seats))
 
-    async def carry_on(self, data: dict[str, Any]) -> None:
+    async def carry_on(self, data: store.StoredMatch) -> None:
         """Go on from where the stored match stopped. Every seat gets its full time again
         (docs/protocol.md §3.4)."""
-        hands = data["hands"]
-        if not hands:  # stopped before the first hand was stored
+        if not data.hands:  # stopped before the first hand was stored
             await self.begin_hand()
             return
-        last = hands[-1]
-        self.number, self.hand_id, self.seq = last["number"], last["id"], len(last["actions"])
+        last = data.hands[-1]
+        self.number, self.hand_id, self.seq = last.number, last.id, len(last.actions)
         engine = self.engine
-        if last["status"] == "playing":
+        if last.status == "playing":
             if engine.hand.over:  # the last action was stored, its hand not yet closed
                 await self.finish_hand()
             else:
@@ -406,9 +408,9 @@ class Game:
         payments = list(outcome.payments)
         scores = list(self.engine.totals)
         results = [
-            (pid, payments[s], outcome.winner == s)
-            for s, (pid, _bot, _n) in enumerate(self.lineup)
-            if pid is not None and s in hand.seats
+            (seat.player_id, payments[s], outcome.winner == s)
+            for s, seat in enumerate(self.lineup)
+            if seat.player_id is not None and s in hand.seats
         ]
         await self.services.db.run(store.finish_hand(self.hand_id, data, hand.record(), self.id, scores, results))
         for pid, delta, won in results:
@@ -458,7 +460,7 @@ class Game:
         ranks = [0] * engine.players
         for row in standings:
             ranks[row["seat"]] = row["rank"]
-        humans = [pid for pid, _bot, _n in self.lineup if pid is not None]
+        humans = [seat.player_id for seat in self.lineup if seat.player_id is not None]
         result = {"standings": standings, "leaver": engine.leaver, "penalty": self.penalty}
         await self.services.db.run(
             store.finish_match(self.id, self.table.id, self.status, engine.totals, ranks, result, humans)

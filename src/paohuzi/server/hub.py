@@ -82,9 +82,9 @@ class Hub:
 
     # ---- players -----------------------------------------------------------------------------------
 
-    def _remember(self, player: dict[str, Any]) -> dict[str, Any]:
+    def _remember(self, player: store.PlayerRow) -> dict[str, Any]:
         self.players.remember(player)
-        return self.profile(player["id"])
+        return self.profile(player.id)
 
     def profile(self, player_id: int) -> dict[str, Any]:
         """Profile (docs/protocol.md §2) from the cache."""
@@ -95,8 +95,8 @@ class Hub:
         player = await self.db.run(
             store.create_player(store.hash_token(token), nickname or random_nickname())
         )
-        self.tokens[store.hash_token(token)] = player["id"]
-        log(INFO, "guest created", player=player["id"])
+        self.tokens[store.hash_token(token)] = player.id
+        log(INFO, "guest created", player=player.id)
         return token, self._remember(player)
 
     async def authenticate(self, token: str | None) -> dict[str, Any] | None:
@@ -110,11 +110,13 @@ class Hub:
         player = await self.db.run(store.player_by_token(digest))
         if player is None:
             return None
-        self.tokens[digest] = player["id"]
+        self.tokens[digest] = player.id
         return self._remember(player)
 
     async def set_nickname(self, player_id: int, nickname: str) -> dict[str, Any]:
         player = await self.db.run(store.set_nickname(player_id, nickname))
+        if player is None:
+            raise RoomError("not_found", f"no player {player_id}", 404)
         profile = self._remember(player)
         room = self.room_of.get(player_id)
         if room is not None:
@@ -312,33 +314,24 @@ class Hub:
     async def recover(self) -> None:
         """Rebuild every open room and carry on every unfinished match (issue #5 §6)."""
         rooms = await self.db.run(store.load_open_rooms())
-        ids = sorted({pid for r in rooms for pid, _bot, _ready in r["seats"] if pid is not None})
+        ids = sorted({seat.player_id for r in rooms for seat in r.seats if seat.player_id is not None})
         await self.ensure_cards(ids)
         resumed = 0
         for data in rooms:
-            seats = [SeatState(i, pid, bot, bool(ready)) for i, (pid, bot, ready) in enumerate(data["seats"])]
-            room = Room(
-                self.services,
-                data["id"],
-                data["code"],
-                data["kind"],
-                data["owner_id"],
-                data["options"],
-                seats,
-                "waiting",
-            )
+            seats = [SeatState(i, x.player_id, x.bot, bool(x.ready)) for i, x in enumerate(data.seats)]
+            room = Room(self.services, data.id, data.code, data.kind, data.owner_id, data.options, seats, "waiting")
             self.rooms[room.code] = room
             for pid in room.humans():
                 self.room_of[pid] = room
-            if data["match"] is not None:
+            if data.match is not None:
                 try:
-                    await room.resume(data["match"])
+                    await room.resume(data.match)
                     resumed += 1
                 except Exception:
                     log(ERROR, "match could not be resumed; aborted", room=room.code, exc_info=True)
                     room.match = None
                     room.status = "waiting"
-            elif data["status"] == "playing":
+            elif data.status == "playing":
                 room.status = "waiting"
         log(INFO, "recovered", rooms=len(rooms), matches=resumed)
 

@@ -149,11 +149,11 @@ class Leave(_Message):
 ClientMessage = Annotated[
     Hello | Ping | Sync | Ready | Start | Act | Auto | Rematch | Leave, Field(discriminator="type")
 ]
-_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = ("act", "auto", "hello", "leave", "ping", "ready", "rematch", "start", "sync")
 
 
-def parse_client_frame(text: str | bytes) -> Any:
+def parse_client_frame(text: str | bytes) -> ClientMessage:
     """Decode and validate one client frame.
 
     :raises ProtocolError: ``bad_json`` (not JSON, not an object) or ``bad_message`` (unknown type, missing

@@ -10,6 +10,7 @@ from typing import Any, cast
 from paohuzi.scoring import level_title
 from paohuzi.server.connection import Connection
 from paohuzi.server.frames import Frame, PlayerCard
+from paohuzi.server.rows import PlayerRow
 
 __all__ = ["Connections", "PlayerCards"]
 
@@ -30,15 +31,16 @@ class PlayerCards:
     """Player id → profile (a cache of the ``players`` table), kept up to date as hands end."""
 
     def __init__(self) -> None:
-        self.profiles: dict[int, dict[str, Any]] = {}
+        self.profiles: dict[int, PlayerRow] = {}
 
-    def remember(self, player: dict[str, Any]) -> None:
-        self.profiles[player["id"]] = player
+    def remember(self, player: PlayerRow) -> None:
+        self.profiles[player.id] = player
 
     def profile(self, player_id: int) -> dict[str, Any]:
         """Profile (docs/protocol.md §2) from the cache. :raises KeyError: for a player not cached."""
-        data = dict(self.profiles[player_id])
-        data["title"] = level_title(int(data["points"]))
+        row = self.profiles[player_id]
+        data = row.to_dict()
+        data["title"] = level_title(row.points)
         return data
 
     def card(self, player_id: int) -> PlayerCard:
@@ -46,22 +48,17 @@ class PlayerCards:
         data = self.profiles.get(player_id)
         if data is None:
             return {"id": player_id, "nickname": "?", "title": level_title(0), "points": 0}
-        return {
-            "id": player_id,
-            "nickname": data["nickname"],
-            "title": level_title(int(data["points"])),
-            "points": int(data["points"]),
-        }
+        return {"id": player_id, "nickname": data.nickname, "title": level_title(data.points), "points": data.points}
 
     def won(self, player_id: int, delta: int, won: bool) -> None:
         """A hand ended: ``delta`` points, and one more hand played (and won)."""
         data = self.profiles.get(player_id)
         if data is not None:
-            data["points"] = int(data["points"]) + delta
-            data["hands_played"] += 1
-            data["hands_won"] += 1 if won else 0
+            data.points += delta
+            data.hands_played += 1
+            data.hands_won += 1 if won else 0
 
     def played_match(self, player_id: int) -> None:
         data = self.profiles.get(player_id)
         if data is not None:
-            data["matches_played"] += 1
+            data.matches_played += 1

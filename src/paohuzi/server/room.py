@@ -120,7 +120,7 @@ class Room:
             self.match.send_snapshot(seat)
 
     async def _persist_seats(self) -> None:
-        seats = [(s.player_id, s.bot, s.ready) for s in self.seats]
+        seats = [store.RoomSeatRow(s.player_id, s.bot, s.ready) for s in self.seats]
         await self.services.db.run(store.save_room(self.id, self.status, self.owner_id, seats))
 
     # ---- membership --------------------------------------------------------------------------------
@@ -370,7 +370,7 @@ class Room:
         await self._persist_seats()
         self.broadcast_room()
 
-    async def resume(self, data: dict[str, Any]) -> None:
+    async def resume(self, data: store.StoredMatch) -> None:
         """Rebuild the match on from the database (rules, seeds, action log) and carry on playing.
 
         Every seat starts offline without 托管 and gets its full time again (docs/protocol.md §3.4)."""
