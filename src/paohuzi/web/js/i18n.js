@@ -182,7 +182,7 @@ const zh = {
   grp_ju: "句",
   grp_jiao: "绞",
   grp_jiang: "将",
-  seatHuxi: "{n}息",
+  seatHuxi: "胡息 {n}",
   autoBar: "托管中：电脑在替你出牌",
   sound: "声音",
   soundOn: "开启声音",

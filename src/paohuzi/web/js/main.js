@@ -11,7 +11,7 @@ import { loadLobbyData, renderDialog, renderLobby, renderRoom } from "./lobby.js
 import { GameSocket } from "./net.js";
 import { HandRecorder, loadReplay, renderReplay, replayKeys } from "./replay.js";
 import { renderSettlement } from "./settle.js";
-import { play, setSound, soundFor, soundOn } from "./sound.js";
+import { play, played, setSound, soundFor, soundOn } from "./sound.js";
 import { renderChiChooser, renderTable, resolveSelection, restyleDrag, seatName, seatPlaces } from "./table.js";
 
 const state = {
@@ -63,6 +63,7 @@ const app = {
       {
         class: "btn small lang",
         title: t("langTitle"),
+        lang: lang() === "zh" ? "en" : "zh-CN", // the other language's name, in that language
         "data-action": "lang",
         onclick: () => {
           setLang(lang() === "zh" ? "en" : "zh");
@@ -137,6 +138,7 @@ const app = {
     onRoute();
   },
 };
+app.sounds = played; // how many sounds were asked for (the browser tests read it)
 window.paohuzi = app; // for debugging in the console
 
 async function guarded(fn) {
@@ -461,10 +463,37 @@ function topBar() {
           render();
         },
       },
-      sound ? "🔊" : "🔇",
+      speakerIcon(sound),
     ),
     app.langButton(),
   );
+}
+
+/** A speaker drawn as SVG (no emoji font needed): with sound waves, or crossed out. */
+function speakerIcon(on) {
+  const NS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "20");
+  svg.setAttribute("height", "20");
+  svg.setAttribute("aria-hidden", "true");
+  const path = (d, fill) => {
+    const el = document.createElementNS(NS, "path");
+    el.setAttribute("d", d);
+    el.setAttribute("fill", fill ? "currentColor" : "none");
+    el.setAttribute("stroke", "currentColor");
+    el.setAttribute("stroke-width", "2");
+    el.setAttribute("stroke-linecap", "round");
+    svg.append(el);
+  };
+  path("M4 9h4l5-4v14l-5-4H4z", true);
+  if (on) {
+    path("M16 9a4 4 0 0 1 0 6", false);
+    path("M18.5 6.5a7.5 7.5 0 0 1 0 11", false);
+  } else {
+    path("M16 9l6 6M22 9l-6 6", false);
+  }
+  return svg;
 }
 
 function renderTableScreen() {

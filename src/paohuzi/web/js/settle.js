@@ -155,7 +155,7 @@ export function renderSettlement(frame, ctx) {
         ),
       );
     }
-    if (mo.penalty) sheet.append(h("p", { class: "penalty" }, t("penalty", { n: mo.penalty })));
+    if (mo.penalty && o.kind !== "escape") sheet.append(h("p", { class: "penalty" }, t("penalty", { n: mo.penalty })));
   }
 
   const buttons = h("div", { class: "settle-buttons" });

@@ -83,12 +83,12 @@ export function play(kind) {
   }
 }
 
-/** The sound for a frame's events, at most one per frame: a win over a claim over a discard. */
+/** The sound for a frame's events, at most one per frame: a claim over a discard (the win sounds with the
+ * settlement, `hand_over`). */
 export function soundFor(events) {
   let kind = null;
   for (const ev of events || []) {
-    if (ev.type === "hu") kind = "win";
-    else if (kind !== "win" && ["peng", "chi", "pao", "ti", "wei"].includes(ev.type)) kind = "claim";
+    if (["peng", "chi", "pao", "ti", "wei"].includes(ev.type)) kind = "claim";
     else if (!kind && ev.type === "discard") kind = "discard";
   }
   if (kind) play(kind);
