@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from paohuzi import analysis
 from paohuzi.analysis import Arrangement, Source
-from paohuzi.cards import Card, PaohuziError
+from paohuzi.cards import IS_BIG, IS_RED, Card, PaohuziError
 from paohuzi.groups import Group
 from paohuzi.rules import RuleSet
 
@@ -296,8 +296,9 @@ def score(
     """
     cards: list[Card] = [c for g in arrangement.groups for c in g.cards]
     cards.extend(arrangement.loose)
-    red = sum(1 for c in cards if c.red)
-    big = sum(1 for c in cards if c.big)
+    # Plain per-card tables (R1), summed in C: no enum property calls on this hot path.
+    red = sum(map(IS_RED.__getitem__, cards))
+    big = sum(map(IS_BIG.__getitem__, cards))
     small = len(cards) - big
     zimo = zimo or tianhu  # 天胡 counts as 自摸 (R6.4)
     counts = _Counts(red, big, small, arrangement.duidui, haidi)

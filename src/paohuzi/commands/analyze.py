@@ -50,6 +50,7 @@ from paohuzi.rules import RuleSet, find_preset
 __all__ = ["Request", "RequestError", "add_parser", "analyze", "parse_request", "render", "run"]
 
 _REQUEST_KEYS = ("rules", "hand", "table", "card", "source", "last_card", "tianhu")
+_KNOWN_KEYS = frozenset(_REQUEST_KEYS)
 
 
 class RequestError(PaohuziError):
@@ -146,15 +147,47 @@ def _table(value: object) -> tuple[Group, ...]:
         raise RequestError(f'table must be a list of {{"kind", "cards"}} objects, got {value!r}')
     groups = []
     for i, item in enumerate(value):
-        if not isinstance(item, dict) or set(item) != {"kind", "cards"} or not isinstance(item["kind"], str):
+        if (
+            not isinstance(item, dict)
+            or len(item) != 2
+            or "kind" not in item
+            or "cards" not in item
+            or not isinstance(item["kind"], str)
+        ):
             raise RequestError(
                 f'table[{i}] must be {{"kind": "peng|wei|chouwei|ti|pao|chi", "cards": …}}, got {item!r}'
             )
-        groups.append(_table_group(item["kind"], _cards(item["cards"], f"table[{i}].cards")))
+        kind, cards = item["kind"], item["cards"]
+        if type(cards) is str:
+            # Groups are immutable and the same few hundred recur: build each (kind, text) once.
+            key = (kind, cards)
+            group = _GROUPS.get(key)
+            if group is None:
+                group = _table_group(kind, parse_cards(cards))
+                if len(_GROUPS) >= 10_000:
+                    _GROUPS.clear()
+                _GROUPS[key] = group
+            groups.append(group)
+        else:
+            groups.append(_table_group(kind, _cards(cards, f"table[{i}].cards")))
     return tuple(groups)
 
 
+_GROUPS: dict[tuple[str, str], Group] = {}
+
+
+# Card counts packed 8 bits per kind, summed in C: the quick test of _check_copies.
+_BYTE = [1 << (8 * k) for k in range(NUM_KINDS)]
+
+
 def _check_copies(hand: tuple[Card, ...], table: tuple[Group, ...], card: Card | None) -> None:
+    cards = list(hand)
+    for g in table:
+        cards.extend(g.cards)
+    if card is not None:
+        cards.append(card)
+    if len(cards) <= 255 and max(sum(map(_BYTE.__getitem__, cards)).to_bytes(NUM_KINDS, "little")) <= 4:
+        return
     counts = [0] * NUM_KINDS
     for c in (*hand, *(c for g in table for c in g.cards), *((card,) if card is not None else ())):
         counts[c] += 1
@@ -199,10 +232,10 @@ def make_request(
     if source is None:
         src = Source.SELF if won is not None else Source.NONE
     else:
-        names = ", ".join(s.value for s in Source)
-        if not isinstance(source, str) or source.strip().lower() not in {s.value for s in Source}:
-            raise RequestError(f"source must be one of {names}, got {source!r}")
-        src = Source(source.strip().lower())
+        found = _SOURCES.get(source.strip().lower()) if isinstance(source, str) else None
+        if found is None:
+            raise RequestError(f"source must be one of {_SOURCE_NAMES}, got {source!r}")
+        src = found
         if won is None and src is not Source.NONE:
             raise RequestError(f"source {src.value!r} needs a card")
         if won is not None and src is Source.NONE:
@@ -213,6 +246,10 @@ def make_request(
     )
 
 
+_SOURCES = {s.value: s for s in Source}
+_SOURCE_NAMES = ", ".join(_SOURCES)
+
+
 def parse_request(data: object) -> Request:
     """A :class:`Request` from a decoded JSON request.
 
@@ -220,7 +257,7 @@ def parse_request(data: object) -> Request:
     """
     if not isinstance(data, dict):
         raise RequestError(f"a request must be a JSON object, got {type(data).__name__}")
-    unknown = sorted(set(data) - set(_REQUEST_KEYS))
+    unknown = sorted(set(data) - set(_REQUEST_KEYS)) if not data.keys() <= _KNOWN_KEYS else ()
     if unknown:
         raise RequestError(f"unknown request keys: {', '.join(unknown)} (known: {', '.join(_REQUEST_KEYS)})")
     return make_request(
@@ -458,8 +495,12 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
+# One encoder for every answer (json.dumps builds a new one per call when given options).
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def _dumps(obj: dict[str, Any]) -> str:
-    return json.dumps(obj, ensure_ascii=False)
+    return _ENCODE(obj)
 
 
 def _answer(text: str) -> tuple[dict[str, Any], bool]:
