@@ -32,6 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import paohuzi
 from paohuzi import analysis, scoring
 from paohuzi.analysis import Source
 from paohuzi.cards import format_cards
@@ -120,7 +121,8 @@ def time_waits(hands, reps: int) -> list[float]:  # type: ignore[no-untyped-def]
 def time_batch(path: str, reps: int) -> list[float]:
     out = []
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
+    # The child runs the same paohuzi as this process.
+    env["PYTHONPATH"] = str(Path(paohuzi.__file__).resolve().parent.parent) + os.pathsep + env.get("PYTHONPATH", "")
     for _ in range(reps):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         subprocess.run(
@@ -162,6 +164,8 @@ def main(argv: list[str] | None = None) -> None:
         finally:
             os.unlink(f.name)
         results["batch"] = (statistics.median(r), r, f"CPU s for analyze --json --batch, {n_batch} mixed requests")
+        empty = time_batch(os.devnull, 3)
+        print(f"# start-up alone (analyze --json --batch {os.devnull}): {statistics.median(empty):.2f} CPU s")
     for name, (med, runs, what) in results.items():
         verdict = "ok" if med <= GOALS[name] or args.quick else "OVER"
         print(f"{name:<9} {med:8.2f} [{min(runs):.2f}–{max(runs):.2f}]  {what}; goal ≤ {GOALS[name]:g}: {verdict}")

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from paohuzi.cards import CARDS, NUM_KINDS, Card, PaohuziError
-from paohuzi.groups import MIXED_SHAPES, Group, GroupKind
+from paohuzi.groups import MIXED_SHAPES, PARTNERS, Group, GroupKind
 
 __all__ = [
     "Source",
@@ -159,6 +159,11 @@ _TI_G, _PAO_G, _WEI_G, _KAN_G, _PENG_G = (
     [Group(kind, (CARDS[k],) * kind.size) for k in range(NUM_KINDS)] for kind in (_TI, _PAO, _WEI, _KAN, _PENG)
 )
 _Option = tuple[tuple[Group, ...], tuple[Group, ...], int, int, int, int]
+#: Every group object the analysis puts in arrangements besides the caller's table groups (built once, kept
+#: for the life of the process): scoring keys a precomputed table on them.
+SHARED_GROUPS: tuple[Group, ...] = (
+    *(g for row in _CANDIDATES for _v, _h, g in row), *_JIANG, *_TI_G, *_PAO_G, *_WEI_G, *_KAN_G, *_PENG_G
+)
 _SHIFT = [3 * _SLOT[k] for k in range(NUM_KINDS)]  # card kind -> bit offset of its count in the search's packing
 _LOW = sum(_ONE)  # bit 0 of every 3-bit count
 # Copies in play: 6 bits per card kind, in kind order.
@@ -433,13 +438,31 @@ def waits(
     """
     h = _Hand(hand, table)
     out: dict[Card, tuple[Arrangement, ...]] = {}
+    in_play, packed, joinable = h.in_play, h.packed, h.joinable
+    # Two exact shortcuts for a card of a kind not in hand and without a table 偎/碰 to join, whose only
+    # use is among the free hand cards (R6.1): it completes nothing if the card count is wrong for whole
+    # groups, or if the free cards hold no partners that make a 句 or 绞 with it (R3).
+    plain_fits = (h.size + 1) % 3 == (2 if h.fours else 0)
+    guarded = h.rest | _GUARD
     for k in range(NUM_KINDS):
-        if h.total(k) >= 4:
+        if in_play >> 6 * k & 7 >= 4:
             continue
+        if not packed >> _SHIFT[k] & 7 and not joinable >> k & 1:
+            if not plain_fits:
+                continue
+            for need in _PARTNER_VALUES[k]:
+                if (guarded - need) & _GUARD == _GUARD:
+                    break
+            else:
+                continue
         found = h.arrangements(k, Source.SELF, min_huxi)
         if found:
             out[CARDS[k]] = found
     return out
+
+
+# Per card kind: the two other cards of each 句/绞 it belongs to (R3 shape table), packed like the search's rest.
+_PARTNER_VALUES = [tuple(_CARD_ONE[a] + _CARD_ONE[b] for a, b in PARTNERS[k]) for k in range(NUM_KINDS)]
 
 
 def partial_arrangement(cards: Sequence[Card]) -> Arrangement:

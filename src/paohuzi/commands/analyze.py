@@ -18,8 +18,11 @@ and answers::
 
 - ``card``, ``table``, ``last_card`` and ``tianhu`` are optional; ``source`` defaults to ``"none"``
   without a card and ``"self"`` with one. ``rules`` is a preset name (default ``"qq"``) or an object
-  ``{"name": "qq", "min_huxi": 10, …}`` (:meth:`paohuzi.rules.RuleSet.from_dict`). ``hand`` and a table
-  group's ``cards`` may also be lists of tokens.
+  ``{"name": "qq", "min_huxi": 18, …}`` (:meth:`paohuzi.rules.RuleSet.from_dict`); ``options`` overrides
+  R8.1 house options over it (``{"cap": 100, "zimo": "double"}``). ``hand`` and a table group's ``cards``
+  may also be lists of tokens. When the options change the points the answer adds ``"zimo_double": true``
+  (自摸翻倍 applied) and/or ``"uncapped"`` (the points before 封顶). On the command line: ``--rules`` (a
+  name or a JSON object) and ``--option name=value`` (repeatable).
 - A card given but the cards not complete: ``{"complete": false}``.
 - No card: ``"waits"`` lists every card whose own draw completes the hand, ``[{"card", "huxi",
   "points"}]`` (scored as 自摸, and as 海底 with ``last_card``). If the hand is complete as it stands (after
@@ -44,12 +47,13 @@ from typing import Any
 from paohuzi import scoring
 from paohuzi.analysis import Source
 from paohuzi.cards import NUM_KINDS, Card, NotationError, PaohuziError, format_cards, parse_cards
+from paohuzi.commands.options import add_rules_arguments, describe_options
 from paohuzi.groups import TABLE_KINDS, Group
-from paohuzi.rules import RuleSet, find_preset
+from paohuzi.rules import RuleSet, parse_rules
 
 __all__ = ["Request", "RequestError", "add_parser", "analyze", "parse_request", "render", "run"]
 
-_REQUEST_KEYS = ("rules", "hand", "table", "card", "source", "last_card", "tianhu")
+_REQUEST_KEYS = ("rules", "options", "hand", "table", "card", "source", "last_card", "tianhu")
 _KNOWN_KEYS = frozenset(_REQUEST_KEYS)
 
 
@@ -75,12 +79,17 @@ class Request:
 # ---------------------------------------------------------------------------------------------------
 
 
-def _rules(value: object) -> RuleSet:
-    if isinstance(value, str):
-        return find_preset(value)
-    if isinstance(value, dict):
-        return RuleSet.from_dict(value)
-    raise RequestError(f"rules must be a preset name or an object, got {value!r}")
+def _rules(value: object, options: object = None) -> RuleSet:
+    """The request's rule set: a preset name, JSON object text or object, then ``options`` (R8.1 house
+    options, ``{"cap": 100, "zimo": "double"}``) on top."""
+    if not isinstance(value, (str, dict, RuleSet)):
+        raise RequestError(f"rules must be a preset name or an object, got {value!r}")
+    rules = parse_rules(value)
+    if options is None:
+        return rules
+    if not isinstance(options, dict):
+        raise RequestError(f'options must be an object like {{"cap": 100}}, got {options!r}')
+    return rules.with_options(**options) if options else rules
 
 
 def _cards(value: object, what: str) -> tuple[Card, ...]:
@@ -210,12 +219,14 @@ def make_request(
     source: object = None,
     last_card: object = False,
     tianhu: object = False,
+    options: object = None,
 ) -> Request:
     """A validated :class:`Request` from loose values (JSON or command-line text).
 
+    :param options: R8.1 option overrides (an object), applied over ``rules``.
     :raises PaohuziError: naming the first problem (bad token, unknown preset, malformed group …).
     """
-    rule_set = _rules(rules)
+    rule_set = _rules(rules, options)
     if hand is None:
         raise RequestError('the request needs "hand", the cards in hand (e.g. "x1 x2 x3")')
     hand_cards = _cards(hand, "hand")
@@ -268,6 +279,7 @@ def parse_request(data: object) -> Request:
         data.get("source"),
         data.get("last_card", False),
         data.get("tianhu", False),
+        data.get("options"),
     )
 
 
@@ -333,6 +345,11 @@ def to_json(result: Result) -> dict[str, Any]:
             "points": s.points,
             "zimo": s.zimo,
         }
+        # R8.1: only when the options changed the points (requests without options answer as before)
+        if s.zimo_double:
+            out["zimo_double"] = True
+        if s.capped:
+            out["uncapped"] = s.uncapped
         if win.arrangement.loose:
             out["loose"] = [str(c) for c in win.arrangement.loose]
     if result.waits is not None:
@@ -365,7 +382,7 @@ def _names(score: scoring.Score, rules: RuleSet) -> str:
     parts = []
     for n in score.names:
         if n.name == scoring.ZIMO:
-            parts.append("自摸 (底 +1)")
+            parts.append({"plus_one": "自摸 (底 +1)", "double": "自摸 (自摸翻倍: points ×2)"}.get(rules.zimo, "自摸"))
         elif n.name == scoring.TIANHU:
             parts.append("天胡 (胡息 ×2 in the base)" if rules.tianhu_double_huxi else "天胡")
         else:
@@ -392,7 +409,10 @@ def _win_lines(win: scoring.Win, rules: RuleSet) -> list[str]:
     lines = _rows(rows, {3})
     lines.append(f"名堂    {_names(s, rules)}")
     lines.append(f"red {s.red} · big {s.big} · small {s.small}")
-    lines.append(f"番 {s.fan} × 底 {s.base} = {s.points} points")
+    points = f"番 {s.fan} × 底 {s.base}" + (" × 2 (自摸翻倍)" if s.zimo_double else "")
+    if s.capped:
+        points += f" = {s.uncapped}, 封顶 {rules.cap}"
+    lines.append(f"{points} = {s.points} points")
     return lines
 
 
@@ -403,6 +423,9 @@ def render(result: Result) -> str:
     lines = [
         f"rules   {rules.name} ({rules.title}), at least {rules.min_huxi} 胡息, 名堂 table {rules.fan_table}"
     ]
+    options = describe_options(rules)
+    if options:
+        lines.append(f"options {options}")
     lines.append(f"hand    {format_cards(req.hand)}  ({format_cards(req.hand, chinese=True)})")
     if req.table:
         lines.append("table   " + "  ".join(f"{g} ({g.chinese})" for g in req.table))
@@ -485,7 +508,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--source", help="where the card came from: self, other, discard (default self), or none"
     )
-    parser.add_argument("--rules", default="qq", help="rules preset: qq (default), hengyang, hunan, huayang")
+    add_rules_arguments(parser)
     parser.add_argument("--last-card", action="store_true", help="the card is the last of the stock (海底)")
     parser.add_argument("--tianhu", action="store_true", help="score the win as 天胡 (R6.4)")
     parser.add_argument("--json", action="store_true", help="read one JSON request from stdin, answer JSON")
@@ -526,6 +549,7 @@ def _json_mode(args: argparse.Namespace) -> int:
             ("--last-card", args.last_card),
             ("--tianhu", args.tianhu),
             ("--rules", args.rules != "qq"),
+            ("--option", bool(args.option)),
         )
         if given
     ]
@@ -571,7 +595,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.hand:
             raise RequestError('give the cards in hand, e.g. paohuzi analyze "x1 x2 x3 …" (or use --json)')
         req = make_request(
-            args.rules,
+            parse_rules(args.rules, args.option),
             " ".join(args.hand),
             " ".join(args.table),
             args.card,

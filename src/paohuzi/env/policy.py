@@ -87,7 +87,7 @@ class FunctionPolicyBot(PolicyBot):
     >>> hand = Hand(find_preset("qq"), seed=3)
     >>> seat = hand.deciding[0]
     >>> bot.act(hand.observation(seat), hand.legal_actions(seat))
-    Action.parse('discard d10')
+    Action.parse('discard d7')
     """
 
     name = "policy_function"

@@ -47,7 +47,7 @@ Player = Annotated[dict[str, Any], Depends(current_player)]
 
 
 def _room(request: Request, room: Room) -> dict[str, Any]:
-    state = room.state()
+    state: dict[str, Any] = dict(room.state())
     state["share_url"] = str(request.base_url).rstrip("/") + state["share_path"]
     return state
 
@@ -101,7 +101,7 @@ async def my_history(
     request: Request, player: Player, limit: Annotated[int, Query(ge=1, le=100)] = 20
 ) -> dict[str, Any]:
     """Your matches, newest first."""
-    return {"matches": await _hub(request).db.run(store.history(player["id"], limit))}
+    return {"matches": [m.to_dict() for m in await _hub(request).db.run(store.history(player["id"], limit))]}
 
 
 @router.get("/players/{player_id}", tags=["players"])
@@ -110,7 +110,7 @@ async def player_profile(request: Request, player_id: int) -> dict[str, Any]:
     data = await _hub(request).db.run(store.player_by_id(player_id))
     if data is None:
         raise RoomError("not_found", f"no player {player_id}", 404)
-    return {"player": _public(data)}
+    return {"player": _public(data.to_dict())}
 
 
 @router.get("/players/{player_id}/history", tags=["players"])
@@ -118,14 +118,14 @@ async def player_history(
     request: Request, player_id: int, limit: Annotated[int, Query(ge=1, le=100)] = 20
 ) -> dict[str, Any]:
     """A player's matches, newest first."""
-    return {"matches": await _hub(request).db.run(store.history(player_id, limit))}
+    return {"matches": [m.to_dict() for m in await _hub(request).db.run(store.history(player_id, limit))]}
 
 
 @router.get("/leaderboard", tags=["players"])
 async def leaderboard(request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50) -> dict[str, Any]:
     """Players by points (积分), with their R7.4 titles."""
     rows = await _hub(request).db.run(store.leaderboard(limit))
-    return {"players": [dict(_public(r), rank=i + 1) for i, r in enumerate(rows)]}
+    return {"players": [dict(_public(r.to_dict()), rank=i + 1) for i, r in enumerate(rows)]}
 
 
 @router.get("/presets", tags=["rooms"])
@@ -199,9 +199,10 @@ async def get_replay(request: Request, hand_id: int, steps: bool = True) -> dict
     """A finished hand's record (``paohuzi.engine.replay(record)`` plays it again) and, unless
     ``steps=false``, every step of it: ``[{"seat", "action", "views": [observation per seat], "full":
     referee view}]``, the first entry being the deal (seat and action null)."""
-    data: dict[str, Any] | None = await _hub(request).db.run(store.replay(hand_id))
-    if data is None:
+    found = await _hub(request).db.run(store.replay(hand_id))
+    if found is None:
         raise RoomError("not_found", f"no finished hand {hand_id}", 404)
+    data = found.to_dict()
     if steps:
         data["steps"] = await asyncio.to_thread(replay_steps, data["record"])
     return data
@@ -243,4 +244,4 @@ async def get_match(request: Request, match_id: int) -> dict[str, Any]:
     data = await _hub(request).db.run(store.match_summary(match_id))
     if data is None:
         raise RoomError("not_found", f"no match {match_id}", 404)
-    return {"match": data}
+    return {"match": data.to_dict()}

@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 
 from paohuzi.server.logs import log
 from paohuzi.server.models import ActionRow
+from paohuzi.server.store import ActionLogRow
 
 __all__ = ["Database", "normalize_url", "migrate"]
 
@@ -90,7 +91,7 @@ class _Job:
         fn: Callable[[Session], Any] | None,
         future: asyncio.Future[Any] | None,
         loop: asyncio.AbstractEventLoop | None,
-        row: dict[str, Any] | None = None,
+        row: ActionLogRow | None = None,
     ) -> None:
         self.fn, self.future, self.loop, self.row = fn, future, loop, row
 
@@ -136,8 +137,8 @@ class Database:
         self._jobs.put(_Job(fn, future, loop))
         return await future
 
-    async def append_action(self, row: dict[str, Any]) -> None:
-        """Append one row to the action log (``hand_id``, ``seq``, ``seat``, ``action``, ``by``); committed
+    async def append_action(self, row: ActionLogRow) -> None:
+        """Append one row to the action log; committed
         before this returns. Appends made in the same turn of the event loop go to the worker as one job
         list (one hand-over between threads), and are written with one multi-row insert."""
         loop = asyncio.get_running_loop()
@@ -218,10 +219,10 @@ class Database:
     def _execute(session: Session, batch: list[_Job]) -> list[Any]:
         """Run the jobs in order; runs of action-log appends become one multi-row insert."""
         results: list[Any] = []
-        rows: list[dict[str, Any]] = []
+        rows: list[dict[str, Any]] = []  # the column values of the appends in a row
         for job in batch:
             if job.row is not None:
-                rows.append(job.row)
+                rows.append(job.row.values())
                 results.append(None)
                 continue
             if rows:
