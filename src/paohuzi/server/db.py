@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from paohuzi.server.logs import log
 from paohuzi.server.models import ActionRow
-from paohuzi.server.store import ActionLogRow
+from paohuzi.server.rows import ActionLogRow
 
 __all__ = ["Database", "normalize_url", "migrate"]
 
@@ -106,6 +106,10 @@ class Database:
         self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()  # a _Job, a list of them, or _STOP
         self._pending: list[_Job] = []  # action-log appends not yet handed to the worker
         self._thread: threading.Thread | None = None
+        # Observers for the metrics (paohuzi.server.metrics): a batch's seconds and job count (called on the
+        # database thread), and who played each action-log row appended (called on the event loop).
+        self.on_batch: Callable[[float, int], None] | None = None
+        self.on_action: Callable[[str], None] | None = None
 
     def migrate(self) -> None:
         migrate(self.engine)
@@ -146,6 +150,8 @@ class Database:
         if not self._pending:
             loop.call_soon(self._flush_appends)
         self._pending.append(_Job(None, future, loop, row))
+        if self.on_action is not None:
+            self.on_action(row.by)
         await future
 
     def _flush_appends(self) -> None:
@@ -203,6 +209,8 @@ class Database:
                     except Exception as exc:  # noqa: BLE001 — handed to the caller
                         outcomes.append((job, False, exc))
         took = time.monotonic() - started
+        if self.on_batch is not None:
+            self.on_batch(took, len(batch))
         if took > 2.0:
             log(30, "slow database batch", jobs=len(batch), seconds=round(took, 2))
         by_loop: dict[asyncio.AbstractEventLoop, list[tuple[_Job, bool, Any]]] = {}
