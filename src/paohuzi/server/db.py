@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from paohuzi.server.logs import log
 from paohuzi.server.models import ActionRow
-from paohuzi.server.store import ActionLogRow
+from paohuzi.server.rows import ActionLogRow
 
 __all__ = ["Database", "normalize_url", "migrate"]
 
