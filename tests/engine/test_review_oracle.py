@@ -297,7 +297,7 @@ class CheckedHand(Hand):
             return super()._close_window(idx)
         c, src, drawn, opts, claims = window
         names = {0: HU, 1: "pao", 2: PENG, 3: "chi"}
-        winner = None if idx < 0 else (names[self._claims[idx][0]], self._claims[idx][1])
+        winner = None if idx is None else (names[self._claims[idx][0]], self._claims[idx][1])
         assert self.oracle is not None
         self.oracle.mark(c, claims, self.chosen, winner)
         self._pending_cmp = (c, src, claims, dict(self.chosen), winner)

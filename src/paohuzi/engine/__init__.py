@@ -21,7 +21,17 @@ from paohuzi.engine.deck import RNG_VERSION, DeckError, seats_in_play, stack_dec
 from paohuzi.engine.events import EVERYONE, Event
 from paohuzi.engine.hand import FORMAT_VERSION, EngineError, Hand, Outcome
 from paohuzi.engine.match import Match, MatchError
-from paohuzi.engine.observation import ChouKinds, Hidden, Observation, ObservationError, Pending, Phase, RowCard
+from paohuzi.engine.observation import (
+    ChouKinds,
+    Hidden,
+    Observation,
+    ObservationError,
+    OutcomeKind,
+    Pending,
+    Phase,
+    RowCard,
+    WinHow,
+)
 from paohuzi.engine.record import READABLE_VERSIONS, ReplayError, replay
 
 __all__ = [
@@ -36,6 +46,8 @@ __all__ = [
     "ObservationError",
     "Hidden",
     "Phase",
+    "OutcomeKind",
+    "WinHow",
     "Pending",
     "RowCard",
     "ChouKinds",

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from paohuzi import analysis
@@ -56,9 +57,20 @@ from paohuzi.engine.events import (
     Wei,
     jsonable,
 )
-from paohuzi.engine.observation import NO_CHOU, ChouKinds, Hidden, Observation, Pending, Phase, row_card
+from paohuzi.engine.observation import (
+    NO_CHOU,
+    ChouKinds,
+    Hidden,
+    Observation,
+    OutcomeKind,
+    Pending,
+    Phase,
+    WinHow,
+    row_card,
+)
 from paohuzi.groups import PARTNERS, Group, GroupKind, same_kind_huxi
 from paohuzi.rules import RuleSet
+from paohuzi.scoring import Score
 
 __all__ = ["Hand", "Outcome", "EngineError", "FORMAT_VERSION"]
 
@@ -74,6 +86,13 @@ _CHI_ACTIONS: dict[tuple[int, int, tuple[tuple[int, ...], ...]], Action] = {}
 
 # Phases: who must decide what.
 _OVER, _DISCARD, _CLAIM, _SELF, _LIANG = Phase.OVER, Phase.DISCARD, Phase.CLAIM, Phase.SELF_HU, Phase.LIANGZHANG
+class _Waiting(Enum):
+    """:meth:`Hand._resolve` while a seat with priority has not answered (R4.4)."""
+
+    WAITING = "waiting"
+
+
+_WAITING = _Waiting.WAITING
 # Claim types, in priority order (R4.4).
 _C_HU, _C_PAO, _C_PENG, _C_CHI = range(4)
 
@@ -101,27 +120,28 @@ class EngineError(PaohuziError):
 class Outcome:
     """How a hand ended (R6, R7.3).
 
-    :ivar kind: ``hu`` (a win), ``draw`` (荒庄) or ``escape`` (逃跑).
+    :ivar kind: an :class:`OutcomeKind`: ``hu`` (a win), ``draw`` (荒庄) or ``escape`` (逃跑).
     :ivar winner: the winning seat, or None.
     :ivar card: the card won: the card on offer, the drawn card of a forced 提/偎 (R4.2.3) or the 亮张;
         None for a dealt 天胡 and when nobody won.
-    :ivar source: how the card was won: ``self`` (自摸 of a shown draw), ``forced`` (自摸 after a forced
-        提/偎, R4.2.3), ``other`` (another seat's draw), ``discard``, ``dealt`` (dealt 天胡), ``liangzhang``.
+    :ivar source: a :class:`WinHow`, how the card was won: ``self`` (自摸 of a shown draw), ``forced``
+        (自摸 after a forced 提/偎, R4.2.3), ``other`` (another seat's draw), ``discard``, ``dealt`` (dealt
+        天胡), ``liangzhang``.
     :ivar arrangement: the winner's arrangement (R6.2), or None.
     :ivar score: the :mod:`paohuzi.scoring` score (名堂, 番, base, points), or None.
     :ivar payments: one per seat at the table (the sitting-out seat gets 0); they sum to zero.
     :ivar leaver: the seat that left (逃跑), or None.
     """
 
-    kind: str
+    kind: OutcomeKind
     winner: int | None
     card: Card | None
-    source: str | None
+    source: WinHow | None
     zimo: bool
     tianhu: bool
     haidi: bool
     arrangement: Arrangement | None
-    score: Any
+    score: Score | None
     huxi: int
     points: int
     payments: tuple[int, ...]
@@ -132,10 +152,10 @@ class Outcome:
         arr = self.arrangement
         score = self.score
         return {
-            "kind": self.kind,
+            "kind": self.kind.value,
             "winner": self.winner,
             "card": jsonable(self.card),
-            "source": self.source,
+            "source": self.source.value if self.source is not None else None,
             "zimo": self.zimo,
             "tianhu": self.tianhu,
             "haidi": self.haidi,
@@ -248,9 +268,7 @@ class Hand:
         self.table_size = n
         self._stacked = deck is not None
         self._deck = tuple(cards)
-        self._next = [-1] * n
-        for i, s in enumerate(self.seats):
-            self._next[s] = self.seats[(i + 1) % len(self.seats)]
+        self._next = _next_seats(self.seats)
         self._hands = [[0] * NUM_KINDS for _ in range(n)]
         self._hsize = [0] * n
         self._tables: list[list[Group]] = [[] for _ in range(n)]
@@ -269,7 +287,7 @@ class Hand:
         self._info: list[tuple[int, list[int]] | None] = [None] * n
         self._phase = _OVER
         self._actor = dealer
-        self._card = -1
+        self._card: int | None = None  # the card on offer, the forced draw (self_hu) or the 亮张
         self._drawn = False
         self._last = False
         self._claims: list[tuple[int, int]] = []
@@ -362,7 +380,7 @@ class Hand:
             if action is PASS or action.kind is ActionKind.PASS:
                 self._emit(Pass(seat, seat))
             idx = self._resolve()
-            if idx != -2:
+            if idx is not _WAITING:
                 if phase == _LIANG:
                     self._close_liang(idx)
                 else:
@@ -374,7 +392,7 @@ class Hand:
         else:  # _SELF: 胡 after a forced 提/偎 (R4.2.3)
             self._clear_decision()
             if action.kind is ActionKind.HU:
-                self._win(seat, None, "forced", Source.NONE, won=self._card)
+                self._win(seat, None, WinHow.FORCED, Source.NONE, won=self._card)
             elif action.kind is ActionKind.DISCARD:
                 assert action.card is not None
                 self._run(self._discard(seat, int(action.card), False))
@@ -393,16 +411,18 @@ class Hand:
             raise IllegalActionError(seat, "leave", f"seat {seat} does not play this hand (seats: {self.seats})")
         start = len(self.events)
         self._actions.append((seat, "leave"))
-        if self._phase == _CLAIM:  # the card on offer stays where it would lie if nobody took it
+        if self._phase is _CLAIM and self._card is not None:  # the card on offer stays where it would lie
             self._rows[self._actor].append((self._card, not self._drawn))
-            self._card = -1
+            self._card = None
         self._clear_decision()
         others = [s for s in self.seats if s != seat]
         huxis = {s: self._partial_huxi(s) for s in others}
         total = sum(huxis.values())
         payments = scoring_bridge.escape_payments(seat, huxis, self.rules.stake, self.table_size)
         self._emit(Escape(None, seat, total, *self._reveal()))
-        self._finish(Outcome("escape", None, None, None, False, False, False, None, None, total, 0, payments, seat))
+        self._finish(
+            Outcome(OutcomeKind.ESCAPE, None, None, None, False, False, False, None, None, total, 0, payments, seat)
+        )
         return self.events[start:]
 
     def copy(self) -> Hand:
@@ -506,7 +526,7 @@ class Hand:
             ),
             discarded=tuple(_sorted_cards(self._discarded[s]) for s in range(n)),
             decided=tuple(sorted(self._decided.items())),
-            drawn=_CARDS[self._card] if self._phase is _SELF else None,
+            drawn=_CARDS[self._card] if self._phase is _SELF and self._card is not None else None,
         )
 
     @classmethod
@@ -573,9 +593,7 @@ class Hand:
         new._stacked = False
         new._deck = ()
         new._positioned = True
-        new._next = [-1] * n
-        for i, s in enumerate(seats):
-            new._next[s] = seats[(i + 1) % len(seats)]
+        new._next = _next_seats(seats)
         new._hands = [[0] * NUM_KINDS for _ in range(n)]
         new._hsize = [0] * n
         for s in range(n):
@@ -627,7 +645,7 @@ class Hand:
         new._dead = [s in obs.dead for s in range(n)]
         new._phase = _OVER
         new._actor = obs.turn
-        new._card = -1
+        new._card = None
         new._drawn = False
         new._last = False
         new._claims = []
@@ -703,7 +721,7 @@ class Hand:
                 raise EngineError(f"hidden.decided: {action} is not a choice open to seat {s}")
             self._decided[s] = action
             self._deciding = tuple(x for x in self._deciding if x != s)
-        if self._resolve() != -2:
+        if self._resolve() is not _WAITING:
             raise EngineError("hidden.decided would already have closed the claim window (R4.4)")
 
     def _check_seat(self, seat: int) -> None:
@@ -725,7 +743,7 @@ class Hand:
             for s in range(n)
         )
         pending = None
-        if self._phase is _CLAIM:
+        if self._phase is _CLAIM and self._card is not None:
             pending = Pending(_CARDS[self._card], self._actor, self._drawn, self._last)
         no_chi, no_peng, ren = self._no_chi[seat], self._no_peng[seat], self._renpeng[seat]
         chou = (
@@ -785,7 +803,7 @@ class Hand:
 
     def _public(self) -> dict[str, Any]:
         pending = None
-        if self._phase in (_CLAIM,):
+        if self._phase is _CLAIM and self._card is not None:
             pending = {"card": _TEXT[self._card], "from": self._actor, "drawn": self._drawn, "last": self._last}
         return {
             "rules": self.rules.name,
@@ -979,7 +997,7 @@ class Hand:
         # R6.4: dealt 天胡 — the dealer first, then the 下家, then the 上家.
         for s in self.seats:
             if analysis.dealt_tianhu(self._hand_cards(s), self._table_groups(s)):
-                self._win(s, None, "dealt", Source.NONE)
+                self._win(s, None, WinHow.DEALT, Source.NONE)
                 return
         if self._offer_liangzhang():
             return
@@ -1047,7 +1065,7 @@ class Hand:
         self._last = last
         if not self._dead[s] and self._can_hu(s, None, Source.NONE):
             if self.rules.must_hu:  # R8.1 有胡必胡: made at once (before any discard, so never 死手)
-                self._win(s, None, "forced", Source.NONE, won=c, forced=True)
+                self._win(s, None, WinHow.FORCED, Source.NONE, won=c, forced=True)
                 return None
             legal = [HU]
             discards = self._discardable(s) if self._owes(s) else []
@@ -1106,7 +1124,7 @@ class Hand:
                 # R8.1 有胡必胡: the first seat in R4.4 order wins at once; nobody is asked, nothing else happens.
                 self._claims = claims
                 return self._close_window(0)
-        pao = -1
+        pao: int | None = None
         for s in self.seats:
             if s != src and (hands[s][c] == 3 or c in self._wei[s]):
                 pao = s
@@ -1114,7 +1132,7 @@ class Hand:
             if drawn and c in self._peng[s]:
                 pao = s
                 break
-        if pao >= 0:
+        if pao is not None:
             claims.append((_C_PAO, pao))  # 跑 is forced and beats 碰/吃: those seats are not asked
         else:
             for s in self.seats:
@@ -1130,7 +1148,7 @@ class Hand:
                         legal.setdefault(s, []).extend(ways)
         self._claims = claims
         if not legal:
-            return self._close_window(len(claims) - 1 if pao >= 0 else -1)
+            return self._close_window(len(claims) - 1 if pao is not None else None)
         for acts in legal.values():
             acts.append(PASS)
         self._ask(_CLAIM, legal)
@@ -1176,15 +1194,16 @@ class Hand:
             avail[b] += 1
         return out
 
-    def _resolve(self) -> int:
-        """The index of the winning claim (R4.4), -1 if nobody takes the card, -2 while undecided."""
+    def _resolve(self) -> int | None | _Waiting:
+        """The index of the winning claim (R4.4), None if nobody takes the card, ``_WAITING`` while a seat
+        with priority has not answered."""
         decided = self._decided
         for i, (t, s) in enumerate(self._claims):
             if t == _C_PAO:
                 return i
             d = decided.get(s)
             if d is None:
-                return -2
+                return _WAITING
             k = d.kind
             if (
                 (t == _C_HU and k is ActionKind.HU)
@@ -1192,17 +1211,18 @@ class Hand:
                 or (t == _C_CHI and k is ActionKind.CHI)
             ):
                 return i
-        return -1
+        return None
 
-    def _close_window(self, idx: int) -> int | None:
+    def _close_window(self, idx: int | None) -> int | None:
         claims, decided = self._claims, self._decided
         c, src, drawn = self._card, self._actor, self._drawn
-        winner = claims[idx][1] if idx >= 0 else -1
+        assert c is not None  # a window is open on a card
+        winner = claims[idx][1] if idx is not None else None
         # R4.7: a declined 吃/碰 makes the kind 臭 — unless a claim with priority took the card. A 碰 answered
         # with 吃 (or 过) is declined (忍碰) whatever becomes of that 吃 — also when the seat's 吃 wins or
         # loses to the drawer's 吃: both rank below the 碰 (R4.7 decision, docs/decisions.md).
         marks: dict[int, list[bool]] = {}
-        for t, s in claims[: idx if idx >= 0 else len(claims)]:
+        for t, s in claims[: idx if idx is not None else len(claims)]:
             if t == _C_HU or (s == winner and t != _C_PENG):
                 continue
             m = marks.setdefault(s, [False, False, False])
@@ -1219,18 +1239,18 @@ class Hand:
             self._emit(Chou(s, s, _CARDS[c], chi, peng, ren))
         self._clear_decision()
         self._decided = decided  # kept for the 吃 below
-        if idx < 0:
+        if idx is None:
             self._rows[src].append((c, not drawn))
             self._emit(Unclaimed(None, src, _CARDS[c]))
-            self._card = -1
+            self._card = None
             self._decided = {}
             return self._next[src]
         t, s = claims[idx]
         if t == _C_HU:
             if drawn:
-                source, how = (Source.SELF, "self") if s == src else (Source.OTHER, "other")
+                source, how = (Source.SELF, WinHow.SELF) if s == src else (Source.OTHER, WinHow.OTHER)
             else:
-                source, how = Source.DISCARD, "discard"
+                source, how = Source.DISCARD, WinHow.DISCARD
             self._win(s, c, how, source, forced=self.rules.must_hu)
             return None
         card = _CARDS[c]
@@ -1269,20 +1289,20 @@ class Hand:
             # the hand, the card eaten sits in ``group``.
             self._emit(Chi(None, s, card, group, tuple(bis), src))
         self._decided = {}
-        self._card = -1
+        self._card = None
         return self._after_take(s)
 
-    def _close_liang(self, idx: int) -> None:
-        s = self._claims[idx][1] if idx >= 0 else -1
+    def _close_liang(self, idx: int | None) -> None:
+        s = self._claims[idx][1] if idx is not None else None
         self._clear_decision()
-        if idx >= 0:
+        if s is not None:
             forced = self.rules.must_hu
             if s == self.dealer:
-                self._win(s, None, "liangzhang", Source.NONE, won=self._liang, forced=forced)
+                self._win(s, None, WinHow.LIANGZHANG, Source.NONE, won=self._liang, forced=forced)
             else:
-                self._win(s, self._liang, "liangzhang", Source.OTHER, forced=forced)
+                self._win(s, self._liang, WinHow.LIANGZHANG, Source.OTHER, forced=forced)
             return
-        self._card = -1
+        self._card = None
         self._run(self._after_take(self.dealer))
 
     # ------------------------------------------------------------------------------------------------
@@ -1301,14 +1321,15 @@ class Hand:
     def _draw_game(self) -> None:
         """荒庄 (R4.2, R7.3): nobody pays."""
         self._emit(DrawGame(None, *self._reveal()))
-        self._finish(Outcome("draw", None, None, None, False, False, False, None, None, 0, 0, (0,) * self.table_size))
+        n = self.table_size
+        self._finish(Outcome(OutcomeKind.DRAW, None, None, None, False, False, False, None, None, 0, 0, (0,) * n))
 
     def _partial_huxi(self, s: int) -> int:
         """R7.3: the 胡息 of ``s``'s table groups plus the best partial arrangement of its hand (R6.4)."""
         return sum(g.huxi for g in self._tables[s]) + analysis.partial_arrangement(self._hand_cards(s)).huxi
 
     def _win(
-        self, s: int, card: int | None, how: str, source: Source, *, won: int | None = None, forced: bool = False
+        self, s: int, card: int | None, how: WinHow, source: Source, *, won: int | None = None, forced: bool = False
     ) -> None:
         """胡 by ``s`` (R6): the best arrangement and score (R6.2, R7), the payments (R7.3).
 
@@ -1318,17 +1339,17 @@ class Hand:
         """
         hand, table = self._hand_cards(s), self._table_groups(s)
         card_obj = None if card is None else _CARDS[card]
-        last = self._last and how in ("self", "other", "forced")  # 海底 (R6.3): the stock's last card
-        tianhu = how in ("dealt", "liangzhang")
-        if how == "dealt":
+        last = self._last and how in (WinHow.SELF, WinHow.OTHER, WinHow.FORCED)  # 海底 (R6.3): the stock's last card
+        tianhu = how in (WinHow.DEALT, WinHow.LIANGZHANG)
+        if how is WinHow.DEALT:
             win = scoring_bridge.dealt_tianhu(hand, table, self.rules)
-        elif how == "liangzhang":
+        elif how is WinHow.LIANGZHANG:
             win = scoring_bridge.liangzhang_tianhu(hand, table, card_obj, source, self.rules)
         else:
-            zimo = how in ("self", "forced")  # R6.3: a forced 提/偎 completion counts as 自摸
+            zimo = how in (WinHow.SELF, WinHow.FORCED)  # R6.3: a forced 提/偎 completion counts as 自摸
             win = scoring_bridge.evaluate(hand, table, card_obj, source, self.rules, last_card=last, zimo=zimo)
         # R8.1 放炮包赔: with win_on_discard, the discarder of the card won pays the whole hand.
-        payer = self._actor if how == "discard" and self.rules.discarder_pays else None
+        payer = self._actor if how is WinHow.DISCARD and self.rules.discarder_pays else None
         payments = scoring_bridge.settle(
             s, win.points, self.seats, self.rules.stake, self.double_cards, self.table_size, payer
         )
@@ -1337,13 +1358,16 @@ class Hand:
         arrangement = win.arrangement
         self._emit(
             Hu(
-                None, s, shown, how, score.zimo, tianhu, last, arrangement.groups, arrangement.loose, win.huxi,
+                None, s, shown, how.value, score.zimo, tianhu, last, arrangement.groups, arrangement.loose, win.huxi,
                 scoring_bridge.names(score), score.fan, score.base, win.points, *self._reveal(),
                 forced,
             )
         )
         self._finish(
-            Outcome("hu", s, shown, how, score.zimo, tianhu, last, arrangement, score, win.huxi, win.points, payments)
+            Outcome(
+                OutcomeKind.HU, s, shown, how, score.zimo, tianhu, last, arrangement, score, win.huxi, win.points,
+                payments,
+            )
         )
 
     # ------------------------------------------------------------------------------------------------
@@ -1364,7 +1388,7 @@ class Hand:
                 return f"seat {s} holds no {action.card} (legal: {legal})"
             if n >= 3:
                 return f"{action.card} is part of a 坎, which may never be discarded (R3, R4.6)"
-        elif kind in (ActionKind.CHI, ActionKind.PENG) and self._phase == _CLAIM and c >= 0:
+        elif kind in (ActionKind.CHI, ActionKind.PENG) and self._phase == _CLAIM and c is not None:
             verb = "吃" if kind is ActionKind.CHI else "碰"
             card = _CARDS[c]
             if c in self._discarded[s]:
@@ -1387,6 +1411,11 @@ class Hand:
                 f"legal: {legal}"
             )
         return f"not among the legal actions now: {legal}"
+
+
+def _next_seats(seats: tuple[int, ...]) -> dict[int, int]:
+    """下家 of each seat in play (the seat sitting out has none)."""
+    return {s: seats[(i + 1) % len(seats)] for i, s in enumerate(seats)}
 
 
 def _sorted_cards(kinds: Iterable[int]) -> tuple[Card, ...]:

@@ -31,7 +31,9 @@ from paohuzi.engine.actions import Action
 from paohuzi.engine.events import CARD_TEXT
 from paohuzi.groups import Group, GroupKind
 
-__all__ = ["Phase", "RowCard", "Pending", "ChouKinds", "Observation", "Hidden", "ObservationError"]
+__all__ = [
+    "Phase", "OutcomeKind", "WinHow", "RowCard", "Pending", "ChouKinds", "Observation", "Hidden", "ObservationError",
+]
 
 _CARD = {t: Card(i) for i, t in enumerate(CARD_TEXT)}
 _GROUP_KINDS = {k.value: k for k in GroupKind}
@@ -48,6 +50,25 @@ class Phase(StrEnum):
     DISCARD = "discard"  # the seat whose turn it is owes a discard (R4.6)
     CLAIM = "claim"  # a card is on offer (R4.2–R4.4)
     SELF_HU = "self_hu"  # 胡 after a forced 提/偎 (R4.2.3)
+    LIANGZHANG = "liangzhang"  # 天胡 on the 亮张 (R6.4 option)
+
+
+class OutcomeKind(StrEnum):
+    """How a hand ended (``Outcome.kind``; the JSON form is the value)."""
+
+    HU = "hu"  # a win (R6)
+    DRAW = "draw"  # 荒庄: the stock ran out (R4.2)
+    ESCAPE = "escape"  # 逃跑: a seat left (R7.3)
+
+
+class WinHow(StrEnum):
+    """How the winning card came (``Outcome.source``, the ``hu`` event's ``source``)."""
+
+    SELF = "self"  # 自摸 of a shown draw
+    FORCED = "forced"  # 自摸 after a forced 提/偎 (R4.2.3)
+    OTHER = "other"  # another seat's draw
+    DISCARD = "discard"  # a discard (win_on_discard)
+    DEALT = "dealt"  # dealt 天胡 (R6.4)
     LIANGZHANG = "liangzhang"  # 天胡 on the 亮张 (R6.4 option)
 
 
