@@ -212,8 +212,8 @@ class _Hand:
         else:
             table = ()
         if max(in_play) > 4:
-            k = max(range(NUM_KINDS), key=in_play.__getitem__)
-            raise AnalysisError(f"{in_play[k]} copies of {Card(k)} (there are only 4 of each card, R1)")
+            many = ", ".join(f"{in_play[k]} × {Card(k)}" for k in range(NUM_KINDS) if in_play[k] > 4)
+            raise AnalysisError(f"more than 4 of a kind (hand and table together): {many} (R1)")
         fixed: list[Group] = []
         for k in triples:
             n = counts[k]
@@ -367,7 +367,7 @@ def arrangements(
     _check_card(card, source, min_huxi)
     h = _Hand(hand, table)
     if card is not None and h.in_play[card] >= 4:
-        raise AnalysisError(f"5 copies of {Card(card)} (there are only 4 of each card, R1)")
+        raise AnalysisError(f"more than 4 of a kind (hand, table and card together): 5 × {Card(card)} (R1)")
     return h.arrangements(card, source, min_huxi)
 
 

@@ -26,7 +26,7 @@ from paohuzi.engine import Action, ActionKind, IllegalActionError, Match
 from paohuzi.engine.hand import FORMAT_VERSION
 from paohuzi.engine.match import replay_match
 from paohuzi.rules import RuleSet
-from paohuzi.scoring import scored_waits
+from paohuzi.scoring import scored_waits, waits_to_dicts
 from paohuzi.server import store
 from paohuzi.server.bots import SeatBot, choose, make_seat_bot
 from paohuzi.server.connection import dumps
@@ -686,10 +686,7 @@ class Room:
         if cached is not None and cached[0] == key:
             return cached[1]
         try:
-            found = [
-                {"card": str(card), "huxi": win.huxi, "points": win.points}
-                for card, win in scored_waits(cards, table, self.rules)
-            ]
+            found = waits_to_dicts(scored_waits(cards, table, self.rules))
         except Exception:  # noqa: BLE001 — a hint must never break a table
             log(ERROR, "waits failed", room=self.code, seat=seat, exc_info=True)
             found = []
