@@ -6,6 +6,7 @@ Each module may import only the layers below it; the engine stays pure (no I/O, 
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -34,35 +35,156 @@ def _layer(path: Path) -> str:
     return rel.parts[0].removesuffix(".py")
 
 
-def _imports(path: Path) -> list[tuple[str, int]]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
-            continue
-        if isinstance(node, ast.Import):
-            found += [(a.name, node.lineno) for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.append((node.module, node.lineno))
-    return found
+def _module(path: Path) -> str:
+    """``src/paohuzi/engine/hand.py`` → ``paohuzi.engine.hand``; a package's ``__init__`` is the package."""
+    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+@dataclass(frozen=True)
+class Import:
+    name: str  # the module named: ``a.b`` for ``import a.b`` and ``from a.b import c``
+    names: tuple[str, ...]  # what a ``from`` import takes from it
+    line: int
+    type_only: bool  # under ``if TYPE_CHECKING:``: never runs
+
+
+class _Imports(ast.NodeVisitor):
+    """Every absolute import of a module, at any depth (inside functions too: those run, later), each marked
+    whether it sits under ``if TYPE_CHECKING:`` (only its body; its ``else`` runs)."""
+
+    def __init__(self) -> None:
+        self.found: list[Import] = []
+        self._type_only = 0
+
+    def visit_If(self, node: ast.If) -> None:
+        if not _is_type_checking(node.test):
+            self.generic_visit(node)
+            return
+        self._type_only += 1
+        for child in node.body:
+            self.visit(child)
+        self._type_only -= 1
+        for child in node.orelse:
+            self.visit(child)
+
+    def visit_Import(self, node: ast.Import) -> None:
+        self.found += [Import(a.name, (), node.lineno, self._type_only > 0) for a in node.names]
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        assert node.level == 0, f"line {node.lineno}: relative import (the package uses absolute imports)"
+        assert node.module is not None
+        names = tuple(a.name for a in node.names)
+        self.found.append(Import(node.module, names, node.lineno, self._type_only > 0))
+
+
+def _imports(path: Path) -> list[Import]:
+    visitor = _Imports()
+    visitor.visit(ast.parse(path.read_text(encoding="utf-8")))
+    return visitor.found
+
+
+def test_type_checking_imports_are_told_apart() -> None:
+    """The ``if TYPE_CHECKING:`` body is type-only; everything else, nested in functions too, runs."""
+    code = (
+        "import typing\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import a\n"
+        "    if x:\n        import b\nelse:\n    import c\nif typing.TYPE_CHECKING:\n    import d\n"
+        "def f():\n    from e import g\n"
+    )
+    visitor = _Imports()
+    visitor.visit(ast.parse(code))
+    assert [(i.name, i.type_only) for i in visitor.found] == [
+        ("typing", False),
+        ("typing", False),
+        ("a", True),
+        ("b", True),
+        ("c", False),
+        ("d", True),
+        ("e", False),
+    ]
 
 
 FILES = sorted(p for p in SRC.rglob("*.py") if _layer(p) in ALLOWED)
+ALL_FILES = sorted(SRC.rglob("*.py"))
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(SRC)))
 def test_imports_go_one_way(path: Path) -> None:
+    """Type-only imports too: a type from an upper layer is still a dependency on it."""
     layer = _layer(path)
-    for name, line in _imports(path):
-        parts = name.split(".")
+    for imp in _imports(path):
+        parts = imp.name.split(".")
         if parts[0] == "paohuzi" and len(parts) > 1:
             target = parts[1]
-            assert target == layer or target in ALLOWED[layer], f"{path.name}:{line} ({layer}) imports {name}"
-        if layer in PURE_LAYERS:
-            assert parts[0] not in IMPURE, f"{path.name}:{line}: the pure core imports {name}"
-        if layer in PURE_LAYERS and parts[0] == "random":
-            # Only seeded generators: `random.Random(seed)`; checked below for module-level calls.
-            pass
+            assert target == layer or target in ALLOWED[layer], f"{path.name}:{imp.line} ({layer}) imports {imp.name}"
+        if parts[0] == "paohuzi" and len(parts) == 1:  # ``from paohuzi import engine``; not a name of the root
+            for target in [n for n in imp.names if (SRC / n).is_dir() or (SRC / f"{n}.py").is_file()]:
+                assert target == layer or target in ALLOWED[layer], f"{path.name}:{imp.line} ({layer}) imports {target}"
+        if layer in PURE_LAYERS and not imp.type_only:
+            # A type-only import never runs: it cannot make the core impure.
+            assert parts[0] not in IMPURE, f"{path.name}:{imp.line}: the pure core imports {imp.name}"
+
+
+def _graph() -> dict[str, set[str]]:
+    """Module → the package's modules it imports when it runs (type-only imports left out). ``from p import
+    m`` is an import of the module ``p.m`` when there is one, else of ``p``."""
+    modules = {_module(p): p for p in ALL_FILES}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        edges = graph.setdefault(name, set())
+        for imp in _imports(path):
+            if imp.type_only or imp.name.split(".")[0] != "paohuzi":
+                continue
+            subs = [f"{imp.name}.{n}" for n in imp.names if f"{imp.name}.{n}" in modules]
+            if imp.name in modules and len(subs) < len(imp.names):
+                edges.add(imp.name)
+            edges.update(subs)
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle, as the modules along it, or None."""
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt) :] + [nxt]
+            if nxt not in state and (found := visit(nxt)) is not None:
+                return found
+        state[node] = 2
+        path.pop()
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)) is not None:
+            return found
+    return None
+
+
+def test_cycle_finder() -> None:
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+
+
+def test_the_package_has_no_import_cycle() -> None:
+    """No module of the package imports (at run time, at any depth) one that imports it back, directly or
+    through others (issue #10: the server's room and hub were such a pair)."""
+    graph = _graph()
+    assert "paohuzi.server.room" in graph and "paohuzi.server.hub" in graph["paohuzi.server.ws"]
+    cycle = _cycle(graph)
+    assert cycle is None, "import cycle: " + " → ".join(cycle)
 
 
 @pytest.mark.parametrize("path", [p for p in FILES if _layer(p) in PURE_LAYERS], ids=lambda p: str(p.relative_to(SRC)))

@@ -167,3 +167,32 @@ def test_fuzz_parse_format_parse(text: str) -> None:
         return
     assert parse_cards(format_cards(cards)) == cards
     assert parse_cards(format_cards(cards, chinese=True)) == cards
+
+
+def _outcome(parse: object, text: str) -> object:
+    try:
+        return parse(text)  # type: ignore[operator]
+    except NotationError as err:
+        return str(err)
+
+
+_PIECES = [str(c) for c in ALL] + [str(c).upper() for c in ALL] + list(SMALL + BIG)
+_PIECES += [" ", "  ", ",", "，", "、", "\t", "\n", "\x0c", "\u3000", "1", "0", "x", "D", "y", "廿", "x1 1", "d10d1"]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=25).map("".join))
+def test_r1_parse_fast_paths_agree_with_the_scanner(text: str) -> None:
+    """The regex-free fast paths of ``parse_cards`` give exactly the cards or the error of the general scanner."""
+    from paohuzi.cards import _scan_cards
+
+    assert _outcome(parse_cards, text) == _outcome(_scan_cards, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["x1 d10 柒", "X1 D10", "一二三 壹,贰", "x1  x2", " x1 ", "x1\tx2", "x1,x2", "d5d5d5", "x11", "一1", "x1 y2", ""],
+)
+def test_r1_parse_fast_paths_examples(text: str) -> None:
+    from paohuzi.cards import _scan_cards
+
+    assert _outcome(parse_cards, text) == _outcome(_scan_cards, text)

@@ -253,7 +253,7 @@ class TestJson:
             ({"hand": "x1", "table": [{"kind": "peng"}]}, "table[0] must be"),
             ({"hand": "x1", "table": {"peng": "x3x3x3"}}, "table must be a list"),
             ({"hand": "x1", "rules": "zz"}, "unknown rules preset 'zz'"),
-            ({"hand": "x1", "rules": {"name": "qq", "min_huxi": -3}}, "min_huxi must be a whole number"),
+            ({"hand": "x1", "rules": {"name": "qq", "min_huxi": -3}}, "min_huxi must be one of 15, 18, 21, got -3"),
             ({"hand": "x1", "rules": 3}, "rules must be a preset name or an object"),
             ({"hand": "x1", "card": 10}, "card must be one card token"),
             ({"hand": "x1", "source": "self"}, "source 'self' needs a card"),

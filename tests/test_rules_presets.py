@@ -44,7 +44,7 @@ R8 = {
     "huayang": {
         "four_players": False,
         "min_huxi": 15,
-        "chou_blocks_peng": False,
+        "chou_blocks_peng": True,
         "win_on_discard": False,
         "tianhu_on_liangzhang": False,
         "tianhu_double_huxi": False,
@@ -69,7 +69,9 @@ class TestPresets:
             assert type(getattr(rules, option)) is type(value), option
 
     def test_every_option_is_covered(self) -> None:
-        options = {f.name for f in dataclasses.fields(RuleSet)} - {"name", "title", "huayang_level"}
+        # the R8 table's options; the R8.1 house options (tests/rules/test_r8_1_options.py) have one default
+        house = {"rounds", "zimo", "cap", "must_hu", "discarder_pays", "first_dealer"}
+        options = {f.name for f in dataclasses.fields(RuleSet)} - {"name", "title", "huayang_level"} - house
         for name, table in R8.items():
             assert options <= set(table), name
 
@@ -122,8 +124,8 @@ class TestPresets:
 
 class TestOptions:
     def test_with_options(self) -> None:
-        rules = find_preset("qq").with_options(min_huxi=10, win_on_discard=True)
-        assert (rules.name, rules.min_huxi, rules.win_on_discard, rules.stake) == ("qq", 10, True, 3)
+        rules = find_preset("qq").with_options(min_huxi=18, win_on_discard=True)
+        assert (rules.name, rules.min_huxi, rules.win_on_discard, rules.stake) == ("qq", 18, True, 3)
         assert find_preset("qq").min_huxi == 15
 
     def test_round_trip_dict(self) -> None:
@@ -144,7 +146,7 @@ class TestOptions:
         message = str(err.value)
         for fragment in (
             "four_players must be true or false, got 1",
-            "min_huxi must be a whole number from 0 to 200",
+            "min_huxi must be one of 15, 18, 21, got -1",
             "stake must be a whole number",
             "fan_table must be one of qq, hunan, huayang, got 'zz'",
             "huayang_level must be one of basic, half, got 'full'",

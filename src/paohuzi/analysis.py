@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from paohuzi.cards import NUM_KINDS, Card, PaohuziError
-from paohuzi.groups import Group, GroupKind
+from paohuzi.cards import CARDS, NUM_KINDS, Card, PaohuziError
+from paohuzi.groups import MIXED_SHAPES, PARTNERS, Group, GroupKind
 
 __all__ = [
     "Source",
@@ -88,30 +88,22 @@ _CARD_ONE = [_ONE[_SLOT[k]] for k in range(NUM_KINDS)]  # card kind -> the packe
 _GUARD = sum(4 << (3 * s) for s in range(NUM_KINDS))
 
 
-def _build_candidates() -> list[tuple[tuple[int, Group], ...]]:
-    """For each slot, the 句 and 绞 whose lowest card sits there: (packed cards, group)."""
-    table: list[tuple[tuple[int, Group], ...]] = []
-    for slot in range(NUM_KINDS):
-        point, big = slot // 2 + 1, slot & 1
-        shapes: list[tuple[tuple[int, ...], GroupKind]] = []
-        if point <= 8:
-            shapes.append(((slot, slot + 2, slot + 4), GroupKind.JU))
-        if point == 2:
-            shapes.append(((slot, slot + 10, slot + 16), GroupKind.JU))  # 二七十 / 贰柒拾
-        if not big:
-            shapes.append(((slot, slot, slot + 1), GroupKind.JIAO))
-            shapes.append(((slot, slot + 1, slot + 1), GroupKind.JIAO))
-        table.append(
-            tuple(
-                (sum(_ONE[s] for s in slots), Group(kind, tuple(Card(_KIND[s]) for s in slots)))
-                for slots, kind in shapes
-            )
-        )
-    return table
+def _build_candidates() -> list[tuple[tuple[int, int, Group], ...]]:
+    """For each slot, the 句 and 绞 whose lowest card sits there: (packed cards, 胡息, group).
+
+    Derived from the R3 shape table (:data:`paohuzi.groups.MIXED_SHAPES`), in its order: within a slot,
+    the consecutive 句, then 二七十, then the two 绞 — the search keeps the first of equal 胡息.
+    """
+    table: list[list[tuple[int, int, Group]]] = [[] for _ in range(NUM_KINDS)]
+    for shape in MIXED_SHAPES:
+        slots = [_SLOT[k] for k in shape.cards]
+        group = Group(shape.kind, tuple(CARDS[k] for k in shape.cards))
+        table[min(slots)].append((sum(_ONE[s] for s in slots), shape.huxi, group))
+    return [tuple(row) for row in table]
 
 
 _CANDIDATES = _build_candidates()
-_JIANG = [Group(GroupKind.JIANG, (Card(_KIND[s]),) * 2) for s in range(NUM_KINDS)]
+_JIANG = [Group(GroupKind.JIANG, (CARDS[_KIND[s]],) * 2) for s in range(NUM_KINDS)]
 
 # Memo of the search: (packed rest << 1 | needs pair) -> (best 胡息, groups) or None.
 # The same rests recur across hands, waits and whole games, so it is kept across calls, up to a bound.
@@ -141,12 +133,12 @@ def _best_rest(packed: int, pair: int) -> tuple[int, _Groups] | None:
             if sub is not None:
                 best = (sub[0], (_JIANG[slot], *sub[1]))
         guarded = packed | _GUARD
-        for value, group in _CANDIDATES[slot]:
+        for value, huxi, group in _CANDIDATES[slot]:
             left = guarded - value
             if left & _GUARD == _GUARD:
                 sub = _best_rest(left ^ _GUARD, pair)
-                if sub is not None and (best is None or sub[0] + group.huxi > best[0]):
-                    best = (sub[0] + group.huxi, (group, *sub[1]))
+                if sub is not None and (best is None or sub[0] + huxi > best[0]):
+                    best = (sub[0] + huxi, (group, *sub[1]))
         result = best
     if len(_MEMO) >= _MEMO_LIMIT:
         _MEMO.clear()
@@ -164,38 +156,48 @@ _TI, _PAO, _WEI, _CHOUWEI, _KAN, _PENG, _JU, _JIAO = (
 )
 # Every same-kind group, built once, by card kind.
 _TI_G, _PAO_G, _WEI_G, _KAN_G, _PENG_G = (
-    [Group(kind, (Card(k),) * kind.size) for k in range(NUM_KINDS)] for kind in (_TI, _PAO, _WEI, _KAN, _PENG)
+    [Group(kind, (CARDS[k],) * kind.size) for k in range(NUM_KINDS)] for kind in (_TI, _PAO, _WEI, _KAN, _PENG)
 )
 _Option = tuple[tuple[Group, ...], tuple[Group, ...], int, int, int, int]
+#: Every group object the analysis puts in arrangements besides the caller's table groups (built once, kept
+#: for the life of the process): scoring keys a precomputed table on them.
+SHARED_GROUPS: tuple[Group, ...] = (
+    *(g for row in _CANDIDATES for _v, _h, g in row), *_JIANG, *_TI_G, *_PAO_G, *_WEI_G, *_KAN_G, *_PENG_G
+)
+_SHIFT = [3 * _SLOT[k] for k in range(NUM_KINDS)]  # card kind -> bit offset of its count in the search's packing
+_LOW = sum(_ONE)  # bit 0 of every 3-bit count
+# Copies in play: 6 bits per card kind, in kind order.
+_SIX = [1 << (6 * k) for k in range(NUM_KINDS)]
+_SIX_27 = 27 * sum(_SIX)
+_SIX_TOP = 32 * sum(_SIX)
 
 
 class _Hand:
     """A validated hand: counts, the fixed 坎/提 groups, the table groups. Shared by the waits of one hand."""
 
-    __slots__ = ("counts", "table", "fixed", "base_huxi", "fours", "table_mixed", "rest", "size", "in_play")
+    __slots__ = ("packed", "table", "fixed", "base_huxi", "fours", "table_mixed", "rest", "size", "in_play", "joinable")
 
     def __init__(self, hand: Sequence[Card] | Sequence[int], table: Sequence[Group]) -> None:
-        counts = [0] * NUM_KINDS
-        rest = 0
-        one = _CARD_ONE
+        # Plain ints only (see the module's search notes): the hand as bytes (bytes() takes the cards in C;
+        # indexing with IntEnum members is slower than with ints), packed two ways: 3 bits per slot for the
+        # search and 6 bits per card kind for the copies in play.
+        packed = in_play = 0
+        one, six = _CARD_ONE, _SIX
         try:
-            for c in hand:
-                counts[c] += 1
-                rest += one[c]
-            if hand and min(hand) < 0:
-                raise IndexError
-        except (IndexError, TypeError):
+            cards = bytes(hand)
+            for c in cards:
+                packed += one[c]
+                in_play += six[c]
+        except (ValueError, TypeError, IndexError):
             bad = next(c for c in hand if not isinstance(c, int) or not 0 <= c < NUM_KINDS)
             raise AnalysisError(f"not a card: {bad!r}") from None
-        triples = [k for k in range(NUM_KINDS) if counts[k] >= 3] if max(counts) >= 3 else ()
-        size = len(hand)
+        size = len(cards)
         fours = 0
         huxi = 0
         mixed = False
-        in_play = counts
+        joinable = 0  # bit k: a table 偎/臭偎/碰 of kind k, which the card won may join (R6.1)
         if table:
             table = tuple(table)
-            in_play = counts[:]
             for g in table:
                 if type(g) is not Group:
                     raise AnalysisError(f"not a group: {g!r}")
@@ -206,25 +208,43 @@ class _Hand:
                     mixed = True
                 elif kind is _KAN or kind is GroupKind.JIANG:
                     raise AnalysisError(f"{kind.value} ({kind.chinese}) cannot lie on a table: {g}")
+                else:
+                    joinable |= 1 << g.cards[0]
                 for c in g.cards:
-                    in_play[c] += 1
+                    in_play += six[c]
                 huxi += g.huxi
         else:
             table = ()
-        if max(in_play) > 4:
-            many = ", ".join(f"{in_play[k]} × {Card(k)}" for k in range(NUM_KINDS) if in_play[k] > 4)
-            raise AnalysisError(f"more than 4 of a kind (hand and table together): {many} (R1)")
+        # More than 4 of a kind (R1): 27 added to each 6-bit count sets its top bit exactly from 5 up. With
+        # 32 cards or more a count could overflow its field: count them one by one.
+        if (in_play + _SIX_27) & _SIX_TOP or size + 4 * len(table) >= 32:
+            counts = [0] * NUM_KINDS
+            for c in (*cards, *(c for g in table for c in g.cards)):
+                counts[c] += 1
+            if max(counts) > 4:
+                many = ", ".join(f"{counts[k]} × {CARDS[k]}" for k in range(NUM_KINDS) if counts[k] > 4)
+                raise AnalysisError(f"more than 4 of a kind (hand and table together): {many} (R1)")
+        self.packed = packed
+        rest = packed
         fixed: list[Group] = []
-        for k in triples:
-            n = counts[k]
-            # Four in hand are a 提 (R3); three are a 坎, never broken (R3).
-            g = _TI_G[k] if n == 4 else _KAN_G[k]
-            fixed.append(g)
-            huxi += g.huxi
-            fours += n == 4
-            rest -= n * _CARD_ONE[k]
-            size -= n
-        self.counts = counts
+        # Kinds held 3 or 4 times: bit 2 set, or bits 0 and 1 (counts are at most 4 now).
+        held3 = ((packed >> 2) | (packed >> 1 & packed)) & _LOW
+        if held3:
+            kinds = []
+            while held3:
+                low = held3 & -held3
+                kinds.append(_KIND[(low.bit_length() - 1) // 3])
+                held3 ^= low
+            kinds.sort()  # in card order, as the groups are listed
+            for k in kinds:
+                n = packed >> _SHIFT[k] & 7
+                # Four in hand are a 提 (R3); three are a 坎, never broken (R3).
+                g = _TI_G[k] if n == 4 else _KAN_G[k]
+                fixed.append(g)
+                huxi += g.huxi
+                fours += n == 4
+                rest -= n * _CARD_ONE[k]
+                size -= n
         self.table = table
         self.fixed = tuple(fixed)
         self.base_huxi = huxi
@@ -233,6 +253,11 @@ class _Hand:
         self.rest = rest
         self.size = size
         self.in_play = in_play
+        self.joinable = joinable
+
+    def count(self, card: int) -> int:
+        """Copies of a kind in hand."""
+        return int(self.packed >> _SHIFT[card] & 7)
 
     def options(self, card: int | None, source: Source) -> list[_Option]:
         """Every way the card won may be used (R6.1), each as
@@ -240,7 +265,7 @@ class _Hand:
         table, fixed, huxi, fours, rest, size = self.table, self.fixed, self.base_huxi, self.fours, self.rest, self.size
         if card is None:
             return [(table, fixed, huxi, fours, rest, size)]
-        n = self.counts[card]
+        n = self.count(card)
         own = source is Source.SELF
         joined = (_TI_G if own else _PAO_G)[card]
         if n == 3:
@@ -283,6 +308,23 @@ class _Hand:
         return result
 
     def arrangements(self, card: int | None, source: Source, min_huxi: int) -> tuple[Arrangement, ...]:
+        if card is None or (self.packed >> _SHIFT[card] & 6 == 0 and not (self.joinable >> card) & 1):
+            # The common case, one option (R6.1): no card, or a card that can only join the free hand
+            # cards. The same steps as the loop below, without building the options.
+            if card is None:
+                rest, size = self.rest, self.size
+            else:
+                rest, size = self.rest + _CARD_ONE[card], self.size + 1
+            fours = self.fours
+            if size % 3 != (2 if fours else 0):
+                return ()
+            found = _best_rest(rest, 1 if fours else 0)
+            if found is None:
+                return ()
+            total = self.base_huxi + found[0]
+            if total < min_huxi:
+                return ()
+            return (Arrangement(self.table + self.fixed + found[1], total, not self.table_mixed and size <= 2),)
         best: dict[bool, tuple[int, tuple[Group, ...], tuple[Group, ...], _Groups]] = {}
         for table, fixed, huxi, fours, rest, size in self.options(card, source):
             # Quick card-count test first: groups of 3, plus 2 for the 将 (R6.1).
@@ -308,7 +350,7 @@ class _Hand:
 
     def total(self, card: int) -> int:
         """Copies of a kind already held (hand and table)."""
-        return self.in_play[card]
+        return int(self.in_play >> 6 * card & 7)
 
 
 def _group_order(g: Group) -> tuple[int, tuple[Card, ...]]:
@@ -366,7 +408,7 @@ def arrangements(
     """
     _check_card(card, source, min_huxi)
     h = _Hand(hand, table)
-    if card is not None and h.in_play[card] >= 4:
+    if card is not None and h.total(card) >= 4:
         raise AnalysisError(f"more than 4 of a kind (hand, table and card together): 5 × {Card(card)} (R1)")
     return h.arrangements(card, source, min_huxi)
 
@@ -396,13 +438,31 @@ def waits(
     """
     h = _Hand(hand, table)
     out: dict[Card, tuple[Arrangement, ...]] = {}
+    in_play, packed, joinable = h.in_play, h.packed, h.joinable
+    # Two exact shortcuts for a card of a kind not in hand and without a table 偎/碰 to join, whose only
+    # use is among the free hand cards (R6.1): it completes nothing if the card count is wrong for whole
+    # groups, or if the free cards hold no partners that make a 句 or 绞 with it (R3).
+    plain_fits = (h.size + 1) % 3 == (2 if h.fours else 0)
+    guarded = h.rest | _GUARD
     for k in range(NUM_KINDS):
-        if h.total(k) >= 4:
+        if in_play >> 6 * k & 7 >= 4:
             continue
+        if not packed >> _SHIFT[k] & 7 and not joinable >> k & 1:
+            if not plain_fits:
+                continue
+            for need in _PARTNER_VALUES[k]:
+                if (guarded - need) & _GUARD == _GUARD:
+                    break
+            else:
+                continue
         found = h.arrangements(k, Source.SELF, min_huxi)
         if found:
-            out[Card(k)] = found
+            out[CARDS[k]] = found
     return out
+
+
+# Per card kind: the two other cards of each 句/绞 it belongs to (R3 shape table), packed like the search's rest.
+_PARTNER_VALUES = [tuple(_CARD_ONE[a] + _CARD_ONE[b] for a, b in PARTNERS[k]) for k in range(NUM_KINDS)]
 
 
 def partial_arrangement(cards: Sequence[Card]) -> Arrangement:
@@ -424,7 +484,7 @@ def partial_arrangement(cards: Sequence[Card]) -> Arrangement:
     groups: list[Group] = []
     for k in range(NUM_KINDS):
         if counts[k] >= 3:
-            groups.append(Group(GroupKind.TI if counts[k] == 4 else GroupKind.KAN, (Card(k),) * counts[k]))
+            groups.append(Group(GroupKind.TI if counts[k] == 4 else GroupKind.KAN, (CARDS[k],) * counts[k]))
             counts[k] = 0
     for offset in (0, 10):
         one, two, three, seven, ten = (counts[offset + p - 1] for p in (1, 2, 3, 7, 10))
@@ -436,12 +496,12 @@ def partial_arrangement(cards: Sequence[Card]) -> Arrangement:
                 best = (a, b)
         for points, n in (((1, 2, 3), best[0]), ((2, 7, 10), best[1])):
             for _ in range(n):
-                kinds = tuple(Card(offset + p - 1) for p in points)
+                kinds = tuple(CARDS[offset + p - 1] for p in points)
                 groups.append(Group(GroupKind.JU, kinds))
                 for k in kinds:
                     counts[k] -= 1
     groups.sort(key=_group_order)
-    loose = tuple(Card(k) for k in range(NUM_KINDS) for _ in range(counts[k]))
+    loose = tuple(CARDS[k] for k in range(NUM_KINDS) for _ in range(counts[k]))
     return Arrangement(tuple(groups), sum(g.huxi for g in groups), False, loose)
 
 

@@ -30,6 +30,11 @@ __all__ = [
     "counts_of",
     "cards_of_counts",
     "full_deck",
+    "CARDS",
+    "POINTS",
+    "IS_BIG",
+    "IS_RED",
+    "TOKENS",
 ]
 
 NUM_KINDS = 20
@@ -76,30 +81,33 @@ class Card(IntEnum):
     D9 = 18
     D10 = 19
 
+    # The properties read plain tables indexed by the card's int value (no enum ``.value`` lookups): they
+    # sit on hot paths (scoring counts red and big cards, the notation formats every card).
+
     @property
     def point(self) -> int:
         """牌点: the number 1–10, the same for small and big."""
-        return self.value % 10 + 1
+        return POINTS[self]
 
     @property
     def big(self) -> bool:
         """True for 大字 (壹…拾), False for 小字 (一…十)."""
-        return self.value >= 10
+        return IS_BIG[self]
 
     @property
     def red(self) -> bool:
         """红字: points 2, 7 and 10 of both cases (R1)."""
-        return self.point in RED_POINTS
+        return IS_RED[self]
 
     @property
     def chinese(self) -> str:
         """The Chinese character: 一…十 for small cards, 壹…拾 for big ones."""
-        return (BIG_CHARS if self.big else SMALL_CHARS)[self.value % 10]
+        return _CHINESE[self]
 
     @property
     def other_case(self) -> Card:
         """The card of the same point in the other case (x7 ↔ d7), as used in 绞."""
-        return Card(self.value + 10 if self.value < 10 else self.value - 10)
+        return CARDS[self + 10 if self < 10 else self - 10]
 
     @classmethod
     def of(cls, point: int, big: bool) -> Card:
@@ -109,7 +117,7 @@ class Card(IntEnum):
         """
         if not 1 <= point <= 10:
             raise NotationError(f"card point must be 1–10, got {point!r}")
-        return cls(point - 1 + (10 if big else 0))
+        return CARDS[point - 1 + (10 if big else 0)]
 
     @classmethod
     def parse(cls, token: str) -> Card:
@@ -126,19 +134,31 @@ class Card(IntEnum):
         return card
 
     def __str__(self) -> str:
-        return ("d" if self.big else "x") + str(self.point)
+        return TOKENS[self]
 
     def __format__(self, spec: str) -> str:
-        return format(str(self), spec)
+        return format(TOKENS[self], spec)
 
     def __repr__(self) -> str:
-        return f"Card.parse({str(self)!r})"
+        return f"Card.parse({TOKENS[self]!r})"
 
+
+#: The cards by index (``CARDS[k]`` is ``Card(k)``, without the enum call).
+CARDS: tuple[Card, ...] = tuple(Card)
+#: Per card index: the point 1–10, big (大字), red (红字, R1) and the ASCII token (``x7``).
+POINTS: tuple[int, ...] = tuple(k % 10 + 1 for k in range(NUM_KINDS))
+IS_BIG: tuple[bool, ...] = tuple(k >= 10 for k in range(NUM_KINDS))
+IS_RED: tuple[bool, ...] = tuple(k % 10 + 1 in RED_POINTS for k in range(NUM_KINDS))
+TOKENS: tuple[str, ...] = tuple(("d" if k >= 10 else "x") + str(k % 10 + 1) for k in range(NUM_KINDS))
+_CHINESE: tuple[str, ...] = tuple(SMALL_CHARS) + tuple(BIG_CHARS)
 
 _TOKENS: dict[str, Card] = {}
-for _card in Card:
-    _TOKENS[str(_card)] = _card
-    _TOKENS[_card.chinese] = _card
+for _card in CARDS:
+    _TOKENS[TOKENS[_card]] = _card
+    _TOKENS[_CHINESE[_card]] = _card
+# The parse fast paths: exact tokens as written (either case of x/d) and the Chinese characters alone.
+_EXACT: dict[str, Card] = {**_TOKENS, **{t.upper(): c for t, c in _TOKENS.items()}}
+_CHINESE_CARDS: dict[str, Card] = {ch: CARDS[k] for k, ch in enumerate(_CHINESE)}
 
 # One token: an ASCII card (x10 before x1) or one Chinese card character. Separators are
 # spaces and commas (ASCII or full-width); ASCII tokens may also stand back to back ("d5d5d5").
@@ -160,6 +180,22 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     """
     if not isinstance(text, str):
         raise NotationError(f"a card list must be text, got {type(text).__name__}")
+    # Fast paths, no regex: tokens separated by single spaces ("x1 d10 柒"), then Chinese characters
+    # with any separators ("一二三 壹,贰"). Anything else (back-to-back ASCII, commas between ASCII
+    # tokens, bad tokens) takes the scanner below, which also words the errors.
+    try:
+        return tuple([_EXACT[t] for t in text.split(" ") if t])
+    except KeyError:
+        pass
+    try:
+        return tuple([_CHINESE_CARDS[ch] for ch in text if ch not in _SEPARATORS])
+    except KeyError:
+        pass
+    return _scan_cards(text)
+
+
+def _scan_cards(text: str) -> tuple[Card, ...]:
+    """The general parse of :func:`parse_cards` (one regex match per token); the fast paths agree with it."""
     cards: list[Card] = []
     pos, n = 0, len(text)
     while pos < n:
@@ -204,9 +240,9 @@ def counts_of(cards: Iterable[int]) -> list[int]:
 
 def cards_of_counts(counts: Sequence[int]) -> tuple[Card, ...]:
     """The sorted cards of a list of 20 counts (the inverse of :func:`counts_of`)."""
-    return tuple(Card(k) for k in range(NUM_KINDS) for _ in range(counts[k]))
+    return tuple(CARDS[k] for k in range(NUM_KINDS) for _ in range(counts[k]))
 
 
 def full_deck() -> list[Card]:
     """The 80 cards in kind order, 4 copies of each (R1)."""
-    return [Card(k) for k in range(NUM_KINDS) for _ in range(COPIES)]
+    return [CARDS[k] for k in range(NUM_KINDS) for _ in range(COPIES)]

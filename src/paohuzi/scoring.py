@@ -28,11 +28,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple, TypedDict
 
 from paohuzi import analysis
 from paohuzi.analysis import Arrangement, Source
-from paohuzi.cards import Card, PaohuziError
+from paohuzi.cards import IS_BIG, IS_RED, Card, PaohuziError
 from paohuzi.groups import Group
 from paohuzi.rules import RuleSet
 
@@ -45,6 +45,7 @@ __all__ = [
     "Score",
     "ScoringError",
     "Win",
+    "WaitDict",
     "HandAnalysis",
     "analyze_hand",
     "waits_to_dicts",
@@ -92,8 +93,9 @@ class Score:
     :ivar names: the 名堂 in the order of the preset's table, then 海底 where it adds 番, then 天胡 and
         自摸 (番 0). A hand without 名堂 lists ``平胡 1``. The 番 of the names always add up to :attr:`fan`.
     :ivar fan: 番, the multiplier (R7.2); 1 for a plain 平胡.
-    :ivar base: 底 (R7.1), 自摸 included.
-    :ivar points: base × 番 (R7.3).
+    :ivar base: 底 (R7.1), with the 自摸 +1 when the rule set's ``zimo`` is ``plus_one`` (R8.1).
+    :ivar points: base × 番 (R7.3), × 2 under ``zimo`` ``double`` for a 自摸, then at most the ``cap``
+        (R8.1).
     :ivar huxi: the arrangement's 胡息 (not doubled for 天胡; the doubling is in the base).
     :ivar zimo: 自摸 (a 天胡 always counts as 自摸, R6.4).
     :ivar haidi: 海底, the card won was the last card of the stock (R6.3).
@@ -101,6 +103,8 @@ class Score:
     :ivar red: red cards (红字) among the winner's cards; :ivar big: 大字; :ivar small: 小字.
     :ivar duidui: the arrangement is 对对 (every group of one kind).
     :ivar table: the 名堂 table used: ``qq`` (A), ``hunan`` (B) or ``huayang`` (C).
+    :ivar zimo_double: 自摸翻倍 (R8.1 ``zimo`` ``double``) doubled the points; not a 番.
+    :ivar uncapped: the points before 封顶 (R8.1 ``cap``); equal to :attr:`points` when the cap did not bite.
     """
 
     names: tuple[Name, ...]
@@ -116,6 +120,17 @@ class Score:
     small: int = 0
     duidui: bool = False
     table: str = "qq"
+    zimo_double: bool = False
+    uncapped: int = -1
+
+    def __post_init__(self) -> None:
+        if self.uncapped < 0:
+            object.__setattr__(self, "uncapped", self.points)
+
+    @property
+    def capped(self) -> bool:
+        """封顶 (R8.1 ``cap``) lowered the points."""
+        return self.points < self.uncapped
 
     @property
     def pinghu(self) -> bool:
@@ -124,7 +139,13 @@ class Score:
 
     def __str__(self) -> str:
         names = ", ".join(str(n) for n in self.names)
-        return f"{self.huxi} 胡息, {names}: 番 {self.fan} × 底 {self.base} = {self.points}"
+        text = f"{self.huxi} 胡息, {names}: 番 {self.fan} × 底 {self.base}"
+        if self.zimo_double:
+            text += " × 2 (自摸翻倍)"
+        if self.capped:
+            text += f" = {self.uncapped}, 封顶 {self.points}"
+            return text
+        return f"{text} = {self.points}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,16 +173,14 @@ class Win:
         """True if this win beats ``other`` (or there is none) by R6.2: more points, then more 胡息."""
         return other is None or self._key() > other._key()
 
-    def to_dict(self, *, brief: bool = False) -> dict[str, Any]:
-        """The JSON form of a win, the one every layer sends (``paohuzi analyze``, the server's waits, the
-        engine's outcome).
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form of a win, the one every layer sends (``paohuzi analyze``, the engine's outcome).
 
         ``{"huxi", "groups": [{"kind", "cards", "huxi"}, …], "names": [{"name", "fan"}, …], "fan", "base",
-        "points", "zimo"}``, plus ``"loose"`` when a 天胡's partial arrangement left cards out (R6.4).
-        With ``brief`` only ``{"huxi", "points"}`` (a wait in a list of waits).
+        "points", "zimo"}``; then, only when the R8.1 options changed the points, ``"zimo_double": true``
+        (自摸翻倍 applied) and ``"uncapped"`` (the points before 封顶); then ``"loose"`` when a 天胡's
+        partial arrangement left cards out (R6.4). A wait is written by :func:`waits_to_dicts`.
         """
-        if brief:
-            return {"huxi": self.arrangement.huxi, "points": self.score.points}
         s = self.score
         out: dict[str, Any] = {
             "huxi": self.arrangement.huxi,
@@ -172,9 +191,21 @@ class Win:
             "points": s.points,
             "zimo": s.zimo,
         }
+        if s.zimo_double:
+            out["zimo_double"] = True
+        if s.capped:
+            out["uncapped"] = s.uncapped
         if self.arrangement.loose:
             out["loose"] = [str(c) for c in self.arrangement.loose]
         return out
+
+
+class WaitDict(TypedDict):
+    """The JSON form of one wait (听牌): the card, and the 胡息 and points of its best win."""
+
+    card: str
+    huxi: int
+    points: int
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -203,8 +234,7 @@ def base_of(huxi: int, *, zimo: bool = False, doubled: bool = False) -> int:
 # ---------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Counts:
+class _Counts(NamedTuple):
     red: int
     big: int
     small: int
@@ -212,12 +242,23 @@ class _Counts:
     haidi: bool
 
 
+# Names are immutable: each (name, 番) is built once and shared (a hot path: every scored win lists some).
+_NAMES: dict[tuple[str, int], Name] = {}
+
+
+def _name(name: str, fan: int) -> Name:
+    got = _NAMES.get((name, fan))
+    if got is None:
+        got = _NAMES[name, fan] = Name(name, fan)
+    return got
+
+
 def _haidi(names: list[Name], name: str) -> None:
     """海底 (tables A and C): +2 番 on a 名堂胡; a 平胡 goes from 1 to 2 番, i.e. 平胡 1 + 海底 1."""
     if names:
-        names.append(Name(name, 2))
+        names.append(_name(name, 2))
     else:
-        names.extend((Name(PINGHU, 1), Name(name, 1)))
+        names.extend((_name(PINGHU, 1), _name(name, 1)))
 
 
 def _fan_qq(c: _Counts, rules: RuleSet) -> list[Name]:
@@ -226,21 +267,21 @@ def _fan_qq(c: _Counts, rules: RuleSet) -> list[Name]:
     red = c.red
     # The red 名堂 exclude each other: 0, 1, 4, 7, 10, 11–12, ≥ 13 (table A, the source's literal reading).
     if red in (4, 7) or 10 < red < 13:
-        names.append(Name("红胡", 2))
+        names.append(_name("红胡", 2))
     elif red == 1:
-        names.append(Name("真点胡", 4))
+        names.append(_name("真点胡", 4))
     elif red == 10:
-        names.append(Name("假点胡", 3))
+        names.append(_name("假点胡", 3))
     elif red >= 13:
-        names.append(Name("红乌", 4 + red - 13))
+        names.append(_name("红乌", 4 + red - 13))
     elif red == 0:
-        names.append(Name("乌胡", 5))
+        names.append(_name("乌胡", 5))
     if c.duidui:
-        names.append(Name("对对胡", 5))
+        names.append(_name("对对胡", 5))
     if c.big >= 18:
-        names.append(Name("大字胡", 6 + c.big - 18))
+        names.append(_name("大字胡", 6 + c.big - 18))
     if c.small >= 16:
-        names.append(Name("小字胡", 8 + c.small - 16))
+        names.append(_name("小字胡", 8 + c.small - 16))
     if c.haidi:
         _haidi(names, "海底胡")
     return names
@@ -253,7 +294,7 @@ def _fan_hunan(c: _Counts, rules: RuleSet) -> list[Name]:
     """
     red, dd = c.red, c.duidui
     candidates = [
-        Name(name, fan)
+        _name(name, fan)
         for name, fan, applies in (
             ("红和", 2, 10 <= red < 13),
             ("一点红", 3, red == 1),
@@ -269,9 +310,9 @@ def _fan_hunan(c: _Counts, rules: RuleSet) -> list[Name]:
     names = [max(candidates, key=lambda n: n.fan)] if candidates else []
     # "如果还构成其他名堂的，在此基础上倍数累加": the 字 multipliers add to the one above (decision).
     if c.small >= 16:
-        names.append(Name("16小字", 4 + c.small - 16))
+        names.append(_name("16小字", 4 + c.small - 16))
     if c.big >= 18:
-        names.append(Name("18大字", 4 + c.big - 18))
+        names.append(_name("18大字", 4 + c.big - 18))
     return names
 
 
@@ -280,23 +321,37 @@ def _fan_huayang(c: _Counts, rules: RuleSet) -> list[Name]:
     names: list[Name] = []
     red = c.red
     if 10 <= red < 13:
-        names.append(Name("红胡", 2))
+        names.append(_name("红胡", 2))
     elif red == 1:
-        names.append(Name("点胡", 3))
+        names.append(_name("点胡", 3))
     elif red >= 13:
-        names.append(Name("红乌", 4))
+        names.append(_name("红乌", 4))
     elif red == 0:
-        names.append(Name("乌胡", 5))
+        names.append(_name("乌胡", 5))
     if rules.huayang_level == "half":
         if c.duidui:
             # "乌胡和对对胡同时出现算10番": 乌胡 5 + 对对胡 5 instead of 4 (decision: shown as two lines).
-            names.append(Name("对对胡", 5 if red == 0 else 4))
+            names.append(_name("对对胡", 5 if red == 0 else 4))
         if c.haidi:
             _haidi(names, "海底")
     return names
 
 
 _TABLES = {"qq": _fan_qq, "hunan": _fan_hunan, "huayang": _fan_huayang}
+
+
+def _colours(cards: Iterable[Card]) -> tuple[int, int, int]:
+    """(red, big, all) cards among these (R1)."""
+    red = big = n = 0
+    for c in cards:
+        red += IS_RED[c]
+        big += IS_BIG[c]
+        n += 1
+    return red, big, n
+
+
+# By id() of the analysis's shared group objects, which live as long as the process (no id is reused).
+_COLOURS = {id(g): _colours(g.cards) for g in analysis.SHARED_GROUPS}
 
 
 def score(
@@ -307,7 +362,9 @@ def score(
     haidi: bool = False,
     tianhu: bool = False,
 ) -> Score:
-    """Score a winning arrangement (R7.1, R7.2) under the preset's 名堂 table.
+    """Score a winning arrangement (R7.1, R7.2) under the preset's 名堂 table, with the R8.1 ``zimo`` and
+    ``cap`` options: base (+1 for 自摸 only under ``plus_one``) × 番, then × 2 for a 自摸 under ``double``,
+    then at most ``cap`` (0 = no cap).
 
     Red, big and small cards are counted over all the arrangement's cards (groups and loose cards).
     A 天胡 counts as 自摸 (R6.4) and, with ``rules.tianhu_double_huxi``, doubles the 胡息 of the base.
@@ -328,28 +385,53 @@ def score(
     13
     >>> score(red_hand, find_preset("hunan"), haidi=True).names   # table B: 红和, no 海底
     (Name(name='红和', fan=2),)
+    >>> d = score(red_hand, find_preset("qq").with_options(zimo="double"), zimo=True)  # 自摸翻倍: 4 × 2 × 2
+    >>> d.base, d.points, d.zimo_double
+    (4, 16, True)
+    >>> c = score(red_hand, find_preset("qq").with_options(zimo="double", cap=50), tianhu=True)  # 12 × 2 × 2
+    >>> c.uncapped, c.points, c.capped, str(c)
+    (48, 48, False, '25 胡息, 红胡 2, 天胡 0, 自摸 0: 番 2 × 底 12 × 2 (自摸翻倍) = 48')
     """
-    cards: list[Card] = [c for g in arrangement.groups for c in g.cards]
-    cards.extend(arrangement.loose)
-    red = sum(1 for c in cards if c.red)
-    big = sum(1 for c in cards if c.big)
-    small = len(cards) - big
+    # Red and big cards (R1) by group, from a table for the analysis's own group objects; no enum property
+    # calls on this hot path.
+    red = big = n = 0
+    colours = _COLOURS.get
+    for g in arrangement.groups:
+        counted = colours(id(g))
+        if counted is None:
+            counted = _colours(g.cards)
+        red += counted[0]
+        big += counted[1]
+        n += counted[2]
+    if arrangement.loose:
+        counted = _colours(arrangement.loose)
+        red += counted[0]
+        big += counted[1]
+        n += counted[2]
+    small = n - big
     zimo = zimo or tianhu  # 天胡 counts as 自摸 (R6.4)
     counts = _Counts(red, big, small, arrangement.duidui, haidi)
     names = _TABLES[rules.fan_table](counts, rules)
     if not names:
-        names.append(Name(PINGHU, 1))  # R7.2: a hand with no 名堂 is 平胡 with 番 1
+        names.append(_name(PINGHU, 1))  # R7.2: a hand with no 名堂 is 平胡 with 番 1
     fan = sum(n.fan for n in names)
     if tianhu:
-        names.append(Name(TIANHU, 0))
+        names.append(_name(TIANHU, 0))
     if zimo:
-        names.append(Name(ZIMO, 0))
-    base = base_of(arrangement.huxi, zimo=zimo, doubled=tianhu and rules.tianhu_double_huxi)
+        names.append(_name(ZIMO, 0))
+    # R8.1: the +1 of R7.1 only under zimo plus_one; 自摸翻倍 doubles the points; then 封顶.
+    plus_one = zimo and rules.zimo == "plus_one"
+    base = base_of(arrangement.huxi, zimo=plus_one, doubled=tianhu and rules.tianhu_double_huxi)
+    zimo_double = zimo and rules.zimo == "double"
+    uncapped = base * fan * (2 if zimo_double else 1)
+    points = min(uncapped, rules.cap) if rules.cap else uncapped
     return Score(
         names=tuple(names),
         fan=fan,
         base=base,
-        points=base * fan,
+        points=points,
+        zimo_double=zimo_double,
+        uncapped=uncapped,
         huxi=arrangement.huxi,
         zimo=zimo,
         haidi=haidi,
@@ -465,9 +547,10 @@ def scored_waits(
     return out
 
 
-def waits_to_dicts(waits: Iterable[tuple[Card, Win]]) -> list[dict[str, Any]]:
-    """The JSON form of :func:`scored_waits`: ``[{"card", "huxi", "points"}, …]``."""
-    return [{"card": str(card), **win.to_dict(brief=True)} for card, win in waits]
+def waits_to_dicts(waits: Iterable[tuple[Card, Win]]) -> list[WaitDict]:
+    """The JSON form of :func:`scored_waits` (``paohuzi analyze``, the server's ``waits``):
+    ``[{"card", "huxi", "points"}, …]``."""
+    return [WaitDict(card=str(card), huxi=win.huxi, points=win.points) for card, win in waits]
 
 
 @dataclass(frozen=True, slots=True)
@@ -538,22 +621,33 @@ def settle(
     seats: Iterable[int],
     stake: int,
     double_cards: Iterable[int] = frozenset(),
+    *,
+    payer: int | None = None,
 ) -> dict[int, int]:
-    """What each seat wins (+) or pays (−) for a hand (R7.3); the deltas add up to 0.
+    """What each seat wins (+) or pays (−) for a hand (R7.3).
 
     Each loser pays points × stake to the winner; the winner receives the sum. A drawn hand (荒庄, winner
-    None) pays nothing. 双倍卡 (option ``double_card``): a payment between the winner and one loser is
-    doubled once when either of the two holds a card (decision, docs/scoring.md), so a holder's own result
-    is exactly doubled and the hand stays zero-sum.
+    None) pays nothing. The deltas add up to 0 unless the winner holds a 双倍积分卡.
+
+    - 双倍积分卡 (R7.3 option ``double_card``): the card doubles only its holder's own **gain**; a loss is
+      never doubled and the other seats' changes are untouched, so a winning holder receives twice what
+      the losers pay (the hand is then not zero-sum).
+    - 放炮包赔 (R8.1 ``discarder_pays``): ``payer`` (the discarder of the card won) pays every loser's
+      share; the other losers pay nothing.
 
     :param seats: the seats that play the hand (a 守醒 player sitting out is not one of them).
     :param double_cards: the seats holding a 双倍积分卡 for this hand.
-    :raises ScoringError: for a winner not among the seats, repeated seats or negative values.
+    :param payer: the one seat that pays for everybody (放炮包赔), or None.
+    :raises ScoringError: for a winner or payer not among the seats, repeated seats or negative values.
 
     >>> settle(0, 10, (0, 1, 2), 3)                         # QQ: the winner gets 2 × points × d
     {0: 60, 1: -30, 2: -30}
-    >>> settle(0, 10, (0, 1, 2), 3, double_cards={2})
-    {0: 90, 1: -30, 2: -60}
+    >>> settle(0, 10, (0, 1, 2), 3, double_cards={0})      # the winner's gain doubles, nobody pays more
+    {0: 120, 1: -30, 2: -30}
+    >>> settle(0, 10, (0, 1, 2), 3, double_cards={2})      # a losing holder's loss is not doubled
+    {0: 60, 1: -30, 2: -30}
+    >>> settle(0, 10, (0, 1, 2), 3, payer=2)               # 放炮包赔: the discarder pays both shares
+    {0: 60, 1: 0, 2: -60}
     >>> settle(None, 0, (0, 1, 2), 3)
     {0: 0, 1: 0, 2: 0}
     """
@@ -567,13 +661,17 @@ def settle(
         return result  # 荒庄
     if winner not in result:
         raise ScoringError(f"winner {winner!r} is not one of the seats {seat_list}")
-    doubles = frozenset(double_cards)
+    if payer is not None and (payer not in result or payer == winner):
+        raise ScoringError(f"payer {payer!r} must be a losing seat among {seat_list}")
+    gain = 0
     for seat in seat_list:
         if seat == winner:
             continue
-        pay = points * stake * (2 if seat in doubles or winner in doubles else 1)
-        result[seat] -= pay
-        result[winner] += pay
+        pay = points * stake
+        result[payer if payer is not None else seat] -= pay
+        gain += pay
+    # R7.3 双倍积分卡: the holder's own gain only (decision in RULES.md R7.3).
+    result[winner] += gain * (2 if winner in frozenset(double_cards) else 1)
     return result
 
 

@@ -351,3 +351,13 @@ def test_r6_4_tianhu(h: Hand) -> None:
         c for g in table for c in g.cards
     )
     assert all(g in a.groups for g in table)
+
+
+def test_r3_search_candidates_come_from_the_shape_table() -> None:
+    """The search's 句/绞 candidates are exactly the R3 shape table's mixed shapes, each once, with its 胡息."""
+    from paohuzi import analysis
+    from paohuzi.groups import MIXED_SHAPES
+
+    found = [(g.kind, tuple(int(c) for c in g.cards), huxi) for row in analysis._CANDIDATES for _v, huxi, g in row]
+    assert sorted(found, key=str) == sorted(((s.kind, s.cards, s.huxi) for s in MIXED_SHAPES), key=str)
+    assert len(found) == len(MIXED_SHAPES) == 38

@@ -39,5 +39,9 @@ def test_r4_5_two_copies_in_one_jiao_or_two_groups() -> None:
         "chi d5 d6 | bi x4 d4 d4",
         "pass",
     ]
-    assert play(hand, "1: chi d3 d5 | bi x4 d4 d4") == ["chi 1 d4 from 0 as d3 d4 d5 bi x4 d4 d4"]
+    # R4.7: answering one's own 碰 with 吃 declines the 碰 (忍碰; qq: chou_blocks_peng).
+    assert play(hand, "1: chi d3 d5 | bi x4 d4 d4") == [
+        "chou 1 d4 peng renpeng",
+        "chi 1 d4 from 0 as d3 d4 d5 bi x4 d4 d4",
+    ]
     assert [str(g) for g in hand.table_of(1)] == ["ju:d3 d4 d5", "jiao:x4 d4 d4"]

@@ -20,11 +20,20 @@ def test_r7_3_each_loser_pays_points_times_stake() -> None:
     assert hengyang.outcome is not None and hengyang.outcome.payments == (-4, 8, -4)  # d = 1
 
 
-def test_r7_3_double_card_doubles_its_holders_payment() -> None:
+def test_r7_3_double_card_a_losing_holder_loses_no_more() -> None:
+    """R7.3 双倍积分卡: only the holder's own gain doubles; a loss is not doubled."""
     hand = deal(W_HANDS, stock="x10", double_cards={2})
     play(hand, "0: discard x2", "1: hu")
-    assert hand.outcome is not None and hand.outcome.payments == (-12, 36, -24)
+    assert hand.outcome is not None and hand.outcome.payments == (-12, 24, -12)
     assert hand.record()["double_cards"] == [2]
+
+
+def test_r7_3_double_card_doubles_the_winning_holders_gain_only() -> None:
+    """R7.3 双倍积分卡: the winner's gain doubles, the losers pay as usual, so the hand is not zero-sum."""
+    hand = deal(W_HANDS, stock="x10", double_cards={1, 2})
+    play(hand, "0: discard x2", "1: hu")
+    assert hand.outcome is not None and hand.outcome.payments == (-12, 48, -12)
+    assert sum(hand.outcome.payments) == 24
 
 
 def test_r7_3_escape_the_leaver_pays_the_others() -> None:

@@ -1,12 +1,15 @@
-"""Random play: 20,000 hands per run across every preset (and four_players, and win_on_discard), with random
-legal actions and the odd 逃跑, checking after every step:
+"""Random play: 20,000 hands per run across every preset (and four_players, and win_on_discard), half of them
+under a random combination of the R8.1 house options and R7.3 双倍积分卡, with random legal actions and the odd
+逃跑, checking after every step:
 
 - the 80 cards are conserved, each in exactly one place (hand, table, row, stock, the card on offer);
 - hand + table counts satisfy R4.6 (nobody holds more than the rule allows; exactly one more while owing);
 - every seat that must decide has legal actions, and every other seat has none;
 - observations (of a sample of hands, every step) hold no card their seat may not see (R5);
 - every event's per-seat version hides what R5 hides;
-- every finished hand's settlement sums to zero, and the sitting-out seat pays nothing;
+- every finished hand's settlement sums to zero (except a winning 双倍积分卡 holder's doubled gain, R7.3), the
+  sitting-out seat pays nothing, 放炮包赔 leaves the third seat out, the points respect 封顶 and 起胡 (R8.1);
+- under 有胡必胡 no seat is ever asked about a 胡 (R8.1 must_hu);
 - ``replay`` of the record reproduces the hand event for event, with the same final state.
 """
 
@@ -21,7 +24,7 @@ import pytest
 from paohuzi.cards import Card
 from paohuzi.engine import Hand, replay
 from paohuzi.groups import GroupKind
-from paohuzi.rules import RuleSet, find_preset
+from paohuzi.rules import CAP_VALUES, MIN_HUXI_VALUES, ZIMO_MODES, RuleSet, find_preset
 
 CONFIGS: dict[str, RuleSet] = {
     "qq": find_preset("qq"),
@@ -144,14 +147,67 @@ def _check_events(hand: Hand) -> None:
                 assert seen["card"] is None
 
 
-def _play(rules: RuleSet, seed: int, observe: bool) -> Hand:
+def _house_options(rules: RuleSet, rng: random.Random) -> tuple[RuleSet, tuple[int, ...]]:
+    """A random R8.1 option combination on top of the preset (one hand in two), and random 双倍积分卡."""
+    if rng.random() < 0.5:
+        return rules, ()
+    options: dict[str, Any] = {
+        "min_huxi": rng.choice(MIN_HUXI_VALUES),
+        "zimo": rng.choice(ZIMO_MODES),
+        "cap": rng.choice(CAP_VALUES),
+        "must_hu": rng.random() < 0.5,
+        "discarder_pays": rng.random() < 0.5,
+        "stake": rng.choice((0, 1, 2, 5, 1000)),
+    }
+    for flag in ("win_on_discard", "chou_blocks_peng", "tianhu_on_liangzhang", "tianhu_double_huxi"):
+        if rng.random() < 0.3:
+            options[flag] = not getattr(rules, flag)
+    n = rules.players_at_table
+    cards = tuple(s for s in range(n) if rng.random() < 0.2)
+    return rules.with_options(**options), cards
+
+
+def _check_settlement(hand: Hand) -> None:
+    """R7.3 / R8.1: who pays what at the end of a hand."""
+    outcome = hand.outcome
+    assert outcome is not None
+    rules = hand.rules
+    pays = outcome.payments
+    if hand.sitting_out is not None:
+        assert pays[hand.sitting_out] == 0
+    if outcome.kind != "hu":
+        assert sum(pays) == 0
+        return
+    winner = outcome.winner
+    assert winner is not None
+    gain = outcome.points * rules.stake * (len(hand.seats) - 1)
+    assert pays[winner] == gain * (2 if winner in hand.double_cards else 1)  # R7.3 双倍积分卡: own gain only
+    assert sum(pays) == pays[winner] - gain
+    losers = [s for s in hand.seats if s != winner]
+    if outcome.source == "discard" and rules.discarder_pays:  # 放炮包赔
+        payer = hand._actor
+        assert [pays[s] for s in losers] == [-gain if s == payer else 0 for s in losers]
+    else:
+        assert all(pays[s] == -outcome.points * rules.stake for s in losers)
+    score = outcome.score
+    assert outcome.points == score.points >= 0
+    if rules.cap:
+        assert score.points == min(score.uncapped, rules.cap)
+    if outcome.source != "dealt":  # the dealt 天胡 has no 胡息 minimum (R6.4)
+        assert outcome.huxi >= rules.min_huxi
+    assert score.zimo_double == (score.zimo and rules.zimo == "double")
+
+
+def _play(rules: RuleSet, seed: int, observe: bool, double_cards: tuple[int, ...] = ()) -> Hand:
     rng = random.Random(seed)
-    hand = Hand(rules, seed=seed)
+    hand = Hand(rules, seed=seed, double_cards=double_cards)
     steps = 0
     while True:
         _check_conservation(hand)
         _check_counts(hand)
         _check_deciding(hand)
+        if rules.must_hu:
+            assert all("hu" not in map(str, hand.legal_actions(s)) for s in hand.deciding)
         if observe:
             for s in range(hand.table_size):
                 _check_observation(hand, s)
@@ -169,19 +225,16 @@ def _play(rules: RuleSet, seed: int, observe: bool) -> Hand:
 
 @pytest.mark.parametrize(("config", "chunk"), CHUNKS, ids=[f"{n}-{i}" for n, i in CHUNKS])
 def test_random_play_invariants_and_replay(config: str, chunk: int) -> None:
-    rules = CONFIGS[config]
+    preset = CONFIGS[config]
     kinds: Counter[str] = Counter()
     for i in range(HANDS_PER_CHUNK):
         seed = chunk * 100_000 + i + 7_000_000 * list(CONFIGS).index(config)
-        hand = _play(rules, seed, observe=i % OBSERVE_EVERY == 0)
+        rules, double_cards = _house_options(preset, random.Random(-seed))
+        hand = _play(rules, seed, observe=i % OBSERVE_EVERY == 0, double_cards=double_cards)
         outcome = hand.outcome
         assert outcome is not None
         kinds[outcome.kind] += 1
-        assert sum(outcome.payments) == 0
-        if hand.sitting_out is not None:
-            assert outcome.payments[hand.sitting_out] == 0
-        if outcome.kind == "hu":
-            assert outcome.payments[outcome.winner] > 0  # type: ignore[index]
+        _check_settlement(hand)
         if i % 5 == 0:
             _check_events(hand)
         again = replay(hand.record())

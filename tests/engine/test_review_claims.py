@@ -17,15 +17,15 @@ CHI_OVER_OWN_PENG = {
 
 
 @pytest.mark.parametrize("rules", [QQ, HUNAN], ids=["qq", "hunan"])
-def test_r4_7_chi_chosen_over_own_peng_that_loses_to_the_drawers_chi_is_not_renpeng(rules: RuleSet) -> None:
+def test_r4_7_chi_chosen_over_own_peng_that_loses_to_the_drawers_chi_is_renpeng(rules: RuleSet) -> None:
     hand = deal(CHI_OVER_OWN_PENG, stock="x4", rules=rules)
     assert play(hand, "0: discard x8")[-2:] == ["draw 1 x4", "show 1 x4"]
     assert legal(hand, 1) == ["chi x2 x3", "pass"]
     assert legal(hand, 2) == ["peng", "chi x2 x3 | bi x4 x4 d4", "chi x4 d4 | bi x2 x3 x4", "pass"]
     # Seat 2 prefers 吃 to its 碰; the drawer's 吃 has priority over the 下家's (R4.4).
     events = play(hand, "2: chi x4 d4 | bi x2 x3 x4", "1: chi x2 x3")
-    assert events[0] == "chi 1 x4 from 1 as x2 x3 x4"
-    # Choosing 吃 over one's own 碰 is not 忍碰 (decision), and a claim that lost to priority is not 臭
-    # (R4.7): no 臭 of any kind for seat 2 (before the fix: 忍碰, and with chou_blocks_peng no 碰 either).
-    assert not any(e.startswith("chou 2") for e in events)
-    assert hand.observation(2)["chou"] == {"chi": [], "peng": [], "renpeng": []}
+    # R4.7 decision (reversed in issue 11): answering one's 碰 with 吃 declines the 碰 (忍碰), whatever becomes
+    # of the 吃 — here it lost to the drawer's 吃. Its lost 吃 is not 臭 (lost to priority).
+    blocks = rules.chou_blocks_peng
+    assert events[:2] == ["chou 2 x4 peng renpeng" if blocks else "chou 2 x4 renpeng", "chi 1 x4 from 1 as x2 x3 x4"]
+    assert hand.observation(2)["chou"] == {"chi": [], "peng": ["x4"] if blocks else [], "renpeng": ["x4"]}

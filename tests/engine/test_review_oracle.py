@@ -190,8 +190,8 @@ class Oracle:
                 continue
             if winner is not None:
                 wt, ws = winner
-                if ws == s:
-                    continue  # took the card
+                if ws == s and not (t == PENG and wt == "chi"):
+                    continue  # took the card (a 碰 it answered with 吃 is still declined, R4.7)
                 # lost to priority: a higher claim type, or an earlier 吃 (the drawer's before the 下家's)
                 if rank[wt] < rank[t] or (
                     wt == t == "chi" and (wt, ws) in claims and claims.index((wt, ws)) < claims.index((t, s))
@@ -200,9 +200,7 @@ class Oracle:
             if t == "chi":
                 self.chou.no_chi[s].add(c)
             else:
-                if isinstance(chosen.get(s), tuple):
-                    continue  # chose 吃 over its own 碰: not 忍碰 (decision)
-                self.chou.renpeng[s].add(c)
+                self.chou.renpeng[s].add(c)  # R4.7: a 碰 answered with 吃 or 过 is 忍碰
             if blocks:
                 self.chou.no_peng[s].add(c)
 

@@ -54,16 +54,16 @@ def test_r7_3_zero_points() -> None:
     ("doubles", "expected"),
     [
         (set(), {0: 20, 1: -10, 2: -10}),
-        ({0}, {0: 40, 1: -20, 2: -20}),  # the winner's card doubles the winner's result
-        ({1}, {0: 30, 1: -20, 2: -10}),  # a loser's card doubles only that loser's loss
-        ({1, 2}, {0: 40, 1: -20, 2: -20}),
-        ({0, 1}, {0: 40, 1: -20, 2: -20}),  # doubled once per payment, never ×4
-        ({0, 1, 2}, {0: 40, 1: -20, 2: -20}),
+        ({0}, {0: 40, 1: -10, 2: -10}),  # the winner's card doubles the winner's gain only
+        ({1}, {0: 20, 1: -10, 2: -10}),  # a loss is never doubled
+        ({1, 2}, {0: 20, 1: -10, 2: -10}),
+        ({0, 1}, {0: 40, 1: -10, 2: -10}),
+        ({0, 1, 2}, {0: 40, 1: -10, 2: -10}),
         ({7}, {0: 20, 1: -10, 2: -10}),  # a card held by nobody at the table changes nothing
     ],
 )
 def test_r7_3_double_card(doubles: set[int], expected: dict[int, int]) -> None:
-    """双倍积分卡 (decision): a payment between winner and loser doubles once if either holds a card."""
+    """R7.3 双倍积分卡 (decision): the holder's own 积分 gain doubles; no loss doubles, nobody else changes."""
     assert settle(0, 10, (0, 1, 2), 1, double_cards=doubles) == expected
 
 
@@ -74,11 +74,13 @@ def test_r7_3_double_card(doubles: set[int], expected: dict[int, int]) -> None:
     st.sets(st.sampled_from([0, 1, 2])),
 )
 def test_r7_3_zero_sum(winner: int | None, points: int, stake: int, doubles: set[int]) -> None:
+    """Zero-sum except by a winning holder's doubled gain (R7.3 双倍积分卡)."""
     deltas = settle(winner, points, (0, 1, 2), stake, double_cards=doubles)
-    assert sum(deltas.values()) == 0 and set(deltas) == {0, 1, 2}
-    for seat in doubles - {winner}:
+    extra = points * stake * 2 if winner in doubles else 0
+    assert sum(deltas.values()) == extra and set(deltas) == {0, 1, 2}
+    for seat in {0, 1, 2} - {winner}:
         if winner is not None:
-            assert deltas[seat] == -2 * points * stake
+            assert deltas[seat] == -points * stake
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from paohuzi.analysis import Arrangement, Source
+from paohuzi.analysis import Arrangement, Source, arrangements
 from paohuzi.cards import Card, parse_cards
 from paohuzi.groups import Group
 from paohuzi.rules import find_preset
@@ -56,14 +56,15 @@ def test_r8_room_stake(preset: str, stake: int) -> None:
 
 @pytest.mark.parametrize("preset", ["qq", "hengyang", "hunan", "huayang"])
 def test_r8_min_huxi_15(preset: str) -> None:
-    """min_huxi 15 in every preset: a complete 14-胡息 hand is no win."""
+    """min_huxi 15 in every preset: a complete 14-胡息 hand is no win (it is complete at 14)."""
     hand, table = (
         parse_cards("d1d1d1 d9d9d9 x3 x4 x5 d4 d5 d6 x6 x7"),
         [Group.parse("peng:x5x5x5"), Group.parse("peng:x8x8x8")],
     )
     rules = find_preset(preset)
+    assert rules.min_huxi == 15
     assert evaluate(hand, table, Card.X8, Source.SELF, rules) is None
-    assert evaluate(hand, table, Card.X8, Source.SELF, rules.with_options(min_huxi=14)) is not None
+    assert arrangements(hand, table, Card.X8, Source.SELF, min_huxi=14)
 
 
 @pytest.mark.parametrize("preset", ["qq", "hengyang", "hunan", "huayang"])

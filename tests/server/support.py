@@ -66,10 +66,17 @@ class ServerProcess:
 
     _count = itertools.count(1)
 
-    def __init__(self, workdir: Path, database_url: str, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        database_url: str,
+        env: dict[str, str] | None = None,
+        args: list[str] | None = None,
+    ) -> None:
         self.workdir = workdir
         self.database_url = database_url
         self.env = dict(TEST_ENV, **(env or {}))
+        self.args = list(args or [])  # more ``paohuzi serve`` options
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = 0
         self.log_path: Path | None = None
@@ -96,6 +103,7 @@ class ServerProcess:
             "0",
             "--database-url",
             self.database_url,
+            *self.args,
         ]
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=self.workdir)
@@ -125,6 +133,14 @@ class ServerProcess:
                 self.proc.wait(15)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+    def rss_bytes(self) -> int:
+        """The server process's resident memory (Linux ``/proc``)."""
+        assert self.proc is not None
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        raise RuntimeError("no VmRSS")
 
     def log_lines(self) -> list[dict[str, Any]]:
         out = []

@@ -124,10 +124,24 @@ def test_wrong_seat_illegal_action_out_of_turn_and_stale_hand(server: ServerProc
     absent = next(
         c for c in ("x1", "x2", "x3", "x4", "x5", "d1", "d2", "d3", "d4", "d5") if c not in view["hand"]
     )
-    for action in ("dance", f"discard {absent}", "chi x1 x2 x3 x4", "discard"):
+    # text that is no action at all is refused at the wire edge (bad_message, naming what is wrong); a well
+    # formed action the seat may not play now is the engine's to refuse (illegal_action)
+    cases = {
+        "dance": ("bad_message", "action: unknown action 'dance' in 'dance' (expected discard, hu, peng, chi or pass)"),
+        "chi x1 x2 x3 x4": (
+            "bad_message",
+            "action: chi takes the two hand cards it eats with, like 'chi x8 x9'; got 4",
+        ),
+        "discard": ("bad_message", "action: discard takes exactly one card, like 'discard x7'; got 'discard'"),
+        "discard y2": ("bad_message", "action: bad card token 'y2' at position 0 in 'y2'"),
+        f"discard {absent}": ("illegal_action", None),
+    }
+    for action, (code, message) in cases.items():
         player.send({"type": "act", "action": action, "id": action})
         err = player.expect("error", where=lambda f, a=action: f.get("id") == a)
-        assert err["code"] == "illegal_action" and err["message"], err
+        assert err["code"] == code and err["message"], err
+        if message is not None:
+            assert err["message"] == message
     player.send({"type": "sync"})
     snap = player.expect("game")
     assert snap["view"] == view  # nothing changed

@@ -49,7 +49,7 @@ def test_group_commit_and_a_bad_job_fails_alone(database: Database) -> None:
     async def main() -> None:
         database.start()
         room = await database.run(store.create_room("123456", "private", None, {}, 3))
-        match = await database.run(store.create_match(room, 7, {}, 1, [(None, "greedy", "g")] * 3))
+        match = await database.run(store.create_match(room, 7, {}, 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
         hand = await database.run(store.create_hand(match, 1, 7, 0, {}))
         rows = [
             database.append_action(store.action_row(hand, seq, 0, "pass", "bot")) for seq in range(1, 101)
@@ -65,7 +65,7 @@ def test_group_commit_and_a_bad_job_fails_alone(database: Database) -> None:
 
 def test_tokens_are_stored_hashed(database: Database) -> None:
     player = database.run_now(store.create_player(store.hash_token("secret-token-123"), "n"))
-    assert database.run_now(store.player_by_token(store.hash_token("secret-token-123")))["id"] == player["id"]
+    assert database.run_now(store.player_by_token(store.hash_token("secret-token-123"))).id == player.id
     with database.engine.connect() as conn:
         stored = conn.exec_driver_sql("SELECT token_hash FROM players").scalar()
     assert stored != "secret-token-123" and len(stored) == 64

@@ -10,29 +10,49 @@ import pytest
 
 SERVER = Path(__file__).resolve().parents[2] / "src" / "paohuzi" / "server"
 
-# module -> the server modules it may import
+# module -> the server modules it may import (at any depth, type-only imports too)
 ALLOWED = {
     "config": set(),
     "logs": set(),
     "protocol": set(),
+    "frames": set(),
     "models": set(),
-    "store": {"models"},
-    "db": {"logs", "models"},
+    "rows": {"models"},
+    "store": {"models", "rows"},
+    "db": {"logs", "models", "rows"},
     "bots": set(),
+    "metrics": set(),  # reads the hub it is handed, imports none of it
     "connection": {"config", "logs"},
-    "room": {"store", "bots", "connection", "logs", "hub"},  # hub: for type checking only
-    "hub": {"protocol", "store", "config", "connection", "db", "logs", "room"},
-    "ws": {"config", "connection", "hub", "logs", "protocol", "room"},
-    "api": {"protocol", "store", "hub", "room"},
-    "app": {"api", "config", "connection", "db", "hub", "logs", "room", "ws"},
+    "registry": {"connection", "frames", "rows"},
+    "services": {"bots", "config", "db", "frames", "logs"},
+    "turns": {"bots", "frames"},
+    "game": {"frames", "logs", "services", "store", "turns"},
+    "room": {"frames", "game", "logs", "services", "store", "turns"},
+    "hub": {
+        *("bots", "config", "connection", "db", "frames", "logs"),
+        *("protocol", "registry", "room", "services", "store"),
+    },
+    "ws": {"config", "connection", "hub", "logs", "metrics", "protocol", "room"},
+    "api": {"protocol", "store", "connection", "hub", "room"},
+    "app": {"api", "config", "connection", "db", "hub", "logs", "metrics", "room", "ws"},
 }
+# What a room works with: none of these may reach the hub, not even at run time through an object.
+BELOW_HUB = ("room", "game", "turns", "services", "registry", "frames")
 
 
 def _server_imports(path: Path) -> set[str]:
+    """The server modules ``path`` imports: ``import paohuzi.server.x``, ``from paohuzi.server.x import …``
+    and ``from paohuzi.server import x``, anywhere in the file (inside functions and ``if TYPE_CHECKING:``
+    too)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("paohuzi.server"):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[:2] == ["paohuzi", "server"] and len(parts) > 2:
+                    found.add(parts[2])
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("paohuzi.server"):
             parts = node.module.split(".")
             if len(parts) > 2:
                 found.add(parts[2])
@@ -45,6 +65,45 @@ def _server_imports(path: Path) -> set[str]:
 def test_server_imports_go_down(name: str) -> None:
     extra = _server_imports(SERVER / f"{name}.py") - ALLOWED[name] - {name}
     assert not extra, f"server/{name}.py imports {sorted(extra)}"
+
+
+def test_the_import_finder_sees_nested_and_plain_imports(tmp_path: Path) -> None:
+    code = (
+        "import paohuzi.server.hub\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+        "    from paohuzi.server.db import Database\ndef f():\n    from paohuzi.server import ws\n"
+    )
+    path = tmp_path / "x.py"
+    path.write_text(code, encoding="utf-8")
+    assert _server_imports(path) == {"hub", "db", "ws"}
+
+
+def _hub_references(path: Path) -> list[str]:
+    """Names, attributes, arguments and strings in ``path`` that could reach the hub at run time."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Name) and "hub" in node.id.lower():
+            found.append(f"{node.lineno}: name {node.id}")
+        elif isinstance(node, ast.Attribute) and "hub" in node.attr.lower():
+            found.append(f"{node.lineno}: attribute .{node.attr}")
+        elif isinstance(node, ast.arg) and "hub" in node.arg.lower():
+            found.append(f"{node.lineno}: argument {node.arg}")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and "server.hub" in node.value:
+            found.append(f"{node.lineno}: string {node.value[:40]!r}")
+    return found
+
+
+@pytest.mark.parametrize("name", BELOW_HUB)
+def test_a_room_never_reaches_the_hub(name: str) -> None:
+    """Issue #10: the room used to import the hub for its types and use ``self.hub`` at run time (a cycle
+    through an object). A room gets :class:`RoomServices` — ports, not the hub."""
+    assert "hub" not in _server_imports(SERVER / f"{name}.py")
+    assert _hub_references(SERVER / f"{name}.py") == []
+
+
+def test_the_hub_finder_sees_runtime_use(tmp_path: Path) -> None:
+    path = tmp_path / "x.py"
+    path.write_text("def f(hub):\n    self.hub.conns\n    importlib.import_module('paohuzi.server.hub')\n")
+    assert sorted(r.split(":")[0] for r in _hub_references(path)) == ["1", "2", "3"]
 
 
 def test_every_server_module_is_placed() -> None:

@@ -1,4 +1,6 @@
-"""Computer players (issue #4): the bot interface, the registry and the bots ``random``, ``greedy``, ``search``.
+"""Computer players (issue #4): the bot interface, the registry and the bots ``random``, ``greedy``, ``search``,
+``noisy``, and the difficulty levels ``beginner`` ``normal`` ``expert`` ``master`` (入门 普通 高手 大师,
+:mod:`paohuzi.bots.levels`).
 
 >>> from paohuzi.bots import make_bot
 >>> bot = make_bot("greedy", seed=1)
@@ -12,14 +14,31 @@ Action``. ``make_bot("module.path:ClassName")`` loads a bot class from outside t
 
 from __future__ import annotations
 
-from paohuzi.bots.base import Bot, BotError, bot_names, make_bot, parse_spec, register_bot, split_specs
+from collections.abc import Callable
+
+from paohuzi.bots import levels
+from paohuzi.bots.base import Bot, BotError, alias_bot, bot_names, make_bot, parse_spec, register_bot, split_specs
 from paohuzi.bots.greedy import GreedyBot
+from paohuzi.bots.noisy import NoisyGreedyBot
 from paohuzi.bots.random_bot import RandomBot
 from paohuzi.bots.search import SearchBot
 
-__all__ = ["Bot", "BotError", "make_bot", "register_bot", "bot_names", "parse_spec", "split_specs",
-           "RandomBot", "GreedyBot", "SearchBot"]
+__all__ = ["Bot", "BotError", "make_bot", "register_bot", "alias_bot", "bot_names", "parse_spec", "split_specs",
+           "RandomBot", "GreedyBot", "SearchBot", "NoisyGreedyBot", "levels"]
 
 register_bot("random", RandomBot)
 register_bot("greedy", GreedyBot)
 register_bot("search", SearchBot)
+register_bot("noisy", NoisyGreedyBot)
+
+
+def _level_factory(key: str) -> Callable[..., Bot]:
+    def factory(seed: int | None = None) -> Bot:
+        return levels.make_level_bot(key, seed=seed)
+
+    return factory
+
+
+for _level in levels.LEVELS:  # the difficulty levels are bot names too: make_bot("master"), make_bot("大师")
+    register_bot(_level.key, _level_factory(_level.key))
+    alias_bot(_level.zh, _level.key)

@@ -26,7 +26,7 @@ from typing import Any, cast
 from paohuzi.cards import PaohuziError
 from paohuzi.engine import Action
 
-__all__ = ["Bot", "BotError", "register_bot", "make_bot", "bot_names", "parse_spec", "split_specs"]
+__all__ = ["Bot", "BotError", "register_bot", "alias_bot", "make_bot", "bot_names", "parse_spec", "split_specs"]
 
 
 class BotError(PaohuziError):
@@ -72,7 +72,15 @@ def bot_names() -> tuple[str, ...]:
     return tuple(sorted(_REGISTRY))
 
 
-_SPEC = re.compile(r"^\s*(?P<name>[A-Za-z_][\w.]*(?::[A-Za-z_]\w*)?)\s*(?:\[(?P<opts>[^\]]*)\])?\s*$")
+_SPEC = re.compile(r"^\s*(?P<name>[^\W\d][\w.]*(?::[A-Za-z_]\w*)?)\s*(?:\[(?P<opts>[^\]]*)\])?\s*$")
+_ALIASES: dict[str, str] = {}
+
+
+def alias_bot(alias: str, name: str) -> None:
+    """Make ``make_bot(alias)`` build the registered bot ``name`` (the Chinese names of the levels)."""
+    if name not in _REGISTRY:
+        raise BotError(f"cannot alias {alias!r} to unknown bot {name!r}")
+    _ALIASES[alias] = name
 
 
 def _value(text: str) -> Any:
@@ -140,7 +148,7 @@ def split_specs(text: str) -> list[str]:
 
 
 def _load(name: str) -> _Factory:
-    factory = _REGISTRY.get(name)
+    factory = _REGISTRY.get(_ALIASES.get(name, name))
     if factory is not None:
         return factory
     if ":" not in name:

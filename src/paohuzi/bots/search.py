@@ -20,6 +20,11 @@ The budget per decision is ``worlds`` (the most sampled worlds) and/or ``time`` 
 out first ends the search. With neither given, 24 worlds, at most 1 s. Most decisions end early: greedy's
 choice is usually not beaten.
 
+With ``infer=true`` the worlds are dealt by :mod:`paohuzi.bots.infer` instead: consistent with every
+hard fact the table shows (no 坎 of a kind shown by another seat, at most one copy of a kind a seat
+discarded or showed itself, none of a kind it has 碰'd or 偎'd …), and drawn by importance resampling from
+``pool`` such worlds in proportion to how well they explain the other seats' declined 碰 and discards.
+
 The bot never sees anything but its observation: the worlds are built from it alone.
 """
 
@@ -33,8 +38,9 @@ from typing import Any
 
 from paohuzi.bots import greedy
 from paohuzi.bots.base import Bot
+from paohuzi.bots.infer import Sampler
 from paohuzi.bots.view import View, read
-from paohuzi.bots.world import build_hand, sample_world, view_of
+from paohuzi.bots.world import World, build_hand, sample_world, view_of
 from paohuzi.cards import PaohuziError
 from paohuzi.engine import Action, ActionKind, Hand
 
@@ -64,6 +70,8 @@ class SearchBot(Bot):
     :param candidates: how many of greedy's best actions are searched.
     :param window: only actions whose greedy score is within this of the best are searched.
     :param z: how many standard errors a candidate must beat greedy's choice by to be played instead.
+    :param infer: deal the worlds consistent with what the table shows (:mod:`paohuzi.bots.infer`).
+    :param pool: with ``infer``, worlds dealt per world used (importance resampling; 1: caps only).
     """
 
     name = "search"
@@ -77,6 +85,8 @@ class SearchBot(Bot):
         candidates: int = 3,
         window: float = 8.0,
         z: float = 1.0,
+        infer: bool = False,
+        pool: int = 4,
     ) -> None:
         super().__init__(seed)
         if worlds is None and time is None:
@@ -90,6 +100,10 @@ class SearchBot(Bot):
         self.candidates = max(1, int(candidates))
         self.window = float(window)
         self.z = float(z)
+        if not isinstance(pool, int) or isinstance(pool, bool) or pool < 1:
+            raise ValueError(f"pool must be a whole number ≥ 1, got {pool!r}")
+        self.infer = bool(infer)
+        self.pool = pool
         self._rng = random.Random(seed)
         #: Statistics of the last decision: worlds played, candidates, whether greedy was overruled.
         self.last: dict[str, Any] = {}
@@ -107,10 +121,18 @@ class SearchBot(Bot):
         if len(cands) < 2 or view.phase not in ("discard", "claim"):
             self.last = {"worlds": 0, "candidates": len(cands), "overruled": False}
             return choice
-        return self._search(view, cands, choice)
+        claimable = any(a.kind is ActionKind.PENG or a.kind is ActionKind.CHI for a in legal)
+        return self._search(view, cands, choice, claimable)
 
-    def _search(self, view: View, cands: list[Action], choice: Action) -> Action:
+    def _search(self, view: View, cands: list[Action], choice: Action, claimable: bool = False) -> Action:
         """Race the other candidates against greedy's choice on common sampled worlds."""
+        if self.infer:
+            sampler = Sampler(view, self._rng, self.pool, pending_claimable=claimable)
+            def deal() -> World:
+                return sampler()
+        else:
+            def deal() -> World:
+                return sample_world(view, self._rng)
         deadline = None if self.time is None else _time.perf_counter() + self.time
         limit = self.worlds if self.worlds is not None else 1 << 30
         seat = view.seat
@@ -123,7 +145,7 @@ class SearchBot(Bot):
                 break
             tries += 1
             try:
-                base = build_hand(view, sample_world(view, self._rng))
+                base = build_hand(view, deal())
             except (PaohuziError, KeyError, IndexError, StopIteration):
                 continue
             if seat not in base.deciding:

@@ -4,7 +4,9 @@ For people, ``paohuzi analyze "x1 x2 x3 …" --table "peng:d5d5d5 wei:x3x3x3" --
 prints the best arrangement as a table (groups, 胡息, 名堂 with 番, base, points), or the waits when no
 card is given. For programs, ``--json`` reads one JSON request from stdin and ``--batch FILE`` one per line
 (``-`` for stdin), answering one JSON line each; bad input answers ``{"error": "…"}`` with exit status 2.
-The request and response formats are in docs/scoring.md (`paohuzi analyze`) and do not change.
+``--rules`` (a name or a JSON object) and ``--option name=value`` (R8.1, repeatable) choose the rules; a JSON
+request has ``"rules"`` and ``"options"``. The request and response formats are in docs/scoring.md
+(`paohuzi analyze`).
 
 The work is :func:`paohuzi.scoring.analyze_hand` (best win with the card, else the waits), the response
 :meth:`paohuzi.scoring.Win.to_dict` and :func:`paohuzi.scoring.waits_to_dicts`; table text is read by
@@ -25,7 +27,8 @@ from paohuzi import scoring
 from paohuzi.analysis import Source
 from paohuzi.cards import Card, PaohuziError, format_cards
 from paohuzi.commands.analyze_request import Request, RequestError, make_request, parse_request
-from paohuzi.rules import RuleSet
+from paohuzi.commands.options import add_rules_arguments, describe_options
+from paohuzi.rules import RuleSet, parse_rules
 
 __all__ = ["Request", "RequestError", "add_parser", "analyze", "parse_request", "render", "run", "to_json"]
 
@@ -67,7 +70,7 @@ def _rows(rows: list[list[str]], right: set[int]) -> list[str]:
 
 def _name(n: scoring.Name, rules: RuleSet) -> str:
     if n.name == scoring.ZIMO:
-        return "自摸 (底 +1)"
+        return {"plus_one": "自摸 (底 +1)", "double": "自摸 (自摸翻倍: points ×2)"}.get(rules.zimo, "自摸")
     if n.name == scoring.TIANHU:
         return "天胡 (胡息 ×2 in the base)" if rules.tianhu_double_huxi else "天胡"
     return f"{n.name} {n.fan}番"
@@ -86,7 +89,8 @@ def _win_lines(win: scoring.Win, rules: RuleSet) -> list[str]:
         *_rows(rows, {3}),
         f"名堂    {', '.join(_name(n, rules) for n in s.names)}",
         f"red {s.red} · big {s.big} · small {s.small}",
-        f"番 {s.fan} × 底 {s.base} = {s.points} points",
+        f"番 {s.fan} × 底 {s.base}" + (" × 2 (自摸翻倍)" if s.zimo_double else "")
+        + (f" = {s.uncapped}, 封顶 {rules.cap}" if s.capped else "") + f" = {s.points} points",
     ]
 
 
@@ -104,8 +108,11 @@ def _wait_lines(waits: tuple[tuple[Card, scoring.Win], ...], rules: RuleSet) -> 
 def render(req: Request, result: scoring.HandAnalysis) -> str:
     """The human-readable report of a request's analysis."""
     rules, card, win = req.rules, req.card, result.win
-    lines = [f"rules   {rules.name} ({rules.title}), at least {rules.min_huxi} 胡息, 名堂 table {rules.fan_table}",
-             f"hand    {format_cards(req.hand)}  ({format_cards(req.hand, chinese=True)})"]
+    lines = [f"rules   {rules.name} ({rules.title}), at least {rules.min_huxi} 胡息, 名堂 table {rules.fan_table}"]
+    options = describe_options(rules)
+    if options:
+        lines.append(f"options {options}")
+    lines.append(f"hand    {format_cards(req.hand)}  ({format_cards(req.hand, chinese=True)})")
     if req.table:
         lines.append("table   " + "  ".join(f"{g} ({g.chinese})" for g in req.table))
     flags = [f for f, on in (("海底 (last card)", req.last_card), ("天胡", req.tianhu)) if on]
@@ -153,12 +160,16 @@ def add_parser(subparsers: Any) -> None:
         "chouwei, ti, pao, chi)")
     add("--card", help="the card won; without it the waits are listed")
     add("--source", help="where the card came from: self, other, discard (default self), or none")
-    add("--rules", default="qq", help="rules preset: qq (default), hengyang, hunan, huayang")
+    add_rules_arguments(parser)
     add("--last-card", action="store_true", help="the card is the last of the stock (海底)")
     add("--tianhu", action="store_true", help="score the win as 天胡 (R6.4)")
     add("--json", action="store_true", help="read one JSON request from stdin, answer JSON")
     add("--batch", metavar="FILE", help="JSON requests, one per line (- for stdin); one answer per line")
     parser.set_defaults(run=run)
+
+
+# One encoder for every answer (json.dumps builds a new one per call when given options).
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def _answer(text: str) -> tuple[dict[str, Any], bool]:
@@ -176,26 +187,26 @@ def _answer(text: str) -> tuple[dict[str, Any], bool]:
 def _json_mode(args: argparse.Namespace) -> int:
     given = (("a hand argument", bool(args.hand)), ("--table", bool(args.table)), ("--card", args.card is not None),
              ("--source", args.source is not None), ("--last-card", args.last_card), ("--tianhu", args.tianhu),
-             ("--rules", args.rules != "qq"))
+             ("--rules", args.rules != "qq"), ("--option", bool(args.option)))
     human_only = [name for name, on in given if on]
     if human_only:
         message = f"--json/--batch read the request as JSON; do not also give {', '.join(human_only)}"
-        print(json.dumps({"error": message}, ensure_ascii=False))
+        print(_ENCODE({"error": message}))
         return 2
     if args.batch is None:
         response, ok = _answer(sys.stdin.read())
-        print(json.dumps(response, ensure_ascii=False))
+        print(_ENCODE(response))
         return 0 if ok else 2
     try:
         lines = (sys.stdin.read() if args.batch == "-" else Path(args.batch).read_text(encoding="utf-8")).splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        print(json.dumps({"error": f"cannot read {args.batch}: {exc}"}, ensure_ascii=False))
+        print(_ENCODE({"error": f"cannot read {args.batch}: {exc}"}))
         return 2
     status = 0
     for line in lines:
         if line.strip():  # blank lines are not requests
             response, ok = _answer(line)
-            print(json.dumps(response, ensure_ascii=False), flush=False)
+            print(_ENCODE(response), flush=False)
             status = status if ok else 2
     return status
 
@@ -208,7 +219,8 @@ def run(args: argparse.Namespace) -> int:
         if not args.hand:
             raise RequestError('give the cards in hand, e.g. paohuzi analyze "x1 x2 x3 …" (or use --json)')
         table = " ".join(args.table)
-        req = make_request(args.rules, " ".join(args.hand), table, args.card, args.source, args.last_card, args.tianhu)
+        rules = parse_rules(args.rules, args.option)
+        req = make_request(rules, " ".join(args.hand), table, args.card, args.source, args.last_card, args.tianhu)
         text = render(req, analyze(req))
     except PaohuziError as exc:
         print(f"paohuzi analyze: error: {exc}", file=sys.stderr)

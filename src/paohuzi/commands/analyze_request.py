@@ -12,11 +12,16 @@ from dataclasses import dataclass
 from paohuzi.analysis import Source
 from paohuzi.cards import Card, NotationError, PaohuziError, parse_cards
 from paohuzi.groups import Group, parse_groups
-from paohuzi.rules import RuleSet, find_preset
+from paohuzi.rules import RuleSet, parse_rules
 
 __all__ = ["Request", "RequestError", "make_request", "parse_request"]
 
-_REQUEST_KEYS = ("rules", "hand", "table", "card", "source", "last_card", "tianhu")
+_REQUEST_KEYS = ("rules", "options", "hand", "table", "card", "source", "last_card", "tianhu")
+_KNOWN_KEYS = frozenset(_REQUEST_KEYS)
+_SOURCES = {s.value: s for s in Source}
+_SOURCE_NAMES = ", ".join(_SOURCES)
+# Groups are immutable and the same few hundred recur in a batch: each (kind, text) is built once.
+_GROUPS: dict[tuple[str, str], Group] = {}
 
 
 class RequestError(PaohuziError):
@@ -36,12 +41,17 @@ class Request:
     tianhu: bool = False
 
 
-def _rules(value: object) -> RuleSet:
-    if isinstance(value, str):
-        return find_preset(value)
-    if isinstance(value, dict):
-        return RuleSet.from_dict(value)
-    raise RequestError(f"rules must be a preset name or an object, got {value!r}")
+def _rules(value: object, options: object = None) -> RuleSet:
+    """The request's rule set: a preset name, JSON object text or object, then ``options`` (R8.1 house
+    options, ``{"cap": 100, "zimo": "double"}``) on top."""
+    if not isinstance(value, (str, dict, RuleSet)):
+        raise RequestError(f"rules must be a preset name or an object, got {value!r}")
+    rules = parse_rules(value)
+    if options is None:
+        return rules
+    if not isinstance(options, dict):
+        raise RequestError(f'options must be an object like {{"cap": 100}}, got {options!r}')
+    return rules.with_options(**options) if options else rules
 
 
 def _cards(value: object, what: str) -> tuple[Card, ...]:
@@ -73,7 +83,17 @@ def _table(value: object) -> tuple[Group, ...]:
             raise RequestError(
                 f'table[{i}] must be {{"kind": "peng|wei|chouwei|ti|pao|chi", "cards": …}}, got {item!r}'
             )
-        groups.append(Group.from_kind_name(item["kind"], _cards(item["cards"], f"table[{i}].cards")))
+        kind, cards = item["kind"], item["cards"]
+        if type(cards) is str:
+            group = _GROUPS.get((kind, cards))
+            if group is None:
+                group = Group.from_kind_name(kind, parse_cards(cards))
+                if len(_GROUPS) >= 10_000:
+                    _GROUPS.clear()
+                _GROUPS[(kind, cards)] = group
+        else:
+            group = Group.from_kind_name(kind, _cards(cards, f"table[{i}].cards"))
+        groups.append(group)
     return tuple(groups)
 
 
@@ -86,9 +106,9 @@ def _bool(value: object, name: str) -> bool:
 def _source(source: object, won: Card | None) -> Source:
     if source is None:
         return Source.SELF if won is not None else Source.NONE
-    if not isinstance(source, str) or source.strip().lower() not in {s.value for s in Source}:
-        raise RequestError(f"source must be one of {', '.join(s.value for s in Source)}, got {source!r}")
-    src = Source(source.strip().lower())
+    src = _SOURCES.get(source.strip().lower()) if isinstance(source, str) else None
+    if src is None:
+        raise RequestError(f"source must be one of {_SOURCE_NAMES}, got {source!r}")
     if won is None and src is not Source.NONE:
         raise RequestError(f"source {src.value!r} needs a card")
     if won is not None and src is Source.NONE:
@@ -98,13 +118,14 @@ def _source(source: object, won: Card | None) -> Source:
 
 def make_request(
     rules: object, hand: object, table: object = None, card: object = None, source: object = None,
-    last_card: object = False, tianhu: object = False,
+    last_card: object = False, tianhu: object = False, options: object = None,
 ) -> Request:
-    """A validated :class:`Request` from loose values (JSON or command-line text).
+    """A validated :class:`Request` from loose values (JSON or command-line text); ``options`` are R8.1
+    option overrides (an object) applied over ``rules``.
 
     :raises PaohuziError: naming the first problem (bad token, unknown preset, malformed group …).
     """
-    rule_set = _rules(rules)
+    rule_set = _rules(rules, options)
     if hand is None:
         raise RequestError('the request needs "hand", the cards in hand (e.g. "x1 x2 x3")')
     hand_cards, groups = _cards(hand, "hand"), _table(table)
@@ -127,7 +148,7 @@ def parse_request(data: object) -> Request:
     """
     if not isinstance(data, dict):
         raise RequestError(f"a request must be a JSON object, got {type(data).__name__}")
-    unknown = sorted(set(data) - set(_REQUEST_KEYS))
+    unknown = sorted(set(data) - _KNOWN_KEYS) if not data.keys() <= _KNOWN_KEYS else ()
     if unknown:
         raise RequestError(f"unknown request keys: {', '.join(unknown)} (known: {', '.join(_REQUEST_KEYS)})")
     return make_request(**{"rules": "qq", "hand": None, **data})

@@ -20,6 +20,7 @@ import sys
 from typing import Any
 
 from paohuzi.cards import Card, PaohuziError
+from paohuzi.commands.options import add_rules_arguments, describe_options, rules_from_args
 from paohuzi.engine import Event, Hand, replay
 from paohuzi.engine.match import replay_match
 
@@ -149,7 +150,9 @@ def render_hand(hand: Hand, seat: int | None = None) -> list[str]:
     """The whole hand in Chinese, one line per move; ``seat``: only what that seat saw (R5)."""
     rules = hand.rules
     view = f"，座位{seat}的视角" if seat is not None else ""
-    lines = [f"规则 {rules.name}（{rules.title}），种子 {hand.seed}" + view]
+    options = describe_options(rules)
+    shown = f"，选项 {options}" if options else ""  # R8.1: the house options the hand was played under
+    lines = [f"规则 {rules.name}（{rules.title}）{shown}，种子 {hand.seed}" + view]
     step = 0
     for e in hand.events:
         seen = e.to_dict() if seat is None else e.for_seat(seat)
@@ -191,6 +194,17 @@ def _load(text: str, line: int | None) -> list[dict[str, Any]]:
     return records
 
 
+def _with_rules(record: Any, args: argparse.Namespace) -> Any:
+    """The record (a hand's or a match's, with its hands) under ``--rules``/``--option`` (R8.1)."""
+    if not isinstance(record, dict) or not isinstance(record.get("rules"), dict):
+        return record  # replay() says what is wrong with it
+    rules = rules_from_args(args, record["rules"]).to_dict()
+    out = {**record, "rules": rules}
+    if isinstance(record.get("records"), list):
+        out["records"] = [{**r, "rules": rules} if isinstance(r, dict) else r for r in record["records"]]
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         if args.file == "-":
@@ -200,6 +214,8 @@ def run(args: argparse.Namespace) -> int:
                 text = f.read()
         out: list[str] = []
         for record in _load(text, args.line):
+            if args.rules is not None or args.option:
+                record = _with_rules(record, args)
             if isinstance(record, dict) and record.get("kind") == "match":
                 match = replay_match(record)
                 hands = [replay(r.record) for r in match.results]
@@ -243,4 +259,6 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("file", help="a hand or match record (JSON), or JSON Lines of records; - for stdin")
     parser.add_argument("--seat", type=int, default=None, help="show only what this seat saw")
     parser.add_argument("--line", type=int, default=None, help="with JSON Lines: only this record (from 1)")
+    add_rules_arguments(parser, default=None, what="default: the record's own; given, the actions are played "
+                        "again under these rules, e.g. --option cap=100 to see a hand capped")
     parser.set_defaults(run=run)

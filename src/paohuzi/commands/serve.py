@@ -32,10 +32,32 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="ORIGIN",
         help="a browser origin allowed on the websocket besides the server's own (repeatable)",
     )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="ADDRS",
+        help="comma-separated proxy addresses or networks whose X-Forwarded-For/-Proto headers are "
+        "trusted (e.g. 127.0.0.1 behind a same-host nginx); default $PAOHUZI_FORWARDED_ALLOW_IPS or "
+        "nobody: the client address is always the TCP peer's",
+    )
+    parser.add_argument(
+        "--docs", action="store_true", default=None, help="serve the Swagger UI at /docs (loads it from a CDN)"
+    )
     parser.add_argument("--log-level", default=None, help="logging level (default INFO)")
     parser.add_argument("--plain-logs", action="store_true", help="human-readable logs instead of JSON lines")
     parser.set_defaults(run=run)
     return parser
+
+
+def _ips(text: str | None) -> tuple[str, ...] | None:
+    """``--forwarded-allow-ips`` as a tuple (None: not given).
+
+    >>> _ips("127.0.0.1, 10.0.0.0/8"), _ips(None)
+    (('127.0.0.1', '10.0.0.0/8'), None)
+    """
+    if text is None:
+        return None
+    return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
             database_url=args.database_url,
             allow_origins=tuple(args.allow_origin) if args.allow_origin else None,
             log_level=args.log_level,
+            forwarded_allow_ips=_ips(args.forwarded_allow_ips),
+            docs=args.docs,
             log_json=False if args.plain_logs else None,
         )
     except ValueError as exc:
@@ -68,6 +92,10 @@ def run(args: argparse.Namespace) -> int:
         ws_ping_timeout=20.0,
         log_config=log_config,
         server_header=False,
+        # Trusted proxies are explicit (issue 14): uvicorn would otherwise believe X-Forwarded-For from
+        # 127.0.0.1, so anything that can reach the port through a same-host proxy picks its own address.
+        proxy_headers=bool(settings.forwarded_allow_ips),
+        forwarded_allow_ips=list(settings.forwarded_allow_ips),
         lifespan="on",
     )
     server = uvicorn.Server(config)

@@ -22,6 +22,8 @@ import sys
 import time
 from typing import Any, TextIO
 
+from paohuzi.commands.options import add_rules_arguments, describe_options, option_changes, rules_from_args
+
 __all__ = ["add_parser", "run"]
 
 
@@ -38,7 +40,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="comma-separated bot specs, one per seat (default: greedy,random,random)")
     parser.add_argument("--hands", type=int, default=100, metavar="N",
                         help="number of deals; each is played with every seating (default: 100)")
-    parser.add_argument("--rules", default="qq", help="rules preset (default: qq)")
+    add_rules_arguments(parser)
     parser.add_argument("--seed", type=int, default=0, help="match seed (default: 0)")
     parser.add_argument("--jobs", type=int, default=1, metavar="K", help="worker processes (default: 1)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -93,10 +95,10 @@ def _duration(seconds: float) -> str:
 def run(args: argparse.Namespace) -> int:
     from paohuzi.bots import BotError, split_specs
     from paohuzi.bots.tournament import run_match, summarize
-    from paohuzi.rules import RuleSetError, find_preset
+    from paohuzi.rules import RuleSetError
 
     try:
-        rules = find_preset(args.rules)
+        rules = rules_from_args(args)
     except RuleSetError as exc:
         print(f"paohuzi simulate: {exc}", file=sys.stderr)
         return 2
@@ -130,9 +132,14 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         data = summary.to_dict()
         data.update({"rules": rules.name, "seed": args.seed, "jobs": args.jobs, "elapsed_s": round(elapsed, 3)})
+        changed = option_changes(rules)
+        if changed:
+            data["options"] = changed  # R8.1: what differs from the preset (records hold every option)
         print(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
     else:
-        print(f"{summary.deals} deals, {summary.hands} hands, rules {rules.name}, seed {args.seed}, "
+        options = describe_options(rules)
+        shown = f"{rules.name} ({options})" if options else rules.name
+        print(f"{summary.deals} deals, {summary.hands} hands, rules {shown}, seed {args.seed}, "
               f"{elapsed:.1f} s ({summary.hands / elapsed if elapsed else 0:.2f} hands/s)")
         print(summary.table())
     return 0

@@ -330,7 +330,9 @@ class Dead(Event):
 @dataclass(frozen=True, slots=True)
 class Hu(Event):
     """胡 (R6): the winner, the card won and how, the arrangement and the score (R7); every hand and
-    table is shown (R5)."""
+    table is shown (R5). ``forced``: under R8.1 有胡必胡 (``must_hu``) the engine made the 胡 without
+    asking (no action of the winner precedes it in the record); the dict has the key only then. (A dealt
+    天胡, ``source`` ``dealt``, is never asked either.)"""
 
     TYPE: ClassVar[str] = "hu"
     seat: int
@@ -348,14 +350,18 @@ class Hu(Event):
     points: int
     hands: tuple[tuple[Card, ...], ...]
     tables: tuple[tuple[Group, ...], ...]
+    forced: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         data = Event.to_dict(self)
         data["names"] = [{"name": n, "fan": f} for n, f in self.names]
+        if not self.forced:
+            del data["forced"]  # only a 有胡必胡 win carries it (records before R8.1 stay byte-identical)
         return data
 
     def _brief(self) -> tuple[object, ...]:
-        return (self.seat, self.card, self.source, f"{self.huxi}胡息", f"{self.points}分")
+        brief = (self.seat, self.card, self.source, f"{self.huxi}胡息", f"{self.points}分")
+        return (*brief, "forced") if self.forced else brief
 
 
 @_register

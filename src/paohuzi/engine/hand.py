@@ -721,6 +721,9 @@ class Hand:
             if claims:
                 self._claims = claims
                 self._card = self._liang
+                if self.rules.must_hu:  # R8.1 有胡必胡: the dealer, else the 下家, else the 上家 wins at once
+                    self._close_liang(0)
+                    return
                 self._ask(_LIANG, {s: [HU, PASS] for _, s in claims})
                 return
         self._run(self._after_take(self.dealer))
@@ -759,6 +762,9 @@ class Hand:
         self._card = c
         self._last = last
         if not self._dead[s] and self._can_hu(s, None, Source.NONE):
+            if self.rules.must_hu:  # R8.1 有胡必胡: made at once (before any discard, so never 死手)
+                self._win(s, None, "forced", Source.NONE, won=c, forced=True)
+                return None
             legal = [HU]
             discards = self._discardable(s) if self._owes(s) else []
             if discards:
@@ -812,6 +818,10 @@ class Hand:
                 if self._can_hu(s, c, source):
                     claims.append((_C_HU, s))
                     legal[s] = [HU]
+            if claims and self.rules.must_hu:
+                # R8.1 有胡必胡: the first seat in R4.4 order wins at once; nobody is asked, nothing else happens.
+                self._claims = claims
+                return self._close_window(0)
         pao = -1
         for s in self.seats:
             if s != src and (hands[s][c] == 3 or c in self._wei[s]):
@@ -904,14 +914,12 @@ class Hand:
         claims, decided = self._claims, self._decided
         c, src, drawn = self._card, self._actor, self._drawn
         winner = claims[idx][1] if idx >= 0 else -1
-        # R4.7: a declined 吃/碰 makes the kind 臭 — unless a claim with priority took the card.
+        # R4.7: a declined 吃/碰 makes the kind 臭 — unless a claim with priority took the card. A 碰 answered
+        # with 吃 (or 过) is declined (忍碰) whatever becomes of that 吃 — also when the seat's 吃 wins or
+        # loses to the drawer's 吃: both rank below the 碰 (R4.7 decision, docs/decisions.md).
         marks: dict[int, list[bool]] = {}
         for t, s in claims[: idx if idx >= 0 else len(claims)]:
-            if s == winner or t == _C_HU:
-                continue
-            if t == _C_PENG and (d := decided.get(s)) is not None and d.kind is ActionKind.CHI:
-                # R4.7 + decision (docs/decisions.md): choosing 吃 over one's own 碰 is not 忍碰, also when
-                # that 吃 then lost to the drawer's 吃 (a claim with priority): no 臭 either way.
+            if t == _C_HU or (s == winner and t != _C_PENG):
                 continue
             m = marks.setdefault(s, [False, False, False])
             if t == _C_CHI:
@@ -939,7 +947,7 @@ class Hand:
                 source, how = (Source.SELF, "self") if s == src else (Source.OTHER, "other")
             else:
                 source, how = Source.DISCARD, "discard"
-            self._win(s, c, how, source)
+            self._win(s, c, how, source, forced=self.rules.must_hu)
             return None
         card = _CARDS[c]
         if t == _C_PAO:
@@ -984,10 +992,11 @@ class Hand:
         s = self._claims[idx][1] if idx >= 0 else -1
         self._clear_decision()
         if idx >= 0:
+            forced = self.rules.must_hu
             if s == self.dealer:
-                self._win(s, None, "liangzhang", Source.NONE, won=self._liang)
+                self._win(s, None, "liangzhang", Source.NONE, won=self._liang, forced=forced)
             else:
-                self._win(s, self._liang, "liangzhang", Source.OTHER)
+                self._win(s, self._liang, "liangzhang", Source.OTHER, forced=forced)
             return
         self._card = -1
         self._run(self._after_take(self.dealer))
@@ -1014,11 +1023,14 @@ class Hand:
         """R7.3: the 胡息 of ``s``'s table groups plus the best partial arrangement of its hand (R6.4)."""
         return sum(g.huxi for g in self._tables[s]) + analysis.partial_arrangement(self._hand_cards(s)).huxi
 
-    def _win(self, s: int, card: int | None, how: str, source: Source, *, won: int | None = None) -> None:
+    def _win(
+        self, s: int, card: int | None, how: str, source: Source, *, won: int | None = None, forced: bool = False
+    ) -> None:
         """胡 by ``s`` (R6): the best arrangement and score (R6.2, R7), the payments (R7.3).
 
         ``card`` is the card won as the analysis sees it (None: the cards as they stand); ``won`` the card
-        reported as won when that differs (the drawn card of a forced 提/偎, the dealer's 亮张).
+        reported as won when that differs (the drawn card of a forced 提/偎, the dealer's 亮张); ``forced``:
+        the engine made the 胡 without asking (a dealt 天胡, or R8.1 有胡必胡).
         """
         hand, table = self._hand_cards(s), self._table_groups(s)
         card_obj = None if card is None else _CARDS[card]
@@ -1031,8 +1043,10 @@ class Hand:
         else:
             zimo = how in ("self", "forced")  # R6.3: a forced 提/偎 completion counts as 自摸
             win = scoring_bridge.evaluate(hand, table, card_obj, source, self.rules, last_card=last, zimo=zimo)
+        # R8.1 放炮包赔: with win_on_discard, the discarder of the card won pays the whole hand.
+        payer = self._actor if how == "discard" and self.rules.discarder_pays else None
         payments = scoring_bridge.settle(
-            s, win.points, self.seats, self.rules.stake, self.double_cards, self.table_size
+            s, win.points, self.seats, self.rules.stake, self.double_cards, self.table_size, payer
         )
         shown = _CARDS[won] if won is not None else card_obj
         score = win.score
@@ -1041,6 +1055,7 @@ class Hand:
             Hu(
                 None, s, shown, how, score.zimo, tianhu, last, arrangement.groups, arrangement.loose, win.huxi,
                 scoring_bridge.names(score), score.fan, score.base, win.points, *self._reveal(),
+                forced,
             )
         )
         self._finish(

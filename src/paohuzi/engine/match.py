@@ -1,12 +1,15 @@
 """A match (一场, R2, R7.3): several hands at one table with the dealer rule, cumulative points, 逃跑 and a
 final ranking.
 
-- The first dealer is drawn at random from the match seed (R2); each hand's seed comes from it too.
+- The first dealer is drawn at random from the match seed (R2), or is the room's owner under R8.1
+  ``first_dealer`` ``owner``; each hand's seed comes from the match seed either way.
 - The winner of a hand deals the next. After a 荒庄 the dealer keeps the deal; the third 荒庄 in a row
   passes it to the dealer's 下家 (R2).
 - Points add up each hand's payments (which already include the room stake, R7.3).
 - A player leaving (:meth:`Match.leave`) during a hand pays the 逃跑 penalty (R7.3) and the match ends;
   a new sitting is a new match, with the dealer drawn afresh (R2).
+- :meth:`Match.dissolve` (R8.2 解散房间): the hand in play is void (record kept, marked dissolved, no
+  settlement, nobody charged for 逃跑), the settled hands stand and the match ends.
 
 >>> from paohuzi.rules import find_preset
 >>> m = Match(find_preset("qq"), seed=1, hands=2)
@@ -41,7 +44,8 @@ class MatchError(PaohuziError):
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """One finished hand of a match: its number (from 1), dealer, outcome and record."""
+    """One finished hand of a match: its number (from 1), dealer, outcome and record (a hand voided by
+    :meth:`Match.dissolve` is not one: see :attr:`Match.void`)."""
 
     number: int
     dealer: int
@@ -59,8 +63,10 @@ class Match:
     :param rules: the rule set; ``four_players`` is set to match ``players``.
     :param seed: seeds the first dealer and every hand.
     :param players: 3 or 4 (default: the rule set's table size).
-    :param hands: how many hands to play (≥ 1).
+    :param hands: how many hands to play (≥ 1; default the rule set's ``rounds``, R8.1).
     :param double_cards: seats holding a 双倍积分卡 for the whole match (R7.3).
+    :param owner: the seat of the room's creator; required under ``first_dealer`` ``owner`` (R8.1), where
+        that seat deals the first hand.
     :raises MatchError: for bad arguments.
     """
 
@@ -69,9 +75,10 @@ class Match:
         rules: RuleSet,
         seed: int = 0,
         players: int | None = None,
-        hands: int = 8,
+        hands: int | None = None,
         *,
         double_cards: frozenset[int] | tuple[int, ...] = (),
+        owner: int | None = None,
     ) -> None:
         if not isinstance(rules, RuleSet):
             raise MatchError(f"rules must be a RuleSet, got {rules!r}")
@@ -81,10 +88,16 @@ class Match:
             raise MatchError(f"a match has 3 or 4 players (4 with four_players, R2), got {players!r}")
         if (players == 4) != rules.four_players:
             rules = rules.with_options(four_players=players == 4)
+        if hands is None:
+            hands = rules.rounds
         if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
             raise MatchError(f"hands must be a whole number ≥ 1, got {hands!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise MatchError(f"seed must be an int, got {seed!r}")
+        if owner is not None and (isinstance(owner, bool) or not isinstance(owner, int) or not 0 <= owner < players):
+            raise MatchError(f"owner must be a seat 0–{players - 1}, got {owner!r}")
+        if rules.first_dealer == "owner" and owner is None:
+            raise MatchError("first_dealer 'owner' (R8.1) needs the owner's seat")
         self.rules = rules
         self.seed = seed
         self.players = players
@@ -93,8 +106,14 @@ class Match:
         self.totals: list[int] = [0] * players
         self.results: list[HandResult] = []
         self.leaver: int | None = None
+        self.owner = owner
+        #: The record of the hand voided by :meth:`dissolve` (marked ``"dissolved": true``), or None.
+        self.void: dict[str, Any] | None = None
         self._rng = random.Random(seed)
         self.dealer = self._rng.randrange(players)  # R2 定庄: the first dealer is drawn at random
+        if rules.first_dealer == "owner":
+            assert owner is not None
+            self.dealer = owner  # R8.1 房主坐庄 (the draw above still runs: hand seeds do not depend on it)
         self._draws_in_row = 0
         self._booked = False
         self.hand: Hand = self._new_hand()
@@ -103,7 +122,9 @@ class Match:
 
     @property
     def over(self) -> bool:
-        """True when every hand has been played, or someone left."""
+        """True when every hand has been played, someone left, or the match was dissolved (R8.2)."""
+        if self.void is not None:
+            return True
         if self.leaver is not None:
             return self.hand.over
         return self.hand.over and len(self.results) >= self.hands
@@ -111,14 +132,19 @@ class Match:
     @property
     def hand_number(self) -> int:
         """The current hand's number, from 1."""
-        return len(self.results) + (0 if self.hand.over else 1)
+        return len(self.results) + (0 if self.hand.over or self.void is not None else 1)
+
+    @property
+    def dissolved(self) -> bool:
+        """The match was dissolved (R8.2)."""
+        return self.void is not None
 
     @property
     def deciding(self) -> tuple[int, ...]:
-        return self.hand.deciding
+        return () if self.void is not None else self.hand.deciding
 
     def legal_actions(self, seat: int) -> list[Action]:
-        return self.hand.legal_actions(seat)
+        return [] if self.void is not None else self.hand.legal_actions(seat)
 
     def observation(self, seat: int) -> dict[str, Any]:
         """The current hand's observation for ``seat`` plus the match state (hand number, totals)."""
@@ -127,7 +153,12 @@ class Match:
         return obs
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
-        """Play an action in the current hand (see :meth:`Hand.apply`)."""
+        """Play an action in the current hand (see :meth:`Hand.apply`).
+
+        :raises MatchError: if the match was dissolved (R8.2).
+        """
+        if self.void is not None:
+            raise MatchError("the match was dissolved (R8.2)")
         events = self.hand.apply(seat, action)
         self._book()
         return events
@@ -167,10 +198,23 @@ class Match:
             raise MatchError("the match is over")
         self.leaver = seat
         events: list[Event] = []
+        # (after a dissolution the match is over: nobody can leave any more, so nobody pays 逃跑, R8.2)
         if not self.hand.over and seat in self.hand.seats:
             events = self.hand.leave(seat)
             self._book()
         return events
+
+    def dissolve(self) -> None:
+        """解散房间 (R8.2), once every seat has agreed (the vote is the server's): the hand in play is void —
+        no settlement, no 积分, nobody charged for 逃跑, its record kept in :attr:`void` and marked
+        ``"dissolved": true`` — the hands already settled stand, and the match is over.
+
+        :raises MatchError: if the match is already over.
+        """
+        if self.over:
+            raise MatchError("the match is over")
+        record = self.hand.record() if not self.hand.over else None
+        self.void = {"dissolved": True, **(record or {})} if record is not None else {"dissolved": True}
 
     # -- results --------------------------------------------------------------------------------
 
@@ -189,7 +233,10 @@ class Match:
     def record(self) -> dict[str, Any]:
         """Everything that reproduces the match (see :func:`replay_match`)."""
         records = [r.record for r in self.results]
-        if not self.hand.over:
+        if self.void is not None:
+            if "actions" in self.void:
+                records.append(self.void)
+        elif not self.hand.over:
             records.append(self.hand.record())
         return {
             "format_version": FORMAT_VERSION,
@@ -200,6 +247,8 @@ class Match:
             "hands": self.hands,
             "double_cards": sorted(self.double_cards),
             "leaver": self.leaver,
+            "owner": self.owner,
+            "dissolved": self.void is not None,
             "records": records,
         }
 
@@ -237,6 +286,7 @@ def replay_match(record: dict[str, Any]) -> Match:
         record["players"],
         record["hands"],
         double_cards=tuple(record.get("double_cards", ())),
+        owner=record.get("owner"),
     )
     records = record["records"]
     for i, rec in enumerate(records):
@@ -252,4 +302,6 @@ def replay_match(record: dict[str, Any]) -> Match:
     leaver = record.get("leaver")
     if leaver is not None and match.leaver is None:
         match.leave(leaver)
+    if record.get("dissolved") and not match.dissolved:
+        match.dissolve()
     return match

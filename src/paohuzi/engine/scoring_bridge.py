@@ -68,10 +68,17 @@ def dealt_tianhu(hand: Sequence[Card], table: Sequence[Group], rules: RuleSet) -
 
 
 def settle(
-    winner: int, points: int, seats: Sequence[int], stake: int, double_cards: Iterable[int], table_size: int
+    winner: int,
+    points: int,
+    seats: Sequence[int],
+    stake: int,
+    double_cards: Iterable[int],
+    table_size: int,
+    payer: int | None = None,
 ) -> tuple[int, ...]:
-    """R7.3: each loser in play pays points × stake; one payment per seat at the table (0 for a seat out)."""
-    paid = scoring.settle(winner, points, tuple(seats), stake, frozenset(double_cards))
+    """R7.3: each loser in play pays points × stake (or ``payer`` alone pays it all, R8.1 放炮包赔); a
+    winning 双倍积分卡 holder's gain doubles. One payment per seat at the table (0 for a seat out)."""
+    paid = scoring.settle(winner, points, tuple(seats), stake, frozenset(double_cards), payer=payer)
     return tuple(paid.get(s, 0) for s in range(table_size))
 
 

@@ -151,11 +151,18 @@ Version History
 ---------------
 
 * v0: first release (issue #7). ``env()``'s three PettingZoo wrappers became one layer of the same checks
-  (the speed of ``raw_env()``).
+  (the speed of ``raw_env()``). Issue #16 added ``state()``, ``action_masks()``, the vectorized
+  environment and the Gymnasium reward options; observations, actions and rewards are unchanged.
 
-Also here: :class:`~paohuzi.env.single.PaohuziGymEnv` (``gym_env()``), a Gymnasium single-agent
-environment where the other seats are built-in bots, and :class:`~paohuzi.env.policy.PolicyBot`, which turns
-a policy over these tensors into a bot for ``paohuzi simulate``. See ``docs/env.md`` for examples.
+``env.action_masks()`` is ``agent_selection``'s mask as booleans; ``env.state()`` is the global state for
+centralised critics (every hand and the stock: :func:`~paohuzi.env.aec.global_state`, never for a policy).
+
+Also here: :class:`~paohuzi.env.single.PaohuziGymEnv` (``gym_env()``, ``gymnasium.make("paohuzi/Paohuzi-v0")``
+after ``import paohuzi``), a Gymnasium single-agent environment where the other seats are bots or policy
+callables (self-play), with optional reward scale, 荒庄 reward and 胡息 shaping;
+:class:`~paohuzi.env.vector.PaohuziVectorEnv` (``gymnasium.make_vec``), its batched form; and
+:class:`~paohuzi.env.policy.PolicyBot`, which turns a policy over these tensors into a bot for
+``paohuzi simulate``. See ``docs/env.md`` for examples.
 
 >>> e = env(rules="qq")
 >>> e.reset(seed=42)
@@ -168,13 +175,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
-
+from paohuzi import GYM_ID
 from paohuzi.env.actions import NUM_ACTIONS, action_name, decode, encode
-from paohuzi.env.aec import EnvError, PaohuziEnv
+from paohuzi.env.aec import EnvError, PaohuziEnv, RenderModeError, global_state
 from paohuzi.env.features import OBSERVATION_SIZE, action_mask, featurize, views
-from paohuzi.env.policy import MaskedRandomBot, PolicyBot
+from paohuzi.env.policy import FunctionPolicyBot, MaskedRandomBot, PolicyBot
 from paohuzi.env.single import DEFAULT_ILLEGAL_REWARD, PaohuziGymEnv
+from paohuzi.env.vector import PaohuziVectorEnv
 from paohuzi.env.wrapper import CheckedWrapper
 from paohuzi.rules import RuleSet
 
@@ -187,6 +194,10 @@ __all__ = [
     "CheckedWrapper",
     "PolicyBot",
     "MaskedRandomBot",
+    "FunctionPolicyBot",
+    "PaohuziVectorEnv",
+    "RenderModeError",
+    "global_state",
     "EnvError",
     "NUM_ACTIONS",
     "OBSERVATION_SIZE",
@@ -200,10 +211,8 @@ __all__ = [
     "GYM_ID",
 ]
 
-#: The Gymnasium id of :class:`PaohuziGymEnv`: ``gymnasium.make("paohuzi/Paohuzi-v0", opponents="random")``.
-GYM_ID = "paohuzi/Paohuzi-v0"
-if GYM_ID not in gymnasium.registry:
-    gymnasium.register(id=GYM_ID, entry_point="paohuzi.env.single:PaohuziGymEnv")
+# GYM_ID (``paohuzi/Paohuzi-v0``) is registered by ``import paohuzi`` (see :mod:`paohuzi`):
+# ``gymnasium.make("paohuzi/Paohuzi-v0", opponents="random")``.
 
 
 def raw_env(rules: str | RuleSet = "qq", render_mode: str | None = None) -> PaohuziEnv:
@@ -235,8 +244,13 @@ def gym_env(
     seat: int | None = None,
     illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
     render_mode: str | None = None,
+    reward_scale: float = 1.0,
+    draw_reward: float = 0.0,
+    shaping: float = 0.0,
 ) -> PaohuziGymEnv:
-    """The Gymnasium single-agent environment: the learner at ``seat`` against ``opponents`` (bot specs).
-    See :class:`PaohuziGymEnv`."""
+    """The Gymnasium single-agent environment: the learner at ``seat`` against ``opponents`` (bot specs,
+    bots or policy callables), with optional reward scale, 荒庄 reward and 胡息 shaping. See
+    :class:`PaohuziGymEnv`."""
     return PaohuziGymEnv(rules=rules, opponents=opponents, seat=seat, illegal_reward=illegal_reward,
-                         render_mode=render_mode)
+                         render_mode=render_mode, reward_scale=reward_scale, draw_reward=draw_reward,
+                         shaping=shaping)

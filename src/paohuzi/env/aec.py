@@ -16,7 +16,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from paohuzi.cards import PaohuziError
+from paohuzi.cards import Card, PaohuziError
 from paohuzi.engine import Action, Hand, IllegalActionError
 from paohuzi.env.actions import NUM_ACTIONS, ActionEncodingError, decode, encode
 from paohuzi.env.features import OBSERVATION_HIGH, OBSERVATION_SIZE, action_mask, featurize
@@ -25,7 +25,11 @@ from paohuzi.rules import RuleSet, find_preset
 __all__ = [
     "PaohuziEnv",
     "EnvError",
+    "RenderModeError",
     "Dealer",
+    "global_state",
+    "check_render_mode",
+    "state_space",
     "observation_space",
     "action_space",
     "make_rules",
@@ -37,6 +41,51 @@ __all__ = [
 
 class EnvError(PaohuziError):
     """Bad arguments to the environment (rules, reset options, an unknown agent)."""
+
+
+class RenderModeError(EnvError, TypeError):
+    """A ``render_mode`` the environment does not have (``rgb_array``): an :class:`EnvError` and a
+    ``TypeError``, the error of an argument the constructor does not take. Stable-Baselines3's
+    ``make_vec_env`` asks for ``render_mode="rgb_array"`` first and falls back to no render mode on a
+    ``TypeError``, so the environment still vectorizes (issue #16)."""
+
+
+def check_render_mode(render_mode: str | None, modes: list[str]) -> None:
+    """Refuse a render mode not in ``modes`` (Gymnasium: ``metadata["render_modes"]``) with
+    :class:`RenderModeError`; None (no rendering) is always allowed."""
+    if render_mode is not None and render_mode not in modes:
+        raise RenderModeError(
+            f"render_mode must be None or one of {', '.join(map(repr, modes))}, got {render_mode!r}"
+        )
+
+
+def state_space(table_size: int) -> spaces.Box:
+    """The space of :func:`global_state`: ``Box(0, high, (table_size × 606 + 20,), float32)``."""
+    high = np.concatenate([np.tile(OBSERVATION_HIGH, table_size), np.full(20, 4, np.float32)]).astype(np.float32)
+    return spaces.Box(0.0, high, (table_size * OBSERVATION_SIZE + 20,), np.float32)
+
+
+def global_state(hand: Hand, first: int = 0) -> np.ndarray:
+    """The whole state of ``hand`` as one ``float32`` vector, for centralised critics (never for a
+    policy: it holds every hidden card, R5 does not apply).
+
+    It is each seat's own observation tensor (:func:`~paohuzi.env.features.featurize` of
+    ``Hand.observation(seat)``, 606 values, so every hand and every face-down 偎 is in it), for the
+    table seats in turn order starting from ``first`` (a seat sitting the hand out with ``four_players``
+    gives zeros), then the copies of each card kind still in the stock (20 values, max 4). Only the
+    stock's order is left out.
+    """
+    n = hand.table_size
+    out = np.zeros(n * OBSERVATION_SIZE + 20, np.float32)
+    playing = set(hand.seats)
+    for i in range(n):
+        s = (first + i) % n
+        if s in playing:
+            out[i * OBSERVATION_SIZE : (i + 1) * OBSERVATION_SIZE] = featurize(hand.observation(s))
+    stock = out[n * OBSERVATION_SIZE :]
+    for text in hand.referee_view()["stock_cards"]:
+        stock[int(Card.parse(text))] += 1
+    return out
 
 
 def observation_space() -> spaces.Dict:
@@ -176,9 +225,9 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
             self.rules = make_rules(rules)
         except PaohuziError as exc:
             raise EnvError(str(exc)) from exc
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise EnvError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self.render_mode = render_mode
+        self.state_space = state_space(self.rules.players_at_table)
         self.possible_agents = [f"player_{s}" for s in range(self.rules.players_at_table)]
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         obs_space, act_space = observation_space(), action_space()
@@ -279,6 +328,19 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         """Nothing to release."""
+
+    def state(self) -> np.ndarray:
+        """The global state for centralised critics (:func:`global_state`, table seats from seat 0; in
+        :attr:`state_space`). It holds every hidden card: give it to a critic, never to a policy.
+
+        :raises EnvError: before the first :meth:`reset`.
+        """
+        return global_state(self.hand)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal IDs of ``agent_selection`` as 115 booleans: ``observe(agent_selection)["action_mask"]``
+        as ``bool`` (the name sb3-contrib's maskable algorithms call). All False once the hand is over."""
+        return self.observe(self.agent_selection)["action_mask"].astype(bool)
 
     # ---------------------------------------------------------------------------------------------
     # Beyond PettingZoo: the engine side of the same state

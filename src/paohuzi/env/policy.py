@@ -20,7 +20,7 @@ Action.parse('discard x1')
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -30,7 +30,7 @@ from paohuzi.engine import Action
 from paohuzi.env.actions import ActionEncodingError, action_name, decode
 from paohuzi.env.features import action_mask, featurize, pending_card
 
-__all__ = ["PolicyBot", "MaskedRandomBot"]
+__all__ = ["PolicyBot", "MaskedRandomBot", "FunctionPolicyBot"]
 
 
 class PolicyBot(Bot):
@@ -74,3 +74,36 @@ class MaskedRandomBot(PolicyBot):
 
     def policy(self, observation: np.ndarray, mask: np.ndarray) -> int:
         return int(self.rng.choice(np.flatnonzero(mask)))
+
+
+class FunctionPolicyBot(PolicyBot):
+    """A bot driven by a policy callable ``fn(observation, action_mask) -> action ID`` (numpy arrays, as
+    the environment gives them): how a snapshot of a learner plays the other seats (self-play).
+
+    >>> import numpy as np
+    >>> from paohuzi.engine import Hand
+    >>> from paohuzi.rules import find_preset
+    >>> bot = FunctionPolicyBot(lambda observation, mask: int(np.flatnonzero(mask)[-1]))
+    >>> hand = Hand(find_preset("qq"), seed=3)
+    >>> seat = hand.deciding[0]
+    >>> bot.act(hand.observation(seat), hand.legal_actions(seat))
+    Action.parse('discard d7')
+    """
+
+    name = "policy_function"
+
+    def __init__(self, fn: Callable[[np.ndarray, np.ndarray], Any], seed: int | None = None) -> None:
+        super().__init__(seed)
+        if not callable(fn):
+            raise BotError(f"a policy is a callable (observation, mask) -> action ID, got {fn!r}")
+        self.fn = fn
+        self.name = getattr(fn, "__name__", self.name)
+
+    def policy(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        choice = self.fn(observation, mask)
+        if isinstance(choice, np.ndarray) and choice.size == 1:  # model.predict returns an array
+            choice = choice.item()
+        try:
+            return int(choice)
+        except (TypeError, ValueError):
+            raise BotError(f"{self.name}: the policy returned {choice!r}, not an action ID") from None

@@ -13,12 +13,13 @@ the learner must decide; :meth:`~PaohuziGymEnv.step` plays the learner's action 
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
 
+from paohuzi.analysis import partial_arrangement
 from paohuzi.bots import Bot, make_bot, split_specs
 from paohuzi.cards import PaohuziError
 from paohuzi.engine import Hand
@@ -27,32 +28,81 @@ from paohuzi.env.aec import (
     Dealer,
     EnvError,
     action_space,
+    check_render_mode,
     decision_order,
+    global_state,
     make_rules,
     observation_space,
     pending,
     render_text,
+    state_space,
 )
 from paohuzi.env.features import action_mask, featurize
+from paohuzi.env.policy import FunctionPolicyBot
 from paohuzi.rules import RuleSet
 
-__all__ = ["PaohuziGymEnv", "DEFAULT_ILLEGAL_REWARD"]
+__all__ = ["PaohuziGymEnv", "DEFAULT_ILLEGAL_REWARD", "Opponent", "make_opponent", "huxi_progress"]
 
 #: The reward of an illegal action, in points: the least that leaving a hand (逃跑) costs, 8 (R7.3).
 DEFAULT_ILLEGAL_REWARD = -8.0
+
+#: A policy over the environment's tensors: ``policy(observation, action_mask) -> action ID``.
+Policy = Callable[[np.ndarray, np.ndarray], Any]
+#: An opponent: a bot spec (``"random"``, ``"greedy"``, ``"search[time=0.1]"``, ``"module:Class"``), a
+#: :class:`~paohuzi.bots.Bot`, or a :data:`Policy` callable (a snapshot of the learner, for self-play).
+Opponent = str | Bot | Policy
+
+
+def make_opponent(spec: Opponent) -> str | Bot:
+    """Check one opponent and turn a policy callable into a bot (a spec string stays a string, made into
+    a fresh bot each hand).
+
+    :raises BotError: for an unknown bot spec or bad bot options.
+    :raises EnvError: for anything else.
+    """
+    if isinstance(spec, str):
+        make_bot(spec, seed=0)  # fail now (BotError), not at the first reset
+        return spec
+    if callable(getattr(spec, "act", None)):
+        return spec  # type: ignore[return-value]
+    if callable(spec):
+        return FunctionPolicyBot(spec)
+    raise EnvError(f"an opponent is a bot spec, a Bot or a policy(observation, mask) callable, got {spec!r}")
+
+
+def huxi_progress(hand: Hand, seat: int) -> int:
+    """The 胡息 ``seat`` has made so far: its table groups' 胡息 plus the best partial arrangement of its
+    hand (提, 坎 and the scoring sequences, R6.4) — what the engine counts for a seat left behind by an
+    escape (R7.3). Only cards the seat itself sees (R5). The potential of the optional reward shaping."""
+    table = sum(g.huxi for g in hand.table_of(seat))
+    return table + partial_arrangement(hand.hand_of(seat)).huxi
 
 
 class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """A hand of paohuzi for one learner against bots.
 
     :param rules: a preset name or a :class:`RuleSet`.
-    :param opponents: bot specs for the other seats in play, as a comma-separated string or a sequence
-        (``"greedy,greedy"``, ``["search[time=0.1]", "random"]``, or :class:`~paohuzi.bots.Bot` objects),
-        one per other seat in play, in turn order after the learner; a single spec is used for all.
+    :param opponents: the other seats in play, as a comma-separated string of bot specs or a sequence
+        of :data:`Opponent` (``"greedy,greedy"``, ``"random"`` — 8× faster than greedy —,
+        ``["search[time=0.1]", "random"]``, :class:`~paohuzi.bots.Bot` objects, or policy callables
+        ``f(observation, action_mask) -> ID`` such as a snapshot of the learner for self-play), one per
+        other seat in play, in turn order after the learner; a single one is used for both.
+        :meth:`set_opponents` changes them between hands.
     :param seat: the learner's table seat, or None for a random seat in play each hand (drawn from the
         seed). With ``four_players`` it must be None.
     :param illegal_reward: the reward for an action ID that is not legal; the episode then ends.
-    :param render_mode: None, ``ansi`` or ``human``.
+    :param render_mode: None, ``ansi`` or ``human`` (Gymnasium's ``metadata["render_modes"]``); another
+        mode is a :class:`~paohuzi.env.aec.RenderModeError`, a ``TypeError`` (see there).
+    :param reward_scale: every reward is multiplied by it (the hand's points, R7.3, are heavy-tailed:
+        −54 … +60 in practice, 0 in most hands; ``0.1`` brings them near ±1 for value networks).
+    :param draw_reward: the learner's reward, in points, for a drawn hand (荒庄), 0 under the rules; a
+        small negative value (``-0.5``) makes a draw cost something, so that the many drawn hands stop
+        teaching that nothing matters.
+    :param shaping: the weight of an optional potential-based shaping on 胡息 progress (Ng et al. 1999):
+        each step adds ``shaping × (Φ(after) − Φ(before))`` points, where Φ is the learner's
+        :func:`huxi_progress` and Φ = 0 once the hand is over. The shaping terms of an episode sum to
+        ``−shaping × Φ(start)``, the same whatever the policy does, so the best policy is unchanged.
+        0 (the default) turns it off.
     :raises EnvError: for bad arguments.
 
     Hands that end before the learner has a decision to make (a dealt 天胡, or bots finishing the hand
@@ -65,44 +115,86 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def __init__(
         self,
         rules: str | RuleSet = "qq",
-        opponents: str | Sequence[str | Bot] = "greedy",
+        opponents: str | Opponent | Sequence[Opponent] = "greedy",
         seat: int | None = None,
         illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
         render_mode: str | None = None,
+        reward_scale: float = 1.0,
+        draw_reward: float = 0.0,
+        shaping: float = 0.0,
     ) -> None:
         try:
             self.rules = make_rules(rules)
         except PaohuziError as exc:
             raise EnvError(str(exc)) from exc
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise EnvError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        for name, value in (("reward_scale", reward_scale), ("draw_reward", draw_reward), ("shaping", shaping)):
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+                raise EnvError(f"{name} must be a number, got {value!r}")
+            if not np.isfinite(value):
+                raise EnvError(f"{name} must be finite, got {value!r}")
         n = self.rules.players_at_table
         if seat is not None:
             if self.rules.four_players:
                 raise EnvError("with four_players the learner's seat must be None (who sits out changes)")
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
                 raise EnvError(f"seat must be None or 0–{n - 1}, got {seat!r}")
-        specs: list[str | Bot] = [*split_specs(opponents)] if isinstance(opponents, str) else [*opponents]
-        if len(specs) == 1:
-            specs *= 2
-        if len(specs) != 2:
-            raise EnvError(f"give one opponent spec, or two (one per other seat in play); got {len(specs)}")
-        for spec in specs:
-            if not isinstance(spec, str) and not callable(getattr(spec, "act", None)):
-                raise EnvError(f"an opponent is a bot spec or a Bot, got {spec!r}")
-            if isinstance(spec, str):
-                make_bot(spec, seed=0)  # fail now, not at the first reset
-        self.opponents = specs
+        self.opponents: list[str | Bot] = []
+        self.set_opponents(opponents)
         self.fixed_seat = seat
         self.illegal_reward = float(illegal_reward)
+        self.reward_scale = float(reward_scale)
+        self.draw_reward = float(draw_reward)
+        self.shaping = float(shaping)
         self.render_mode = render_mode
         self.observation_space = observation_space()
         self.action_space = action_space()
+        #: The space of :meth:`state` (the global state for centralised critics).
+        self.state_space = state_space(self.rules.players_at_table)
+        self._potential = 0.0
         self._dealer = Dealer(self.rules)
         self._hand: Hand | None = None
         self._bots: dict[int, Any] = {}
         self._done = True
         self.seat = -1
+
+    def set_opponents(self, opponents: str | Opponent | Sequence[Opponent]) -> None:
+        """Change the opponents from the next :meth:`reset` on (same forms as the constructor's
+        ``opponents``): e.g. a fresh snapshot of the learner every N steps for self-play. With a
+        vectorized environment: ``vec_env.env_method("set_opponents", ...)`` (Stable-Baselines3) or
+        ``envs.call("set_opponents", ...)`` (Gymnasium).
+
+        :raises EnvError: for a bad opponent or a wrong count.
+        """
+        if isinstance(opponents, str):
+            specs: list[Any] = [*split_specs(opponents)]
+        elif isinstance(opponents, Sequence):
+            specs = [*opponents]
+        else:
+            specs = [opponents]
+        if len(specs) == 1:
+            specs *= 2
+        if len(specs) != 2:
+            raise EnvError(f"give one opponent spec, or two (one per other seat in play); got {len(specs)}")
+        self.opponents = [make_opponent(spec) for spec in specs]
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal action IDs now, as 115 booleans: the observation's ``action_mask`` as
+        ``bool`` (the method sb3-contrib's ``MaskablePPO`` calls; all False once the episode is over).
+
+        :raises EnvError: before the first :meth:`reset`.
+        """
+        raw = self.hand.observation(self.seat)
+        return action_mask(raw, not self._done).astype(bool)
+
+    def state(self) -> np.ndarray:
+        """The global state for a centralised critic (:func:`paohuzi.env.aec.global_state`, seats from
+        the learner's in turn order, in :attr:`state_space`). It holds every hidden card: give it to a
+        critic during training, never to the policy.
+
+        :raises EnvError: before the first :meth:`reset`.
+        """
+        return global_state(self.hand, first=self.seat)
 
     @property
     def hand(self) -> Hand:
@@ -141,6 +233,7 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             if not hand.over:
                 break
         self._done = False
+        self._potential = self._phi()
         return self._obs(), self._info()
 
     def step(
@@ -162,17 +255,27 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             info = self._info()
             info["illegal"] = True
             self._done = True
-            return self._obs(), self.illegal_reward, True, False, info
+            return self._obs(), self.illegal_reward * self.reward_scale, True, False, info
         hand.apply(seat, move)
         self._play_bots()
         reward = 0.0
+        info_points: float | None = None
         if hand.over:
             assert hand.outcome is not None
-            reward = hand.outcome.payments[seat] / self.rules.stake
+            points = hand.outcome.payments[seat] / self.rules.stake
+            info_points = points
+            reward = self.draw_reward if hand.outcome.kind == "draw" else points
             self._done = True
+        if self.shaping:
+            potential = 0.0 if hand.over else self._phi()
+            reward += self.shaping * (potential - self._potential)
+            self._potential = potential
         if self.render_mode == "human":
             self.render()
-        return self._obs(), reward, hand.over, False, self._info()
+        info = self._info()
+        if info_points is not None:
+            info["points"] = info_points
+        return self._obs(), reward * self.reward_scale, hand.over, False, info
 
     def render(self) -> str | None:
         """The table as the learner sees it (R5)."""
@@ -184,6 +287,9 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             print(text)
             return None
         return text
+
+    def _phi(self) -> float:
+        return float(huxi_progress(self.hand, self.seat)) if self.shaping else 0.0
 
     def _play_bots(self) -> None:
         hand, learner = self._hand, self.seat

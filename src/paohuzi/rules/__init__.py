@@ -10,22 +10,44 @@ package branches on a region: code reads the option fields of :class:`RuleSet`.
 'hunan'
 >>> find_preset("hunan").with_options(four_players=True).players_at_table
 4
+>>> parse_rules("hunan", ["cap=100", "zimo=double"]).cap
+100
+>>> parse_rules('{"name": "hunan", "four_players": true, "cap": 100}').players_at_table
+4
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
 from paohuzi.cards import PaohuziError
 
-__all__ = ["RuleSet", "RuleSetError", "find_preset", "preset_names", "FAN_TABLES", "HUAYANG_LEVELS"]
+__all__ = [
+    "RuleSet",
+    "RuleSetError",
+    "find_preset",
+    "preset_names",
+    "parse_rules",
+    "FAN_TABLES",
+    "HUAYANG_LEVELS",
+    "MIN_HUXI_VALUES",
+    "ZIMO_MODES",
+    "CAP_VALUES",
+    "FIRST_DEALER_MODES",
+]
 
 FAN_TABLES = ("qq", "hunan", "huayang")  # R7.2 tables A, B, C
 HUAYANG_LEVELS = ("basic", "half")
+MIN_HUXI_VALUES = (15, 18, 21)  # R8.1 起胡
+ZIMO_MODES = ("plus_one", "double", "none")  # R8.1 自摸: base + 1, 自摸翻倍, no bonus
+CAP_VALUES = (0, 50, 100, 200, 300, 600)  # R8.1 封顶 (0 = none)
+FIRST_DEALER_MODES = ("draw", "owner")  # R8.1: R2 draw, or the room's creator deals first
 
 
 class RuleSetError(PaohuziError):
@@ -45,7 +67,13 @@ class RuleSet:
     :ivar tianhu_double_huxi: 天胡 base is floor((2 × 胡息 − 12) / 3) (R7.1).
     :ivar fan_table: the 名堂 table of R7.2: ``qq`` (A), ``hunan`` (B) or ``huayang`` (C).
     :ivar huayang_level: table C level, ``basic`` or ``half``.
-    :ivar stake: room stake d (R7.3).
+    :ivar stake: room stake d (R7.3), 0–1000 (R8.1 底分; 0 = points only).
+    :ivar rounds: hands in a match, 1–64 (R8.1 局数; 荒庄 hands count).
+    :ivar zimo: R8.1 自摸: ``plus_one`` (base + 1, R7.1), ``double`` (自摸翻倍: points × 2, no +1) or ``none``.
+    :ivar cap: R8.1 封顶 on a hand's points (after 自摸, before × stake); 0 = none.
+    :ivar must_hu: R8.1 有胡必胡: an offered 胡 is made at once, as a forced move, before any other claim.
+    :ivar discarder_pays: R8.1 放炮包赔: with ``win_on_discard``, the discarder pays the whole hand.
+    :ivar first_dealer: R8.1: ``draw`` (R2) or ``owner`` (the room's creator deals the first hand).
     """
 
     name: str = "qq"
@@ -59,6 +87,12 @@ class RuleSet:
     fan_table: str = "qq"
     huayang_level: str = "half"
     stake: int = 1
+    rounds: int = 8
+    zimo: str = "plus_one"
+    cap: int = 0
+    must_hu: bool = False
+    discarder_pays: bool = False
+    first_dealer: str = "draw"
 
     def __post_init__(self) -> None:
         problems = _problems(self)
@@ -100,23 +134,93 @@ class RuleSet:
 
 
 _OPTION_NAMES = frozenset(f.name for f in dataclasses.fields(RuleSet)) - {"name", "title"}
-_BOOL_OPTIONS = ("four_players", "chou_blocks_peng", "win_on_discard", "tianhu_on_liangzhang", "tianhu_double_huxi")
+_BOOL_OPTIONS = (
+    "four_players",
+    "chou_blocks_peng",
+    "win_on_discard",
+    "tianhu_on_liangzhang",
+    "tianhu_double_huxi",
+    "must_hu",
+    "discarder_pays",
+)
+_CHOICES: dict[str, tuple[object, ...]] = {
+    "min_huxi": MIN_HUXI_VALUES,
+    "zimo": ZIMO_MODES,
+    "cap": CAP_VALUES,
+    "first_dealer": FIRST_DEALER_MODES,
+    "fan_table": FAN_TABLES,
+    "huayang_level": HUAYANG_LEVELS,
+}
+_RANGES = {"stake": (0, 1000), "rounds": (1, 64)}
 
 
 def _problems(rules: RuleSet) -> list[str]:
+    """Every bad option value, each naming the option, the value and the allowed values (R8.1)."""
     problems = []
     for name in _BOOL_OPTIONS:
         if not isinstance(getattr(rules, name), bool):
             problems.append(f"{name} must be true or false, got {getattr(rules, name)!r}")
-    for name, low, high in (("min_huxi", 0, 200), ("stake", 0, 1_000_000)):
+    for name, (low, high) in _RANGES.items():
         value = getattr(rules, name)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             problems.append(f"{name} must be a whole number from {low} to {high}, got {value!r}")
-    if rules.fan_table not in FAN_TABLES:
-        problems.append(f"fan_table must be one of {', '.join(FAN_TABLES)}, got {rules.fan_table!r}")
-    if rules.huayang_level not in HUAYANG_LEVELS:
-        problems.append(f"huayang_level must be one of {', '.join(HUAYANG_LEVELS)}, got {rules.huayang_level!r}")
+    for name, allowed in _CHOICES.items():
+        value = getattr(rules, name)
+        # bool is an int: True must not pass for 1 (and no choice is a bool)
+        if isinstance(value, bool) or value not in allowed or type(value) is not type(allowed[0]):
+            problems.append(f"{name} must be one of {', '.join(map(str, allowed))}, got {value!r}")
     return problems
+
+
+def _option_value(text: str) -> object:
+    """A ``--option`` value: JSON (``100``, ``true``), ``on``/``off``, or else the text itself (``double``)."""
+    word = text.strip()
+    if word.lower() in ("on", "yes"):
+        return True
+    if word.lower() in ("off", "no"):
+        return False
+    try:
+        return json.loads(word)
+    except json.JSONDecodeError:
+        return word
+
+
+def parse_rules(spec: str | dict[str, Any] | RuleSet, options: Iterable[str] = ()) -> RuleSet:
+    """A rule set from the command line or a request (R8, R8.1): ``spec`` is a preset name or alias, a JSON
+    object text or dict (``{"name": "hunan", "four_players": true, "cap": 100}``), or a rule set; each
+    ``options`` entry ``name=value`` then overrides one option (``cap=100``, ``zimo=double``,
+    ``must_hu=on``).
+
+    :raises RuleSetError: naming the unknown preset, option or bad value and what is allowed.
+
+    >>> parse_rules("qq", ["must_hu=on", "min_huxi=18"]).must_hu
+    True
+    >>> parse_rules("qq", ["cap=99"])
+    Traceback (most recent call last):
+    ...
+    paohuzi.rules.RuleSetError: invalid rule options: cap must be one of 0, 50, 100, 200, 300, 600, got 99
+    """
+    if isinstance(spec, RuleSet):
+        rules = spec
+    elif isinstance(spec, dict):
+        rules = RuleSet.from_dict(spec)
+    elif isinstance(spec, str) and spec.strip().startswith("{"):
+        try:
+            data = json.loads(spec)
+        except json.JSONDecodeError as exc:
+            raise RuleSetError(f"rules {spec!r} is not a preset name or a JSON object: {exc}") from None
+        rules = RuleSet.from_dict(data)
+    elif isinstance(spec, str):
+        rules = find_preset(spec)
+    else:
+        raise RuleSetError(f"rules must be a preset name or an object, got {spec!r}")
+    changes: dict[str, Any] = {}
+    for entry in options:
+        name, sep, value = str(entry).partition("=")
+        if not sep or not name.strip():
+            raise RuleSetError(f"an option is name=value (e.g. cap=100), got {entry!r}")
+        changes[name.strip()] = _option_value(value)
+    return rules.with_options(**changes) if changes else rules
 
 
 def _load_presets() -> tuple[dict[str, RuleSet], dict[str, str]]:

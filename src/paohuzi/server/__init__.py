@@ -6,11 +6,16 @@ Layers (like ronin's; imports go downwards only):
 
 - transport — :mod:`~paohuzi.server.app` (the ASGI app), :mod:`~paohuzi.server.api` (HTTP lobby),
   :mod:`~paohuzi.server.ws` (websocket: origin, hello, limits), :mod:`~paohuzi.server.connection`;
-- wire edge — :mod:`~paohuzi.server.protocol` (one Pydantic model per client message and body);
-- application — :mod:`~paohuzi.server.hub` (rooms, players, connections, recovery),
-  :mod:`~paohuzi.server.room` (seats, matches, hands, timers, 托管), :mod:`~paohuzi.server.bots`;
+- wire edge — :mod:`~paohuzi.server.protocol` (one Pydantic model per client message and body),
+  :mod:`~paohuzi.server.frames` (one typed builder per server frame; the delivery port);
+- application — :mod:`~paohuzi.server.hub` (rooms, who sits where, routing, recovery),
+  :mod:`~paohuzi.server.registry` (connections, player cards), :mod:`~paohuzi.server.services` (what a
+  room is given: never the hub), :mod:`~paohuzi.server.room` (seats, ready/start, 托管),
+  :mod:`~paohuzi.server.game` (the match: hands, frames, resume), :mod:`~paohuzi.server.turns`
+  (decisions, timers, bot turns), :mod:`~paohuzi.server.bots`;
 - persistence — :mod:`~paohuzi.server.db` (engine, migrations, the database thread),
-  :mod:`~paohuzi.server.models`, :mod:`~paohuzi.server.store` (the jobs);
+  :mod:`~paohuzi.server.models`, :mod:`~paohuzi.server.store` (the jobs), :mod:`~paohuzi.server.rows`
+  (the typed rows they return);
 - domain — :mod:`paohuzi.engine`, the only referee.
 """
 

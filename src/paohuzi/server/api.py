@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from paohuzi import __version__
@@ -16,6 +16,7 @@ from paohuzi.engine import Hand
 from paohuzi.rules import RuleSet, find_preset, preset_names
 from paohuzi.server import protocol as p
 from paohuzi.server import store
+from paohuzi.server.connection import TokenBucket
 from paohuzi.server.hub import Hub, level_title
 from paohuzi.server.room import Room, RoomError
 
@@ -46,8 +47,70 @@ async def current_player(
 Player = Annotated[dict[str, Any], Depends(current_player)]
 
 
+async def optional_player(
+    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+) -> dict[str, Any] | None:
+    """The player of the bearer token if one is sent and known; None for anyone else."""
+    if credentials is None:
+        return None
+    return await _hub(request).authenticate(credentials.credentials)
+
+
+Viewer = Annotated[dict[str, Any] | None, Depends(optional_player)]
+
+# Ids in paths are bounded to what every database can hold (PostgreSQL INTEGER): a larger one is a 422
+# with a clear message, not a database error (issue 14).
+MAX_ID = 2**31 - 1
+PlayerId = Annotated[int, Path(ge=1, le=MAX_ID, description="a player id")]
+MatchId = Annotated[int, Path(ge=1, le=MAX_ID, description="a match id")]
+HandId = Annotated[int, Path(ge=1, le=MAX_ID, description="a hand id")]
+
+
+def _private_codes(matches: list[dict[str, Any]], viewer: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """A room code is the key to the room: only the match's own players see it (issue 14)."""
+    viewer_id = viewer["id"] if viewer is not None else None
+    out = []
+    for m in matches:
+        if viewer_id is None or all(seat["player_id"] != viewer_id for seat in m["seats"]):
+            m = dict(m, room_code=None)
+        out.append(m)
+    return out
+
+
+def _guess_buckets(request: Request, player: dict[str, Any] | None) -> list[TokenBucket]:
+    """The failed-room-code-look-up buckets of this caller: its address, and its player if known."""
+    settings = _hub(request).settings
+    buckets: dict[str, TokenBucket] = request.app.state.code_guesses
+    client = request.client
+    keys = ["addr:" + (client.host if client else "?")]
+    if player is not None:
+        keys.append(f"player:{player['id']}")
+    out = []
+    for key in keys:
+        bucket = buckets.get(key)
+        if bucket is None:
+            if len(buckets) > 50_000:
+                buckets.clear()
+            bucket = buckets[key] = TokenBucket(settings.join_guess_rate, settings.join_guess_burst)
+        out.append(bucket)
+    return out
+
+
+def _check_guesses(buckets: list[TokenBucket]) -> None:
+    """Checked before the look-up, so that a caller out of tries learns nothing (found or not alike).
+
+    :raises RoomError: 429 ``rate_limited``."""
+    if not all(b.peek() for b in buckets):
+        raise RoomError("rate_limited", "too many unknown room codes tried; wait a minute", 429)
+
+
+def _missed(buckets: list[TokenBucket]) -> None:
+    for b in buckets:
+        b.take()
+
+
 def _room(request: Request, room: Room) -> dict[str, Any]:
-    state = room.state()
+    state: dict[str, Any] = dict(room.state())
     state["share_url"] = str(request.base_url).rstrip("/") + state["share_path"]
     return state
 
@@ -60,9 +123,9 @@ def _public(profile: dict[str, Any]) -> dict[str, Any]:
 
 @health_router.get("/healthz", tags=["health"])
 async def healthz(request: Request) -> dict[str, Any]:
-    """Liveness: the process answers and its database is reachable."""
+    """Liveness: the process and its event loop answer (nothing else is checked: a database outage must
+    not get every process restarted; that is what ``/readyz`` tells a load balancer)."""
     hub = _hub(request)
-    await hub.db.run(store.counts())
     return {
         "status": "ok",
         "version": __version__,
@@ -100,32 +163,34 @@ async def change_nickname(request: Request, body: p.NicknameIn, player: Player) 
 async def my_history(
     request: Request, player: Player, limit: Annotated[int, Query(ge=1, le=100)] = 20
 ) -> dict[str, Any]:
-    """Your matches, newest first."""
-    return {"matches": await _hub(request).db.run(store.history(player["id"], limit))}
+    """Your matches, newest first (with their room codes: you sat in them)."""
+    return {"matches": [m.to_dict() for m in await _hub(request).db.run(store.history(player["id"], limit))]}
 
 
 @router.get("/players/{player_id}", tags=["players"])
-async def player_profile(request: Request, player_id: int) -> dict[str, Any]:
+async def player_profile(request: Request, player_id: PlayerId) -> dict[str, Any]:
     """A player's public profile."""
     data = await _hub(request).db.run(store.player_by_id(player_id))
     if data is None:
         raise RoomError("not_found", f"no player {player_id}", 404)
-    return {"player": _public(data)}
+    return {"player": _public(data.to_dict())}
 
 
 @router.get("/players/{player_id}/history", tags=["players"])
 async def player_history(
-    request: Request, player_id: int, limit: Annotated[int, Query(ge=1, le=100)] = 20
+    request: Request, player_id: PlayerId, viewer: Viewer, limit: Annotated[int, Query(ge=1, le=100)] = 20
 ) -> dict[str, Any]:
-    """A player's matches, newest first."""
-    return {"matches": await _hub(request).db.run(store.history(player_id, limit))}
+    """A player's matches, newest first. ``room_code`` is null except for matches the caller (bearer
+    token) sat in."""
+    matches = await _hub(request).db.run(store.history(player_id, limit))
+    return {"matches": _private_codes([m.to_dict() for m in matches], viewer)}
 
 
 @router.get("/leaderboard", tags=["players"])
 async def leaderboard(request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50) -> dict[str, Any]:
     """Players by points (积分), with their R7.4 titles."""
     rows = await _hub(request).db.run(store.leaderboard(limit))
-    return {"players": [dict(_public(r), rank=i + 1) for i, r in enumerate(rows)]}
+    return {"players": [dict(_public(r.to_dict()), rank=i + 1) for i, r in enumerate(rows)]}
 
 
 @router.get("/presets", tags=["rooms"])
@@ -177,10 +242,14 @@ async def leave_room(request: Request, player: Player) -> dict[str, Any]:
 
 
 @router.get("/rooms/{code}", tags=["rooms"])
-async def get_room(request: Request, code: str) -> dict[str, Any]:
-    """A room's state (public)."""
+async def get_room(request: Request, code: str, viewer: Viewer) -> dict[str, Any]:
+    """A room's state, for whoever has its code. Unknown codes are limited per address and player
+    (``join_guess_rate``): beyond that, 429 for any code."""
+    buckets = _guess_buckets(request, viewer)
+    _check_guesses(buckets)
     room = _hub(request).rooms.get(code)
     if room is None:
+        _missed(buckets)
         raise RoomError("not_found", f"no open room {code[:12]!r}", 404)
     return {"room": _room(request, room)}
 
@@ -189,19 +258,26 @@ async def get_room(request: Request, code: str) -> dict[str, Any]:
 async def join_room(
     request: Request, code: str, player: Player, body: p.JoinIn | None = None
 ) -> dict[str, Any]:
-    """Take a free seat (or the one asked for) in a room that is not playing."""
+    """Take a free seat (or the one asked for) in a room that is not playing. Unknown codes are limited
+    per address and player (``join_guess_rate``): beyond that, 429 for any code."""
+    buckets = _guess_buckets(request, player)
+    _check_guesses(buckets)
+    if code not in _hub(request).rooms:
+        _missed(buckets)
+        raise RoomError("not_found", f"no open room {code[:12]!r}", 404)
     room = await _hub(request).join(player["id"], code, body.seat if body else None)
     return {"room": _room(request, room)}
 
 
 @router.get("/replays/{hand_id}", tags=["replays"])
-async def get_replay(request: Request, hand_id: int, steps: bool = True) -> dict[str, Any]:
+async def get_replay(request: Request, hand_id: HandId, steps: bool = True) -> dict[str, Any]:
     """A finished hand's record (``paohuzi.engine.replay(record)`` plays it again) and, unless
     ``steps=false``, every step of it: ``[{"seat", "action", "views": [observation per seat], "full":
     referee view}]``, the first entry being the deal (seat and action null)."""
-    data: dict[str, Any] | None = await _hub(request).db.run(store.replay(hand_id))
-    if data is None:
+    found = await _hub(request).db.run(store.replay(hand_id))
+    if found is None:
         raise RoomError("not_found", f"no finished hand {hand_id}", 404)
+    data = found.to_dict()
     if steps:
         data["steps"] = await asyncio.to_thread(replay_steps, data["record"])
     return data
@@ -238,9 +314,10 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 @router.get("/matches/{match_id}", tags=["replays"])
-async def get_match(request: Request, match_id: int) -> dict[str, Any]:
-    """A match's summary: seats, scores, ranks and hands."""
+async def get_match(request: Request, match_id: MatchId, viewer: Viewer) -> dict[str, Any]:
+    """A match's summary: seats, scores, ranks and hands. ``room_code`` is null unless the caller (bearer
+    token) sat in it."""
     data = await _hub(request).db.run(store.match_summary(match_id))
     if data is None:
         raise RoomError("not_found", f"no match {match_id}", 404)
-    return {"match": data}
+    return {"match": _private_codes([data.to_dict()], viewer)[0]}

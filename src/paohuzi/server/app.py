@@ -1,10 +1,12 @@
 """The ASGI application: :func:`create_app` wires the database, the hub, the lobby API, the websocket and
-the web client's static files, with error handlers that never show a stack trace.
+the web client's static files, with error handlers that never show a stack trace, strict security headers
+on every HTTP response, ``/metrics`` (Prometheus), ``/healthz`` (liveness) and ``/readyz`` (readiness).
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -13,7 +15,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -24,17 +26,84 @@ from paohuzi.server.connection import TokenBucket
 from paohuzi.server.db import Database
 from paohuzi.server.hub import Hub
 from paohuzi.server.logs import log
+from paohuzi.server.metrics import CONTENT_TYPE_LATEST, Metrics
 from paohuzi.server.room import RoomError
 from paohuzi.server.ws import websocket_endpoint
 
-__all__ = ["create_app", "web_dir"]
+__all__ = ["create_app", "web_dir", "SecurityHeaders", "CSP"]
 
 _PLACEHOLDER = """<!doctype html>
 <html lang="zh"><head><meta charset="utf-8"><title>paohuzi 跑胡子</title></head>
 <body><h1>paohuzi 跑胡子</h1>
-<p>The server is running. The web client is not installed yet; see <a href="/docs">the API docs</a>
+<p>The server is running. The web client is not installed yet; see <a href="/openapi.json">the API</a>
 and <code>docs/protocol.md</code>.</p></body></html>
 """
+
+# The web client is one HTML page with module scripts and a stylesheet of its own origin: no inline
+# script or style, no third-party origin, not framable (issue 14).
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+    "connect-src 'self'{ws}; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+# Swagger UI (only with --docs) is an inline script loading its bundle from the jsDelivr CDN.
+_DOCS_CSP = (
+    "default-src 'none'; script-src 'unsafe-inline' https://cdn.jsdelivr.net; style-src https://cdn.jsdelivr.net; "
+    "img-src https://fastapi.tiangolo.com data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
+_HOST = re.compile(r"^[A-Za-z0-9.\-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$")
+_SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"cross-origin-resource-policy", b"same-origin"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=()"),
+]
+
+
+def _csp(host: str | None) -> str:
+    """The page's policy; the websocket of the same host is named too (older browsers do not count
+    ``ws:``/``wss:`` as 'self').
+
+    >>> _csp("play.example:8443").split("; ")[5]
+    "connect-src 'self' ws://play.example:8443 wss://play.example:8443"
+    >>> _csp("evil\\r\\nx: y").split("; ")[5]
+    "connect-src 'self'"
+    """
+    ws = f" ws://{host} wss://{host}" if host and _HOST.match(host) else ""
+    return CSP.format(ws=ws)
+
+
+class SecurityHeaders:
+    """Pure ASGI middleware: the security headers above on every HTTP response (the API's too)."""
+
+    def __init__(self, app: Any, docs_paths: tuple[str, ...] = ()) -> None:
+        self.app = app
+        self.docs_paths = docs_paths
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if scope["path"] in self.docs_paths:
+            csp = _DOCS_CSP
+        else:
+            host = None
+            for name, value in scope.get("headers", ()):
+                if name == b"host":
+                    host = value.decode("latin-1")
+                    break
+            csp = _csp(host)
+        extra = [*_SECURITY_HEADERS, (b"content-security-policy", csp.encode("latin-1"))]
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                have = {name.lower() for name, _ in message.get("headers", ())}
+                message = dict(message)
+                message["headers"] = list(message.get("headers", ())) + [h for h in extra if h[0] not in have]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def web_dir() -> Path:
@@ -43,6 +112,8 @@ def web_dir() -> Path:
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
+    # A message may quote input holding a lone surrogate, which UTF-8 cannot encode: escape it.
+    message = message.encode("utf-8", "backslashreplace").decode("utf-8")
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
@@ -80,6 +151,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(settings.database_url)
         await asyncio.to_thread(db.migrate)
+        db.on_batch = metrics.observe_batch
+        db.on_action = metrics.observe_action
         db.start()
         hub = Hub(settings, db)
         app.state.hub = hub
@@ -99,8 +172,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Lobby API of the paohuzi game server. The game itself runs over the websocket `/ws`; "
         "see docs/protocol.md.",
         lifespan=lifespan,
+        # Swagger UI loads from a CDN: only on request (--docs); /openapi.json is always there.
+        docs_url="/docs" if settings.docs else None,
+        redoc_url=None,
     )
     app.state.settings = settings
+    app.state.code_guesses = {}
+    metrics = Metrics(lambda: getattr(app.state, "hub", None))
+    app.state.metrics = metrics
 
     @app.exception_handler(RoomError)
     async def room_error(_request: Request, exc: RoomError) -> JSONResponse:
@@ -125,6 +204,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return _error(500, "internal", "internal server error")
 
     app.add_middleware(HttpRateLimit, rate=settings.http_rate, burst=settings.http_burst)
+    docs_paths = ("/docs", "/docs/oauth2-redirect") if settings.docs else ()
+    app.add_middleware(SecurityHeaders, docs_paths=docs_paths)  # outermost: the 429s get the headers too
+
+    @app.get("/metrics", tags=["health"], response_class=Response)
+    async def prometheus_metrics() -> Response:
+        """Prometheus metrics (text format; see :mod:`paohuzi.server.metrics`). Keep it off the public
+        internet (deploy/nginx.conf allows only the local network)."""
+        return Response(metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
+    @app.get("/readyz", tags=["health"], response_model=None)
+    async def readyz(request: Request) -> Any:
+        """Readiness: the database answers (and Redis, in the shared mode) within 2 s; 503 otherwise."""
+        hub: Hub = request.app.state.hub
+        checks: dict[str, str] = {}
+        try:
+            await asyncio.wait_for(hub.db.run(_ping), 2.0)
+            checks["database"] = "ok"
+        except Exception as exc:  # noqa: BLE001 — reported, not raised
+            checks["database"] = f"unreachable: {type(exc).__name__}"
+        if settings.redis_url:
+            checks["redis"] = await _redis_ready(settings.redis_url)
+        ready = all(v == "ok" for v in checks.values())
+        body = {"status": "ready" if ready else "unavailable", "checks": checks}
+        return JSONResponse(body, status_code=200 if ready else 503)
+
     app.include_router(health_router)
     app.include_router(router)
     app.add_api_websocket_route("/ws", websocket_endpoint)
@@ -141,3 +245,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if static.is_dir():
         app.mount("/", StaticFiles(directory=static, html=True, check_dir=False), name="web")
     return app
+
+
+def _ping(session: Any) -> int:
+    from sqlalchemy import text
+
+    return int(session.execute(text("SELECT 1")).scalar_one())
+
+
+async def _redis_ready(url: str) -> str:
+    try:
+        import redis.asyncio as aioredis
+
+        client = aioredis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+        try:
+            await asyncio.wait_for(client.ping(), 2.0)
+        finally:
+            await client.aclose()
+        return "ok"
+    except Exception as exc:  # noqa: BLE001 — reported, not raised
+        return f"unreachable: {type(exc).__name__}"

@@ -5,12 +5,15 @@ observation and its legal actions, like a person.
 
 from __future__ import annotations
 
+import asyncio
+import multiprocessing
 import random
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, Protocol
 
 from paohuzi.engine import Action, ActionKind
 
-__all__ = ["SeatBot", "make_seat_bot", "choose"]
+__all__ = ["BotPool", "SeatBot", "make_seat_bot", "choose"]
 
 
 class SeatBot(Protocol):
@@ -54,3 +57,23 @@ def choose(bot: SeatBot, observation: dict[str, Any], legal: list[Action]) -> Ac
         passes = [a for a in legal if a.kind is ActionKind.PASS]
         return passes[0] if passes else legal[0]
     return action
+
+
+class BotPool:
+    """Where bots think, off the event loop: one worker thread, or ``workers`` processes (for many bot
+    tables on many cores)."""
+
+    def __init__(self, workers: int) -> None:
+        self._executor: Executor = (
+            ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+            if workers > 0
+            else ThreadPoolExecutor(max_workers=1, thread_name_prefix="paohuzi-bots")
+        )
+
+    async def think(self, bot: SeatBot, observation: dict[str, Any], legal: list[Action]) -> Action:
+        """:func:`choose` on the pool."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, choose, bot, observation, legal)
+
+    def shutdown(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)

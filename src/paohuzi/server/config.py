@@ -43,6 +43,16 @@ class Settings:
     :ivar bot_name: the bot for bot seats and 托管 (``paohuzi.bots.make_bot`` name).
     :ivar bot_workers: 0: bots think on one thread of the server process; N: on N worker processes.
     :ivar log_level: logging level name; ``log_json``: structured (JSON lines) logs.
+    :ivar forwarded_allow_ips: proxies whose ``X-Forwarded-For``/``-Proto`` are believed (addresses or
+        networks, ``*`` for any). Empty (the default): trust nobody — the client address is the TCP peer's,
+        so a same-host proxy cannot be used to mint new rate-limit identities.
+    :ivar docs: serve the Swagger UI at ``/docs`` (it loads its assets from a CDN, so it is off by default;
+        ``/openapi.json`` is always served).
+    :ivar send_queue_bytes: the most bytes of frames waiting for one websocket client; a client that lets
+        more pile up (a slow or non-reading peer) is disconnected and its queue dropped.
+    :ivar join_guess_rate: failed room-code look-ups (unknown code on ``GET /api/rooms/{code}`` or
+        ``POST …/join``) per second per client address and per player; ``join_guess_burst``: how many at once.
+    :ivar redis_url: empty: one process (the embedded default); ``redis://…``: the shared mode (docs/server.md).
     """
 
     host: str = "127.0.0.1"
@@ -69,6 +79,12 @@ class Settings:
     bot_workers: int = 0
     log_level: str = "INFO"
     log_json: bool = True
+    forwarded_allow_ips: tuple[str, ...] = ()
+    docs: bool = False
+    send_queue_bytes: int = 256 * 1024
+    join_guess_rate: float = 0.2
+    join_guess_burst: int = 10
+    redis_url: str = ""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:

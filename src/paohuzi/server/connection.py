@@ -1,5 +1,9 @@
 """One player's websocket: an outgoing queue drained by its own task (a slow client never holds up a
 table), a token-bucket rate limit, and strike counting for bad frames (docs/protocol.md §3.3).
+
+The queue is bounded in bytes (``Settings.send_queue_bytes``): a client that does not read what it is sent
+(a slow link or a deliberate non-reader) is disconnected at once — its queue is dropped and its socket
+aborted — so the server's memory stays bounded however many such clients connect (issue 14).
 """
 
 from __future__ import annotations
@@ -21,18 +25,43 @@ from paohuzi.server.logs import log
 
 __all__ = ["Connection", "TokenBucket", "dumps"]
 
-_QUEUE_LIMIT = 512  # frames waiting for a slow client before it is dropped
+_QUEUE_LIMIT = 512  # frames waiting for a slow client before it is dropped (besides the byte limit)
 
 
 def dumps(message: dict[str, Any]) -> str:
-    """The JSON text of a server frame (compact, UTF-8 kept; orjson when installed, ~10× faster).
+    """The JSON text of a server frame (compact, UTF-8 kept; orjson when installed, ~10× faster). A string
+    that UTF-8 cannot encode (a lone surrogate) is written as a ``\\u`` escape instead of failing.
 
     >>> dumps({"type": "pong", "text": "七"})
     '{"type":"pong","text":"七"}'
+    >>> dumps({"type": "pong", "id": "\\ud800"})
+    '{"type":"pong","id":"\\\\ud800"}'
     """
     if orjson is not None:
-        return orjson.dumps(message).decode()
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        try:
+            return orjson.dumps(message).decode()
+        except TypeError:  # orjson.JSONEncodeError: a lone surrogate (or a type orjson does not know)
+            pass
+    try:
+        return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8").decode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(message, ensure_ascii=True, separators=(",", ":"))
+
+
+def text_size(text: str) -> int:
+    """The UTF-8 size of a frame in bytes (O(1) for ASCII text, the usual case).
+
+    >>> text_size('{"a":1}'), text_size("七")
+    (7, 3)
+    """
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
+def _transport(websocket: WebSocket) -> Any:
+    """The asyncio transport under a Starlette websocket served by uvicorn, or None. Used only to abort
+    a connection whose peer stopped reading: an orderly close would wait for a buffer that never drains."""
+    send = getattr(websocket, "_send", None)
+    return getattr(getattr(send, "__self__", None), "transport", None)
 
 
 class TokenBucket:
@@ -51,11 +80,20 @@ class TokenBucket:
         self.tokens = float(burst)
         self.stamp = time.monotonic() if now is None else now
 
-    def take(self, now: float | None = None) -> bool:
+    def peek(self, now: float | None = None) -> bool:
+        """Whether a token is there (none is taken).
+
+        >>> bucket = TokenBucket(rate=1.0, burst=1, now=0.0)
+        >>> [bucket.peek(now=0.0), bucket.take(now=0.0), bucket.peek(now=0.5), bucket.peek(now=1.0)]
+        [True, True, False, True]
+        """
         now = time.monotonic() if now is None else now
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= 1.0:
+        return self.tokens >= 1.0
+
+    def take(self, now: float | None = None) -> bool:
+        if self.peek(now):
             self.tokens -= 1.0
             return True
         return False
@@ -67,13 +105,16 @@ class Connection:
     def __init__(self, websocket: WebSocket, settings: Settings, conn_id: int) -> None:
         self.websocket = websocket
         self.id = conn_id
+        self.limit_bytes = settings.send_queue_bytes
+        self.queued_bytes = 0
+        self.too_slow = False
         self.player_id: int | None = None
         self.bucket = TokenBucket(settings.rate, settings.burst)
         self.dropped = 0
         self.strikes = 0
         self.closed = False
         self._last_limit_error = 0.0
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[str, int] | None] = asyncio.Queue()
         self._writer = asyncio.get_running_loop().create_task(self._write())
 
     def send(self, message: dict[str, Any]) -> None:
@@ -81,13 +122,42 @@ class Connection:
         self.send_text(dumps(message))
 
     def send_text(self, text: str) -> None:
+        """Queue a frame's text. A client with more than ``send_queue_bytes`` (or 512 frames) still
+        unsent is too slow: it is aborted and what it had queued is dropped."""
         if self.closed:
             return
-        if self._queue.qsize() >= _QUEUE_LIMIT:
-            log(30, "slow client dropped", conn=self.id, player=self.player_id)
-            self.close(1008, "too slow: frames piled up")
+        size = text_size(text)
+        if self.queued_bytes + size > self.limit_bytes or self._queue.qsize() >= _QUEUE_LIMIT:
+            log(
+                30,
+                "slow client dropped",
+                conn=self.id,
+                player=self.player_id,
+                queued_bytes=self.queued_bytes,
+                queued_frames=self._queue.qsize(),
+            )
+            self.abort()
             return
-        self._queue.put_nowait(text)
+        self.queued_bytes += size
+        self._queue.put_nowait((text, size))
+
+    @property
+    def queued_frames(self) -> int:
+        return self._queue.qsize()
+
+    def abort(self) -> None:
+        """Drop the connection now: forget the queued frames, stop the writer, abort the socket (no close
+        handshake: the peer is not reading)."""
+        self.too_slow = True
+        self.closed = True
+        self._close = (1008, "too slow: frames piled up")
+        while not self._queue.empty():
+            self._queue.get_nowait()
+        self.queued_bytes = 0
+        self._writer.cancel()
+        transport = _transport(self.websocket)
+        if transport is not None and hasattr(transport, "abort"):
+            transport.abort()
 
     def should_report_limit(self) -> bool:
         """True at most once a second: rate-limit errors are themselves rate limited."""
@@ -109,13 +179,14 @@ class Connection:
         ws = self.websocket
         try:
             while True:
-                text = await self._queue.get()
-                if text is None:
+                item = await self._queue.get()
+                if item is None:
                     code, reason = self._close
                     if ws.application_state == WebSocketState.CONNECTED:
                         await ws.close(code=code, reason=reason)
                     return
-                await ws.send_text(text)
+                await ws.send_text(item[0])
+                self.queued_bytes -= item[1]
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 — the peer went away; the reader sees the disconnect

@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 
 from paohuzi.server.logs import log
 from paohuzi.server.models import ActionRow
+from paohuzi.server.rows import ActionLogRow
 
 __all__ = ["Database", "normalize_url", "migrate"]
 
@@ -90,7 +91,7 @@ class _Job:
         fn: Callable[[Session], Any] | None,
         future: asyncio.Future[Any] | None,
         loop: asyncio.AbstractEventLoop | None,
-        row: dict[str, Any] | None = None,
+        row: ActionLogRow | None = None,
     ) -> None:
         self.fn, self.future, self.loop, self.row = fn, future, loop, row
 
@@ -105,6 +106,10 @@ class Database:
         self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()  # a _Job, a list of them, or _STOP
         self._pending: list[_Job] = []  # action-log appends not yet handed to the worker
         self._thread: threading.Thread | None = None
+        # Observers for the metrics (paohuzi.server.metrics): a batch's seconds and job count (called on the
+        # database thread), and who played each action-log row appended (called on the event loop).
+        self.on_batch: Callable[[float, int], None] | None = None
+        self.on_action: Callable[[str], None] | None = None
 
     def migrate(self) -> None:
         migrate(self.engine)
@@ -136,8 +141,8 @@ class Database:
         self._jobs.put(_Job(fn, future, loop))
         return await future
 
-    async def append_action(self, row: dict[str, Any]) -> None:
-        """Append one row to the action log (``hand_id``, ``seq``, ``seat``, ``action``, ``by``); committed
+    async def append_action(self, row: ActionLogRow) -> None:
+        """Append one row to the action log; committed
         before this returns. Appends made in the same turn of the event loop go to the worker as one job
         list (one hand-over between threads), and are written with one multi-row insert."""
         loop = asyncio.get_running_loop()
@@ -145,6 +150,8 @@ class Database:
         if not self._pending:
             loop.call_soon(self._flush_appends)
         self._pending.append(_Job(None, future, loop, row))
+        if self.on_action is not None:
+            self.on_action(row.by)
         await future
 
     def _flush_appends(self) -> None:
@@ -202,6 +209,8 @@ class Database:
                     except Exception as exc:  # noqa: BLE001 — handed to the caller
                         outcomes.append((job, False, exc))
         took = time.monotonic() - started
+        if self.on_batch is not None:
+            self.on_batch(took, len(batch))
         if took > 2.0:
             log(30, "slow database batch", jobs=len(batch), seconds=round(took, 2))
         by_loop: dict[asyncio.AbstractEventLoop, list[tuple[_Job, bool, Any]]] = {}
@@ -218,10 +227,10 @@ class Database:
     def _execute(session: Session, batch: list[_Job]) -> list[Any]:
         """Run the jobs in order; runs of action-log appends become one multi-row insert."""
         results: list[Any] = []
-        rows: list[dict[str, Any]] = []
+        rows: list[dict[str, Any]] = []  # the column values of the appends in a row
         for job in batch:
             if job.row is not None:
-                rows.append(job.row)
+                rows.append(job.row.values())
                 results.append(None)
                 continue
             if rows:

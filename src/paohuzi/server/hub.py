@@ -1,31 +1,36 @@
-"""The hub: every room, every player's websocket, and the player cards the rooms show. It routes lobby
-requests (HTTP) and game frames (websocket) to the right :class:`~paohuzi.server.room.Room`, rebuilds the
-unfinished matches at start-up, and closes idle rooms.
+"""The hub: every room, which room each player sits in, every player's websocket, and the player cards the
+rooms show. It routes lobby requests (HTTP) and game frames (websocket) to the right
+:class:`~paohuzi.server.room.Room`, rebuilds the unfinished matches at start-up, and closes idle rooms.
+
+Rooms never see the hub: each gets :class:`~paohuzi.server.services.RoomServices` (the connections as its
+delivery port, the player cards, the database, background tasks, the bot pool). Membership — which room a
+player sits in, which rooms are open — is the hub's alone, updated after each room call.
 """
 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import secrets
 import time
-from collections.abc import Callable, Coroutine
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any, TypeVar
+from collections.abc import Coroutine
+from typing import Any
 
 from paohuzi.rules import RuleSetError, find_preset
+from paohuzi.scoring import level_title
+from paohuzi.server import frames, store
 from paohuzi.server import protocol as p
-from paohuzi.server import store
+from paohuzi.server.bots import BotPool
 from paohuzi.server.config import Settings
 from paohuzi.server.connection import Connection
 from paohuzi.server.db import Database
 from paohuzi.server.logs import log
+from paohuzi.server.registry import Connections, PlayerCards
 from paohuzi.server.room import Room, RoomError, SeatState
+from paohuzi.server.services import RoomServices, Tasks
 
 __all__ = ["Hub", "level_title", "random_nickname"]
 
 ERROR, WARNING, INFO = 40, 30, 20
-T = TypeVar("T")
 
 _ADJECTIVES = (
     "快乐的",
@@ -47,13 +52,6 @@ def random_nickname() -> str:
     return secrets.choice(_ADJECTIVES) + secrets.choice(_NOUNS) + str(secrets.randbelow(100))
 
 
-def level_title(points: int) -> str:
-    """The R7.4 level title of a player's points (from :func:`paohuzi.scoring.level_title`)."""
-    from paohuzi.scoring import level_title as title
-
-    return str(title(points))
-
-
 class Hub:
     """Rooms by code, which room each player sits in, and each player's one websocket."""
 
@@ -62,41 +60,21 @@ class Hub:
         self.db = db
         self.rooms: dict[str, Room] = {}
         self.room_of: dict[int, Room] = {}
-        self.conns: dict[int, Connection] = {}
-        self.cards: dict[int, dict[str, Any]] = {}  # player id -> profile (cache of the players table)
+        self.conns = Connections()
+        self.players = PlayerCards()
+        self.cards = self.players.profiles  # player id -> profile (cache of the players table)
         self.tokens: dict[str, int] = {}  # token hash -> player id
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self.tasks = Tasks()
+        self.bots = BotPool(settings.bot_workers)
+        self.services = RoomServices(settings, db, self.conns, self.players, self.tasks, self.bots)
         self._next_conn = 0
         self._housekeeper: asyncio.Task[Any] | None = None
-        self._bots: Executor = (
-            ProcessPoolExecutor(settings.bot_workers, mp_context=multiprocessing.get_context("spawn"))
-            if settings.bot_workers > 0
-            else ThreadPoolExecutor(max_workers=1, thread_name_prefix="paohuzi-bots")
-        )
 
     # ---- tasks -------------------------------------------------------------------------------------
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         """Run ``coro`` in the background; its errors are logged, never lost."""
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._task_done)
-        return task
-
-    def _task_done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        if task.cancelled():
-            return
-        exc = task.exception()
-        if exc is not None:
-            log(
-                ERROR, "background task failed", error=repr(exc), exc_info=(type(exc), exc, exc.__traceback__)
-            )
-
-    async def think(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run a bot's decision off the event loop: on one worker thread, or on ``bot_workers`` processes."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._bots, fn, *args)
+        return self.tasks.spawn(coro)
 
     def next_conn_id(self) -> int:
         self._next_conn += 1
@@ -104,47 +82,21 @@ class Hub:
 
     # ---- players -----------------------------------------------------------------------------------
 
-    def _remember(self, player: dict[str, Any]) -> dict[str, Any]:
-        self.cards[player["id"]] = player
-        return self.profile(player["id"])
+    def _remember(self, player: store.PlayerRow) -> dict[str, Any]:
+        self.players.remember(player)
+        return self.profile(player.id)
 
     def profile(self, player_id: int) -> dict[str, Any]:
         """Profile (docs/protocol.md §2) from the cache."""
-        data = dict(self.cards[player_id])
-        data["title"] = level_title(int(data["points"]))
-        return data
-
-    def player_card(self, player_id: int) -> dict[str, Any]:
-        """What a room shows of a seated player."""
-        data = self.cards.get(player_id)
-        if data is None:
-            return {"id": player_id, "nickname": "?", "title": level_title(0), "points": 0}
-        return {
-            "id": player_id,
-            "nickname": data["nickname"],
-            "title": level_title(int(data["points"])),
-            "points": int(data["points"]),
-        }
-
-    def player_won(self, player_id: int, delta: int, won: bool) -> None:
-        data = self.cards.get(player_id)
-        if data is not None:
-            data["points"] = int(data["points"]) + delta
-            data["hands_played"] += 1
-            data["hands_won"] += 1 if won else 0
-
-    def player_matches(self, player_id: int) -> None:
-        data = self.cards.get(player_id)
-        if data is not None:
-            data["matches_played"] += 1
+        return self.players.profile(player_id)
 
     async def create_guest(self, nickname: str | None) -> tuple[str, dict[str, Any]]:
         token = secrets.token_urlsafe(32)
         player = await self.db.run(
             store.create_player(store.hash_token(token), nickname or random_nickname())
         )
-        self.tokens[store.hash_token(token)] = player["id"]
-        log(INFO, "guest created", player=player["id"])
+        self.tokens[store.hash_token(token)] = player.id
+        log(INFO, "guest created", player=player.id)
         return token, self._remember(player)
 
     async def authenticate(self, token: str | None) -> dict[str, Any] | None:
@@ -158,11 +110,13 @@ class Hub:
         player = await self.db.run(store.player_by_token(digest))
         if player is None:
             return None
-        self.tokens[digest] = player["id"]
+        self.tokens[digest] = player.id
         return self._remember(player)
 
     async def set_nickname(self, player_id: int, nickname: str) -> dict[str, Any]:
         player = await self.db.run(store.set_nickname(player_id, nickname))
+        if player is None:
+            raise RoomError("not_found", f"no player {player_id}", 404)
         profile = self._remember(player)
         room = self.room_of.get(player_id)
         if room is not None:
@@ -215,7 +169,19 @@ class Hub:
             return
         if room.playing:
             raise RoomError("in_game", f"you are playing in room {room.code}; leave it first")
-        await room.remove(player_id)
+        await self._remove(room, player_id)
+
+    async def _remove(self, room: Room, player_id: int) -> int | None:
+        """The player leaves ``room``: the 逃跑 penalty paid, or None."""
+        penalty = await room.remove(player_id)
+        self.room_of.pop(player_id, None)
+        if room.closed:
+            self.forget_room(room)
+        return penalty
+
+    async def _join(self, room: Room, player_id: int, seat: int | None) -> None:
+        await room.join(player_id, seat)
+        self.room_of[player_id] = room
 
     async def create_room(self, player_id: int, body: p.RoomOptionsIn) -> Room:
         options = self.room_options(body, quick=False)
@@ -223,9 +189,10 @@ class Hub:
         n = 4 if options["four_players"] else 3
         code = await self._new_code()
         room_id = await self.db.run(store.create_room(code, "private", player_id, options, n))
-        room = Room(self, room_id, code, "private", player_id, options, [SeatState(i) for i in range(n)])
+        seats = [SeatState(i) for i in range(n)]
+        room = Room(self.services, room_id, code, "private", player_id, options, seats)
         self.rooms[code] = room
-        await room.join(player_id, 0)
+        await self._join(room, player_id, 0)
         log(INFO, "room created", room=code, player=player_id)
         return room
 
@@ -240,11 +207,11 @@ class Hub:
             SeatState(1, None, bot, True),
             SeatState(2, None, bot, True),
         ]
-        room = Room(self, room_id, code, "quick", player_id, options, seats)
+        room = Room(self.services, room_id, code, "quick", player_id, options, seats)
         self.rooms[code] = room
         self.room_of[player_id] = room
         async with room.lock:
-            await room._start_match()
+            await room.start_match()
         log(INFO, "quick play", room=code, player=player_id)
         return room
 
@@ -255,20 +222,21 @@ class Hub:
         if self.room_of.get(player_id) is room:
             return room
         await self._leave_waiting_room(player_id)
-        await room.join(player_id, seat)
+        await self._join(room, player_id, seat)
         return room
 
     async def leave(self, player_id: int) -> tuple[str, int | None]:
         room = self.room_of.get(player_id)
         if room is None:
             raise RoomError("not_in_room", "you are in no room")
-        penalty = await room.remove(player_id)
-        conn = self.conns.get(player_id)
-        if conn is not None:
-            conn.send({"type": "room", "room": None})
+        penalty = await self._remove(room, player_id)
+        self.conns.send(player_id, frames.room(None))
         return room.code, penalty
 
     def forget_room(self, room: Room) -> None:
+        """A closed room goes, and nobody sits in it any more."""
+        for pid in [pid for pid, r in self.room_of.items() if r is room]:
+            del self.room_of[pid]
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
 
@@ -283,23 +251,12 @@ class Hub:
         self.conns[player_id] = conn
         if old is not None and old is not conn:
             old.close(4000, "replaced by a newer connection")
-        conn.send(
-            {
-                "type": "welcome",
-                "protocol": p.PROTOCOL_VERSION,
-                "player": player,
-                "server_time": int(time.time() * 1000),
-            }
-        )
+        self.conns.send(player_id, frames.welcome(p.PROTOCOL_VERSION, player, _now_ms()))
         room = self.room_of.get(player_id)
         if room is not None:
-            room.connected(player_id)  # sends everyone (this connection too) the room
-            seat = room.seat_of(player_id)
-            game = room.game_frame(seat.index) if seat is not None else None
-            if game is not None:
-                conn.send(game)
+            room.connected(player_id)  # sends everyone (this connection too) the room, and it the game
         else:
-            conn.send({"type": "room", "room": None})
+            self.conns.send(player_id, frames.room(None))
         log(INFO, "player connected", player=player_id, conn=conn.id)
 
     def detach(self, conn: Connection) -> None:
@@ -312,72 +269,69 @@ class Hub:
             room.disconnected(player_id)
         log(INFO, "player disconnected", player=player_id, conn=conn.id)
 
-    async def handle(self, conn: Connection, msg: Any) -> None:
+    async def handle(self, conn: Connection, msg: p.ClientMessage) -> None:
         """One validated frame from an attached connection. :raises RoomError: to be sent as ``error``."""
         player_id = conn.player_id
         assert player_id is not None
-        if isinstance(msg, p.Ping):
-            reply: dict[str, Any] = {"type": "pong", "server_time": int(time.time() * 1000)}
-            if msg.id is not None:
-                reply["id"] = msg.id
-            conn.send(reply)
-            return
-        if isinstance(msg, p.Hello):
-            raise RoomError("bad_message", "already said hello")
-        if isinstance(msg, p.Sync):
-            room = self.room_of.get(player_id)
-            for frame in room.frames_for(player_id) if room is not None else [{"type": "room", "room": None}]:
-                conn.send(frame)
-            return
-        if isinstance(msg, p.Leave):
-            await self.leave(player_id)
-            return
+        match msg:
+            case p.Ping():
+                self.conns.send(player_id, frames.pong(msg.id, _now_ms()))
+            case p.Hello():
+                raise RoomError("bad_message", "already said hello")
+            case p.Sync():
+                room = self.room_of.get(player_id)
+                if room is not None:
+                    room.sync(player_id)
+                else:
+                    self.conns.send(player_id, frames.room(None))
+            case p.Leave():
+                await self.leave(player_id)
+            case _:
+                await self._in_room(self._room_of(player_id), player_id, msg)
+
+    def _room_of(self, player_id: int) -> Room:
         room = self.room_of.get(player_id)
         if room is None:
             raise RoomError("not_in_room", "you are in no room")
-        if isinstance(msg, p.Act):
-            await room.act(player_id, msg.action, msg.hand, msg.seat, msg.id)
-        elif isinstance(msg, p.Ready):
-            await room.set_ready(player_id, msg.ready)
-        elif isinstance(msg, p.Start):
-            await room.start(player_id)
-        elif isinstance(msg, p.Auto):
-            await room.set_auto(player_id, msg.on)
-        elif isinstance(msg, p.Rematch):
-            await room.rematch(player_id)
+        return room
+
+    @staticmethod
+    async def _in_room(room: Room, player_id: int, msg: p.ClientMessage) -> None:
+        match msg:
+            case p.Act():
+                await room.act(player_id, msg.action, msg.hand, msg.seat, msg.id)
+            case p.Ready():
+                await room.set_ready(player_id, msg.ready)
+            case p.Start():
+                await room.start(player_id)
+            case p.Auto():
+                await room.set_auto(player_id, msg.on)
+            case p.Rematch():
+                await room.rematch(player_id)
 
     # ---- life cycle --------------------------------------------------------------------------------
 
     async def recover(self) -> None:
         """Rebuild every open room and carry on every unfinished match (issue #5 §6)."""
         rooms = await self.db.run(store.load_open_rooms())
-        ids = sorted({pid for r in rooms for pid, _bot, _ready in r["seats"] if pid is not None})
+        ids = sorted({seat.player_id for r in rooms for seat in r.seats if seat.player_id is not None})
         await self.ensure_cards(ids)
         resumed = 0
         for data in rooms:
-            seats = [SeatState(i, pid, bot, bool(ready)) for i, (pid, bot, ready) in enumerate(data["seats"])]
-            room = Room(
-                self,
-                data["id"],
-                data["code"],
-                data["kind"],
-                data["owner_id"],
-                data["options"],
-                seats,
-                "waiting",
-            )
+            seats = [SeatState(i, x.player_id, x.bot, bool(x.ready)) for i, x in enumerate(data.seats)]
+            room = Room(self.services, data.id, data.code, data.kind, data.owner_id, data.options, seats, "waiting")
             self.rooms[room.code] = room
             for pid in room.humans():
                 self.room_of[pid] = room
-            if data["match"] is not None:
+            if data.match is not None:
                 try:
-                    await room.resume(data["match"])
+                    await room.resume(data.match)
                     resumed += 1
                 except Exception:
                     log(ERROR, "match could not be resumed; aborted", room=room.code, exc_info=True)
                     room.match = None
                     room.status = "waiting"
-            elif data["status"] == "playing":
+            elif data.status == "playing":
                 room.status = "waiting"
         log(INFO, "recovered", rooms=len(rooms), matches=resumed)
 
@@ -390,7 +344,8 @@ class Hub:
             await asyncio.sleep(period)
             for room in list(self.rooms.values()):
                 try:
-                    await room.close_if_idle(self.settings.room_idle)
+                    if await room.close_if_idle(self.settings.room_idle):
+                        self.forget_room(room)
                 except Exception:
                     log(ERROR, "housekeeping failed", room=room.code, exc_info=True)
 
@@ -398,8 +353,11 @@ class Hub:
         for conn in list(self.conns.values()):
             conn.close(1012, "server restarting")
         for room in self.rooms.values():
-            room._cancel_decisions()
-        for task in list(self._tasks):
-            task.cancel()
+            room.cancel_decisions()
+        self.tasks.cancel()
         await asyncio.sleep(0.05)
-        self._bots.shutdown(wait=False, cancel_futures=True)
+        self.bots.shutdown()
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)

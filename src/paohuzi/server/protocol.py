@@ -1,16 +1,21 @@
 """The wire edge (docs/protocol.md): one Pydantic model per client message and per HTTP body, with bounds.
 
 This is the one place where the shape of untrusted input is checked (STYLE.md convention 5); the engine
-alone checks legality. :func:`parse_client_frame` turns a websocket text frame into a message or a
-:class:`ProtocolError` carrying the error code of docs/protocol.md §3.3.
+alone checks legality. :func:`parse_client_frame` turns a websocket text frame into a
+:data:`ClientMessage` or a :class:`ProtocolError` carrying the error code of docs/protocol.md §3.3. An
+``act``'s action text is parsed here into an engine :class:`~paohuzi.engine.Action`: text that is no action
+at all is ``bad_message``; an action that is well formed but not legal now is the engine's to refuse
+(``illegal_action``).
 
 >>> parse_client_frame('{"type": "act", "action": "discard x7", "id": 3}')
-Act(id=3, type='act', action='discard x7', hand=None, seat=None)
->>> try:  # doctest: +ELLIPSIS
-...     parse_client_frame('{"type": "dance"}')
-... except ProtocolError as exc:
-...     print(exc.code, "|", exc.message)
+Act(id=3, type='act', action=Action.parse('discard x7'), hand=None, seat=None)
+>>> for text in ('{"type": "dance"}', '{"type": "act", "action": "chi x8"}'):
+...     try:  # doctest: +ELLIPSIS
+...         parse_client_frame(text)
+...     except ProtocolError as exc:
+...         print(exc.code, "|", exc.message)
 bad_message | unknown message type 'dance' (expected one of: act, auto, hello, leave, ping, ready, ...)
+bad_message | action: chi takes the two hand cards it eats with, like 'chi x8 x9'; got 1
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StringConstraints,
@@ -28,6 +34,9 @@ from pydantic import (
     ValidationError,
     field_validator,
 )
+
+from paohuzi.cards import NotationError
+from paohuzi.engine import Action
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -95,9 +104,31 @@ class Start(_Message):
     type: Literal["start"]
 
 
+_MAX_ACTION = 80
+
+
+def _parse_action(value: Any) -> Action:
+    """The action notation (docs/engine.md §3) → an :class:`Action`; what is not an action is refused here.
+
+    :raises ValueError: not text, empty or too long, or not an action (naming what is wrong).
+    """
+    if isinstance(value, Action):
+        return value
+    if not isinstance(value, str):
+        raise ValueError(f"an action is text, like 'discard x7', got {type(value).__name__}")
+    if not 1 <= len(value) <= _MAX_ACTION:
+        raise ValueError(f"an action has 1 to {_MAX_ACTION} characters, got {len(value)}")
+    try:
+        return Action.parse(value)
+    except NotationError as exc:
+        raise ValueError(str(exc)) from None
+
+
 class Act(_Message):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
     type: Literal["act"]
-    action: Annotated[str, StringConstraints(min_length=1, max_length=80)]
+    action: Annotated[Action, BeforeValidator(_parse_action)]
     hand: Annotated[int, Field(ge=0, le=2**62)] | None = None
     seat: Annotated[int, Field(ge=0, le=3)] | None = None
 
@@ -118,11 +149,11 @@ class Leave(_Message):
 ClientMessage = Annotated[
     Hello | Ping | Sync | Ready | Start | Act | Auto | Rematch | Leave, Field(discriminator="type")
 ]
-_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = ("act", "auto", "hello", "leave", "ping", "ready", "rematch", "start", "sync")
 
 
-def parse_client_frame(text: str | bytes) -> Any:
+def parse_client_frame(text: str | bytes) -> ClientMessage:
     """Decode and validate one client frame.
 
     :raises ProtocolError: ``bad_json`` (not JSON, not an object) or ``bad_message`` (unknown type, missing
@@ -162,7 +193,8 @@ def _describe(exc: ValidationError) -> str:
         if len(loc) > 1:
             loc = loc[1:]  # drop the discriminator tag
         where = ".".join(loc) or "message"
-        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+        msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+        parts.append(f"{where}: {msg}")
     return "; ".join(parts)
 
 

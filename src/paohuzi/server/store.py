@@ -1,5 +1,6 @@
-"""Database jobs: small functions of a :class:`~sqlalchemy.orm.Session` that return plain data. They run on
-the database thread (:meth:`paohuzi.server.db.Database.run`); nothing here touches the event loop.
+"""Database jobs: small functions of a :class:`~sqlalchemy.orm.Session` that return plain data — typed rows
+(frozen dataclasses, never ORM objects). They run on the database thread
+(:meth:`paohuzi.server.db.Database.run`); nothing here touches the event loop.
 """
 
 from __future__ import annotations
@@ -7,16 +8,47 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from paohuzi.server.models import ActionRow, HandRow, Match, MatchSeat, Player, Room, RoomSeat, utcnow
+from paohuzi.server.rows import (
+    ActionLogRow,
+    HandSummary,
+    MatchSeatRow,
+    MatchSeatSummary,
+    MatchSummary,
+    PlayerRow,
+    Replay,
+    ReplayHand,
+    RoomSeatRow,
+    StoredHand,
+    StoredMatch,
+    StoredRoom,
+)
 
-__all__ = ["hash_token", "iso", "Job"]
+__all__ = [
+    "ActionLogRow",
+    "HandSummary",
+    "Job",
+    "MatchSeatRow",
+    "MatchSummary",
+    "MatchSeatSummary",
+    "PlayerRow",
+    "Replay",
+    "ReplayHand",
+    "RoomSeatRow",
+    "StoredHand",
+    "StoredMatch",
+    "StoredRoom",
+    "hash_token",
+    "iso",
+]
 
-Job = Callable[[Session], Any]
+T = TypeVar("T")
+Job = Callable[[Session], T]  # a database job returning T: run it with Database.run
 
 
 def hash_token(token: str) -> str:
@@ -36,80 +68,80 @@ def iso(value: datetime | None) -> str | None:
     return text + "Z"
 
 
-def player_dict(p: Player) -> dict[str, Any]:
-    return {
-        "id": p.id,
-        "nickname": p.nickname,
-        "points": int(p.points),
-        "hands_played": p.hands_played,
-        "hands_won": p.hands_won,
-        "matches_played": p.matches_played,
-        "created_at": iso(p.created_at),
-    }
+def _player(p: Player) -> PlayerRow:
+    return PlayerRow(
+        id=p.id,
+        nickname=p.nickname,
+        points=int(p.points),
+        hands_played=p.hands_played,
+        hands_won=p.hands_won,
+        matches_played=p.matches_played,
+        created_at=iso(p.created_at),
+    )
 
 
 # ---- players ----------------------------------------------------------------------------------------
 
 
-def create_player(token_hash: str, nickname: str) -> Job:
-    def job(s: Session) -> dict[str, Any]:
+def create_player(token_hash: str, nickname: str) -> Job[PlayerRow]:
+    def job(s: Session) -> PlayerRow:
         p = Player(
             token_hash=token_hash, nickname=nickname, points=0, hands_played=0, hands_won=0, matches_played=0
         )
         s.add(p)
         s.flush()
-        return player_dict(p)
+        return _player(p)
 
     return job
 
 
-def player_by_token(token_hash: str) -> Job:
-    def job(s: Session) -> dict[str, Any] | None:
+def player_by_token(token_hash: str) -> Job[PlayerRow | None]:
+    def job(s: Session) -> PlayerRow | None:
         p = s.scalars(select(Player).where(Player.token_hash == token_hash)).first()
-        return None if p is None else player_dict(p)
+        return None if p is None else _player(p)
 
     return job
 
 
-def player_by_id(player_id: int) -> Job:
-    def job(s: Session) -> dict[str, Any] | None:
+def player_by_id(player_id: int) -> Job[PlayerRow | None]:
+    def job(s: Session) -> PlayerRow | None:
         p = s.get(Player, player_id)
-        return None if p is None else player_dict(p)
+        return None if p is None else _player(p)
 
     return job
 
 
-def players_by_ids(ids: Sequence[int]) -> Job:
-    def job(s: Session) -> dict[int, dict[str, Any]]:
+def players_by_ids(ids: Sequence[int]) -> Job[dict[int, PlayerRow]]:
+    def job(s: Session) -> dict[int, PlayerRow]:
         if not ids:
             return {}
-        return {p.id: player_dict(p) for p in s.scalars(select(Player).where(Player.id.in_(list(ids))))}
+        return {p.id: _player(p) for p in s.scalars(select(Player).where(Player.id.in_(list(ids))))}
 
     return job
 
 
-def set_nickname(player_id: int, nickname: str) -> Job:
-    def job(s: Session) -> dict[str, Any] | None:
+def set_nickname(player_id: int, nickname: str) -> Job[PlayerRow | None]:
+    def job(s: Session) -> PlayerRow | None:
         p = s.get(Player, player_id)
         if p is None:
             return None
         p.nickname = nickname
-        return player_dict(p)
+        return _player(p)
 
     return job
 
 
-def touch_player(player_id: int) -> Job:
+def touch_player(player_id: int) -> Job[None]:
     def job(s: Session) -> None:
         s.execute(update(Player).where(Player.id == player_id).values(last_seen_at=utcnow()))
 
     return job
 
 
-def leaderboard(limit: int) -> Job:
-    def job(s: Session) -> list[dict[str, Any]]:
+def leaderboard(limit: int) -> Job[list[PlayerRow]]:
+    def job(s: Session) -> list[PlayerRow]:
         rows = s.scalars(select(Player).order_by(Player.points.desc(), Player.id).limit(limit))
-        return [player_dict(p) for p in rows]
+        return [_player(p) for p in rows]
 
     return job
 
@@ -117,14 +149,14 @@ def leaderboard(limit: int) -> Job:
 # ---- rooms ------------------------------------------------------------------------------------------
 
 
-def open_room_codes() -> Job:
+def open_room_codes() -> Job[set[str]]:
     def job(s: Session) -> set[str]:
         return set(s.scalars(select(Room.code).where(Room.status != "closed")))
 
     return job
 
 
-def create_room(code: str, kind: str, owner_id: int | None, options: dict[str, Any], seats: int) -> Job:
+def create_room(code: str, kind: str, owner_id: int | None, options: dict[str, Any], seats: int) -> Job[int]:
     def job(s: Session) -> int:
         room = Room(code=code, kind=kind, owner_id=owner_id, options=options, status="waiting")
         s.add(room)
@@ -136,87 +168,82 @@ def create_room(code: str, kind: str, owner_id: int | None, options: dict[str, A
     return job
 
 
-def save_room(
-    room_id: int, status: str, owner_id: int | None, seats: Sequence[tuple[int | None, str | None, bool]]
-) -> Job:
-    """Write a room's status, owner and seats (player id, bot, ready) in one go."""
+def save_room(room_id: int, status: str, owner_id: int | None, seats: Sequence[RoomSeatRow]) -> Job[None]:
+    """Write a room's status, owner and seats in one go."""
 
     def job(s: Session) -> None:
         values: dict[str, Any] = {"status": status, "owner_id": owner_id}
         if status == "closed":
             values["closed_at"] = utcnow()
         s.execute(update(Room).where(Room.id == room_id).values(**values))
-        for i, (player_id, bot, ready) in enumerate(seats):
+        for i, seat in enumerate(seats):
             s.execute(
                 update(RoomSeat)
                 .where(RoomSeat.room_id == room_id, RoomSeat.seat == i)
-                .values(player_id=player_id, bot=bot, ready=ready)
+                .values(player_id=seat.player_id, bot=seat.bot, ready=seat.ready)
             )
 
     return job
 
 
-def load_open_rooms() -> Job:
-    """Every room not closed, with its seats, its match on (if any), and that match's hand on with its
+def load_open_rooms() -> Job[list[StoredRoom]]:
+    """Every room not closed, with its seats, its match on (if any), and that match's hands with their
     actions: what :meth:`paohuzi.server.hub.Hub.recover` rebuilds."""
 
-    def job(s: Session) -> list[dict[str, Any]]:
+    def job(s: Session) -> list[StoredRoom]:
         out = []
         for room in s.scalars(select(Room).where(Room.status != "closed").order_by(Room.id)):
             seats = s.scalars(
                 select(RoomSeat).where(RoomSeat.room_id == room.id).order_by(RoomSeat.seat)
             ).all()
-            data: dict[str, Any] = {
-                "id": room.id,
-                "code": room.code,
-                "kind": room.kind,
-                "owner_id": room.owner_id,
-                "options": room.options,
-                "status": room.status,
-                "seats": [(x.player_id, x.bot, x.ready) for x in seats],
-                "match": None,
-            }
-            match = s.scalars(
-                select(Match)
-                .where(Match.room_id == room.id, Match.status == "playing")
-                .order_by(Match.id.desc())
-            ).first()
-            if match is not None:
-                mseats = s.scalars(
-                    select(MatchSeat).where(MatchSeat.match_id == match.id).order_by(MatchSeat.seat)
+            out.append(
+                StoredRoom(
+                    id=room.id,
+                    code=room.code,
+                    kind=room.kind,
+                    owner_id=room.owner_id,
+                    options=room.options,
+                    status=room.status,
+                    seats=[RoomSeatRow(x.player_id, x.bot, x.ready) for x in seats],
+                    match=_match_on(s, room.id),
                 )
-                mdata: dict[str, Any] = {
-                    "id": match.id,
-                    "seed": int(match.seed),
-                    "rules": match.rules,
-                    "hands_total": match.hands_total,
-                    "scores": list(match.scores),
-                    "seats": [(x.player_id, x.bot, x.nickname) for x in mseats],
-                    "hands": [],
-                }
-                for hand in s.scalars(
-                    select(HandRow).where(HandRow.match_id == match.id).order_by(HandRow.number)
-                ):
-                    actions = s.execute(
-                        select(ActionRow.seat, ActionRow.action)
-                        .where(ActionRow.hand_id == hand.id)
-                        .order_by(ActionRow.seq)
-                    ).all()
-                    mdata["hands"].append(
-                        {
-                            "id": hand.id,
-                            "number": hand.number,
-                            "seed": int(hand.seed),
-                            "dealer": hand.dealer,
-                            "status": hand.status,
-                            "actions": [[a.seat, a.action] for a in actions],
-                        }
-                    )
-                data["match"] = mdata
-            out.append(data)
+            )
         return out
 
     return job
+
+
+def _match_on(s: Session, room_id: int) -> StoredMatch | None:
+    match = s.scalars(
+        select(Match).where(Match.room_id == room_id, Match.status == "playing").order_by(Match.id.desc())
+    ).first()
+    if match is None:
+        return None
+    mseats = s.scalars(select(MatchSeat).where(MatchSeat.match_id == match.id).order_by(MatchSeat.seat))
+    hands = []
+    for hand in s.scalars(select(HandRow).where(HandRow.match_id == match.id).order_by(HandRow.number)):
+        actions = s.execute(
+            select(ActionRow.seat, ActionRow.action).where(ActionRow.hand_id == hand.id).order_by(ActionRow.seq)
+        ).all()
+        hands.append(
+            StoredHand(
+                id=hand.id,
+                number=hand.number,
+                seed=int(hand.seed),
+                dealer=hand.dealer,
+                status=hand.status,
+                actions=[(a.seat, a.action) for a in actions],
+            )
+        )
+    return StoredMatch(
+        id=match.id,
+        seed=int(match.seed),
+        rules=match.rules,
+        hands_total=match.hands_total,
+        scores=list(match.scores),
+        seats=[MatchSeatRow(x.player_id, x.bot, x.nickname) for x in mseats],
+        hands=hands,
+    )
 
 
 # ---- matches and hands ------------------------------------------------------------------------------
@@ -227,8 +254,8 @@ def create_match(
     seed: int,
     rules: dict[str, Any],
     hands_total: int,
-    seats: Sequence[tuple[int | None, str | None, str]],
-) -> Job:
+    seats: Sequence[MatchSeatRow],
+) -> Job[int]:
     def job(s: Session) -> int:
         m = Match(
             room_id=room_id,
@@ -240,10 +267,15 @@ def create_match(
         )
         s.add(m)
         s.flush()
-        for i, (player_id, bot, nickname) in enumerate(seats):
+        for i, seat in enumerate(seats):
             s.add(
                 MatchSeat(
-                    match_id=m.id, seat=i, player_id=player_id, bot=bot, nickname=nickname[:32], score=0
+                    match_id=m.id,
+                    seat=i,
+                    player_id=seat.player_id,
+                    bot=seat.bot,
+                    nickname=seat.nickname[:32],
+                    score=0,
                 )
             )
         s.execute(update(Room).where(Room.id == room_id).values(status="playing"))
@@ -252,7 +284,7 @@ def create_match(
     return job
 
 
-def create_hand(match_id: int, number: int, seed: int, dealer: int, rules: dict[str, Any]) -> Job:
+def create_hand(match_id: int, number: int, seed: int, dealer: int, rules: dict[str, Any]) -> Job[int]:
     def job(s: Session) -> int:
         h = HandRow(match_id=match_id, number=number, seed=seed, dealer=dealer, rules=rules, status="playing")
         s.add(h)
@@ -262,9 +294,9 @@ def create_hand(match_id: int, number: int, seed: int, dealer: int, rules: dict[
     return job
 
 
-def action_row(hand_id: int, seq: int, seat: int, action: str, by: str) -> dict[str, Any]:
+def action_row(hand_id: int, seq: int, seat: int, action: str, by: str) -> ActionLogRow:
     """A row of the append-only action log (see :meth:`paohuzi.server.db.Database.append_action`)."""
-    return {"hand_id": hand_id, "seq": seq, "seat": seat, "action": action, "by": by, "created_at": utcnow()}
+    return ActionLogRow(hand_id, seq, seat, action, by)
 
 
 def finish_hand(
@@ -274,7 +306,7 @@ def finish_hand(
     match_id: int,
     scores: Sequence[int],
     player_results: Sequence[tuple[int, int, bool]],
-) -> Job:
+) -> Job[None]:
     """Close a hand: its outcome and record, the match's running scores, and each human's points
     (player id, points won or lost, won the hand)."""
 
@@ -313,7 +345,7 @@ def finish_match(
     ranks: Sequence[int],
     result: dict[str, Any],
     humans: Sequence[int],
-) -> Job:
+) -> Job[None]:
     def job(s: Session) -> None:
         s.execute(
             update(Match)
@@ -335,42 +367,32 @@ def finish_match(
     return job
 
 
-def _match_summary(s: Session, m: Match, code: str | None) -> dict[str, Any]:
+def _match_summary(s: Session, m: Match, code: str | None) -> MatchSummary:
     seats = s.scalars(select(MatchSeat).where(MatchSeat.match_id == m.id).order_by(MatchSeat.seat)).all()
     hands = s.scalars(select(HandRow).where(HandRow.match_id == m.id).order_by(HandRow.number)).all()
-    return {
-        "id": m.id,
-        "room_code": code,
-        "preset": (m.rules or {}).get("name"),
-        "started_at": iso(m.started_at),
-        "finished_at": iso(m.finished_at),
-        "status": m.status,
-        "seats": [
-            {
-                "seat": x.seat,
-                "player_id": x.player_id,
-                "nickname": x.nickname,
-                "bot": x.bot,
-                "score": int(x.score),
-                "rank": x.rank,
-            }
-            for x in seats
-        ],
-        "hands": [
-            {
-                "id": h.id,
-                "number": h.number,
-                "status": h.status,
-                "winner": (h.outcome or {}).get("winner"),
-                "points": (h.outcome or {}).get("points"),
-            }
+    return MatchSummary(
+        id=m.id,
+        room_code=code,
+        preset=(m.rules or {}).get("name"),
+        started_at=iso(m.started_at),
+        finished_at=iso(m.finished_at),
+        status=m.status,
+        seats=[MatchSeatSummary(x.seat, x.player_id, x.nickname, x.bot, int(x.score), x.rank) for x in seats],
+        hands=[
+            HandSummary(
+                id=h.id,
+                number=h.number,
+                status=h.status,
+                winner=(h.outcome or {}).get("winner"),
+                points=(h.outcome or {}).get("points"),
+            )
             for h in hands
         ],
-    }
+    )
 
 
-def history(player_id: int, limit: int) -> Job:
-    def job(s: Session) -> list[dict[str, Any]]:
+def history(player_id: int, limit: int) -> Job[list[MatchSummary]]:
+    def job(s: Session) -> list[MatchSummary]:
         rows = s.execute(
             select(Match, Room.code)
             .join(MatchSeat, MatchSeat.match_id == Match.id)
@@ -384,8 +406,8 @@ def history(player_id: int, limit: int) -> Job:
     return job
 
 
-def match_summary(match_id: int) -> Job:
-    def job(s: Session) -> dict[str, Any] | None:
+def match_summary(match_id: int) -> Job[MatchSummary | None]:
+    def job(s: Session) -> MatchSummary | None:
         row = s.execute(
             select(Match, Room.code).join(Room, Room.id == Match.room_id).where(Match.id == match_id)
         ).first()
@@ -394,28 +416,26 @@ def match_summary(match_id: int) -> Job:
     return job
 
 
-def replay(hand_id: int) -> Job:
-    def job(s: Session) -> dict[str, Any] | None:
+def replay(hand_id: int) -> Job[Replay | None]:
+    def job(s: Session) -> Replay | None:
         h = s.get(HandRow, hand_id)
         if h is None or h.status == "playing" or h.record is None:
             return None
-        return {
-            "hand": {
-                "id": h.id,
-                "match_id": h.match_id,
-                "number": h.number,
-                "status": h.status,
-                "started_at": iso(h.started_at),
-                "finished_at": iso(h.finished_at),
-                "outcome": h.outcome,
-            },
-            "record": h.record,
-        }
+        hand = ReplayHand(
+            id=h.id,
+            match_id=h.match_id,
+            number=h.number,
+            status=h.status,
+            started_at=iso(h.started_at),
+            finished_at=iso(h.finished_at),
+            outcome=h.outcome,
+        )
+        return Replay(hand=hand, record=h.record)
 
     return job
 
 
-def hand_actions(hand_id: int) -> Job:
+def hand_actions(hand_id: int) -> Job[list[tuple[int, str, str]]]:
     def job(s: Session) -> list[tuple[int, str, str]]:
         rows = s.execute(
             select(ActionRow.seat, ActionRow.action, ActionRow.by)
@@ -427,7 +447,7 @@ def hand_actions(hand_id: int) -> Job:
     return job
 
 
-def counts() -> Job:
+def counts() -> Job[dict[str, int]]:
     def job(s: Session) -> dict[str, int]:
         return {"players": s.scalar(select(func.count()).select_from(Player)) or 0}
 

@@ -5,6 +5,7 @@ frame size and rate limits, strikes for bad frames, and errors as frames — nev
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -15,7 +16,8 @@ from paohuzi.server.config import Settings
 from paohuzi.server.connection import Connection
 from paohuzi.server.hub import Hub
 from paohuzi.server.logs import log
-from paohuzi.server.protocol import Hello, ProtocolError, parse_client_frame
+from paohuzi.server.metrics import Metrics
+from paohuzi.server.protocol import Act, Hello, ProtocolError, parse_client_frame
 from paohuzi.server.room import RoomError
 
 __all__ = ["websocket_endpoint", "origin_allowed"]
@@ -53,9 +55,35 @@ def _text(message: Mapping[str, Any]) -> str | bytes | None:
     return bytes(data) if data is not None else ""
 
 
+def _encodable(text: str) -> bool:
+    """Whether ``text`` can go out in a frame: JSON ``\\ud800`` escapes decode to lone surrogates, which
+    UTF-8 cannot encode.
+
+    >>> _encodable("七 ok"), _encodable("\\ud800")
+    (True, False)
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _check_text(msg: Any) -> None:
+    """Refuse a parsed frame holding a string that is not valid Unicode text (issue 14: such an ``id``
+    echoed back used to fail the encoder and close the sender with 1011).
+
+    :raises ProtocolError: ``bad_message``, without the id (it is the unencodable part).
+    """
+    for name, value in msg:
+        if isinstance(value, str) and not _encodable(value):
+            msg_id = msg.id if not isinstance(msg.id, str) or _encodable(msg.id) else None
+            raise ProtocolError("bad_message", f"{name}: not valid Unicode text (lone surrogate)", msg_id)
+
+
 def _error(conn: Connection, code: str, message: str, msg_id: Any = None) -> None:
     frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
-    if msg_id is not None:
+    if msg_id is not None and (not isinstance(msg_id, str) or _encodable(msg_id)):
         frame["id"] = msg_id
     conn.send(frame)
 
@@ -69,9 +97,10 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await websocket.close(code=1008, reason="origin not allowed")
         return
     await websocket.accept()
+    metrics: Metrics = websocket.app.state.metrics
     conn = Connection(websocket, settings, hub.next_conn_id())
     try:
-        await _serve(websocket, conn, hub, settings)
+        await _serve(websocket, conn, hub, settings, metrics)
     except WebSocketDisconnect:
         pass
     except Exception:  # noqa: BLE001 — never a stack trace to the client
@@ -80,9 +109,11 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     finally:
         hub.detach(conn)
         await conn.finish()
+        if conn.too_slow:
+            metrics.slow_disconnects.inc()
 
 
-async def _serve(websocket: WebSocket, conn: Connection, hub: Hub, settings: Settings) -> None:
+async def _serve(websocket: WebSocket, conn: Connection, hub: Hub, settings: Settings, metrics: Metrics) -> None:
     try:
         first = await asyncio.wait_for(websocket.receive(), settings.hello_timeout)
     except TimeoutError:
@@ -96,7 +127,9 @@ async def _serve(websocket: WebSocket, conn: Connection, hub: Hub, settings: Set
         return
     try:
         msg = parse_client_frame(text)
+        _check_text(msg)
     except ProtocolError as exc:
+        metrics.bad_frames.labels(code=exc.code).inc()
         _error(conn, exc.code, exc.message, exc.msg_id)
         conn.close(4001, "expected hello")
         return
@@ -131,7 +164,9 @@ async def _serve(websocket: WebSocket, conn: Connection, hub: Hub, settings: Set
             return
         try:
             msg = parse_client_frame(text)
+            _check_text(msg)
         except ProtocolError as exc:
+            metrics.bad_frames.labels(code=exc.code).inc()
             conn.strikes += 1
             _error(conn, exc.code, exc.message, exc.msg_id)
             if conn.strikes >= settings.max_strikes:
@@ -139,10 +174,16 @@ async def _serve(websocket: WebSocket, conn: Connection, hub: Hub, settings: Set
                 conn.close(1008, "too many invalid frames")
                 return
             continue
+        started = time.perf_counter()
+        result = "ok"
         try:
             await hub.handle(conn, msg)
         except RoomError as exc:
+            result = "refused"
             _error(conn, exc.code, exc.message, msg.id)
         except Exception:  # noqa: BLE001 — logged here, a plain error to the client
             log(ERROR, "frame failed", conn=conn.id, player=conn.player_id, type=msg.type, exc_info=True)
+            result = "failed"
             _error(conn, "internal", "the server failed on this frame; nothing changed", msg.id)
+        if isinstance(msg, Act):
+            metrics.action_seconds.labels(result=result).observe(time.perf_counter() - started)

@@ -1,0 +1,175 @@
+"""Benchmark of the issue-15 analysis goals: whole requests, as programs send them (R6, R7).
+
+Three figures, each the median over ``--reps`` passes (CPU time of this process, so neighbours on a shared
+machine disturb it less than wall time):
+
+- ``evaluate``  µs per request: ``scoring.evaluate`` under ``qq`` on a fixed, seeded corpus of 8,000 requests
+  with a card (the case generators of ``tests/analysis/cases.py``: complete hands, near misses, random deals
+  and mid-game hands, every source, table groups), complete or not. The analysis memo is cleared before each
+  pass. Goal ≤ 2.0 µs.
+- ``waits20``   µs per hand: ``scoring.scored_waits`` (every kind tried, each win scored) of a random dealt
+  20-card hand, 1,000 hands, memo cleared before each pass. Goal ≤ 15 µs.
+- ``batch``     CPU seconds of ``paohuzi analyze --json --batch`` (a child process: start-up, parsing, analysis,
+  JSON) on 20,000 mixed requests (every preset, table groups, cards from every source, waits, 海底, 天胡;
+  the generator of ``tests/golden/make_golden.py`` with another seed). Goal ≤ 0.5 s.
+
+Run ``python bench/requests.py`` (``--quick`` for a smaller, faster run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import platform
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import paohuzi
+from paohuzi import analysis, scoring
+from paohuzi.analysis import Source
+from paohuzi.cards import format_cards
+from paohuzi.rules import find_preset
+
+ROOT = Path(__file__).resolve().parent.parent
+GOALS = {"evaluate": 2.0, "waits20": 15.0, "batch": 0.5}
+PRESETS = ("qq", "hunan", "hengyang", "huayang")
+
+
+def _load_cases():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("paohuzi_bench_cases", ROOT / "tests" / "analysis" / "cases.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+cases = _load_cases()
+
+
+def evaluate_corpus(n: int, seed: int = 15):  # type: ignore[no-untyped-def]
+    """``n`` requests with a card: (hand, table, card, source)."""
+    out = []
+    chunk = 0
+    while len(out) < n:
+        for c in cases.generate(seed * 1000 + chunk, 1000):
+            if c.card is not None and len(out) < n:
+                out.append((c.hand, c.table, c.card, Source(c.source)))
+        chunk += 1
+    return out
+
+
+def waits_corpus(n: int, seed: int = 15):  # type: ignore[no-untyped-def]
+    rng = random.Random(seed)
+    return [cases.random_deal(rng).hand[:20] for _ in range(n)]
+
+
+def batch_lines(n: int, seed: int = 15) -> str:
+    """``n`` mixed ``analyze --json`` requests, as ``tests/golden/make_golden.py`` writes them."""
+    rng = random.Random(seed)
+    lines = []
+    for case in cases.generate(seed, n):
+        req: dict[str, object] = {"rules": rng.choice(PRESETS), "hand": format_cards(case.hand)}
+        if case.table:
+            req["table"] = [{"kind": g.kind.name.lower(), "cards": format_cards(g.cards)} for g in case.table]
+        if case.card is not None:
+            req["card"] = str(case.card)
+            req["source"] = case.source if case.source != "none" else "self"
+        r = rng.random()
+        if r < 0.05:
+            req["last_card"] = True
+        elif r < 0.08 and not case.table:
+            req["tianhu"] = True
+        lines.append(json.dumps(req, ensure_ascii=False) + "\n")
+    return "".join(lines)
+
+
+def time_evaluate(reqs, reps: int) -> list[float]:  # type: ignore[no-untyped-def]
+    qq = find_preset("qq")
+    evaluate = scoring.evaluate
+    out = []
+    for _ in range(reps):
+        analysis.clear_cache()
+        t0 = time.process_time()
+        for hand, table, card, source in reqs:
+            evaluate(hand, table, card, source, qq)
+        out.append((time.process_time() - t0) / len(reqs) * 1e6)
+    return out
+
+
+def time_waits(hands, reps: int) -> list[float]:  # type: ignore[no-untyped-def]
+    qq = find_preset("qq")
+    scored_waits = scoring.scored_waits
+    out = []
+    for _ in range(reps):
+        analysis.clear_cache()
+        t0 = time.process_time()
+        for hand in hands:
+            scored_waits(hand, (), qq)
+        out.append((time.process_time() - t0) / len(hands) * 1e6)
+    return out
+
+
+def time_batch(path: str, reps: int) -> list[float]:
+    out = []
+    env = dict(os.environ)
+    # The child runs the same paohuzi as this process.
+    env["PYTHONPATH"] = str(Path(paohuzi.__file__).resolve().parent.parent) + os.pathsep + env.get("PYTHONPATH", "")
+    for _ in range(reps):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(
+            [sys.executable, "-m", "paohuzi.cli", "analyze", "--json", "--batch", path],
+            check=True, stdout=subprocess.DEVNULL, env=env,
+        )
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="smaller corpora, fewer passes")
+    parser.add_argument("--reps", type=int, default=None, help="passes per figure (default 7, quick 3)")
+    parser.add_argument("--only", choices=sorted(GOALS), action="append", help="run only these figures")
+    args = parser.parse_args(argv)
+    reps = args.reps or (3 if args.quick else 7)
+    only = set(args.only or GOALS)
+    n_eval, n_waits, n_batch = (2000, 200, 5000) if args.quick else (8000, 1000, 20000)
+    print(
+        f"# bench/requests.py{' --quick' if args.quick else ''}: {reps} passes each, median [range]; "
+        f"python {platform.python_version()} on {platform.machine()}, load average {os.getloadavg()[0]:.1f}"
+    )
+    results: dict[str, tuple[float, list[float], str]] = {}
+    if "evaluate" in only:
+        reqs = evaluate_corpus(n_eval)
+        r = time_evaluate(reqs, reps)
+        results["evaluate"] = (statistics.median(r), r, f"µs per request ({len(reqs)} qq requests with a card)")
+    if "waits20" in only:
+        hands = waits_corpus(n_waits)
+        r = time_waits(hands, reps)
+        results["waits20"] = (statistics.median(r), r, f"µs per hand (scored waits, {len(hands)} 20-card hands)")
+    if "batch" in only:
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as f:
+            f.write(batch_lines(n_batch))
+        try:
+            r = time_batch(f.name, max(3, reps // 2))
+        finally:
+            os.unlink(f.name)
+        results["batch"] = (statistics.median(r), r, f"CPU s for analyze --json --batch, {n_batch} mixed requests")
+        empty = time_batch(os.devnull, 3)
+        print(f"# start-up alone (analyze --json --batch {os.devnull}): {statistics.median(empty):.2f} CPU s")
+    for name, (med, runs, what) in results.items():
+        verdict = "ok" if med <= GOALS[name] or args.quick else "OVER"
+        print(f"{name:<9} {med:8.2f} [{min(runs):.2f}–{max(runs):.2f}]  {what}; goal ≤ {GOALS[name]:g}: {verdict}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+"""Difficulty levels (难度) for computer players (issue #16): 入门 / 普通 / 高手 / 大师.
+
+A level is a named bot spec with display names in Chinese and English, so that every place a bot can sit
+(quick play, filled seats in rooms, 托管, ``paohuzi simulate --bots``) offers the same choice. The level
+keys are registered bot names: ``make_bot("master")``, ``paohuzi simulate --bots master,normal,beginner``;
+the Chinese names work too (``make_bot("大师")``).
+
+>>> [(lv.key, lv.zh) for lv in LEVELS]
+[('beginner', '入门'), ('normal', '普通'), ('expert', '高手'), ('master', '大师')]
+>>> level("高手").spec
+'search[worlds=8,time=0.3]'
+>>> AUTOPLAY
+'normal'
+
+Strength: measured on duplicate deals with ``paohuzi simulate`` (docs/AI.md, "Difficulty levels").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from paohuzi.bots.base import Bot, BotError, make_bot
+
+__all__ = ["Level", "LEVELS", "AUTOPLAY", "level", "level_keys", "make_level_bot", "to_dict"]
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One difficulty level.
+
+    :ivar key: the stable identifier (a registered bot name): ``beginner``, ``normal``, ``expert``, ``master``.
+    :ivar zh: the display name in Chinese; :ivar en: in English.
+    :ivar spec: the bot spec it plays (:func:`paohuzi.bots.make_bot`).
+    :ivar rank: 1 (weakest) … 4 (strongest).
+    :ivar blurb_zh: one line for a picker, in Chinese; :ivar blurb_en: in English.
+    """
+
+    key: str
+    zh: str
+    en: str
+    spec: str
+    rank: int
+    blurb_zh: str
+    blurb_en: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, for the protocol and the UI."""
+        return {"key": self.key, "zh": self.zh, "en": self.en, "rank": self.rank,
+                "blurb_zh": self.blurb_zh, "blurb_en": self.blurb_en}
+
+
+LEVELS: tuple[Level, ...] = (
+    Level("beginner", "入门", "Beginner", "noisy[eps=0.5]", 1,
+          "会胡牌，但常常出错", "takes its wins, but often plays a random card"),
+    Level("normal", "普通", "Normal", "greedy", 2,
+          "按牌面算最优的一步", "plays the best-looking move, one step ahead"),
+    Level("expert", "高手", "Expert", "search[worlds=8,time=0.3]", 3,
+          "会推演几局，想得更远", "plays a few sampled hands out before a close choice"),
+    Level("master", "大师", "Master", "search[infer=true]", 4,
+          "读牌推演，最强", "reads the table and searches deepest: the strongest"),
+)
+
+#: The level that plays for a player who is away (托管): good and fast (about 1 ms a decision).
+AUTOPLAY = "normal"
+
+_BY_NAME = {name: lv for lv in LEVELS for name in (lv.key, lv.zh, lv.en.lower())}
+
+
+def level_keys() -> tuple[str, ...]:
+    """The level keys, weakest first."""
+    return tuple(lv.key for lv in LEVELS)
+
+
+def level(name: str) -> Level:
+    """The level named by its key, Chinese name or English name (any case).
+
+    :raises BotError: for an unknown level.
+    """
+    lv = _BY_NAME.get(name.strip().lower() if isinstance(name, str) else name)
+    if lv is None:
+        known = ", ".join(f"{x.key} ({x.zh})" for x in LEVELS)
+        raise BotError(f"unknown level {name!r} (levels: {known})")
+    return lv
+
+
+def make_level_bot(name: str, seed: int | None = None) -> Bot:
+    """A bot playing at the level ``name`` (key, Chinese or English name); its ``name`` is the level key."""
+    lv = level(name)
+    bot = make_bot(lv.spec, seed=seed)
+    bot.name = lv.key
+    return bot
+
+
+def to_dict() -> list[dict[str, Any]]:
+    """Every level, JSON-ready, weakest first (for the protocol and the UI)."""
+    return [lv.to_dict() for lv in LEVELS]

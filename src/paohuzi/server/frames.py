@@ -1,0 +1,348 @@
+"""The server's side of the wire (docs/protocol.md §3.2): one typed builder per server → client frame, the
+refusal every request can get (:class:`RoomError`, the codes of §3.3), and the delivery port a room sends
+through.
+
+Inbound frames are checked in :mod:`paohuzi.server.protocol`; outbound frames are built here, so that the
+shape of every frame the server sends is written down once, as a ``TypedDict``.
+
+>>> pong(7, 1767000000000)
+{'type': 'pong', 'server_time': 1767000000000, 'id': 7}
+>>> error("not_in_room", "you are in no room")
+{'type': 'error', 'code': 'not_in_room', 'message': 'you are in no room'}
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, Protocol, TypedDict
+
+__all__ = [
+    "Delivery",
+    "ErrorFrame",
+    "Frame",
+    "GameFrame",
+    "HandOverFrame",
+    "MatchInfo",
+    "MatchOverFrame",
+    "MessageId",
+    "PlayerCard",
+    "PongFrame",
+    "RoomError",
+    "RoomFrame",
+    "RoomState",
+    "SeatInfo",
+    "TimerInfo",
+    "UpdateFrame",
+    "WaitInfo",
+    "WelcomeFrame",
+    "error",
+    "game",
+    "hand_over",
+    "match_over",
+    "pong",
+    "room",
+    "update",
+    "welcome",
+]
+
+MessageId = str | int
+View = dict[str, Any]  # a seat's observation as the engine gives it (docs/engine.md §5)
+
+
+class RoomError(Exception):
+    """A refused room or game request: ``code`` (docs/protocol.md §3.3), a message, and the HTTP status."""
+
+    def __init__(self, code: str, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+# ---- parts of frames --------------------------------------------------------------------------------
+
+
+class PlayerCard(TypedDict):
+    """What a room shows of a seated player."""
+
+    id: int
+    nickname: str
+    title: str
+    points: int
+
+
+class SeatInfo(TypedDict):
+    seat: int
+    player: PlayerCard | None
+    bot: str | None
+    ready: bool
+    connected: bool
+    auto: bool
+
+
+class MatchInfo(TypedDict):
+    id: int
+    hand_no: int
+    hands: int
+    scores: list[int]
+    hand_id: int
+    dealer: int | None
+    finished: bool
+    ranking: list[int] | None
+    leaver: int | None
+
+
+class RoomState(TypedDict):
+    """RoomState (docs/protocol.md §2)."""
+
+    code: str
+    kind: str
+    share_path: str
+    owner: int | None
+    status: str
+    options: dict[str, Any]
+    seats: list[SeatInfo]
+    match: MatchInfo | None
+
+
+class TimerInfo(TypedDict):
+    seat: int
+    kind: str  # discard | claim
+    remaining_ms: int
+    deadline: int
+    auto: bool
+
+
+class WaitInfo(TypedDict):
+    card: str
+    huxi: int
+    points: int
+
+
+# ---- frames -----------------------------------------------------------------------------------------
+
+
+class WelcomeFrame(TypedDict):
+    type: Literal["welcome"]
+    protocol: int
+    player: dict[str, Any]
+    server_time: int
+
+
+class RoomFrame(TypedDict):
+    type: Literal["room"]
+    room: RoomState | None
+
+
+class GameFrame(TypedDict):
+    type: Literal["game"]
+    match: int
+    hand: int
+    number: int
+    hands: int
+    seq: int
+    seat: int
+    view: View
+    waits: list[WaitInfo]
+    timers: list[TimerInfo]
+    scores: list[int]
+    auto: list[bool]
+    over: bool
+
+
+class UpdateFrame(TypedDict):
+    type: Literal["update"]
+    hand: int
+    seq: int
+    events: list[dict[str, Any]]
+    view: View
+    waits: list[WaitInfo]
+    timers: list[TimerInfo]
+    auto: list[bool]
+    id: NotRequired[MessageId]
+
+
+class HandOverFrame(TypedDict):
+    type: Literal["hand_over"]
+    hand: int
+    number: int
+    outcome: dict[str, Any]
+    scores: list[int]
+    deltas: list[int]
+    view: View
+    replay: str
+
+
+class MatchOverFrame(TypedDict):
+    type: Literal["match_over"]
+    match: int
+    status: str
+    scores: list[int]
+    ranking: list[int]
+    standings: list[dict[str, int]]
+    leaver: int | None
+    penalty: int | None
+
+
+class PongFrame(TypedDict):
+    type: Literal["pong"]
+    server_time: int
+    id: NotRequired[MessageId]
+
+
+class ErrorFrame(TypedDict):
+    type: Literal["error"]
+    code: str
+    message: str
+    id: NotRequired[MessageId]
+
+
+Frame = (
+    WelcomeFrame
+    | RoomFrame
+    | GameFrame
+    | UpdateFrame
+    | HandOverFrame
+    | MatchOverFrame
+    | PongFrame
+    | ErrorFrame
+)
+
+
+def welcome(protocol: int, player: dict[str, Any], server_time: int) -> WelcomeFrame:
+    return {"type": "welcome", "protocol": protocol, "player": player, "server_time": server_time}
+
+
+def room(state: RoomState | None) -> RoomFrame:
+    """``room``: the room's state, or None once the player is in no room."""
+    return {"type": "room", "room": state}
+
+
+def game(
+    *,
+    match: int,
+    hand: int,
+    number: int,
+    hands: int,
+    seq: int,
+    seat: int,
+    view: View,
+    waits: list[WaitInfo],
+    timers: list[TimerInfo],
+    scores: list[int],
+    auto: list[bool],
+    over: bool,
+) -> GameFrame:
+    """``game``: the full snapshot of the hand for one seat."""
+    return {
+        "type": "game",
+        "match": match,
+        "hand": hand,
+        "number": number,
+        "hands": hands,
+        "seq": seq,
+        "seat": seat,
+        "view": view,
+        "waits": waits,
+        "timers": timers,
+        "scores": scores,
+        "auto": auto,
+        "over": over,
+    }
+
+
+def update(
+    *,
+    hand: int,
+    seq: int,
+    events: list[dict[str, Any]],
+    view: View,
+    waits: list[WaitInfo],
+    timers: list[TimerInfo],
+    auto: list[bool],
+    msg_id: MessageId | None = None,
+) -> UpdateFrame:
+    """``update``; ``msg_id`` only in the frame for the seat whose own ``act`` caused it."""
+    frame: UpdateFrame = {
+        "type": "update",
+        "hand": hand,
+        "seq": seq,
+        "events": events,
+        "view": view,
+        "waits": waits,
+        "timers": timers,
+        "auto": auto,
+    }
+    if msg_id is not None:
+        frame["id"] = msg_id
+    return frame
+
+
+def hand_over(
+    *,
+    hand: int,
+    number: int,
+    outcome: dict[str, Any],
+    scores: list[int],
+    deltas: list[int],
+    view: View,
+) -> HandOverFrame:
+    return {
+        "type": "hand_over",
+        "hand": hand,
+        "number": number,
+        "outcome": outcome,
+        "scores": scores,
+        "deltas": deltas,
+        "view": view,
+        "replay": f"/api/replays/{hand}",
+    }
+
+
+def match_over(
+    *,
+    match: int,
+    status: str,
+    scores: list[int],
+    ranking: list[int],
+    standings: list[dict[str, int]],
+    leaver: int | None,
+    penalty: int | None,
+) -> MatchOverFrame:
+    return {
+        "type": "match_over",
+        "match": match,
+        "status": status,
+        "scores": scores,
+        "ranking": ranking,
+        "standings": standings,
+        "leaver": leaver,
+        "penalty": penalty,
+    }
+
+
+def pong(msg_id: MessageId | None, server_time: int) -> PongFrame:
+    frame: PongFrame = {"type": "pong", "server_time": server_time}
+    if msg_id is not None:
+        frame["id"] = msg_id
+    return frame
+
+
+def error(code: str, message: str, msg_id: MessageId | None = None) -> ErrorFrame:
+    frame: ErrorFrame = {"type": "error", "code": code, "message": message}
+    if msg_id is not None:
+        frame["id"] = msg_id
+    return frame
+
+
+# ---- the delivery port ------------------------------------------------------------------------------
+
+
+class Delivery(Protocol):
+    """How a room reaches its players: all it may know of the connections (the hub's
+    :class:`~paohuzi.server.registry.Connections` is the implementation)."""
+
+    def send(self, player: int, frame: Frame) -> None:
+        """Queue ``frame`` for ``player``'s websocket; nothing if the player is offline."""
+
+    def online(self, player: int) -> bool:
+        """Whether ``player`` has a websocket open now."""

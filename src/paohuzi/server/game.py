@@ -1,0 +1,480 @@
+"""The match being played at a room (:class:`Game`): its engine, hands, action log, frames and bot turns.
+
+Every step that plays an action follows the same order (issue #5 §6):
+
+1. the engine applies the action (it refuses anything not legal: state unchanged);
+2. the action is appended to the ``actions`` log and committed;
+3. only then are the events sent — each seat gets its own view and the events it may see (R5).
+
+If step 2 fails the engine is rolled back by replaying the record without the action.
+
+The server decides who sees what only through the engine (``Hand.observation(seat)``,
+``Event.for_seat(seat)``); it never looks into the cards itself. A game belongs to one room and runs under
+that room's lock; it sees the room only as a :class:`Table`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any, Protocol
+
+from paohuzi.engine import Action, IllegalActionError, Match
+from paohuzi.engine.hand import FORMAT_VERSION, Hand
+from paohuzi.engine.match import replay_match
+from paohuzi.rules import RuleSet
+from paohuzi.scoring import scored_waits, waits_to_dicts
+from paohuzi.server import frames, store
+from paohuzi.server.frames import GameFrame, MatchInfo, MessageId, RoomError, WaitInfo
+from paohuzi.server.logs import log
+from paohuzi.server.services import RoomServices
+from paohuzi.server.turns import Decision, SeatState, Turns, bot_action
+
+__all__ = ["Game", "Lineup", "Sent", "Table"]
+
+ERROR, WARNING, INFO, DEBUG = 40, 30, 20, 10
+
+Lineup = list[store.MatchSeatRow]  # who played each seat, as the match began
+
+
+class Table(Protocol):
+    """The room, as the game played at it sees it."""
+
+    id: int
+    code: str
+    rules: RuleSet
+    options: dict[str, Any]
+    seats: list[SeatState]
+    lock: asyncio.Lock
+    match: Game | None
+
+    def broadcast_room(self) -> None:
+        """Send every seated player the room's state."""
+
+    async def match_over(self) -> None:
+        """The match ended (its result is stored and sent): the room waits for the next one."""
+
+
+def view_of(hand: Hand, seat: int) -> dict[str, Any]:
+    """``seat``'s observation of ``hand`` as it goes on the wire (R5: the engine decides what it shows)."""
+    return hand.observation(seat)
+
+
+class Sent:
+    """What each seat was last sent about the hand on — its view and how many frames (its ``seq``): the
+    delivery cache that decides whether an ``update`` is worth a frame. Written only when a frame is sent."""
+
+    __slots__ = ("views", "counts")
+
+    def __init__(self) -> None:
+        self.views: dict[int, dict[str, Any]] = {}
+        self.counts: dict[int, int] = {}
+
+    def clear(self) -> None:
+        self.views.clear()
+        self.counts.clear()
+
+    def seq(self, seat: int) -> int:
+        return self.counts.get(seat, 0)
+
+    def same_view(self, seat: int, view: dict[str, Any]) -> bool:
+        return self.views.get(seat) == view
+
+    def snapshot(self, seat: int, view: dict[str, Any]) -> None:
+        """A ``game`` frame with ``view`` was sent to ``seat`` (it does not count in ``seq``)."""
+        self.views[seat] = view
+
+    def update(self, seat: int, view: dict[str, Any]) -> int:
+        """An ``update`` with ``view`` is sent to ``seat``: its ``seq``."""
+        self.views[seat] = view
+        self.counts[seat] = self.counts.get(seat, 0) + 1
+        return self.counts[seat]
+
+
+class Game:
+    """The match at a room, with its database ids, the decisions pending and what each seat was sent."""
+
+    def __init__(
+        self, table: Table, services: RoomServices, match_id: int, engine: Match, lineup: Lineup
+    ) -> None:
+        self.table = table
+        self.services = services
+        self.id = match_id
+        self.engine = engine
+        self.lineup = lineup
+        self.number = 1
+        self.hand_id = 0
+        self.seq = 0
+        self.finished = False
+        self.penalty: int | None = None
+        self.status = "playing"
+        self.turns = Turns(table.seats, services.settings.bot_delay, self._on_deadline, self._on_bot)
+        self.sent = Sent()
+        self._waits: dict[int, tuple[Any, list[WaitInfo]]] = {}  # seat -> (hand state, 听牌 hint)
+
+    # ---- starting and resuming -----------------------------------------------------------------------
+
+    @classmethod
+    async def create(cls, table: Table, services: RoomServices) -> Game:
+        """A new match at ``table``, stored; its first hand is dealt by :meth:`begin_hand`."""
+        roster = services.roster
+        lineup: Lineup = [
+            store.MatchSeatRow(
+                s.player_id, s.bot, roster.card(s.player_id)["nickname"] if s.player_id is not None else f"{s.bot} bot"
+            )
+            for s in table.seats
+        ]
+        seed = secrets.randbits(62)
+        rules = table.rules
+        engine = Match(rules, seed, players=len(table.seats), hands=int(table.options["hands"]))
+        match_id = await services.db.run(store.create_match(table.id, seed, rules.to_dict(), engine.hands, lineup))
+        return cls(table, services, match_id, engine, lineup)
+
+    @classmethod
+    def restore(cls, table: Table, services: RoomServices, data: store.StoredMatch) -> Game:
+        """The match stored as ``data`` (:func:`paohuzi.server.store.load_open_rooms`), replayed by the
+        engine from its rules, seeds and action log; :meth:`carry_on` then plays on."""
+        record = {
+            "format_version": FORMAT_VERSION,
+            "kind": "match",
+            "rules": data.rules,
+            "seed": data.seed,
+            "players": len(table.seats),
+            "hands": data.hands_total,
+            "double_cards": [],
+            "leaver": None,
+            "records": [
+                {"seed": h.seed, "dealer": h.dealer, "actions": [[seat, text] for seat, text in h.actions]}
+                for h in data.hands
+            ],
+        }
+        return cls(table, services, data.id, replay_match(record), list(data.seats))
+
+    async def carry_on(self, data: store.StoredMatch) -> None:
+        """Go on from where the stored match stopped. Every seat gets its full time again
+        (docs/protocol.md §3.4)."""
+        if not data.hands:  # stopped before the first hand was stored
+            await self.begin_hand()
+            return
+        last = data.hands[-1]
+        self.number, self.hand_id, self.seq = last.number, last.id, len(last.actions)
+        engine = self.engine
+        if last.status == "playing":
+            if engine.hand.over:  # the last action was stored, its hand not yet closed
+                await self.finish_hand()
+            else:
+                self._schedule()
+        elif engine.over:
+            await self.finish_match()
+        else:
+            engine.next_hand()
+            self.number += 1
+            await self.begin_hand()
+
+    # ---- reading -------------------------------------------------------------------------------------
+
+    @property
+    def hand(self) -> Hand:
+        return self.engine.hand
+
+    def info(self) -> MatchInfo:
+        """The match as RoomState shows it (docs/protocol.md §2)."""
+        engine = self.engine
+        return {
+            "id": self.id,
+            "hand_no": self.number,
+            "hands": engine.hands,
+            "scores": list(engine.totals),
+            "hand_id": self.hand_id,
+            "dealer": engine.hand.dealer,
+            "finished": self.finished,
+            "ranking": engine.ranking() if self.finished else None,
+            "leaver": engine.leaver,
+        }
+
+    def snapshot(self, seat: int) -> GameFrame:
+        """The full snapshot of the hand for ``seat`` (``game``); sending it is :meth:`send_snapshot`."""
+        hand = self.hand
+        return frames.game(
+            match=self.id,
+            hand=self.hand_id,
+            number=self.number,
+            hands=self.engine.hands,
+            seq=self.sent.seq(seat),
+            seat=seat,
+            view=view_of(hand, seat),
+            waits=self.waits(seat),
+            timers=self.turns.timers(seat),
+            scores=list(self.engine.totals),
+            auto=[s.auto for s in self.table.seats],
+            over=hand.over,
+        )
+
+    def waits(self, seat: int) -> list[WaitInfo]:
+        """听牌 hint for ``seat``: each card whose own draw would complete its hand, with 胡息 and points
+        (:func:`paohuzi.scoring.scored_waits`; only the seat's own cards are used). Cached per hand state."""
+        hand = self.hand
+        if hand.over or seat not in hand.seats:
+            return []
+        cards, table = hand.hand_of(seat), hand.table_of(seat)
+        key = (self.hand_id, cards, table)
+        cached = self._waits.get(seat)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        try:
+            found: list[WaitInfo] = waits_to_dicts(scored_waits(cards, table, self.table.rules))
+        except Exception:  # noqa: BLE001 — a hint must never break a table
+            log(ERROR, "waits failed", room=self.table.code, seat=seat, exc_info=True)
+            found = []
+        self._waits[seat] = (key, found)
+        return found
+
+    # ---- sending -------------------------------------------------------------------------------------
+
+    def send_snapshot(self, seat: SeatState) -> None:
+        """Send the seat's player the ``game`` snapshot (if online), and remember the view it was sent."""
+        pid = seat.player_id
+        if pid is None or not self.services.delivery.online(pid):
+            return
+        frame = self.snapshot(seat.index)
+        self.sent.snapshot(seat.index, frame["view"])
+        self.services.delivery.send(pid, frame)
+
+    def _send_updates(self, events: list[Any], actor: int | None = None, msg_id: MessageId | None = None) -> None:
+        """Each seat gets an ``update`` only when something it may see changed: another seat's 过 in a claim
+        window, which changes nothing the others see, is not even told by an empty frame (R5: that the
+        seat had a choice would tell what it holds). ``seq`` counts the frames a seat got, not actions."""
+        hand = self.hand
+        delivery = self.services.delivery
+        auto = [s.auto for s in self.table.seats]
+        for seat in self.table.seats:
+            pid = seat.player_id
+            if pid is None or not delivery.online(pid):
+                continue
+            i = seat.index
+            seen = [d for d in (e.for_seat(i) for e in events) if d is not None]
+            view = view_of(hand, i)
+            own = msg_id is not None and i == actor
+            if not seen and self.sent.same_view(i, view) and not own:
+                continue
+            frame = frames.update(
+                hand=self.hand_id,
+                seq=self.sent.update(i, view),
+                events=seen,
+                view=view,
+                waits=self.waits(i),
+                timers=self.turns.timers(i),
+                auto=auto,
+                msg_id=msg_id if own else None,  # the update caused by this seat's own `act`
+            )
+            delivery.send(pid, frame)
+
+    # ---- playing -------------------------------------------------------------------------------------
+
+    async def apply(self, seat: int, action: Action, by: str, msg_id: MessageId | None = None) -> None:
+        """Apply, log, then send (the lock is held). :raises IllegalActionError: state unchanged."""
+        engine = self.engine
+        events = engine.apply(seat, action)
+        text = engine.hand.actions[-1][1]
+        self.seq += 1
+        self.turns.done(seat)
+        try:
+            await self.services.db.append_action(store.action_row(self.hand_id, self.seq, seat, text, by))
+        except Exception:
+            log(
+                ERROR,
+                "action not stored; rolled back",
+                room=self.table.code,
+                hand=self.hand_id,
+                seq=self.seq,
+                exc_info=True,
+            )
+            self._roll_back()
+            raise RoomError("internal", "the server could not store the action; nothing changed", 500) from None
+        log(DEBUG, "action", room=self.table.code, hand=self.hand_id, seq=self.seq, seat=seat, by=by)
+        hand = engine.hand
+        if hand.over:
+            self.turns.cancel()
+        else:
+            self._schedule()
+        self._send_updates(events, seat, msg_id)
+        if hand.over:
+            await self.finish_hand()
+
+    def _roll_back(self) -> None:
+        record = self.engine.record()
+        record["records"][-1]["actions"].pop()
+        self.engine = replay_match(record)
+        self.seq -= 1
+        self.turns.cancel()
+        self._schedule()
+
+    async def leave(self, seat: int) -> int | None:
+        """The player at ``seat`` leaves (the lock is held): mid-hand that is 逃跑 (R7.3), which ends the
+        hand and the match; returns the penalty paid, or None."""
+        hand = self.hand
+        if hand.over or seat not in hand.seats:
+            self.engine.leave(seat)
+            if self.engine.over:
+                await self.finish_match()
+            return None
+        events = self.engine.leave(seat)
+        self.seq += 1
+        await self.services.db.append_action(store.action_row(self.hand_id, self.seq, seat, "leave", "player"))
+        self.turns.cancel()
+        assert hand.outcome is not None
+        self.penalty = -hand.outcome.payments[seat]
+        self._send_updates(events)
+        await self.finish_hand()
+        return self.penalty
+
+    def _schedule(self) -> None:
+        options = self.table.options
+        self.turns.schedule(
+            self.hand, self.hand_id, float(options["turn_seconds"]), float(options["claim_seconds"])
+        )
+
+    # ---- timers and bot turns ------------------------------------------------------------------------
+
+    def _open(self, d: Decision) -> bool:
+        return not self.finished and self.table.match is self and self.turns.current(d)
+
+    def _on_deadline(self, d: Decision) -> None:
+        self.services.tasks.spawn(self._timed_out(d))
+
+    def _on_bot(self, d: Decision) -> None:
+        self.services.tasks.spawn(self._bot_turn(d))
+
+    async def _timed_out(self, d: Decision) -> None:
+        async with self.table.lock:
+            if not self._open(d):
+                return
+            seat = self.table.seats[d.seat]
+            d.timed_out = True  # a bot plays this decision (docs/protocol.md §3.4) …
+            if seat.bot is None and not seat.auto:
+                seat.missed += 1
+                if seat.missed >= 2:  # … and 托管 begins at the second missed deadline in a row
+                    seat.auto, seat.auto_reason = True, "timeout"
+                    self.table.broadcast_room()
+            await self._bot_move(d)
+
+    async def _bot_turn(self, d: Decision) -> None:
+        async with self.table.lock:
+            if not self._open(d) or not self.table.seats[d.seat].bot_plays:
+                return
+            await self._bot_move(d)
+
+    async def _bot_move(self, d: Decision) -> None:
+        """The bot decides for seat ``d.seat`` (the lock is held, released while it thinks); its answer is
+        played only if the decision is still the same one."""
+        if d.thinking:
+            return
+        seat = self.table.seats[d.seat]
+        settings = self.services.settings
+        action = await bot_action(d, seat, self.hand, self.table.lock, self.services.bots, settings.bot_name)
+        if not self._open(d) or not (seat.bot_plays or d.timed_out):
+            return
+        try:
+            await self.apply(d.seat, action, "bot" if seat.bot is not None else "auto")
+        except (RoomError, IllegalActionError) as exc:
+            log(ERROR, "bot move failed", room=self.table.code, seat=d.seat, error=str(exc))
+
+    # ---- hands and the match's end -------------------------------------------------------------------
+
+    async def begin_hand(self) -> None:
+        hand = self.hand
+        self.hand_id = await self.services.db.run(
+            store.create_hand(self.id, self.number, hand.seed, hand.dealer, self.table.rules.to_dict())
+        )
+        self.seq = len(hand.actions)
+        self.sent.clear()
+        self.turns.cancel()
+        if not hand.over:
+            self._schedule()
+        self.table.broadcast_room()
+        for seat in self.table.seats:
+            self.send_snapshot(seat)
+        if hand.over:  # a dealt 天胡 ends the hand before anyone plays (R6.4)
+            await self.finish_hand()
+
+    async def finish_hand(self) -> None:
+        hand = self.hand
+        outcome = hand.outcome
+        assert outcome is not None
+        data = outcome.to_dict()
+        payments = list(outcome.payments)
+        scores = list(self.engine.totals)
+        results = [
+            (seat.player_id, payments[s], outcome.winner == s)
+            for s, seat in enumerate(self.lineup)
+            if seat.player_id is not None and s in hand.seats
+        ]
+        await self.services.db.run(store.finish_hand(self.hand_id, data, hand.record(), self.id, scores, results))
+        for pid, delta, won in results:
+            self.services.roster.won(pid, delta, won)
+        log(
+            INFO,
+            "hand over",
+            room=self.table.code,
+            hand=self.hand_id,
+            kind=outcome.kind,
+            winner=outcome.winner,
+            points=outcome.points,
+        )
+        for seat in self.table.seats:
+            if seat.player_id is not None:
+                frame = frames.hand_over(
+                    hand=self.hand_id,
+                    number=self.number,
+                    outcome=data,
+                    scores=scores,
+                    deltas=payments,
+                    view=view_of(hand, seat.index),
+                )
+                self.services.delivery.send(seat.player_id, frame)
+        if self.engine.over:
+            await self.finish_match()
+        else:
+            self.table.broadcast_room()
+            self.services.tasks.spawn(self._next_hand_later())
+
+    async def _next_hand_later(self) -> None:
+        await asyncio.sleep(self.services.settings.between_hands)
+        async with self.table.lock:
+            engine = self.engine
+            if self.table.match is not self or self.finished or not engine.hand.over or engine.over:
+                return
+            engine.next_hand()
+            self.number += 1
+            await self.begin_hand()
+
+    async def finish_match(self) -> None:
+        engine = self.engine
+        self.finished = True
+        self.status = "aborted" if engine.leaver is not None else "finished"
+        self.turns.cancel()
+        standings = engine.standings()
+        ranks = [0] * engine.players
+        for row in standings:
+            ranks[row["seat"]] = row["rank"]
+        humans = [seat.player_id for seat in self.lineup if seat.player_id is not None]
+        result = {"standings": standings, "leaver": engine.leaver, "penalty": self.penalty}
+        await self.services.db.run(
+            store.finish_match(self.id, self.table.id, self.status, engine.totals, ranks, result, humans)
+        )
+        for pid in humans:
+            self.services.roster.played_match(pid)
+        frame = frames.match_over(
+            match=self.id,
+            status=self.status,
+            scores=list(engine.totals),
+            ranking=engine.ranking(),
+            standings=standings,
+            leaver=engine.leaver,
+            penalty=self.penalty,
+        )
+        for seat in self.table.seats:
+            if seat.player_id is not None:
+                self.services.delivery.send(seat.player_id, frame)
+        log(INFO, "match over", room=self.table.code, match=self.id, status=self.status)
+        await self.table.match_over()
