@@ -8,9 +8,11 @@ here too, on hypothesis' cases.
 from __future__ import annotations
 
 import os
+import random
 from collections import Counter
 from collections.abc import Sequence
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +30,7 @@ from paohuzi.analysis import (
 from paohuzi.cards import NUM_KINDS, Card
 from paohuzi.groups import Group, GroupKind
 
+from .cases import generate, random_deal
 from .reference import best_by_shape, ref_dealt_tianhu, ref_partial_huxi, ref_tianhu_huxi
 
 # Deterministic by default (derandomize) so that CI never flakes; for a longer random search run e.g.
@@ -361,3 +364,39 @@ def test_r3_search_candidates_come_from_the_shape_table() -> None:
     found = [(g.kind, tuple(int(c) for c in g.cards), huxi) for row in analysis._CANDIDATES for _v, huxi, g in row]
     assert sorted(found, key=str) == sorted(((s.kind, s.cards, s.huxi) for s in MIXED_SHAPES), key=str)
     assert len(found) == len(MIXED_SHAPES) == 38
+
+
+def _waits_card_by_card(hand: Sequence[Card], table: Sequence[Group], min_huxi: int) -> dict[Card, object]:
+    """听牌 the slow way: every kind not held four times, tried as an own draw with ``arrangements``."""
+    held = Counter(hand) + Counter(c for g in table for c in g.cards)
+    out: dict[Card, object] = {}
+    for k in Card:
+        if held[k] < 4:
+            found = arrangements(hand, table, k, Source.SELF, min_huxi=min_huxi)
+            if found:
+                out[k] = found
+    return out
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_r6_waits_shortcuts_change_nothing(chunk: int) -> None:
+    """``waits`` skips kinds without a search (card count, stranded free cards, R3 partners); it must give
+    exactly what trying every kind with ``arrangements`` gives — on 20-card deals, hands one card short of
+    complete (every generated case less its card), and the generator's other cases."""
+    rng = random.Random(1500 + chunk)
+    checked = 0
+    for case in generate(seed=1500 + chunk, n=400):
+        hands = [(case.hand, case.table)]
+        if case.card is not None and len(case.hand) < 20:
+            hands.append(((*case.hand, case.card), case.table))  # the card kept: often one short of complete
+        deal = random_deal(rng)
+        hands.append((deal.hand[:20], ()))
+        for hand, table in hands:
+            for min_huxi in (0, case.min_huxi):
+                assert waits(hand, table, min_huxi=min_huxi) == _waits_card_by_card(hand, table, min_huxi), (
+                    hand,
+                    table,
+                    min_huxi,
+                )
+                checked += 1
+    assert checked > 2000

@@ -43,7 +43,7 @@ def test_levels_are_bots(name: str) -> None:
         assert type(bot) is GreedyBot and not bot.useful
     else:
         assert isinstance(bot, SearchBot)
-        expected = (8, 0.3, False) if key == "expert" else (24, 1.0, True)
+        expected = (8, None, False) if key == "expert" else (24, 1.0, False)
         assert (bot.worlds, bot.time, bot.infer) == expected
     assert bot.name == name
     assert levels.make_level_bot(name, seed=2).name == key

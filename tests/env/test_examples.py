@@ -38,3 +38,14 @@ def test_training_script_smoke(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     status = main(["simulate", "--bots", f"env_train:LinearPolicyBot[weights={weights}],random,random",
                    "--hands", "2", "--quiet"])
     assert status == 0
+
+
+def test_training_script_self_play_smoke(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue #16: --self-play trains against snapshots of the learner (refreshed every N hands)."""
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))
+    import env_train
+
+    assert env_train.main(["--hands", "30", "--eval", "5", "--self-play", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "against snapshots of itself (every 10 hands)" in out and "mean points per hand over 5 hands" in out

@@ -87,9 +87,9 @@ export const GROUP_ZH = {
   ti: "提", pao: "跑", wei: "偎", chouwei: "臭偎", kan: "坎", peng: "碰", ju: "句", jiao: "绞", jiang: "将",
 };
 
-/** 胡息 of one group as the server sends it (`huxi`, R3: the engine's shape table); 0 for a hidden group
+/** 胡息 of a group as shown: the server's `huxi` (R3, from the engine's shape table); 0 for a hidden group
  *  (another seat's 偎, sent without cards or 胡息). The client never computes 胡息 itself. */
-export function groupHuxi(group) {
+export function shownHuxi(group) {
   return group.huxi || 0;
 }
 

@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { cardEl } from "./cards.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { presetText, t, titleText, tx } from "./i18n.js";
 
 function field(label, input) {
   return h("label", { class: "field" }, h("span", {}, label), input);
@@ -25,7 +25,7 @@ export function renderLobby(app) {
   );
 
   // Profile
-  const nick = h("span", { class: "nick", "data-testid": "nickname" }, p.nickname || "…");
+  const nick = h("span", { class: "nick", "data-testid": "nickname", "data-pname": "" }, p.nickname || "…");
   const renameBox = h("form", { class: "rename hidden" });
   const nickInput = h("input", { name: "nickname", maxlength: "16", value: p.nickname || "", "aria-label": t("nickname") });
   renameBox.append(nickInput, h("button", { class: "btn small primary", type: "submit" }, t("save")));
@@ -37,7 +37,7 @@ export function renderLobby(app) {
     h(
       "section",
       { class: "profile card-box" },
-      h("div", { class: "avatar big" }, (p.nickname || "?").slice(0, 1)),
+      h("div", { class: "avatar big", "data-pname": "" }, (p.nickname || "?").slice(0, 1)),
       h(
         "div",
         { class: "profile-text" },
@@ -46,7 +46,7 @@ export function renderLobby(app) {
         h(
           "div",
           { class: "stats" },
-          h("span", { class: "title-badge", "data-testid": "title" }, p.title || ""),
+          h("span", { class: "title-badge", "data-testid": "title" }, titleText(p.title || "")),
           h("span", {}, t("points"), " ", h("b", { "data-testid": "points" }, String(p.points ?? 0))),
           h("span", {}, t("handsPlayed"), " ", h("b", {}, String(p.hands_played ?? 0))),
           h("span", {}, t("handsWon"), " ", h("b", {}, String(p.hands_won ?? 0))),
@@ -54,6 +54,18 @@ export function renderLobby(app) {
       ),
     ),
   );
+
+  if (S.notice && S.notice.penalty) {
+    // You left a hand being played (逃跑, R7.3): what it cost.
+    root.append(
+      h(
+        "section",
+        { class: "card-box notice", "data-testid": "escape-notice", "data-penalty": String(S.notice.penalty) },
+        h("span", {}, t("youEscaped", { n: S.notice.penalty })),
+        h("button", { class: "btn small", "data-action": "notice-ok", onclick: () => { S.notice = null; app.rerender(); } }, t("ok")),
+      ),
+    );
+  }
 
   if (S.room && S.room.status !== "closed") {
     root.append(
@@ -67,9 +79,9 @@ export function renderLobby(app) {
   }
 
   // Play
-  const presets = (S.presets && S.presets.presets) || [{ name: "qq", title: "qq" }];
+  const presets = (S.presets && S.presets.presets) || [{ name: "qq", title: "" }];
   const presetSelect = (name) =>
-    h("select", { name }, presets.map((pr) => h("option", { value: pr.name }, `${pr.title || pr.name}`)));
+    h("select", { name }, presets.map((pr) => h("option", { value: pr.name }, presetText(pr.name, pr.title))));
   const quickPreset = presetSelect("preset");
   root.append(
     h(
@@ -101,8 +113,8 @@ export function renderLobby(app) {
         "li",
         { class: row.id === p.id ? "me" : "" },
         h("span", { class: "rank" }, String(row.rank)),
-        h("span", { class: "b-name" }, row.nickname),
-        h("span", { class: "b-title" }, row.title),
+        h("span", { class: "b-name", "data-pname": "" }, row.nickname),
+        h("span", { class: "b-title" }, titleText(row.title)),
         h("b", { class: "b-points" }, String(row.points)),
       ),
     );
@@ -116,14 +128,28 @@ export function renderLobby(app) {
   if (!hands.length) recent.append(h("li", { class: "empty" }, t("noHistory")));
   for (const { match, hand } of hands.slice(0, 12)) {
     const mySeat = (match.seats || []).find((s) => s.player_id === p.id);
-    const winner = hand.winner !== null && hand.winner !== undefined ? (match.seats || []).find((s) => s.seat === hand.winner) : null;
+    const seatOf = (i) => (match.seats || []).find((s) => s.seat === i);
+    // A seat by name: "你", the nickname, or "电脑2" for a computer (never its internal name).
+    const who = (seat) => {
+      if (!seat) return "?";
+      if (mySeat && seat.seat === mySeat.seat) return t("you");
+      return seat.bot || seat.player_id === null ? t("botN", { n: seat.seat + 1 }) : h("span", { "data-pname": "" }, seat.nickname);
+    };
     let result = t(hand.status === "playing" ? "playing" : "drawn");
-    if (winner) result = `${winner.seat === (mySeat && mySeat.seat) ? t("you") : winner.nickname || t("bot")} ${t("won")} ${hand.points ?? ""}`;
+    let kind = hand.status === "playing" ? "playing" : "draw";
+    if (hand.kind === "escape" && hand.leaver !== null && hand.leaver !== undefined) {
+      kind = "escape";
+      const paid = hand.payments ? -hand.payments[hand.leaver] : null;
+      result = [tx("escapeHand", { name: who(seatOf(hand.leaver)) }), paid ? ` −${paid}` : ""];
+    } else if (hand.winner !== null && hand.winner !== undefined) {
+      kind = "hu";
+      result = [who(seatOf(hand.winner)), ` ${t("won")} ${hand.points ?? ""}`];
+    }
     recent.append(
       h(
         "li",
-        {},
-        h("span", { class: "r-preset" }, match.preset || ""),
+        { "data-kind": kind },
+        h("span", { class: "r-preset" }, match.preset ? presetText(match.preset) : ""),
         h("span", { class: "r-no" }, t("handNo", { n: hand.number })),
         h("span", { class: "r-result" }, result),
         hand.status === "playing"
@@ -158,9 +184,9 @@ export function renderDialog(app, which) {
     setTimeout(() => code.focus(), 0);
     return h("div", { class: "modal", role: "dialog" }, form);
   }
-  const presets = (S.presets && S.presets.presets) || [{ name: "qq", title: "qq" }];
+  const presets = (S.presets && S.presets.presets) || [{ name: "qq", title: "" }];
   const defaults = (S.presets && S.presets.room_options && S.presets.room_options.defaults) || {};
-  const preset = h("select", { name: "preset" }, presets.map((pr) => h("option", { value: pr.name }, pr.title || pr.name)));
+  const preset = h("select", { name: "preset" }, presets.map((pr) => h("option", { value: pr.name }, presetText(pr.name, pr.title))));
   const hands = h("input", { name: "hands", type: "number", min: "1", max: "64", value: String(defaults.hands ?? 8) });
   const stake = h("input", { name: "stake", type: "number", min: "0", max: "1000", placeholder: t("stakeDefault") });
   const turn = h("input", { name: "turn_seconds", type: "number", min: "3", max: "300", value: String(defaults.turn_seconds ?? 20) });
@@ -210,13 +236,13 @@ export function renderRoom(app) {
   const seats = h("ul", { class: "seats" });
   for (const s of room.seats) {
     let label = t("emptySeat");
-    if (s.player) label = s.player.nickname + (s.player.id === me ? `（${t("you")}）` : "");
-    else if (s.bot) label = `${t("bot")} ${s.seat + 1}`;
+    if (s.player) label = [h("span", { "data-pname": "" }, s.player.nickname), s.player.id === me ? t("you_paren") : ""];
+    else if (s.bot) label = t("botN", { n: s.seat + 1 });
     seats.append(
       h(
         "li",
         { class: `${s.player || s.bot ? "taken" : "free"}${s.ready ? " ready" : ""}`, "data-seat": String(s.seat) },
-        h("span", { class: "avatar" }, s.player ? s.player.nickname.slice(0, 1) : s.bot ? "机" : "+"),
+        s.player ? h("span", { class: "avatar", "data-pname": "" }, s.player.nickname.slice(0, 1)) : h("span", { class: "avatar" }, s.bot ? t("botAvatar") : "+"),
         h("span", { class: "seat-name" }, label, s.player && room.owner === s.player.id ? h("b", { class: "badge" }, t("owner")) : null),
         s.player || s.bot ? h("span", { class: `ready-mark${s.ready ? " on" : ""}` }, s.ready ? t("isReady") : t("notReady")) : null,
       ),
@@ -247,7 +273,7 @@ export function renderRoom(app) {
       h("div", { class: "room-code-label" }, t("roomCode")),
       h("div", { class: "room-code", "data-testid": "room-code" }, room.code),
       h("div", { class: "share" }, h("input", { id: "share-url", readonly: true, value: shareUrl, "aria-label": t("shareLink") }), copyBtn),
-      h("div", { class: "room-opts" }, `${t("preset")} ${opts.preset || ""} · ${t("hands")} ${opts.hands ?? ""} · ${t("stake")} ${opts.stake ?? ""}`),
+      h("div", { class: "room-opts" }, `${t("preset")} ${opts.preset ? presetText(opts.preset) : ""} · ${t("hands")} ${opts.hands ?? ""} · ${t("stake")} ${opts.stake ?? ""}`),
     ),
     h("section", { class: "card-box" }, h("h3", {}, t("waiting")), seats, buttons),
   );
