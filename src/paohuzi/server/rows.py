@@ -135,6 +135,9 @@ class HandSummary:
     status: str
     winner: int | None
     points: int | None
+    kind: str | None = None  # hu / draw / escape; None while the hand is played
+    leaver: int | None = None
+    payments: list[int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

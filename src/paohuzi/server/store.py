@@ -385,6 +385,9 @@ def _match_summary(s: Session, m: Match, code: str | None) -> MatchSummary:
                 status=h.status,
                 winner=(h.outcome or {}).get("winner"),
                 points=(h.outcome or {}).get("points"),
+                kind=(h.outcome or {}).get("kind"),
+                leaver=(h.outcome or {}).get("leaver"),
+                payments=(h.outcome or {}).get("payments"),
             )
             for h in hands
         ],
