@@ -18,7 +18,9 @@ run: $(STAMP)
 	mkdir -p data
 	$(BIN)/paohuzi serve --host 127.0.0.1 --port 8000
 
+# The browser tests need Chromium: .ci/need-chromium installs Debian's when missing and root, else says so.
 test: $(STAMP)
+	@.ci/need-chromium
 	$(BIN)/python -m pytest -n 2
 
 # ruff check and mypy --strict, as tests/test_lint.py runs them (paths not yet under the gate: PENDING there).

@@ -8,6 +8,9 @@ compared with a masked-random player on the same deals (paired seeds).
     .venv/bin/python examples/env_train.py --hands 3000 --out policy.npz
     PYTHONPATH=examples paohuzi simulate --bots "env_train:LinearPolicyBot[weights=policy.npz],random,random"
 
+``--self-play N`` trains against snapshots of the learner itself instead (both other seats play a frozen
+copy of the weights, refreshed every N hands; issue #16), and still evaluates against ``--opponents``.
+
 See docs/env.md.
 """
 
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -51,12 +55,26 @@ class LinearPolicy:
         return policy
 
 
-def train(hands: int, opponents: str, seed: int, lr: float = 0.05, log_every: int = 500) -> LinearPolicy:
+def snapshot(policy: LinearPolicy, seed: int) -> Callable[[np.ndarray, np.ndarray], int]:
+    """A frozen copy of ``policy`` as an opponent callable ``f(observation, mask) -> ID`` (self-play)."""
+    frozen = LinearPolicy(np.random.default_rng(0))
+    frozen.W, frozen.b = policy.W.copy(), policy.b.copy()
+    rng = np.random.default_rng(seed)
+
+    def play(observation: np.ndarray, mask: np.ndarray) -> int:
+        return int(rng.choice(NUM_ACTIONS, p=frozen.probabilities(observation * SCALE, mask)))
+
+    return play
+
+
+def train(hands: int, opponents: str, seed: int, lr: float = 0.05, log_every: int = 500,
+          self_play: int = 0) -> LinearPolicy:
     """REINFORCE on ``hands`` hands: after each hand, every decision's log-probability gradient is scaled
-    by (final reward − baseline). The reward is the hand's points (0 until the end)."""
+    by (final reward − baseline). The reward is the hand's points (0 until the end). With ``self_play``
+    N > 0 the opponents are snapshots of the learner, refreshed every N hands."""
     rng = np.random.default_rng(seed)
     policy = LinearPolicy(rng)
-    env = gym_env(opponents=opponents)
+    env = gym_env(opponents=snapshot(policy, seed) if self_play else opponents)
     baseline, recent = 0.0, []
     obs, _ = env.reset(seed=seed)
     for hand in range(1, hands + 1):
@@ -81,6 +99,8 @@ def train(hands: int, opponents: str, seed: int, lr: float = 0.05, log_every: in
         if log_every and hand % log_every == 0:
             print(f"  hand {hand:6d}: mean reward of the last {len(recent)} hands {np.mean(recent):+.3f}")
             recent = []
+        if self_play and hand % self_play == 0:
+            env.set_opponents(snapshot(policy, seed + hand))  # from the next hand on
         obs, _ = env.reset()
     return policy
 
@@ -128,10 +148,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--lr", type=float, default=0.05)
     parser.add_argument("--out", default=None, help="save the weights here (.npz)")
+    parser.add_argument("--self-play", type=int, default=0, metavar="N",
+                        help="train against snapshots of the learner, refreshed every N hands (0: off)")
     args = parser.parse_args(argv)
     start = time.process_time()
-    print(f"training a linear policy for {args.hands} hands against {args.opponents} …")
-    policy = train(args.hands, args.opponents, args.seed, args.lr, log_every=max(args.hands // 6, 1))
+    against = f"snapshots of itself (every {args.self_play} hands)" if args.self_play else args.opponents
+    print(f"training a linear policy for {args.hands} hands against {against} …")
+    policy = train(args.hands, args.opponents, args.seed, args.lr, log_every=max(args.hands // 6, 1),
+                   self_play=args.self_play)
     print(f"trained in {time.process_time() - start:.1f} CPU s")
     if args.out:
         policy.save(args.out)

@@ -444,25 +444,51 @@ def waits(
     # groups, or if the free cards hold no partners that make a 句 or 绞 with it (R3).
     plain_fits = (h.size + 1) % 3 == (2 if h.fours else 0)
     guarded = h.rest | _GUARD
+    # A third: every free card must end in a group. A free card that no 句/绞 (or 将) of the free cards can
+    # hold stays stranded unless the card won is one of its partners (or its own kind), so a card that
+    # only joins the free cards must be a partner of every stranded card (R3, R6.1).
+    allowed = _ALL_KINDS
+    if plain_fits:
+        pair = bool(h.fours)
+        r = h.rest
+        while r:
+            low = r & -r
+            slot = (low.bit_length() - 1) // 3
+            kind = _KIND[slot]
+            if not (pair and r >> 3 * slot & 6):
+                for need in _SHAPE_VALUES[kind]:
+                    if (guarded - need) & _GUARD == _GUARD:
+                        break
+                else:
+                    allowed &= _NEAR[kind]
+                    if not allowed:
+                        break
+            r &= ~(7 << 3 * slot)
     for k in range(NUM_KINDS):
         if in_play >> 6 * k & 7 >= 4:
             continue
-        if not packed >> _SHIFT[k] & 7 and not joinable >> k & 1:
-            if not plain_fits:
+        if not packed >> _SHIFT[k] & 6 and not joinable >> k & 1:
+            # The card won can only join the free hand cards (the one-option case of R6.1).
+            if not plain_fits or not allowed >> k & 1:
                 continue
-            for need in _PARTNER_VALUES[k]:
-                if (guarded - need) & _GUARD == _GUARD:
-                    break
-            else:
-                continue
+            if not packed >> _SHIFT[k] & 7:
+                for need in _PARTNER_VALUES[k]:
+                    if (guarded - need) & _GUARD == _GUARD:
+                        break
+                else:
+                    continue
         found = h.arrangements(k, Source.SELF, min_huxi)
         if found:
             out[CARDS[k]] = found
     return out
 
 
-# Per card kind: the two other cards of each 句/绞 it belongs to (R3 shape table), packed like the search's rest.
+# Per card kind: the two other cards of each 句/绞 it belongs to (R3 shape table), packed like the search's
+# rest; the same with the card itself (the whole group); and the kinds that can share a group with it.
 _PARTNER_VALUES = [tuple(_CARD_ONE[a] + _CARD_ONE[b] for a, b in PARTNERS[k]) for k in range(NUM_KINDS)]
+_SHAPE_VALUES = [tuple(_CARD_ONE[k] + v for v in _PARTNER_VALUES[k]) for k in range(NUM_KINDS)]
+_NEAR = [(1 << k) | sum({1 << x for pair in PARTNERS[k] for x in pair}) for k in range(NUM_KINDS)]
+_ALL_KINDS = (1 << NUM_KINDS) - 1
 
 
 def partial_arrangement(cards: Sequence[Card]) -> Arrangement:

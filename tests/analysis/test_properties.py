@@ -8,9 +8,11 @@ here too, on hypothesis' cases.
 from __future__ import annotations
 
 import os
+import random
 from collections import Counter
 from collections.abc import Sequence
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +30,7 @@ from paohuzi.analysis import (
 from paohuzi.cards import NUM_KINDS, Card
 from paohuzi.groups import Group, GroupKind
 
+from .cases import generate, random_deal
 from .reference import best_by_shape, ref_dealt_tianhu, ref_partial_huxi, ref_tianhu_huxi
 
 # Deterministic by default (derandomize) so that CI never flakes; for a longer random search run e.g.
@@ -50,9 +53,7 @@ _JU = [
 _JIAO = [(Card.of(p, False),) * 2 + (Card.of(p, True),) for p in range(1, 11)] + [
     (Card.of(p, False),) + (Card.of(p, True),) * 2 for p in range(1, 11)
 ]
-TABLE_GROUPS = [Group(k, (c,) * k.size) for k in SAME_TABLE for c in KINDS] + [
-    Group.chi(c) for c in _JU + _JIAO
-]
+TABLE_GROUPS = [Group(k, (c,) * k.size) for k in SAME_TABLE for c in KINDS] + [Group.chi(c) for c in _JU + _JIAO]
 HAND_GROUP_CARDS = [(c,) * 3 for c in KINDS] + [(c,) * 4 for c in KINDS] + _JU + _JIAO
 
 
@@ -116,9 +117,7 @@ def built_hands(draw: st.DrawFn) -> Hand:
     card = None
     if source is not Source.NONE:
         threes = [
-            g.card
-            for g in table
-            if g.kind in (GroupKind.WEI, GroupKind.CHOUWEI, GroupKind.PENG) and used[g.card] < 4
+            g.card for g in table if g.kind in (GroupKind.WEI, GroupKind.CHOUWEI, GroupKind.PENG) and used[g.card] < 4
         ]
         how = draw(st.sampled_from(["hand", "hand", "hand", "table", "any"]))
         if how == "hand" and hand:  # one of the hand cards is the card won
@@ -326,9 +325,7 @@ def test_r6_waits_agree_with_arrangements(h: Hand) -> None:
 
 
 @SETTINGS
-@given(
-    st.lists(st.sampled_from(KINDS), max_size=24).filter(lambda c: max(Counter(c).values(), default=0) <= 4)
-)
+@given(st.lists(st.sampled_from(KINDS), max_size=24).filter(lambda c: max(Counter(c).values(), default=0) <= 4))
 def test_r6_4_partial_arrangement(cards: list[Card]) -> None:
     a = partial_arrangement(cards)
     assert Counter(c for g in a.groups for c in g.cards) + Counter(a.loose) == Counter(cards)
@@ -361,3 +358,39 @@ def test_r3_search_candidates_come_from_the_shape_table() -> None:
     found = [(g.kind, tuple(int(c) for c in g.cards), huxi) for row in analysis._CANDIDATES for _v, huxi, g in row]
     assert sorted(found, key=str) == sorted(((s.kind, s.cards, s.huxi) for s in MIXED_SHAPES), key=str)
     assert len(found) == len(MIXED_SHAPES) == 38
+
+
+def _waits_card_by_card(hand: Sequence[Card], table: Sequence[Group], min_huxi: int) -> dict[Card, object]:
+    """听牌 the slow way: every kind not held four times, tried as an own draw with ``arrangements``."""
+    held = Counter(hand) + Counter(c for g in table for c in g.cards)
+    out: dict[Card, object] = {}
+    for k in Card:
+        if held[k] < 4:
+            found = arrangements(hand, table, k, Source.SELF, min_huxi=min_huxi)
+            if found:
+                out[k] = found
+    return out
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_r6_waits_shortcuts_change_nothing(chunk: int) -> None:
+    """``waits`` skips kinds without a search (card count, stranded free cards, R3 partners); it must give
+    exactly what trying every kind with ``arrangements`` gives — on 20-card deals, hands one card short of
+    complete (every generated case less its card), and the generator's other cases."""
+    rng = random.Random(1500 + chunk)
+    checked = 0
+    for case in generate(seed=1500 + chunk, n=400):
+        hands = [(case.hand, case.table)]
+        if case.card is not None and len(case.hand) < 20:
+            hands.append(((*case.hand, case.card), case.table))  # the card kept: often one short of complete
+        deal = random_deal(rng)
+        hands.append((deal.hand[:20], ()))
+        for hand, table in hands:
+            for min_huxi in (0, case.min_huxi):
+                assert waits(hand, table, min_huxi=min_huxi) == _waits_card_by_card(hand, table, min_huxi), (
+                    hand,
+                    table,
+                    min_huxi,
+                )
+                checked += 1
+    assert checked > 2000

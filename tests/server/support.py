@@ -183,9 +183,7 @@ class Client:
     def __init__(self, server: ServerProcess, token: str | None = None, nickname: str | None = None) -> None:
         self.server = server
         if token is None:
-            data = server.api(
-                "POST", "/api/guests", json_body={"nickname": nickname} if nickname else None, expect=201
-            )
+            data = server.api("POST", "/api/guests", json_body={"nickname": nickname} if nickname else None, expect=201)
             token = data["token"]
             self.player = data["player"]
         else:

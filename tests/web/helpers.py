@@ -21,6 +21,9 @@ class Person:
         self.name = name
         self.artifacts = artifacts
         self.base_url = base_url
+        # Reduced motion: no card moves while a test points at it (the dealing animation, the pops); the
+        # animations themselves are checked by switching it back (test_browser.py).
+        context_options.setdefault("reduced_motion", "reduce")
         self.context = browser.new_context(locale="zh-CN", **context_options)
         self.page = self.context.new_page()
         self.page.set_default_timeout(15_000)

@@ -6,27 +6,30 @@ Run by hand after adding Chinese text to the client (needs Debian's ``fonts-lxgw
 
     python tests/web/make_font.py
 
-``tests/web/test_static.py`` checks that the font covers every Chinese character the client's files use.
+The text is every string the client can show: the client's own files (HTML, JS, CSS) and the words the
+server sends that the client shows as they are — the 名堂 and level titles (``paohuzi/scoring.py``), the
+preset titles (``paohuzi/rules/*.toml``) and the guest nicknames (``paohuzi/server/hub.py``).
+``tests/web/test_static.py`` fails when the bundled font lacks one of these characters, and the browser
+tests fail when a page shows a Chinese character the font lacks.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from pathlib import Path
 
-WEB = Path(__file__).resolve().parents[2] / "src" / "paohuzi" / "web"
+PACKAGE = Path(__file__).resolve().parents[2] / "src" / "paohuzi"
+WEB = PACKAGE / "web"
 SOURCE = Path("/usr/share/fonts/truetype/lxgw-wenkai/LXGWWenKai-Bold.ttf")
 TARGET = WEB / "fonts" / "phz-kai.woff2"
 CHARS = WEB / "fonts" / "phz-kai.chars.txt"  # the characters in the font, for tests/web/test_static.py
 FAMILY = "PHZ Kai"
-# Beyond the client's own text: the server's guest nicknames and the level titles (R7.4).
-EXTRA = (
-    "快乐的勇敢的安静的机灵的淡定的幸运的认真的悠闲的聪明的豪爽的渔夫猎人掌柜书生茶客船家货郎樵夫牧童秀才"
-    "包身工短工长工佃户贫农渔夫猎人中农富农掌柜商人衙役小财主大财主小地主大地主知县通判知府总督巡抚丞相帝王"
-    "红胡真点假点红乌乌胡对对胡大字胡小字胡海底胡红和一点红黑乌红对红乌对乌对小字大字点胡平胡自摸天胡"
-    "０１２３４５６７８９"
-)
+# Full-width digits and punctuation, for nicknames people type.
+EXTRA = "０１２３４５６７８９，。！？：；（）"
+# The server's modules whose short Chinese string constants reach the screen as they are.
+SERVER_WORDS = (PACKAGE / "scoring.py", PACKAGE / "server" / "hub.py")
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 
 
@@ -39,11 +42,42 @@ def client_characters() -> set[str]:
     return chars
 
 
+def server_words() -> set[str]:
+    """The Chinese words the server sends for display: string constants (not docstrings) of
+    :data:`SERVER_WORDS` up to 12 characters long, and the preset titles."""
+    words: set[str] = set()
+    for path in SERVER_WORDS:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                if len(node.value) <= 12 and CJK.search(node.value):
+                    words.add(node.value)
+    for path in (PACKAGE / "rules").glob("*.toml"):
+        found = re.search(r'^title\s*=\s*"([^"]*)"', path.read_text(encoding="utf-8"), re.M)
+        if found:
+            words.add(found.group(1))
+    return words
+
+
+def shown_characters() -> set[str]:
+    """Every CJK character the client can show."""
+    server = set("".join(server_words()))
+    return client_characters() | {c for c in server | set(EXTRA) if CJK.match(c)}
+
+
 def main() -> int:
     from fontTools import subset  # noqa: PLC0415 (a tool only this script needs)
     from fontTools.ttLib import TTFont  # noqa: PLC0415
 
-    text = "".join(sorted(client_characters() | set(EXTRA)))
+    text = "".join(sorted(shown_characters()))
     options = subset.Options()
     options.flavor = "woff2"
     options.layout_features = ["*"]

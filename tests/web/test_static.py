@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 
-from .make_font import CHARS, WEB, client_characters
+from paohuzi.scoring import LEVELS
+
+from .make_font import CHARS, PACKAGE, WEB, server_words, shown_characters
 
 FILES = sorted(p for p in WEB.rglob("*") if p.suffix in (".js", ".css", ".html", ".svg"))
 
@@ -44,9 +46,46 @@ def test_both_languages_have_every_string_used() -> None:
     assert used <= zh, f"keys without a translation: {sorted(used - zh)}"
 
 
-def test_the_bundled_font_covers_every_chinese_character_of_the_client() -> None:
+def test_the_bundled_font_covers_every_chinese_character_the_client_can_show() -> None:
+    """The client's own text, and the server's words it shows (名堂, titles, presets, nicknames)."""
     covered = set(CHARS.read_text(encoding="utf-8").strip())
-    missing = client_characters() - covered
+    assert {"QQ游戏", "衡阳", "花样", "湖南", "帝王", "红乌对", "快乐的"} <= server_words()
+    missing = shown_characters() - covered
     assert not missing, f"rebuild the font (python tests/web/make_font.py): missing {''.join(sorted(missing))}"
     # the twenty card faces (R1)
     assert set("一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾") <= covered
+
+
+def _js_object(text: str, name: str) -> set[str]:
+    body = text.split(f"export const {name} = {{", 1)[1].split("\n};", 1)[0]
+    return set(re.findall(r'^\s+"?([^":\s]+)"?:', body, re.M))
+
+
+def test_english_mode_has_a_word_for_every_mingtang_title_and_preset() -> None:
+    """The server sends 名堂 (R7.2), level titles (R7.4) and preset titles in Chinese: English mode needs each."""
+    i18n = (WEB / "js" / "i18n.js").read_text(encoding="utf-8")
+    titles = {title for _points, title in LEVELS}
+    assert titles == _js_object(i18n, "TITLE_EN")
+    mingtang = {w for w in server_words() if w not in titles and re.fullmatch(r"[0-9\u4e00-\u9fff]+", w)}
+    mingtang -= {"湖南", "衡阳", "花样"} | {w for w in mingtang if w.endswith("的")}
+    mingtang -= {"书生", "茶客", "船家", "货郎", "樵夫", "牧童", "秀才"}  # guest nickname nouns
+    assert mingtang <= _js_object(i18n, "MINGTANG_EN"), sorted(mingtang - _js_object(i18n, "MINGTANG_EN"))
+    presets = {p.stem for p in (PACKAGE / "rules").glob("*.toml")}
+    assert presets <= set(re.findall(r"(\w+): \"", i18n.split("export const PRESET_EN = {", 1)[1].split("}", 1)[0]))
+
+
+def test_every_server_error_code_has_a_message_in_both_languages() -> None:
+    """docs/protocol.md §2 and §3.3, and every code the server's sources raise: no raw English in the UI."""
+    i18n = (WEB / "js" / "i18n.js").read_text(encoding="utf-8")
+    zh, en = _table(i18n, "zh"), _table(i18n, "en")
+    codes: set[str] = set()
+    for path in (PACKAGE / "server").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        codes.update(re.findall(r'RoomError\(\s*"(\w+)"', text))
+        codes.update(re.findall(r'_error\(\s*(?:conn|\d+),\s*"(\w+)"', text))
+    protocol = (PACKAGE.parents[1] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    section = protocol.split("### 3.3 Errors", 1)[1].split("Close codes", 1)[0]
+    codes.update(re.findall(r"^\| `(\w+)` \|", section, re.M))
+    assert {"not_ready", "not_owner", "not_in_room", "stale_hand", "rate_limited"} <= codes
+    missing = {c for c in codes if f"err_{c}" not in zh or f"err_{c}" not in en}
+    assert not missing, f"error codes without a message: {sorted(missing)}"

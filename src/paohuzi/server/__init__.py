@@ -14,7 +14,8 @@ Layers (like ronin's; imports go downwards only):
   :mod:`~paohuzi.server.game` (the match: hands, frames, resume), :mod:`~paohuzi.server.turns`
   (decisions, timers, bot turns), :mod:`~paohuzi.server.bots`;
 - persistence — :mod:`~paohuzi.server.db` (engine, migrations, the database thread),
-  :mod:`~paohuzi.server.models`, :mod:`~paohuzi.server.store` (the jobs);
+  :mod:`~paohuzi.server.models`, :mod:`~paohuzi.server.store` (the jobs), :mod:`~paohuzi.server.rows`
+  (the typed rows they return);
 - domain — :mod:`paohuzi.engine`, the only referee.
 """
 

@@ -35,7 +35,7 @@ from sqlalchemy.orm import Session
 
 from paohuzi.server.logs import log
 from paohuzi.server.models import ActionRow, WriterFence, utcnow
-from paohuzi.server.store import ActionLogRow
+from paohuzi.server.rows import ActionLogRow
 
 __all__ = ["Database", "Fenced", "normalize_url", "migrate"]
 

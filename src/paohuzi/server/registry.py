@@ -10,7 +10,7 @@ from typing import Any, cast
 from paohuzi.scoring import level_title
 from paohuzi.server.connection import Connection
 from paohuzi.server.frames import Frame, PlayerCard
-from paohuzi.server.store import PlayerRow
+from paohuzi.server.rows import PlayerRow
 
 __all__ = ["Connections", "PlayerCards"]
 

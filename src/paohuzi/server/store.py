@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -15,6 +14,20 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from paohuzi.server.models import ActionRow, HandRow, Match, MatchSeat, Player, Room, RoomSeat, utcnow
+from paohuzi.server.rows import (
+    ActionLogRow,
+    HandSummary,
+    MatchSeatRow,
+    MatchSeatSummary,
+    MatchSummary,
+    PlayerRow,
+    Replay,
+    ReplayHand,
+    RoomSeatRow,
+    StoredHand,
+    StoredMatch,
+    StoredRoom,
+)
 
 __all__ = [
     "ActionLogRow",
@@ -53,158 +66,6 @@ def iso(value: datetime | None) -> str | None:
         return None
     text = value.replace(tzinfo=None).isoformat(timespec="seconds")
     return text + "Z"
-
-
-# ---- rows -------------------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class PlayerRow:
-    """A player as the server keeps it in memory (:class:`~paohuzi.server.registry.PlayerCards` updates the
-    counts as hands end, like the database does)."""
-
-    id: int
-    nickname: str
-    points: int
-    hands_played: int
-    hands_won: int
-    matches_played: int
-    created_at: str | None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Profile (docs/protocol.md §2) without its ``title``."""
-        return asdict(self)
-
-
-@dataclass(frozen=True, slots=True)
-class RoomSeatRow:
-    """Who sits in a room's seat between matches: a player or a bot (or nobody), and whether ready."""
-
-    player_id: int | None
-    bot: str | None
-    ready: bool
-
-
-@dataclass(frozen=True, slots=True)
-class MatchSeatRow:
-    """Who played a seat of a match, as it began: a player or a bot, and the name shown."""
-
-    player_id: int | None
-    bot: str | None
-    nickname: str
-
-
-@dataclass(frozen=True, slots=True)
-class ActionLogRow:
-    """A row of the append-only action log (see :meth:`paohuzi.server.db.Database.append_action`)."""
-
-    hand_id: int
-    seq: int
-    seat: int
-    action: str
-    by: str  # player | bot | auto (托管)
-    created_at: datetime = field(default_factory=utcnow)
-
-    def values(self) -> dict[str, Any]:
-        """The row's columns, for an insert."""
-        return asdict(self)
-
-
-@dataclass(frozen=True, slots=True)
-class StoredHand:
-    """A hand of a match on: what the engine needs to deal and play it again."""
-
-    id: int
-    number: int
-    seed: int
-    dealer: int | None
-    status: str
-    actions: list[tuple[int, str]]
-
-
-@dataclass(frozen=True, slots=True)
-class StoredMatch:
-    """A match on, with its hands so far: what :meth:`paohuzi.server.game.Game.restore` rebuilds."""
-
-    id: int
-    seed: int
-    rules: dict[str, Any]
-    hands_total: int
-    scores: list[int]
-    seats: list[MatchSeatRow]
-    hands: list[StoredHand]
-
-
-@dataclass(frozen=True, slots=True)
-class StoredRoom:
-    """An open room with its seats and its match on (if any): what the hub rebuilds at start-up."""
-
-    id: int
-    code: str
-    kind: str
-    owner_id: int | None
-    options: dict[str, Any]
-    status: str
-    seats: list[RoomSeatRow]
-    match: StoredMatch | None
-
-
-@dataclass(frozen=True, slots=True)
-class MatchSeatSummary:
-    seat: int
-    player_id: int | None
-    nickname: str
-    bot: str | None
-    score: int
-    rank: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class HandSummary:
-    id: int
-    number: int
-    status: str
-    winner: int | None
-    points: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class MatchSummary:
-    """MatchSummary (docs/protocol.md §2)."""
-
-    id: int
-    room_code: str | None
-    preset: str | None
-    started_at: str | None
-    finished_at: str | None
-    status: str
-    seats: list[MatchSeatSummary]
-    hands: list[HandSummary]
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayHand:
-    id: int
-    match_id: int
-    number: int
-    status: str
-    started_at: str | None
-    finished_at: str | None
-    outcome: dict[str, Any] | None
-
-
-@dataclass(frozen=True, slots=True)
-class Replay:
-    """A finished hand (docs/protocol.md §2, Replays): ``hand`` and the engine's ``record``."""
-
-    hand: ReplayHand
-    record: dict[str, Any]
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def _player(p: Player) -> PlayerRow:
@@ -524,6 +385,9 @@ def _match_summary(s: Session, m: Match, code: str | None) -> MatchSummary:
                 status=h.status,
                 winner=(h.outcome or {}).get("winner"),
                 points=(h.outcome or {}).get("points"),
+                kind=(h.outcome or {}).get("kind"),
+                leaver=(h.outcome or {}).get("leaver"),
+                payments=(h.outcome or {}).get("payments"),
             )
             for h in hands
         ],

@@ -103,6 +103,11 @@ export function groupHuxi(group) {
   return 0;
 }
 
+/** 胡息 of a group as shown: the server's `huxi` when it sends one, else the R3 table (`groupHuxi`). */
+export function shownHuxi(group) {
+  return typeof group.huxi === "number" ? group.huxi : groupHuxi(group);
+}
+
 /** How a table group is shown: which of its cards are face up (R5). */
 export function groupFaces(group, own) {
   const n = group.cards ? group.cards.length : 3;

@@ -168,6 +168,67 @@ const zh = {
   err_illegal_action: "这步不能走",
   err_not_your_turn: "还没轮到你",
   err_rate_limited: "操作太快了",
+  // more (issue 12)
+  botN: "电脑{n}",
+  botAvatar: "机",
+  you_paren: "（你）",
+  winnerMark: "胡",
+  grp_ti: "提",
+  grp_pao: "跑",
+  grp_wei: "偎",
+  grp_chouwei: "臭偎",
+  grp_kan: "坎",
+  grp_peng: "碰",
+  grp_ju: "句",
+  grp_jiao: "绞",
+  grp_jiang: "将",
+  seatHuxi: "胡息 {n}",
+  autoBar: "托管中：电脑在替你出牌",
+  sound: "声音",
+  soundOn: "开启声音",
+  soundOff: "关闭声音",
+  stakeTimes: "底分{n}",
+  escapeHand: "{name} 逃跑",
+  youEscaped: "你逃跑了，罚 {n} 分",
+  escapedPenalty: "逃跑罚 {n} 分",
+  ok: "知道了",
+  waitServer: "等待服务器确认…",
+  err_unknown: "操作失败（{code}）",
+  err_bad_json: "消息格式错误",
+  err_bad_message: "消息内容有误",
+  err_not_authenticated: "尚未登录",
+  err_unauthorized: "身份失效，请刷新页面",
+  err_not_in_room: "你不在房间里",
+  err_no_hand: "现在没有在打的牌局",
+  err_stale_hand: "这局已经结束了",
+  err_wrong_seat: "这不是你的座位",
+  err_not_owner: "只有房主可以开始",
+  err_not_ready: "还有玩家没准备好",
+  err_internal: "服务器出错，什么都没改变",
+  err_bad_request: "请求有误",
+  err_http_404: "找不到",
+  err_http_500: "服务器出错",
+  optCap: "封顶",
+  capNone: "不封顶",
+  capN: "封顶{n}",
+  optZimo: "自摸",
+  zimo_plus_one: "自摸加一底",
+  zimo_double: "自摸翻倍",
+  zimo_none: "自摸不加",
+  optMinHuxi: "起胡",
+  minHuxiN: "{n}胡息起胡",
+  optMustHu: "有胡必胡",
+  optFangpao: "放炮",
+  fangpao_no: "不可胡放炮",
+  fangpao_yes: "可胡放炮",
+  fangpao_pays: "放炮包赔",
+  optDealer: "坐庄",
+  dealer_draw: "抽庄",
+  dealer_owner: "房主坐庄",
+  handsN: "{n}局",
+  timesTwo: "自摸翻倍 ×2",
+  cappedAt: "封顶 {n}",
+  rulesShort: "规则",
 };
 
 const en = {
@@ -190,7 +251,7 @@ const en = {
   stakeDefault: "preset's",
   turnSeconds: "Discard time (s)",
   claimSeconds: "Claim time (s)",
-  fourPlayers: "Four players (守醒)",
+  fourPlayers: "Four players (one sits out each hand)",
   botsFill: "Computers fill free seats",
   create: "Create",
   cancel: "Cancel",
@@ -232,7 +293,7 @@ const en = {
   notReady: "not ready",
   rules: "Rules",
   stock: "Stock",
-  dealer: "D",
+  dealer: "Dealer",
   liang: "Shown",
   cardsN: "{n} cards",
   yourTurn: "Your turn: discard",
@@ -287,9 +348,9 @@ const en = {
   drawGame: "Drawn hand",
   escapeBy: "{name} ran away",
   cardWon: "Winning card",
-  base: "base",
-  fan: "fan",
-  pts: "pts",
+  base: " base",
+  fan: " fan",
+  pts: " pts",
   thisHand: "This hand",
   total: "Total",
   nextHand: "Next hand",
@@ -297,10 +358,10 @@ const en = {
   matchOver: "Match over",
   rematch: "Play again",
   backLobby: "Lobby",
-  pinghu: "平胡",
-  zimo: "自摸 self-drawn",
-  haidi: "海底 last card",
-  tianhu: "天胡 heavenly",
+  pinghu: "Plain win",
+  zimo: "Self-drawn",
+  haidi: "Last card",
+  tianhu: "Heavenly win",
   arrangement: "Arrangement",
   loose: "loose",
   penalty: "Running-away penalty {n}",
@@ -329,6 +390,66 @@ const en = {
   err_illegal_action: "Not allowed now",
   err_not_your_turn: "Not your turn",
   err_rate_limited: "Too fast",
+  botN: "Computer {n}",
+  botAvatar: "C",
+  you_paren: " (you)",
+  winnerMark: "Won",
+  grp_ti: "Ti",
+  grp_pao: "Pao",
+  grp_wei: "Wei",
+  grp_chouwei: "Chou-wei",
+  grp_kan: "Kan",
+  grp_peng: "Pung",
+  grp_ju: "Run",
+  grp_jiao: "Jiao",
+  grp_jiang: "Pair",
+  seatHuxi: "{n} huxi",
+  autoBar: "Auto-play on: the computer plays for you",
+  sound: "Sound",
+  soundOn: "Sound on",
+  soundOff: "Sound off",
+  stakeTimes: "stake {n}",
+  escapeHand: "{name} ran away",
+  youEscaped: "You ran away: penalty {n} points",
+  escapedPenalty: "Running-away penalty {n}",
+  ok: "OK",
+  waitServer: "Waiting for the server…",
+  err_unknown: "That failed ({code})",
+  err_bad_json: "Malformed message",
+  err_bad_message: "Bad message",
+  err_not_authenticated: "Not signed in yet",
+  err_unauthorized: "Identity lost: reload the page",
+  err_not_in_room: "You are in no room",
+  err_no_hand: "No hand is being played",
+  err_stale_hand: "That hand is over",
+  err_wrong_seat: "That is not your seat",
+  err_not_owner: "Only the room's owner can start",
+  err_not_ready: "Not every player is ready",
+  err_internal: "Server error; nothing changed",
+  err_bad_request: "Bad request",
+  err_http_404: "Not found",
+  err_http_500: "Server error",
+  optCap: "Cap",
+  capNone: "no cap",
+  capN: "cap {n}",
+  optZimo: "Self-drawn",
+  zimo_plus_one: "self-drawn +1 base",
+  zimo_double: "self-drawn doubles",
+  zimo_none: "self-drawn: no bonus",
+  optMinHuxi: "Minimum to win",
+  minHuxiN: "win from {n} huxi",
+  optMustHu: "Must win when able",
+  optFangpao: "Winning on a discard",
+  fangpao_no: "no win on a discard",
+  fangpao_yes: "win on a discard",
+  fangpao_pays: "discarder pays all",
+  optDealer: "First dealer",
+  dealer_draw: "drawn dealer",
+  dealer_owner: "owner deals first",
+  handsN: "{n} hands",
+  timesTwo: "self-drawn ×2",
+  cappedAt: "capped at {n}",
+  rulesShort: "Rules",
 };
 
 const TABLES = { zh, en };
@@ -365,7 +486,97 @@ export function t(key, params) {
 export function errorText(code, message) {
   const key = `err_${code}`;
   if (TABLES[current][key]) return TABLES[current][key];
-  return message || code;
+  return t("err_unknown", { code: code || message || "?" });
+}
+
+/** Every error code the server may send (docs/protocol.md §2, §3.3), for the tests. */
+export const ERROR_CODES = Object.keys(zh).filter((k) => k.startsWith("err_")).map((k) => k.slice(4));
+
+// Words the server sends in Chinese, in English: the 名堂 (R7.2, paohuzi/scoring.py), the level titles (R7.4),
+// the preset titles (R8). Chinese mode shows the server's words as they are.
+export const MINGTANG_EN = {
+  平胡: "Plain win",
+  自摸: "Self-drawn",
+  天胡: "Heavenly win",
+  红胡: "Red win",
+  真点胡: "True one-red",
+  假点胡: "False one-red",
+  点胡: "One-red win",
+  红乌: "All red",
+  乌胡: "Black win",
+  对对胡: "All pungs",
+  大字胡: "Big characters",
+  小字胡: "Small characters",
+  海底胡: "Last-card win",
+  海底: "Last card",
+  红和: "Red win",
+  一点红: "One red",
+  黑乌: "Black win",
+  红对: "Red pungs",
+  红乌对: "All-red pungs",
+  乌对: "Black pungs",
+  "16小字": "16 small",
+  "18大字": "18 big",
+};
+export const TITLE_EN = {
+  包身工: "Bond servant",
+  短工: "Day labourer",
+  长工: "Farmhand",
+  佃户: "Tenant",
+  贫农: "Poor farmer",
+  渔夫: "Fisherman",
+  猎人: "Hunter",
+  中农: "Middle farmer",
+  富农: "Rich farmer",
+  掌柜: "Shopkeeper",
+  商人: "Merchant",
+  衙役: "Yamen runner",
+  小财主: "Small squire",
+  大财主: "Big squire",
+  小地主: "Small landlord",
+  大地主: "Big landlord",
+  知县: "Magistrate",
+  通判: "Sub-prefect",
+  知府: "Prefect",
+  总督: "Viceroy",
+  巡抚: "Governor",
+  丞相: "Chancellor",
+  帝王: "Emperor",
+};
+export const PRESET_EN = { qq: "QQ Games", hunan: "Hunan", hengyang: "Hengyang", huayang: "Huayang" };
+
+/** A 名堂 name as shown: the server's Chinese, or its English. */
+export function mingtangText(name) {
+  return current === "en" ? MINGTANG_EN[name] || name : name;
+}
+
+/** A level title (R7.4) as shown. */
+export function titleText(title) {
+  return current === "en" ? TITLE_EN[title] || title : title;
+}
+
+/** A preset's title as shown: `name` is its key (qq, hunan …), `title` the server's Chinese title. */
+export function presetText(name, title) {
+  if (current === "en") return PRESET_EN[name] || name;
+  return title || { qq: "QQ游戏", hunan: "湖南", hengyang: "衡阳", huayang: "花样" }[name] || name;
+}
+
+/**
+ * Like t(), but a parameter may be a DOM node (a player's name element): answers a list of strings and
+ * nodes for h() — so that a name stays its own element (the English-mode test knows names by it).
+ */
+export function tx(key, params) {
+  const text = TABLES[current][key] ?? zh[key] ?? key;
+  const out = [];
+  let last = 0;
+  text.replace(/\{(\w+)\}/g, (m, k, at) => {
+    out.push(text.slice(last, at));
+    out.push(params && params[k] !== undefined ? params[k] : m);
+    last = at + m.length;
+    return m;
+  });
+  out.push(text.slice(last));
+  return out.filter((x) => x !== "");
 }
 
 export const KEYS = Object.keys(zh);

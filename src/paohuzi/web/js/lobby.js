@@ -3,7 +3,8 @@
 import { api } from "./api.js";
 import { cardEl } from "./cards.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { presetText, t, titleText, tx } from "./i18n.js";
+import { fangpao, rulesEl } from "./rules.js";
 
 function field(label, input) {
   return h("label", { class: "field" }, h("span", {}, label), input);
@@ -25,7 +26,7 @@ export function renderLobby(app) {
   );
 
   // Profile
-  const nick = h("span", { class: "nick", "data-testid": "nickname" }, p.nickname || "…");
+  const nick = h("span", { class: "nick", "data-testid": "nickname", "data-pname": "" }, p.nickname || "…");
   const renameBox = h("form", { class: "rename hidden" });
   const nickInput = h("input", { name: "nickname", maxlength: "16", value: p.nickname || "", "aria-label": t("nickname") });
   renameBox.append(nickInput, h("button", { class: "btn small primary", type: "submit" }, t("save")));
@@ -37,7 +38,7 @@ export function renderLobby(app) {
     h(
       "section",
       { class: "profile card-box" },
-      h("div", { class: "avatar big" }, (p.nickname || "?").slice(0, 1)),
+      h("div", { class: "avatar big", "data-pname": "" }, (p.nickname || "?").slice(0, 1)),
       h(
         "div",
         { class: "profile-text" },
@@ -46,7 +47,7 @@ export function renderLobby(app) {
         h(
           "div",
           { class: "stats" },
-          h("span", { class: "title-badge", "data-testid": "title" }, p.title || ""),
+          h("span", { class: "title-badge", "data-testid": "title" }, titleText(p.title || "")),
           h("span", {}, t("points"), " ", h("b", { "data-testid": "points" }, String(p.points ?? 0))),
           h("span", {}, t("handsPlayed"), " ", h("b", {}, String(p.hands_played ?? 0))),
           h("span", {}, t("handsWon"), " ", h("b", {}, String(p.hands_won ?? 0))),
@@ -54,6 +55,18 @@ export function renderLobby(app) {
       ),
     ),
   );
+
+  if (S.notice && S.notice.penalty) {
+    // You left a hand being played (逃跑, R7.3): what it cost.
+    root.append(
+      h(
+        "section",
+        { class: "card-box notice", "data-testid": "escape-notice", "data-penalty": String(S.notice.penalty) },
+        h("span", {}, t("youEscaped", { n: S.notice.penalty })),
+        h("button", { class: "btn small", "data-action": "notice-ok", onclick: () => { S.notice = null; app.rerender(); } }, t("ok")),
+      ),
+    );
+  }
 
   if (S.room && S.room.status !== "closed") {
     root.append(
@@ -67,9 +80,9 @@ export function renderLobby(app) {
   }
 
   // Play
-  const presets = (S.presets && S.presets.presets) || [{ name: "qq", title: "qq" }];
+  const presets = (S.presets && S.presets.presets) || [{ name: "qq", title: "" }];
   const presetSelect = (name) =>
-    h("select", { name }, presets.map((pr) => h("option", { value: pr.name }, `${pr.title || pr.name}`)));
+    h("select", { name }, presets.map((pr) => h("option", { value: pr.name }, presetText(pr.name, pr.title))));
   const quickPreset = presetSelect("preset");
   root.append(
     h(
@@ -101,8 +114,8 @@ export function renderLobby(app) {
         "li",
         { class: row.id === p.id ? "me" : "" },
         h("span", { class: "rank" }, String(row.rank)),
-        h("span", { class: "b-name" }, row.nickname),
-        h("span", { class: "b-title" }, row.title),
+        h("span", { class: "b-name", "data-pname": "" }, row.nickname),
+        h("span", { class: "b-title" }, titleText(row.title)),
         h("b", { class: "b-points" }, String(row.points)),
       ),
     );
@@ -116,14 +129,28 @@ export function renderLobby(app) {
   if (!hands.length) recent.append(h("li", { class: "empty" }, t("noHistory")));
   for (const { match, hand } of hands.slice(0, 12)) {
     const mySeat = (match.seats || []).find((s) => s.player_id === p.id);
-    const winner = hand.winner !== null && hand.winner !== undefined ? (match.seats || []).find((s) => s.seat === hand.winner) : null;
+    const seatOf = (i) => (match.seats || []).find((s) => s.seat === i);
+    // A seat by name: "你", the nickname, or "电脑2" for a computer (never its internal name).
+    const who = (seat) => {
+      if (!seat) return "?";
+      if (mySeat && seat.seat === mySeat.seat) return t("you");
+      return seat.bot || seat.player_id === null ? t("botN", { n: seat.seat + 1 }) : h("span", { "data-pname": "" }, seat.nickname);
+    };
     let result = t(hand.status === "playing" ? "playing" : "drawn");
-    if (winner) result = `${winner.seat === (mySeat && mySeat.seat) ? t("you") : winner.nickname || t("bot")} ${t("won")} ${hand.points ?? ""}`;
+    let kind = hand.status === "playing" ? "playing" : "draw";
+    if (hand.kind === "escape" && hand.leaver !== null && hand.leaver !== undefined) {
+      kind = "escape";
+      const paid = hand.payments ? -hand.payments[hand.leaver] : null;
+      result = [tx("escapeHand", { name: who(seatOf(hand.leaver)) }), paid ? ` −${paid}` : ""];
+    } else if (hand.winner !== null && hand.winner !== undefined) {
+      kind = "hu";
+      result = [who(seatOf(hand.winner)), ` ${t("won")} ${hand.points ?? ""}`];
+    }
     recent.append(
       h(
         "li",
-        {},
-        h("span", { class: "r-preset" }, match.preset || ""),
+        { "data-kind": kind },
+        h("span", { class: "r-preset" }, match.preset ? presetText(match.preset) : ""),
         h("span", { class: "r-no" }, t("handNo", { n: hand.number })),
         h("span", { class: "r-result" }, result),
         hand.status === "playing"
@@ -141,7 +168,10 @@ export function renderLobby(app) {
 /** The dialogs: create a room (preset and options), join by code. */
 export function renderDialog(app, which) {
   const S = app.state;
-  const close = () => app.openDialog(null);
+  const close = () => {
+    S.createDraft = null;
+    app.openDialog(null);
+  };
   if (which === "join") {
     const code = h("input", { name: "code", inputmode: "numeric", autocomplete: "off", pattern: "[0-9]*", maxlength: "6", placeholder: "000000", class: "code-input", "aria-label": t("roomCode") });
     const form = h(
@@ -158,21 +188,72 @@ export function renderDialog(app, which) {
     setTimeout(() => code.focus(), 0);
     return h("div", { class: "modal", role: "dialog" }, form);
   }
-  const presets = (S.presets && S.presets.presets) || [{ name: "qq", title: "qq" }];
+  const presets = (S.presets && S.presets.presets) || [{ name: "qq", title: "" }];
   const defaults = (S.presets && S.presets.room_options && S.presets.room_options.defaults) || {};
-  const preset = h("select", { name: "preset" }, presets.map((pr) => h("option", { value: pr.name }, pr.title || pr.name)));
+  const preset = h("select", { name: "preset" }, presets.map((pr) => h("option", { value: pr.name }, presetText(pr.name, pr.title))));
   const hands = h("input", { name: "hands", type: "number", min: "1", max: "64", value: String(defaults.hands ?? 8) });
   const stake = h("input", { name: "stake", type: "number", min: "0", max: "1000", placeholder: t("stakeDefault") });
   const turn = h("input", { name: "turn_seconds", type: "number", min: "3", max: "300", value: String(defaults.turn_seconds ?? 20) });
   const claim = h("input", { name: "claim_seconds", type: "number", min: "2", max: "300", value: String(defaults.claim_seconds ?? 10) });
   const four = h("input", { name: "four_players", type: "checkbox" });
   const bots = h("input", { name: "bots_fill", type: "checkbox", checked: defaults.bots_fill !== false });
+  // R8.1 house options, their defaults from the chosen preset (changing the preset resets them).
+  const choice = (name, values) => h("select", { name }, values.map(([v, label]) => h("option", { value: String(v) }, label)));
+  const cap = choice("cap", [[0, t("capNone")], ...[50, 100, 200, 300, 600].map((n) => [n, String(n)])]);
+  const zimo = choice("zimo", ["plus_one", "double", "none"].map((z) => [z, t(`zimo_${z}`)]));
+  const mustHu = h("input", { name: "must_hu", type: "checkbox" });
+  const pao = choice("fangpao", ["no", "yes", "pays"].map((f) => [f, t(`fangpao_${f}`)]));
+  const minHuxi = choice("min_huxi", [15, 18, 21].map((n) => [n, t("minHuxiN", { n })]));
+  const dealer = choice("first_dealer", ["draw", "owner"].map((d) => [d, t(`dealer_${d}`)]));
+  const fromPreset = () => {
+    const pr = presets.find((x) => x.name === preset.value);
+    const r = (pr && pr.rules) || {};
+    stake.placeholder = `${t("stakeDefault")} ${r.stake ?? ""}`;
+    cap.value = String(r.cap ?? 0);
+    zimo.value = r.zimo || "plus_one";
+    mustHu.checked = !!r.must_hu;
+    pao.value = fangpao(r);
+    minHuxi.value = String(r.min_huxi ?? 15);
+    dealer.value = r.first_dealer || "draw";
+    four.checked = !!r.four_players;
+  };
+  // What was chosen survives a redraw of the lobby behind the dialog (S.createDraft, until it closes).
+  const draft = S.createDraft || (S.createDraft = {});
+  const controls = [preset, hands, stake, turn, claim, four, bots, cap, zimo, mustHu, pao, minHuxi, dealer];
+  if (draft.preset) preset.value = draft.preset;
+  fromPreset();
+  for (const el of controls) {
+    if (el.name in draft) {
+      if (el.type === "checkbox") el.checked = draft[el.name];
+      else el.value = draft[el.name];
+    }
+    el.addEventListener("change", () => {
+      draft[el.name] = el.type === "checkbox" ? el.checked : el.value;
+      if (el === preset) {
+        for (const c of [cap, zimo, mustHu, pao, minHuxi, dealer, four]) delete draft[c.name];
+        fromPreset();
+      }
+    });
+  }
   const form = h(
     "form",
-    { class: "sheet" },
+    { class: "sheet create-sheet" },
     h("h3", {}, t("createRoom")),
-    h("div", { class: "grid2" }, field(t("preset"), preset), field(t("hands"), hands), field(t("stake"), stake), field(t("turnSeconds"), turn), field(t("claimSeconds"), claim)),
+    h(
+      "div",
+      { class: "grid2" },
+      field(t("preset"), preset),
+      field(t("hands"), hands),
+      field(t("stake"), stake),
+      field(t("optCap"), cap),
+      field(t("optZimo"), zimo),
+      field(t("optFangpao"), pao),
+      field(t("optMinHuxi"), minHuxi),
+      field(t("optDealer"), dealer),
+    ),
+    h("label", { class: "check" }, mustHu, t("optMustHu")),
     h("label", { class: "check" }, four, t("fourPlayers")),
+    h("div", { class: "grid2" }, field(t("turnSeconds"), turn), field(t("claimSeconds"), claim)),
     h("label", { class: "check" }, bots, t("botsFill")),
     h("div", { class: "sheet-buttons" }, h("button", { class: "btn ghost", type: "button", onclick: close }, t("cancel")), h("button", { class: "btn primary", type: "submit", "data-action": "create-submit" }, t("create"))),
   );
@@ -183,6 +264,14 @@ export function renderDialog(app, which) {
     if (stake.value) body.stake = Number(stake.value);
     if (turn.value) body.turn_seconds = Number(turn.value);
     if (claim.value) body.claim_seconds = Number(claim.value);
+    body.cap = Number(cap.value);
+    body.zimo = zimo.value;
+    body.must_hu = mustHu.checked;
+    body.win_on_discard = pao.value !== "no";
+    body.discarder_pays = pao.value === "pays";
+    body.min_huxi = Number(minHuxi.value);
+    body.first_dealer = dealer.value;
+    S.createDraft = null;
     app.createRoom(body);
   });
   return h("div", { class: "modal", role: "dialog" }, form);
@@ -210,13 +299,13 @@ export function renderRoom(app) {
   const seats = h("ul", { class: "seats" });
   for (const s of room.seats) {
     let label = t("emptySeat");
-    if (s.player) label = s.player.nickname + (s.player.id === me ? `（${t("you")}）` : "");
-    else if (s.bot) label = `${t("bot")} ${s.seat + 1}`;
+    if (s.player) label = [h("span", { "data-pname": "" }, s.player.nickname), s.player.id === me ? t("you_paren") : ""];
+    else if (s.bot) label = t("botN", { n: s.seat + 1 });
     seats.append(
       h(
         "li",
         { class: `${s.player || s.bot ? "taken" : "free"}${s.ready ? " ready" : ""}`, "data-seat": String(s.seat) },
-        h("span", { class: "avatar" }, s.player ? s.player.nickname.slice(0, 1) : s.bot ? "机" : "+"),
+        s.player ? h("span", { class: "avatar", "data-pname": "" }, s.player.nickname.slice(0, 1)) : h("span", { class: "avatar" }, s.bot ? t("botAvatar") : "+"),
         h("span", { class: "seat-name" }, label, s.player && room.owner === s.player.id ? h("b", { class: "badge" }, t("owner")) : null),
         s.player || s.bot ? h("span", { class: `ready-mark${s.ready ? " on" : ""}` }, s.ready ? t("isReady") : t("notReady")) : null,
       ),
@@ -247,7 +336,7 @@ export function renderRoom(app) {
       h("div", { class: "room-code-label" }, t("roomCode")),
       h("div", { class: "room-code", "data-testid": "room-code" }, room.code),
       h("div", { class: "share" }, h("input", { id: "share-url", readonly: true, value: shareUrl, "aria-label": t("shareLink") }), copyBtn),
-      h("div", { class: "room-opts" }, `${t("preset")} ${opts.preset || ""} · ${t("hands")} ${opts.hands ?? ""} · ${t("stake")} ${opts.stake ?? ""}`),
+      rulesEl(opts, "room-opts"),
     ),
     h("section", { class: "card-box" }, h("h3", {}, t("waiting")), seats, buttons),
   );

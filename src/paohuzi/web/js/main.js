@@ -10,7 +10,9 @@ import { errorText, lang, setLang, t } from "./i18n.js";
 import { loadLobbyData, renderDialog, renderLobby, renderRoom } from "./lobby.js";
 import { GameSocket } from "./net.js";
 import { HandRecorder, loadReplay, renderReplay, replayKeys } from "./replay.js";
+import { rulesEl } from "./rules.js";
 import { renderSettlement } from "./settle.js";
+import { play, played, setSound, soundFor, soundOn } from "./sound.js";
 import { renderChiChooser, renderTable, resolveSelection, restyleDrag, seatName, seatPlaces } from "./table.js";
 
 const state = {
@@ -24,7 +26,12 @@ const state = {
   conn: "idle",
   selected: null, // the lifted card: {hand, card, col, idx} (table.js resolveSelection)
   chiOptions: null,
-  busy: false,
+  busy: false, // an HTTP request of the lobby is on its way
+  pendingAct: null, // {id, hand}: our `act` on its way; the table is not playable until the server answers
+  names: [], // each seat's {nickname, bot} in this match, kept when a player leaves (逃跑 shows the name)
+  namesMatch: null,
+  dealStart: null, // {hand, at}: when this hand's deal was shown (the dealing animation)
+  notice: null, // {penalty}: shown in the lobby after you left a hand (逃跑)
   screen: "lobby",
   wantLobby: false,
   dialog: null,
@@ -57,6 +64,7 @@ const app = {
       {
         class: "btn small lang",
         title: t("langTitle"),
+        lang: lang() === "zh" ? "en" : "zh-CN", // the other language's name, in that language
         "data-action": "lang",
         onclick: () => {
           setLang(lang() === "zh" ? "en" : "zh");
@@ -104,7 +112,9 @@ const app = {
     const midHand = state.game && state.game.view && state.game.view.phase !== "over";
     if (midHand && !confirm(t("leaveConfirm"))) return;
     await guarded(async () => {
-      await api("POST", "/api/rooms/leave");
+      const res = await api("POST", "/api/rooms/leave");
+      // 逃跑 (R7.3): the leaver is told what it cost, in the lobby it goes back to.
+      state.notice = res && res.penalty ? { penalty: res.penalty } : null;
       state.room = null;
       state.game = null;
       state.handOver = null;
@@ -129,6 +139,7 @@ const app = {
     onRoute();
   },
 };
+app.sounds = played; // how many sounds were asked for (the browser tests read it)
 window.paohuzi = app; // for debugging in the console
 
 async function guarded(fn) {
@@ -172,10 +183,52 @@ function withLocalDeadlines(timers) {
   return (timers || []).map((tm) => ({ ...tm, localDeadline: now + (tm.remaining_ms || 0) }));
 }
 
+/** Remember each seat's name for this match: a seat a player left keeps the name (逃跑 by name). */
+function rememberNames(room) {
+  if (!room || !room.seats) return;
+  const matchId = room.match ? room.match.id : null;
+  if (matchId !== state.namesMatch && room.status === "playing") {
+    state.names = [];
+    state.namesMatch = matchId;
+  }
+  for (const s of room.seats) {
+    if (s.player) state.names[s.seat] = { nickname: s.player.nickname, bot: false };
+    else if (s.bot) state.names[s.seat] = { nickname: "", bot: true };
+  }
+}
+
 function names() {
   const room = state.room;
   if (!room) return null;
-  return room.seats.map((s) => seatName(room, s.seat));
+  return room.seats.map((s) => seatName(room, s.seat, state.names));
+}
+
+/** 托管 of each seat, from the room (the server's word, also between hands), else from the last frame. */
+function autoStates() {
+  const g = state.game;
+  if (state.room && state.room.seats) return state.room.seats.map((s) => !!s.auto);
+  return g && g.auto ? g.auto : [];
+}
+
+function mySeat() {
+  if (state.game) return state.game.seat;
+  if (state.handOver && state.handOver.view) return state.handOver.view.seat;
+  const me = state.player ? state.player.id : null;
+  const seat = state.room ? state.room.seats.find((s) => s.player && s.player.id === me) : null;
+  return seat ? seat.seat : null;
+}
+
+function myAuto() {
+  const seat = mySeat();
+  return seat !== null && !!autoStates()[seat];
+}
+
+function autoOff() {
+  app.send({ type: "auto", on: false });
+}
+
+function answered() {
+  state.pendingAct = null;
 }
 
 function onFrame(frame) {
@@ -186,6 +239,7 @@ function onFrame(frame) {
     case "room": {
       const old = state.room;
       state.room = frame.room;
+      rememberNames(frame.room);
       if (frame.room && frame.room.status === "closed") state.room = null;
       if (old && state.room && old.code !== state.room.code) state.matchOver = null;
       if (state.room && state.room.status === "playing") state.matchOver = null;
@@ -194,6 +248,9 @@ function onFrame(frame) {
     case "game": {
       state.prevGame = state.game && state.game.hand === frame.hand ? state.game : null;
       const isNewHand = !state.game || state.game.hand !== frame.hand;
+      answered(); // a full snapshot: whatever we sent is in it (or was refused)
+      rememberNames(state.room);
+      if (isNewHand && frame.seq === 0 && !frame.over) state.dealStart = { hand: frame.hand, at: performance.now() };
       state.game = {
         hand: frame.hand,
         seq: frame.seq,
@@ -230,17 +287,19 @@ function onFrame(frame) {
       g.timers = withLocalDeadlines(frame.timers);
       if (frame.auto) g.auto = frame.auto;
       if (frame.waits !== undefined) g.waits = frame.waits;
-      state.busy = false;
+      if (state.pendingAct && frame.id === state.pendingAct.id) answered();
       if (!frame.view.legal || !frame.view.legal.length) state.chiOptions = null;
       recorder.frame(frame, names());
       animate(frame.events || [], g);
+      soundFor(frame.events);
       break;
     }
     case "hand_over":
       state.handOver = frame;
       state.settleOpen = true;
-      state.busy = false;
+      answered();
       state.chiOptions = null;
+      if (frame.outcome && frame.outcome.kind === "hu") play("win");
       if (state.game && state.game.hand === frame.hand) {
         state.prevGame = { ...state.game };
         state.game.view = frame.view;
@@ -254,7 +313,7 @@ function onFrame(frame) {
       if (!state.handOver) state.settleOpen = false;
       break;
     case "error":
-      state.busy = false;
+      if (state.pendingAct && (frame.id === state.pendingAct.id || frame.id === undefined)) answered();
       toast(errorText(frame.code, frame.message), "error");
       break;
     case "pong":
@@ -279,10 +338,11 @@ function animate(events, g) {
     const places = seatPlaces(g.seat, g.view.tables.length);
     for (const { seat, text, kind } of labels) {
       const target = document.querySelector(places[seat] === "me" ? ".table .mine" : `.table .panel[data-seat="${seat}"]`);
-      if (!target) continue;
+      if (!target || !rootEl) continue;
       const r = target.getBoundingClientRect();
-      const fx = h("div", { class: `fx fx-${kind}`, style: { left: `${r.left + r.width / 2}px`, top: `${r.top + Math.min(r.height / 2, 60)}px` } }, text);
-      document.body.append(fx);
+      // Inside #app, under the dialogs (the settlement is never covered), over the seat's own panel.
+      const fx = h("div", { class: `fx fx-${kind}`, style: { left: `${r.left + r.width / 2}px`, top: `${r.top + Math.min(r.height / 2, 40)}px` } }, text);
+      rootEl.append(fx);
       setTimeout(() => fx.remove(), 1100);
     }
   });
@@ -290,29 +350,52 @@ function animate(events, g) {
 
 function onStatus(status) {
   state.conn = status;
+  if (status !== "online") answered(); // a new connection gets the full snapshot
   render();
 }
 
 // ---- table actions --------------------------------------------------------------------------------------
 
+// An action goes out once: from then on the table is drawn without playable cards or live buttons until
+// the server answers it (the `update` with its id, or an `error`), so no tap is taken and then lost.
 function act(action) {
   const g = state.game;
-  if (!g || state.busy) return;
+  if (!g) return;
+  if (state.pendingAct) {
+    toast(t("waitServer"), "warn");
+    return;
+  }
   const id = app.send({ type: "act", action, hand: g.hand });
   if (id !== null) {
-    state.busy = true;
+    const pending = { id, hand: g.hand };
+    state.pendingAct = pending;
     state.selected = null;
     state.chiOptions = null;
     render();
+    // An answer always comes (or the connection drops and a snapshot follows); should it not, ask for one.
+    setTimeout(() => {
+      if (state.pendingAct === pending) {
+        answered();
+        if (socket) socket.send({ type: "sync" });
+        render();
+      }
+    }, 8000);
   }
 }
 
 const tableCtx = () => ({
   room: state.room,
+  names: state.names,
+  auto: autoStates(),
   selected: state.selected,
   prev: state.prevGame,
-  busy: state.busy,
+  busy: !!state.pendingAct,
   waits: state.game ? state.game.waits : null,
+  dealt: state.dealStart && state.game && state.dealStart.hand === state.game.hand ? performance.now() - state.dealStart.at : null,
+  // 托管: a bar right above the hand says so and switches it off (the room's state, also between hands).
+  bar: myAuto()
+    ? h("div", { class: "auto-bar", "data-testid": "auto-bar" }, h("span", {}, t("autoBar")), h("button", { class: "btn small primary", "data-action": "auto-off", onclick: autoOff }, t("autoOff")))
+    : null,
   onCard(cell, action) {
     const g = state.game;
     const sel = resolveSelection(g, state.selected);
@@ -347,7 +430,8 @@ function currentScreen() {
 function topBar() {
   const g = state.game;
   const room = state.room;
-  const auto = g && g.auto ? g.auto[g.seat] : false;
+  const auto = myAuto();
+  const sound = soundOn();
   const conn = h("span", { class: `conn conn-${state.conn}`, "data-conn": state.conn, title: t(state.conn === "idle" ? "connecting" : state.conn) }, h("i", {}), h("span", { class: "conn-text" }, t(state.conn === "idle" ? "connecting" : state.conn)));
   return h(
     "header",
@@ -359,6 +443,7 @@ function topBar() {
       room ? h("span", { class: "top-code" }, room.kind === "private" ? `#${room.code}` : t("quickPlay")) : null,
       g && g.number ? h("span", { class: "top-hand" }, t("handOf", { n: g.number, m: g.hands || "?" })) : null,
     ),
+    room && room.options ? rulesEl(room.options, "top-rules") : null,
     conn,
     g
       ? h(
@@ -367,8 +452,50 @@ function topBar() {
           auto ? t("autoOff") : t("auto"),
         )
       : null,
+    h(
+      "button",
+      {
+        class: `btn small ghost icon sound${sound ? " on" : ""}`,
+        "data-action": "sound",
+        "aria-pressed": sound ? "true" : "false",
+        title: sound ? t("soundOff") : t("soundOn"),
+        "aria-label": sound ? t("soundOff") : t("soundOn"),
+        onclick: () => {
+          setSound(!soundOn());
+          render();
+        },
+      },
+      speakerIcon(sound),
+    ),
     app.langButton(),
   );
+}
+
+/** A speaker drawn as SVG (no emoji font needed): with sound waves, or crossed out. */
+function speakerIcon(on) {
+  const NS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "20");
+  svg.setAttribute("height", "20");
+  svg.setAttribute("aria-hidden", "true");
+  const path = (d, fill) => {
+    const el = document.createElementNS(NS, "path");
+    el.setAttribute("d", d);
+    el.setAttribute("fill", fill ? "currentColor" : "none");
+    el.setAttribute("stroke", "currentColor");
+    el.setAttribute("stroke-width", "2");
+    el.setAttribute("stroke-linecap", "round");
+    svg.append(el);
+  };
+  path("M4 9h4l5-4v14l-5-4H4z", true);
+  if (on) {
+    path("M16 9a4 4 0 0 1 0 6", false);
+    path("M18.5 6.5a7.5 7.5 0 0 1 0 11", false);
+  } else {
+    path("M16 9l6 6M22 9l-6 6", false);
+  }
+  return svg;
 }
 
 function renderTableScreen() {
@@ -385,9 +512,6 @@ function renderTableScreen() {
     // the two taps), and is dropped once it may not.
     state.selected = resolveSelection(g, state.selected);
     screen.append(renderTable(g, tableCtx()));
-    if (g.auto && g.auto[g.seat]) {
-      screen.append(h("button", { class: "auto-veil", "data-action": "auto-off", onclick: () => app.send({ type: "auto", on: false }) }, h("b", {}, t("autoOn")), h("small", {}, t("autoOff"))));
-    }
   } else {
     screen.append(h("div", { class: "table empty" }, h("div", { class: "spinner" }), t("loading")));
   }
@@ -400,6 +524,9 @@ function renderTableScreen() {
     screen.append(
       renderSettlement(ho, {
         room: state.room,
+        names: state.names,
+        auto: myAuto(),
+        onAutoOff: autoOff,
         seat: g ? g.seat : ho.view ? ho.view.seat : 0,
         matchOver,
         nextStarted: !!(g && g.hand !== ho.hand),

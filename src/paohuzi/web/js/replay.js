@@ -9,8 +9,8 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { renderTable } from "./table.js";
-import { cardChar, cardEl } from "./cards.js";
+import { nameEl, renderTable, seatName } from "./table.js";
+import { cardEl } from "./cards.js";
 
 const REC_PREFIX = "paohuzi.rec.";
 const REC_INDEX = "paohuzi.recs";
@@ -108,7 +108,7 @@ export async function loadReplay(handId, me) {
       try {
         const { match } = await api("GET", `/api/matches/${matchId}`);
         const seats = match.seats || [];
-        out.names = seats.map((s) => (s.bot ? `${t("bot")} ${s.seat + 1}` : s.nickname || t("seatN", { n: s.seat + 1 })));
+        out.names = seats.map((s) => ({ nickname: s.nickname || t("seatN", { n: s.seat + 1 }), bot: !!s.bot }));
         const mine = seats.find((s) => me && s.player_id === me.id);
         if (mine) out.bottom = mine.seat;
       } catch {
@@ -141,26 +141,27 @@ function stepView(rp, i) {
   return { view: step.views[seat], seat };
 }
 
-/** An action of the notation in words: "discard x7" → "打出 七", "chi x8 x9 | bi …" → "吃 八九 比 …". */
+/** An action of the notation in words and cards: "discard x7" → 打出 [七], "chi x8 x9 | bi …" → 吃 [八][九] · 比 …. */
 export function actionText(action) {
   const word = (w) => (w === "bi" ? t("bi") : w === "leave" ? t("escapeBy", { name: "" }).trim() : t(w === "discard" ? "ev_discard" : w));
-  return action
-    .split("|")
-    .map((part) => {
-      const [verb, ...cards] = part.trim().split(/\s+/);
-      return [word(verb), cards.map((c) => cardChar(c)).join("")].filter(Boolean).join(" ");
-    })
-    .join(" · ");
+  const out = [];
+  action.split("|").forEach((part, i) => {
+    const [verb, ...cards] = part.trim().split(/\s+/);
+    if (i) out.push(" · ");
+    out.push(word(verb));
+    for (const c of cards) out.push(" ", cardEl(c, { size: "xs" }));
+  });
+  return out;
 }
 
 function caption(rp, i, names) {
   const step = rp.steps[i];
-  const nameOf = (s) => (names && names[s]) || t("seatN", { n: s + 1 });
-  if (rp.mode === "server") return step.action ? `${nameOf(step.seat)} ${actionText(step.action)}` : "";
+  const nameOf = (s) => seatName(null, s, names);
+  if (rp.mode === "server") return step.action ? [nameEl(nameOf(step.seat), "pname"), " ", actionText(step.action)] : "";
   if (step.actor) {
     const a = step.actor;
     const verb = t(`ev_${a.type}`);
-    return `${nameOf(a.seat)} ${verb.startsWith("ev_") ? a.type : verb}${a.card ? " " + cardChar(a.card) : ""}`;
+    return [nameEl(nameOf(a.seat), "pname"), ` ${verb.startsWith("ev_") ? a.type : verb} `, a.card ? cardEl(a.card, { size: "xs" }) : null];
   }
   return "";
 }
@@ -201,7 +202,7 @@ export function renderReplay(app) {
     const seats = rp.steps[0].views.length;
     const pick = (v, label) => h("button", { class: `btn small${rp.view === v ? " primary" : ""}`, "data-view": String(v), onclick: () => { rp.view = v; app.rerender(); } }, label);
     views.append(pick("full", t("fullView")));
-    for (let s = 0; s < seats; s++) views.append(pick(s, (names && names[s]) || t("seatView", { n: s + 1 })));
+    for (let s = 0; s < seats; s++) views.append(pick(s, names && names[s] ? nameEl(seatName(null, s, names), "pname") : t("seatView", { n: s + 1 })));
   } else {
     views.append(h("span", { class: "note" }, t("replayLocal")));
   }

@@ -1,16 +1,16 @@
 // The settlement (结算) of a hand: the winner's arrangement group by group with 胡息, the 名堂 with their
 // 番, the base, each seat's points for the hand and in total; then next hand / play again / leave.
 
-import { cardEl, groupHuxi, GROUP_ZH, handColumns } from "./cards.js";
+import { cardEl, handColumns, shownHuxi } from "./cards.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
-import { seatName } from "./table.js";
+import { mingtangText, t, tx } from "./i18n.js";
+import { nameEl, seatName } from "./table.js";
 
 function arrangementEl(outcome) {
   const wrap = h("div", { class: "arrangement" });
   let markedWon = false;
   for (const group of outcome.groups || []) {
-    const hx = groupHuxi(group);
+    const hx = shownHuxi(group);
     let mark = !markedWon && outcome.card && group.cards.includes(outcome.card);
     if (mark) markedWon = true;
     const faces = group.cards.map((c) => {
@@ -23,7 +23,7 @@ function arrangementEl(outcome) {
         "div",
         { class: `grp grp-${group.kind}`, "data-kind": group.kind },
         h("div", { class: "stack" }, faces),
-        h("div", { class: "grp-label" }, GROUP_ZH[group.kind] || group.kind, h("em", {}, String(hx))),
+        h("div", { class: "grp-label" }, t(`grp_${group.kind}`), h("em", {}, String(hx))),
       ),
     );
   }
@@ -40,21 +40,38 @@ function arrangementEl(outcome) {
   return wrap;
 }
 
+/** The 底分 (stake) a hand was paid at: the room's, else what a loser paid per point (R7.3). */
+export function stakeOf(outcome, room) {
+  const opt = room && room.options ? room.options.stake : null;
+  if (typeof opt === "number") return opt;
+  const pays = (outcome.payments || []).filter((p) => p < 0).map((p) => -p);
+  return outcome.points > 0 && pays.length ? Math.min(...pays) / outcome.points : 1;
+}
+
 /**
  * `frame`: the hand_over frame (outcome, deltas, scores, view, hand); `ctx`: {room, names, seat,
- * matchOver, nextStarted, onNext, onRematch, onLeave, onReplay}.
+ * matchOver, nextStarted, onNext, onRematch, onLeave, onReplay, auto, onAutoOff}.
  */
 export function renderSettlement(frame, ctx) {
   const o = frame.outcome || {};
   const me = ctx.seat;
-  const name = (s) => (s === me ? `${seatName(ctx.room, s, ctx.names)}（${t("you")}）` : seatName(ctx.room, s, ctx.names));
+  // A name as an element, "（你）" added for your own seat: the leaver's name too (ctx.names keeps it).
+  const name = (s) => [nameEl(seatName(ctx.room, s, ctx.names), "pname"), s === me ? t("you_paren") : null];
   let title;
-  if (o.kind === "hu") title = t("huBy", { name: name(o.winner) });
-  else if (o.kind === "escape") title = t("escapeBy", { name: name(o.leaver) });
-  else title = t("drawGame");
+  if (o.kind === "hu") title = tx("huBy", { name: name(o.winner) });
+  else if (o.kind === "escape") title = tx("escapeBy", { name: name(o.leaver) });
+  else title = [t("drawGame")];
 
   const sheet = h("div", { class: `sheet settle settle-${o.kind}${o.kind === "hu" && o.winner === me ? " i-won" : ""}` });
+  if (ctx.auto) {
+    // 托管 stays on between hands: the way off is right here, not under the sheet.
+    sheet.append(h("div", { class: "auto-bar in-sheet" }, h("span", {}, t("autoBar")), h("button", { class: "btn small primary", "data-action": "auto-off", onclick: ctx.onAutoOff }, t("autoOff"))));
+  }
   sheet.append(h("h2", { class: "settle-title" }, title));
+  if (o.kind === "escape" && o.leaver !== null && o.leaver !== undefined && frame.deltas) {
+    const paid = -frame.deltas[o.leaver];
+    sheet.append(h("p", { class: "penalty", "data-penalty": String(paid) }, o.leaver === me ? t("youEscaped", { n: paid }) : tx("escapedPenalty", { n: paid })));
+  }
 
   if (o.kind === "hu") {
     const flags = [];
@@ -72,17 +89,25 @@ export function renderSettlement(frame, ctx) {
       h(
         "div",
         { class: "mingtang" },
-        (names.length ? names : [{ name: t("pinghu"), fan: 1 }]).map((n) => h("span", { class: "chip" }, n.name, h("em", {}, `${n.fan}${t("fan")}`))),
+        (names.length ? names.map((n) => ({ name: mingtangText(n.name), fan: n.fan })) : [{ name: t("pinghu"), fan: 1 }]).map((n) => h("span", { class: "chip" }, n.name, h("em", {}, `${n.fan}${t("fan")}`))),
       ),
     );
+    // 胡息, then the formula with the 底分 (R7.3): "2底 × 3番 = 6分 × 底分3 = 18" — what each loser pays.
+    // R8.1: 自摸翻倍 doubles base × 番, then 封顶 caps it, before × 底分.
+    const stake = stakeOf(o, ctx.room);
+    const rules = (ctx.room && ctx.room.options && ctx.room.options.rules) || {};
+    const raw = o.base * o.fan;
+    const doubled = rules.zimo === "double" && o.zimo ? raw * 2 : raw;
+    const steps = [h("b", {}, String(o.base)), t("base"), " × ", h("b", {}, String(o.fan)), t("fan")];
+    if (doubled !== raw) steps.push(" = ", h("b", {}, String(raw)), " × 2 ", h("small", { class: "rule-step" }, t("zimo_double")));
+    if (o.points < doubled) steps.push(" = ", h("b", {}, String(doubled)), " → ", h("small", { class: "rule-step" }, t("cappedAt", { n: o.points })));
+    steps.push(" = ", h("b", {}, String(o.points)), t("pts"), " × ", t("stakeTimes", { n: stake }), " = ", h("b", { class: "pay" }, String(o.points * stake)));
     sheet.append(
       h(
         "div",
-        { class: "score-line" },
+        { class: "score-line", "data-formula": `${o.base}x${o.fan}=${o.points}x${stake}=${o.points * stake}` },
         h("span", { "data-huxi": String(o.huxi) }, h("b", {}, String(o.huxi)), t("huxi")),
-        h("span", {}, h("b", {}, String(o.base)), t("base")),
-        h("span", {}, "× ", h("b", {}, String(o.fan)), t("fan")),
-        h("span", { class: "pts" }, "= ", h("b", {}, String(o.points)), t("pts")),
+        h("span", { class: "formula" }, steps),
       ),
     );
   }
@@ -101,7 +126,7 @@ export function renderSettlement(frame, ctx) {
         return h(
           "tr",
           { class: `${s === me ? "me" : ""}${o.winner === s ? " winner" : ""}`, "data-seat": String(s) },
-          h("td", {}, name(s)),
+          h("td", {}, o.winner === s ? h("span", { class: "win-mark" }, t("winnerMark")) : null, o.kind === "escape" && o.leaver === s ? h("span", { class: "esc-mark" }, t("escapeHand", { name: "" }).trim()) : null, name(s)),
           h("td", { class: d > 0 ? "plus" : d < 0 ? "minus" : "" }, (d > 0 ? "+" : "") + d),
           h("td", {}, String(frame.scores ? frame.scores[s] : "")),
         );
@@ -134,11 +159,11 @@ export function renderSettlement(frame, ctx) {
         h(
           "ol",
           { class: "ranking" },
-          mo.ranking.map((s, i) => h("li", { class: s === me ? "me" : "" }, h("span", {}, `${i + 1}. ${name(s)}`), h("b", {}, String(mo.scores[s])))),
+          mo.ranking.map((s, i) => h("li", { class: s === me ? "me" : "" }, h("span", {}, `${i + 1}. `, name(s)), h("b", {}, String(mo.scores[s])))),
         ),
       );
     }
-    if (mo.penalty) sheet.append(h("p", { class: "penalty" }, t("penalty", { n: mo.penalty })));
+    if (mo.penalty && o.kind !== "escape") sheet.append(h("p", { class: "penalty" }, t("penalty", { n: mo.penalty })));
   }
 
   const buttons = h("div", { class: "settle-buttons" });
@@ -155,5 +180,5 @@ export function renderSettlement(frame, ctx) {
     buttons.append(h("button", { class: "btn ghost", "data-action": "replay", onclick: () => ctx.onReplay(frame.hand) }, t("replay")));
   }
   sheet.append(buttons);
-  return h("div", { class: "modal settle-modal", role: "dialog", "aria-label": title }, sheet);
+  return h("div", { class: "modal settle-modal", role: "dialog", "aria-label": sheet.querySelector(".settle-title").textContent }, sheet);
 }

@@ -1,9 +1,9 @@
 // The table (牌桌): drawn from one observation (`view`, docs/engine.md) for one seat. Also used read-only by
 // the replay viewer. Nothing here decides a rule: the buttons and playable cards come from `view.legal`.
 
-import { cardEl, groupFaces, groupHuxi, handColumns, GROUP_ZH, point } from "./cards.js";
+import { cardEl, groupFaces, handColumns, point, shownHuxi } from "./cards.js";
 import { h } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { lang, t, tx } from "./i18n.js";
 
 const ACT_ZH = { hu: "胡", peng: "碰", chi: "吃", pass: "过" };
 
@@ -20,13 +20,34 @@ export function seatPlaces(me, size) {
   return places;
 }
 
-/** A seat's name for display. */
+/** A seat's name for display: the player's nickname, "电脑2" for a computer (never its internal name). */
 export function seatName(room, seat, names) {
-  if (names && names[seat]) return names[seat];
+  const named = names ? names[seat] : null;
+  if (typeof named === "string" && named) return named;
+  if (named && typeof named === "object") return named.bot ? t("botN", { n: seat + 1 }) : named.nickname;
   const info = room && room.seats ? room.seats[seat] : null;
   if (info && info.player) return info.player.nickname;
-  if (info && info.bot) return `${t("bot")} ${seat + 1}`;
+  if (info && info.bot) return t("botN", { n: seat + 1 });
   return t("seatN", { n: seat + 1 });
+}
+
+/** A player's name as an element (`data-pname`: names are the players' own words, in any language). */
+export function nameEl(text, cls = "name") {
+  return h("span", { class: cls, "data-pname": "" }, text);
+}
+
+/** The avatar letter of a seat: the name's first character, or the computer mark. */
+export function avatarEl(room, seat, names) {
+  const named = names && names[seat];
+  const info = room && room.seats ? room.seats[seat] : null;
+  const bot = named && typeof named === "object" ? named.bot : !named && info && !info.player && info.bot;
+  if (bot) return h("span", { class: "avatar bot" }, t("botAvatar"));
+  return h("span", { class: "avatar", "data-pname": "" }, seatName(room, seat, names).slice(0, 1));
+}
+
+/** 胡息 a seat shows on the table: its groups' 胡息, a face-down 偎 counting nothing (R5). */
+export function visibleHuxi(groups) {
+  return (groups || []).reduce((sum, gr) => sum + shownHuxi(gr), 0);
 }
 
 /** The actions of `legal` sorted into discards (by card) and claims (hu/peng/chi…/pass). */
@@ -83,8 +104,8 @@ function groupColumn(group, { own, size, fresh, showHuxi, label = true }) {
   for (const f of faces) stack.append(cardEl(f.card, { size, back: f.back, ghost: f.ghost }));
   col.append(stack);
   if (label) {
-    const hx = showHuxi ? groupHuxi(group) : 0;
-    col.append(h("div", { class: "grp-label" }, GROUP_ZH[group.kind] || group.kind, showHuxi && hx ? h("em", {}, String(hx)) : null));
+    const hx = showHuxi ? shownHuxi(group) : 0;
+    col.append(h("div", { class: "grp-label" }, t(`grp_${group.kind}`), showHuxi && hx ? h("em", {}, String(hx)) : null));
   }
   return col;
 }
@@ -118,13 +139,14 @@ export function renderTable(g, ctx) {
   const inPlay = new Set(view.seats || []);
   const timers = new Map((g.timers || []).map((tm) => [tm.seat, tm]));
   const deciding = new Set((g.timers || []).map((tm) => tm.seat));
-  const { discards, claims } = splitLegal(ctx.readOnly ? [] : view.legal);
+  // While an action of ours is on its way (ctx.busy), nothing is playable: the decision is made.
+  const { discards, claims } = splitLegal(ctx.readOnly || ctx.busy ? [] : view.legal);
   const over = view.phase === "over";
 
   const seatInfo = (s) => {
     const place = places[s];
     const info = ctx.room && ctx.room.seats ? ctx.room.seats[s] : null;
-    const auto = g.auto ? g.auto[s] : info ? info.auto : false;
+    const auto = ctx.auto ? !!ctx.auto[s] : g.auto ? g.auto[s] : info ? info.auto : false;
     const offline = info && info.player && !info.connected;
     const score = g.scores ? g.scores[s] : null;
     const sitting = !inPlay.has(s);
@@ -133,14 +155,15 @@ export function renderTable(g, ctx) {
     // Another seat's claim timer would tell that it may 碰/吃 (R5): only discard timers are shown for them.
     // Your own countdown stands in the centre (or by the claim buttons).
     const shownTimer = tm && s !== me && tm.kind === "discard" ? tm : null;
+    const hx = visibleHuxi(view.tables[s]);
     return h(
       "div",
       { class: `who${isTurn ? " turn" : ""}`, "data-seat": String(s) },
-      h("span", { class: "avatar" }, seatName(ctx.room, s, ctx.names).slice(0, 1)),
+      avatarEl(ctx.room, s, ctx.names),
       h(
         "span",
         { class: "who-text" },
-        h("span", { class: "name" }, seatName(ctx.room, s, ctx.names)),
+        nameEl(seatName(ctx.room, s, ctx.names)),
         h(
           "span",
           { class: "meta" },
@@ -150,7 +173,8 @@ export function renderTable(g, ctx) {
           (view.dead || []).includes(s) ? h("b", { class: "badge dead" }, t("dead")) : null,
           sitting ? h("b", { class: "badge out" }, t("sittingOut")) : null,
           place !== "me" && !sitting ? h("span", { class: "count", "data-count": String(view.hand_counts[s]) }, t("cardsN", { n: view.hand_counts[s] })) : null,
-          score !== null && score !== undefined ? h("span", { class: "score" }, (score > 0 ? "+" : "") + score) : null,
+          place !== "me" ? h("span", { class: "seat-huxi", "data-huxi": String(hx) }, t("seatHuxi", { n: hx })) : null,
+          score !== null && score !== undefined ? h("span", { class: "score", title: t("total") }, `${t("total")} ${score > 0 ? "+" : ""}${score}`) : null,
         ),
       ),
       timerEl(shownTimer),
@@ -212,8 +236,8 @@ export function renderTable(g, ctx) {
   );
   center.append(stockEl);
   if (pending) {
-    const fromName = pending.from === me ? t("you") : seatName(ctx.room, pending.from, ctx.names);
-    const label = pending.drawn ? t("drew", { name: fromName }) : t("discarded", { name: fromName });
+    const fromName = pending.from === me ? t("you") : nameEl(seatName(ctx.room, pending.from, ctx.names), "pname");
+    const label = pending.drawn ? tx("drew", { name: fromName }) : tx("discarded", { name: fromName });
     const freshPending = !prev || !prev.pending || prev.pending.card !== pending.card || prev.pending.from !== pending.from;
     center.append(
       h(
@@ -224,31 +248,29 @@ export function renderTable(g, ctx) {
       ),
     );
   } else if (liangShown && view.liangzhang) {
-    const dn = view.dealer === me ? t("you") : seatName(ctx.room, view.dealer, ctx.names);
+    const dn = view.dealer === me ? t("you") : nameEl(seatName(ctx.room, view.dealer, ctx.names), "pname");
     center.append(
       h(
         "div",
         { class: "shown liang", "data-card": view.liangzhang },
         cardEl(view.liangzhang, { size: "md" }),
-        h("div", { class: "shown-label" }, `${t("liang")} · ${dn}`),
+        h("div", { class: "shown-label" }, `${t("liang")} · `, dn),
       ),
     );
   }
   // A line saying whose turn it is, or what to do.
   let status = "";
-  if (!over && !ctx.readOnly) {
+  if (!over && !ctx.readOnly && !ctx.busy) {
     if (discards.size) status = t("yourTurn");
-    else if (view.phase === "discard" && view.turn !== me) status = t("waitingFor", { name: seatName(ctx.room, view.turn, ctx.names) });
+    else if (view.phase === "discard" && view.turn !== me) status = tx("waitingFor", { name: nameEl(seatName(ctx.room, view.turn, ctx.names), "pname") });
   }
   center.append(h("div", { class: `status-line${discards.size ? " mine" : ""}` }, status));
-  const myTimer = timers.get(me);
+  const myTimer = ctx.busy ? null : timers.get(me);
   const claiming = !!(claims.hu || claims.peng || claims.chi.length || claims.pass);
-  if (myTimer && !ctx.readOnly && !claiming) center.append(h("div", { class: "my-timer" }, timerEl(myTimer)));
 
   // ---- my area ---------------------------------------------------------------------------------------
   const mine = h("section", { class: "mine", "data-seat": String(me) });
-  const myGroups = view.tables[me] || [];
-  const tableHuxi = myGroups.reduce((sum, gr) => sum + groupHuxi(gr), 0);
+  const tableHuxi = visibleHuxi(view.tables[me]);
   const mineHead = h("div", { class: "mine-head" }, seatInfo(me), h("span", { class: "huxi", "data-huxi": String(tableHuxi) }, `${t("huxi")} ${tableHuxi}`));
   mine.append(mineHead);
   const waits = ctx.waits || view.waits;
@@ -272,11 +294,15 @@ export function renderTable(g, ctx) {
   // ---- my hand ---------------------------------------------------------------------------------------
   const hand = view.hands && view.hands[me] ? view.hands[me] : view.hand;
   const columns = handColumns(hand || []);
+  // The deal (a new hand): the cards fly in one after another; a redraw meanwhile goes on where it was
+  // (--t, the time since the deal began). prefers-reduced-motion turns it off (css/app.css).
+  const dealing = typeof ctx.dealt === "number" && ctx.dealt < 1600;
   const handEl = h("section", {
-    class: `hand${discards.size ? " my-turn" : ""}`,
+    class: `hand${discards.size ? " my-turn" : ""}${dealing ? " dealing" : ""}`,
     "data-count": String((hand || []).length),
-    style: { "--cols": String(Math.max(columns.length, 7)) },
+    style: { "--cols": String(Math.max(columns.length, 7)), "--t": dealing ? `${Math.round(ctx.dealt)}ms` : null },
   });
+  let dealIndex = 0;
   // The gestures act on the latest table: a press that began before a redraw ends on this one.
   if (!ctx.readOnly && ctx.onCard) live = { ctx, discards };
   const prevHand = prev ? prev.hand || [] : null;
@@ -300,13 +326,18 @@ export function renderTable(g, ctx) {
         cls: [playable ? "playable" : "", selected ? "selected" : "", fresh ? "fresh" : ""].filter(Boolean).join(" "),
         attrs: { "data-key": key, role: playable ? "button" : null, tabindex: playable ? "0" : null, "aria-pressed": playable ? String(selected) : null },
       });
+      if (dealing) el.style.setProperty("--i", String(dealIndex++));
       if (playable && ctx.onCard) attachDiscardGestures(el, { card, col: ci, idx: i });
       colEl.append(el);
     });
-    if (col.kan) colEl.append(h("span", { class: "lock", title: GROUP_ZH.kan }, GROUP_ZH.kan));
+    if (col.kan) colEl.append(h("span", { class: "lock" }, t("grp_kan")));
     handEl.append(colEl);
   });
-  if (discards.size) handEl.append(h("div", { class: "hand-hint" }, t("tapTwice")));
+  // The hint and your countdown, right over the hand.
+  const showTimer = myTimer && !ctx.readOnly && !claiming;
+  if (discards.size || showTimer) {
+    handEl.append(h("div", { class: "hand-hint" }, discards.size ? h("span", {}, t("tapTwice")) : null, showTimer ? h("span", { class: "my-timer" }, timerEl(myTimer)) : null));
+  }
 
   // ---- claim buttons -----------------------------------------------------------------------------
   let actions = null;
@@ -314,8 +345,8 @@ export function renderTable(g, ctx) {
     actions = h("div", { class: "actions", role: "group" });
     // The big character stays Chinese (胡 碰 吃 过, as players know them); English adds a small word.
     const btn = (kind, label, onclick) => {
-      const small = [lang() === "zh" ? "" : t(kind), label].filter(Boolean).join(" ");
-      return h("button", { class: `act act-${kind}`, "data-action": kind, onclick, disabled: ctx.busy || false, "aria-label": t(kind) }, h("b", {}, ACT_ZH[kind]), small ? h("small", {}, small) : null);
+      const big = lang() === "zh" ? ACT_ZH[kind] : t(kind);
+      return h("button", { class: `act act-${kind}${lang() === "zh" ? "" : " en"}`, "data-action": kind, onclick, disabled: ctx.busy || false, "aria-label": t(kind) }, h("b", {}, big), label ? h("small", {}, label) : null);
     };
     if (claims.hu) actions.append(btn("hu", "", () => ctx.onClaim(claims.hu)));
     if (claims.peng) actions.append(btn("peng", "", () => ctx.onClaim(claims.peng)));
@@ -337,7 +368,7 @@ export function renderTable(g, ctx) {
     opponents,
     center,
     mine,
-    actions,
+    actions || ctx.bar ? h("div", { class: "bar" }, ctx.bar || null, actions) : null,
     handEl,
   );
   return root;
