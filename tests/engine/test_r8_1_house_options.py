@@ -297,3 +297,19 @@ def test_r8_1_cap_on_a_dealt_tianhu(cap: int, points: int, payments: tuple[int, 
         {"name": "天胡", "fan": 0},
         {"name": "自摸", "fan": 0},
     ]
+
+
+def test_r8_1_every_seat_sees_the_house_options_and_bots_read_them() -> None:
+    from paohuzi.bots.view import read
+
+    rules = HUNAN.with_options(must_hu=True, cap=100, min_huxi=18)
+    hand = deal(rules=rules)
+    for seat in hand.seats:
+        obs = hand.observation(seat)
+        assert obs["rules"] == "hunan" and obs["options"]["must_hu"] is True and obs["options"]["cap"] == 100
+        assert read(obs).rules == rules
+    obs = hand.observation(0)
+    obs["options"]["cap"] = 0  # a fresh dict each time
+    assert hand.observation(0)["options"]["cap"] == 100
+    plain = deal()
+    assert read(plain.observation(1)).rules == QQ

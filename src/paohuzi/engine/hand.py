@@ -515,6 +515,7 @@ class Hand:
             pending = {"card": _TEXT[self._card], "from": self._actor, "drawn": self._drawn, "last": self._last}
         return {
             "rules": self.rules.name,
+            "options": _options(self.rules),
             "dealer": self.dealer,
             "sitting_out": self.sitting_out,
             "seats": list(self.seats),
@@ -1102,6 +1103,17 @@ class Hand:
                 f"legal: {legal}"
             )
         return f"not among the legal actions now: {legal}"
+
+
+_OPTIONS: dict[RuleSet, dict[str, Any]] = {}
+
+
+def _options(rules: RuleSet) -> dict[str, Any]:
+    """Every option of the rule set but its name (R8.1: every seat sees the house options), a fresh dict."""
+    found = _OPTIONS.get(rules)
+    if found is None:
+        found = _OPTIONS[rules] = {k: v for k, v in rules.to_dict().items() if k not in ("name", "title")}
+    return dict(found)
 
 
 def _bi_options(avail: list[int], c: int) -> list[tuple[tuple[int, ...], ...]]:
