@@ -55,8 +55,13 @@ def brute_huxi(kind: GroupKind, cards: tuple[int, ...]) -> int:
     """R3's 胡息 column, row by row."""
     big = _big(cards[0])
     rows = {
-        GroupKind.TI: (9, 12), GroupKind.PAO: (6, 9), GroupKind.WEI: (3, 6), GroupKind.CHOUWEI: (3, 6),
-        GroupKind.KAN: (3, 6), GroupKind.PENG: (1, 3), GroupKind.JIANG: (0, 0),
+        GroupKind.TI: (9, 12),
+        GroupKind.PAO: (6, 9),
+        GroupKind.WEI: (3, 6),
+        GroupKind.CHOUWEI: (3, 6),
+        GroupKind.KAN: (3, 6),
+        GroupKind.PENG: (1, 3),
+        GroupKind.JIANG: (0, 0),
     }
     if kind in rows:
         return rows[kind][big]
@@ -100,7 +105,8 @@ class TestR3ShapeTable:
     def test_r3_partners_of_every_card_match_brute_force(self) -> None:
         for c in range(NUM_KINDS):
             brute = sorted(
-                (a, b) for a, b in itertools.combinations_with_replacement(range(NUM_KINDS), 2)
+                (a, b)
+                for a, b in itertools.combinations_with_replacement(range(NUM_KINDS), 2)
                 if brute_sequence(tuple(sorted((a, b, c)))) or brute_jiao(tuple(sorted((a, b, c))))
             )
             assert list(PARTNERS[c]) == brute, Card(c)
@@ -133,11 +139,23 @@ class TestR3ShapeTable:
                     group = Group(kind, tuple(Card(k) for k in t))
                 except GroupError:
                     valid = (
-                        len(set(t)) == 1 if kind.same_kind
-                        else brute_sequence(t) if kind is GroupKind.JU else brute_jiao(t)
+                        len(set(t)) == 1
+                        if kind.same_kind
+                        else brute_sequence(t)
+                        if kind is GroupKind.JU
+                        else brute_jiao(t)
                     )
                     assert not valid, (kind, t)
                     continue
                 count += 1
                 assert group.huxi == brute_huxi(kind, t), group
         assert count == 7 * NUM_KINDS + 38
+
+
+def test_r3_env_action_shapes_are_the_table_partners() -> None:
+    """The RL action encoding names each 吃 by shape (low, mid, high, 二七十, two 绞): for every card its shapes
+    are exactly the table's partners, so the encoding cannot drift from R3."""
+    from paohuzi.env.actions import shape_partners
+
+    for c in range(NUM_KINDS):
+        assert sorted(p for p in shape_partners(c) if p is not None) == list(PARTNERS[c]), Card(c)

@@ -24,7 +24,7 @@ def test_r4_1_1_four_of_a_kind_dealt_goes_to_the_table_as_ti() -> None:
     assert [str(g) for g in hand.table_of(1)] == ["ti:x2 x2 x2 x2"]
     assert len(hand.hand_of(1)) == 16
     # 提 shows one card: everyone sees it (R5).
-    assert hand.observation(0).to_dict()["tables"][1] == [{"kind": "ti", "cards": ["x2"] * 4}]
+    assert hand.observation(0).to_dict()["tables"][1] == [{"kind": "ti", "cards": ["x2"] * 4, "huxi": 9}]
     assert hand.observation(0).to_dict()["hand_counts"] == [21, 16, 20]
 
 
@@ -33,7 +33,13 @@ def test_r4_1_3_the_dealer_discards_first_never_a_kan_card() -> None:
     assert hand.deciding == (0,) and hand.phase == "discard"
     # x1, x3, d9 and d10 are 坎 (R3): never offered.
     assert legal(hand, 0) == [
-        "discard x4", "discard x7", "discard x8", "discard x10", "discard d1", "discard d2", "discard d8",
+        "discard x4",
+        "discard x7",
+        "discard x8",
+        "discard x10",
+        "discard d1",
+        "discard d2",
+        "discard d8",
     ]
     assert legal(hand, 1) == [] and legal(hand, 2) == []
 

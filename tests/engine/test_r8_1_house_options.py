@@ -10,8 +10,8 @@ from paohuzi.engine.match import replay_match
 from paohuzi.rules import find_preset
 
 from .helpers import BASE, HUNAN, QQ, W_HANDS, brief, deal, legal, play, swap
+from .test_r4_7_renpeng_by_chi import CHI_OVER_OWN_PENG
 from .test_r6_4_tianhu import LIANG_DEALER, PAIRS_1, PAIRS_2
-from .test_review_claims import CHI_OVER_OWN_PENG
 
 HUAYANG = find_preset("huayang")
 # Seat 1 waits on x10: 坎 x5 x7 贰 柒, 一二三, 八九 + x10, 肆伍陆 — 21 胡息, 11 red: 红胡 (table A).
@@ -297,3 +297,20 @@ def test_r8_1_cap_on_a_dealt_tianhu(cap: int, points: int, payments: tuple[int, 
         {"name": "天胡", "fan": 0},
         {"name": "自摸", "fan": 0},
     ]
+
+
+def test_r8_1_every_seat_sees_the_house_options_and_bots_read_them() -> None:
+    from paohuzi.bots.view import read
+
+    rules = HUNAN.with_options(must_hu=True, cap=100, min_huxi=18)
+    hand = deal(rules=rules)
+    for seat in hand.seats:
+        obs = hand.observation(seat).to_dict()
+        assert obs["rules"] == "hunan" and obs["options"]["must_hu"] is True and obs["options"]["cap"] == 100
+        assert read(obs).rules == rules
+    obs = hand.observation(0).to_dict()
+    obs["options"]["cap"] = 0  # a fresh dict each time
+    assert hand.observation(0).to_dict()["options"]["cap"] == 100
+    assert hand.observation(0).options["cap"] == 100
+    plain = deal()
+    assert read(plain.observation(1)).rules == QQ

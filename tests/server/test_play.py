@@ -68,9 +68,7 @@ def test_three_clients_play_a_private_room_hand_to_settlement(server: ServerProc
     assert all(isinstance(f["waits"], list) for p in players for f in p.frames if f["type"] == "update")
     # points and history
     me = players[0].api("GET", "/api/me")["player"]
-    seat0 = next(
-        s for s in server.api("GET", f"/api/rooms/{code}")["room"]["seats"] if s["player"]["id"] == me["id"]
-    )
+    seat0 = next(s for s in server.api("GET", f"/api/rooms/{code}")["room"]["seats"] if s["player"]["id"] == me["id"])
     assert me["hands_played"] == 1 and me["matches_played"] == 1
     history = players[0].api("GET", "/api/me/history")["matches"]
     assert history[0]["status"] == "finished" and history[0]["hands"][0]["id"] == hand_id
@@ -200,9 +198,7 @@ def test_leaving_mid_hand_pays_the_escape_penalty(server: ServerProcess) -> None
     after = leaver.api("GET", "/api/me")["player"]["points"]
     assert after == before - result["penalty"]
     room = server.api("GET", f"/api/rooms/{code}")["room"]
-    assert room["status"] == "waiting" and leaver.id not in [
-        s["player"] and s["player"]["id"] for s in room["seats"]
-    ]
+    assert room["status"] == "waiting" and leaver.id not in [s["player"] and s["player"]["id"] for s in room["seats"]]
     for p in players:
         p.close()
 
@@ -240,3 +236,31 @@ def test_four_player_room_one_seat_sits_each_hand_out(server: ServerProcess) -> 
     assert len(over["deltas"]) == 4 and over["deltas"][view["sitting_out"]] == 0 and sum(over["deltas"]) == 0
     me.expect("match_over")
     me.close()
+
+
+def test_quick_chat_is_relayed_to_the_table_and_rate_limited(server: ServerProcess) -> None:
+    """Issue 12 item 6: a phrase of the fixed list goes to everyone seated (the sender too), by number; a
+    second one within 3 s is refused politely (chat_too_fast) and not sent; a number off the list or a
+    player in no room is refused."""
+    players, code = _private_table(server)
+    a, b, c = players
+    seat_a = next(
+        s["seat"] for s in server.api("GET", f"/api/rooms/{code}")["room"]["seats"] if s["player"]["id"] == a.id
+    )
+    a.send({"type": "chat", "phrase": 0, "id": "c1"})
+    for p in players:
+        assert p.expect("chat") == {"type": "chat", "seat": seat_a, "phrase": 0}
+    a.send({"type": "chat", "phrase": 9, "id": "c2"})
+    error = a.expect("error")
+    assert error["code"] == "chat_too_fast" and error["id"] == "c2"
+    b.send({"type": "chat", "phrase": 14, "id": "c3"})
+    assert b.expect("error")["code"] == "bad_message"
+    b.send({"type": "chat", "phrase": 13, "id": "c4"})
+    assert c.expect("chat")["phrase"] == 13
+    assert not [f for f in c.frames if f["type"] == "chat" and f["phrase"] == 9]
+    loner = Client(server)
+    loner.connect()
+    loner.send({"type": "chat", "phrase": 1, "id": "c5"})
+    assert loner.expect("error")["code"] == "not_in_room"
+    for p in (*players, loner):
+        p.close()

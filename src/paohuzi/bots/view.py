@@ -121,9 +121,17 @@ class View:
 
 
 _RULES_CACHE: dict[str, RuleSet] = {}
+_OPTIONS_CACHE: dict[tuple[str, tuple[tuple[str, Any], ...]], RuleSet] = {}
 
 
-def _rules(name: str) -> RuleSet:
+def _rules(name: str, options: object = None) -> RuleSet:
+    """The preset named in an observation, with its ``options`` (R8.1 house options) when it has them."""
+    if isinstance(options, dict):
+        key = (name, tuple(sorted(options.items())))
+        found = _OPTIONS_CACHE.get(key)
+        if found is None:
+            found = _OPTIONS_CACHE[key] = RuleSet.from_dict({**options, "name": name})
+        return found
     rules = _RULES_CACHE.get(name)
     if rules is None:
         rules = _RULES_CACHE[name] = find_preset(name)
@@ -134,12 +142,12 @@ def read(observation: Observation | Mapping[str, Any], rules: RuleSet | None = N
     """Read a seat's observation (an :class:`~paohuzi.engine.Observation`, or its JSON form: see
     ``docs/engine.md``) into a :class:`View`.
 
-    ``rules`` overrides the preset named in the observation (for rule sets with changed options).
+    ``rules`` overrides the rule set of the observation (its preset ``rules`` with its ``options``).
     """
     obs = observation if isinstance(observation, Observation) else Observation.from_dict(observation)
     seat = obs.seat
     if rules is None:
-        rules = _rules(obs.rules)
+        rules = _rules(obs.rules, obs.options)
     counts = [0] * NUM_KINDS
     for c in obs.hand:
         counts[c] += 1

@@ -129,7 +129,8 @@ class Outcome:
         天胡), ``liangzhang``.
     :ivar arrangement: the winner's arrangement (R6.2), or None.
     :ivar score: the :mod:`paohuzi.scoring` score (名堂, 番, base, points), or None.
-    :ivar payments: one per seat at the table (the sitting-out seat gets 0); they sum to zero.
+    :ivar payments: one per seat at the table (the sitting-out seat gets 0); they sum to zero, except for a
+        winning 双倍积分卡 holder's doubled gain (R7.3).
     :ivar leaver: the seat that left (逃跑), or None.
     """
 
@@ -148,9 +149,10 @@ class Outcome:
     leaver: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
+        """JSON-ready; the win's groups, 名堂, 番 and base are :meth:`paohuzi.scoring.Win.to_dict`'s."""
         arr = self.arrangement
         score = self.score
+        win = scoring_bridge.Win(arr, score).to_dict() if arr is not None and score is not None else {}
         return {
             "kind": self.kind.value,
             "winner": self.winner,
@@ -159,12 +161,12 @@ class Outcome:
             "zimo": self.zimo,
             "tianhu": self.tianhu,
             "haidi": self.haidi,
-            "groups": jsonable(arr.groups) if arr is not None else None,
+            "groups": win.get("groups"),
             "loose": jsonable(arr.loose) if arr is not None else None,
             "huxi": self.huxi,
-            "names": [{"name": n, "fan": f} for n, f in scoring_bridge.names(score)],
-            "fan": score.fan if score is not None else 0,
-            "base": score.base if score is not None else 0,
+            "names": win.get("names", []),
+            "fan": win.get("fan", 0),
+            "base": win.get("base", 0),
             "points": self.points,
             "payments": list(self.payments),
             "leaver": self.leaver,
@@ -179,7 +181,7 @@ class Hand:
         dealt from ``deck`` alone (a program that shuffles itself), which then needs ``dealer`` too.
     :param dealer: the dealer's seat, or None to draw it from the seed.
     :param deck: a deck in deal order (see :mod:`paohuzi.engine.deck`) instead of the shuffle — for tests.
-    :param double_cards: seats holding a 双倍积分卡 (R7.3), which score double.
+    :param double_cards: seats holding a 双倍积分卡 (R7.3): a winning holder's gain doubles (losses never do).
     :raises EngineError: for a bad seed, dealer or deck.
     """
 
@@ -753,6 +755,7 @@ class Hand:
         )
         return Observation(
             rules=self.rules.name,
+            options=_options(self.rules),
             dealer=self.dealer,
             sitting_out=self.sitting_out,
             seats=self.seats,
@@ -807,6 +810,7 @@ class Hand:
             pending = {"card": _TEXT[self._card], "from": self._actor, "drawn": self._drawn, "last": self._last}
         return {
             "rules": self.rules.name,
+            "options": _options(self.rules),
             "dealer": self.dealer,
             "sitting_out": self.sitting_out,
             "seats": list(self.seats),
@@ -1420,6 +1424,17 @@ def _next_seats(seats: tuple[int, ...]) -> dict[int, int]:
 
 def _sorted_cards(kinds: Iterable[int]) -> tuple[Card, ...]:
     return tuple(_CARDS[k] for k in sorted(kinds))
+
+
+_OPTIONS: dict[RuleSet, dict[str, Any]] = {}
+
+
+def _options(rules: RuleSet) -> dict[str, Any]:
+    """Every option of the rule set but its name (R8.1: every seat sees the house options), a fresh dict."""
+    found = _OPTIONS.get(rules)
+    if found is None:
+        found = _OPTIONS[rules] = {k: v for k, v in rules.to_dict().items() if k not in ("name", "title")}
+    return dict(found)
 
 
 def _bi_options(avail: list[int], c: int) -> list[tuple[tuple[int, ...], ...]]:

@@ -129,7 +129,8 @@ NO_CHOU = ChouKinds()
 class Observation:
     """Everything ``seat`` may know now (R5). Field for field the JSON form of ``docs/engine.md``.
 
-    :ivar rules: the rule set's name.
+    :ivar rules: the rule set's name; ``options`` every option of the rule set but its name and title
+        (``RuleSet.to_dict()``: R8.1 house options are public).
     :ivar dealer: the dealer; ``sitting_out`` the seat sitting out (four at the table), else None.
     :ivar seats: the seats in play, in turn order from the dealer.
     :ivar liangzhang: the 亮张 (R2).
@@ -149,6 +150,7 @@ class Observation:
     """
 
     rules: str
+    options: Mapping[str, Any]
     dealer: int
     sitting_out: int | None
     seats: tuple[int, ...]
@@ -203,6 +205,7 @@ class Observation:
         text = CARD_TEXT
         obs: dict[str, Any] = {
             "rules": self.rules,
+            "options": dict(self.options),
             "dealer": self.dealer,
             "sitting_out": self.sitting_out,
             "seats": list(self.seats),
@@ -218,12 +221,7 @@ class Observation:
             "seat": self.seat,
             "hand": [text[c] for c in self.hand],
             "tables": [
-                [
-                    {"kind": GroupKind.WEI.value, "cards": None}
-                    if g is None
-                    else {"kind": g.kind.value, "cards": [text[c] for c in g.cards]}
-                    for g in groups
-                ]
+                [{"kind": GroupKind.WEI.value, "cards": None} if g is None else g.to_dict() for g in groups]
                 for groups in self.tables
             ],
             "chou": self.chou.to_dict(),
@@ -266,6 +264,10 @@ class Observation:
             hands = data.get("hands")
             key = "phase"
             phase = Phase(data["phase"])
+            key = "options"
+            options = data["options"]
+            if not isinstance(options, Mapping):
+                raise ObservationError("must be an object")
             key = "outcome"
             outcome = data["outcome"]
             if outcome is not None and not isinstance(outcome, Mapping):
@@ -277,6 +279,7 @@ class Observation:
             key = "the observation"
             return cls(
                 rules=str(data["rules"]),
+                options=dict(options),
                 dealer=int(data["dealer"]),
                 sitting_out=None if data["sitting_out"] is None else int(data["sitting_out"]),
                 seats=tuple(int(s) for s in data["seats"]),

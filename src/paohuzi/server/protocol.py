@@ -146,11 +146,21 @@ class Leave(_Message):
     type: Literal["leave"]
 
 
+#: Quick chat: a fixed list of phrases and emoji, sent by number (no free text: nothing to moderate). The
+#: words are the client's (docs/protocol.md §3.1); the server relays the number.
+CHAT_PHRASES = 14
+
+
+class Chat(_Message):
+    type: Literal["chat"]
+    phrase: Annotated[int, Field(ge=0, lt=CHAT_PHRASES)]
+
+
 ClientMessage = Annotated[
-    Hello | Ping | Sync | Ready | Start | Act | Auto | Rematch | Leave, Field(discriminator="type")
+    Hello | Ping | Sync | Ready | Start | Act | Auto | Rematch | Leave | Chat, Field(discriminator="type")
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = ("act", "auto", "hello", "leave", "ping", "ready", "rematch", "start", "sync")
+MESSAGE_TYPES = ("act", "auto", "chat", "hello", "leave", "ping", "ready", "rematch", "start", "sync")
 
 
 def parse_client_frame(text: str | bytes) -> ClientMessage:
@@ -267,6 +277,18 @@ class RoomOptionsIn(_Body):
         default=None, ge=ROOM_BOUNDS["claim_seconds"][0], le=ROOM_BOUNDS["claim_seconds"][1]
     )
     bots_fill: bool = True
+    # R8.1 house options; unset: the preset's (docs/protocol.md §2, docs/rules.md R8.1).
+    min_huxi: Literal[15, 18, 21] | None = None  # 起胡
+    zimo: Literal["plus_one", "double", "none"] | None = None  # 自摸: +1 底 / 自摸翻倍 / nothing
+    cap: Literal[0, 50, 100, 200, 300, 600] | None = None  # 封顶 (0 = none)
+    must_hu: bool | None = None  # 有胡必胡
+    win_on_discard: bool | None = None  # 放炮: a discarded card may be won
+    discarder_pays: bool | None = None  # 放炮包赔 (with win_on_discard)
+    first_dealer: Literal["draw", "owner"] | None = None  # 坐庄: drawn (R2) or the room's owner
+
+
+#: The R8.1 options a private room may set (RoomOptionsIn), each an option of :class:`paohuzi.rules.RuleSet`.
+HOUSE_OPTIONS = ("min_huxi", "zimo", "cap", "must_hu", "win_on_discard", "discarder_pays", "first_dealer")
 
 
 class QuickPlayIn(_Body):

@@ -208,6 +208,31 @@ const zh = {
   err_bad_request: "请求有误",
   err_http_404: "找不到",
   err_http_500: "服务器出错",
+  optCap: "封顶",
+  capNone: "不封顶",
+  capN: "封顶{n}",
+  optZimo: "自摸",
+  zimo_plus_one: "自摸加一底",
+  zimo_double: "自摸翻倍",
+  zimo_none: "自摸不加",
+  optMinHuxi: "起胡",
+  minHuxiN: "{n}胡息起胡",
+  optMustHu: "有胡必胡",
+  optFangpao: "放炮",
+  fangpao_no: "不可胡放炮",
+  fangpao_yes: "可胡放炮",
+  fangpao_pays: "放炮包赔",
+  optDealer: "坐庄",
+  dealer_draw: "抽庄",
+  dealer_owner: "房主坐庄",
+  handsN: "{n}局",
+  timesTwo: "自摸翻倍 ×2",
+  cappedAt: "封顶 {n}",
+  rulesShort: "规则",
+  chat: "聊天",
+  chatMute: "屏蔽本桌聊天",
+  chatUnmute: "显示本桌聊天",
+  err_chat_too_fast: "说话太快了，稍等几秒再发",
 };
 
 const en = {
@@ -408,6 +433,31 @@ const en = {
   err_bad_request: "Bad request",
   err_http_404: "Not found",
   err_http_500: "Server error",
+  optCap: "Cap",
+  capNone: "no cap",
+  capN: "cap {n}",
+  optZimo: "Self-drawn",
+  zimo_plus_one: "self-drawn +1 base",
+  zimo_double: "self-drawn doubles",
+  zimo_none: "self-drawn: no bonus",
+  optMinHuxi: "Minimum to win",
+  minHuxiN: "win from {n} huxi",
+  optMustHu: "Must win when able",
+  optFangpao: "Winning on a discard",
+  fangpao_no: "no win on a discard",
+  fangpao_yes: "win on a discard",
+  fangpao_pays: "discarder pays all",
+  optDealer: "First dealer",
+  dealer_draw: "drawn dealer",
+  dealer_owner: "owner deals first",
+  handsN: "{n} hands",
+  timesTwo: "self-drawn ×2",
+  cappedAt: "capped at {n}",
+  rulesShort: "Rules",
+  chat: "Chat",
+  chatMute: "Mute this table's chat",
+  chatUnmute: "Show this table's chat",
+  err_chat_too_fast: "One message every few seconds — please wait a moment",
 };
 
 const TABLES = { zh, en };
@@ -501,6 +551,36 @@ export const TITLE_EN = {
   丞相: "Chancellor",
   帝王: "Emperor",
 };
+// Quick chat (docs/protocol.md §3.1): the server relays a phrase's number; these are its words.
+export const CHAT_ZH = [
+  "快点吧，等得花儿都谢了",
+  "不好意思，刚才走神了",
+  "这牌打得漂亮！",
+  "又断线了，网太差",
+  "和你合作真愉快",
+  "再来一局！",
+  "我要走了，下次再玩",
+  "大家好，很高兴见到各位",
+];
+export const CHAT_EN = [
+  "Hurry up, the flowers are wilting",
+  "Sorry, I was miles away",
+  "Nicely played!",
+  "Dropped again, bad connection",
+  "A pleasure playing with you",
+  "One more game!",
+  "I have to go, see you next time",
+  "Hello everyone, nice to meet you",
+];
+export const CHAT_EMOJI = ["👍", "😂", "😭", "😡", "🎉", "🙏"];
+
+/** The words (or emoji) of quick-chat phrase `n`. */
+export function chatText(n) {
+  const words = current === "en" ? CHAT_EN : CHAT_ZH;
+  if (n < words.length) return words[n];
+  return CHAT_EMOJI[n - words.length] || "";
+}
+
 export const PRESET_EN = { qq: "QQ Games", hunan: "Hunan", hengyang: "Hengyang", huayang: "Huayang" };
 
 /** A 名堂 name as shown: the server's Chinese, or its English. */
