@@ -52,3 +52,15 @@ def test_training_script_self_play_smoke(
     assert env_train.main(["--hands", "30", "--eval", "5", "--self-play", "10"]) == 0
     out = capsys.readouterr().out
     assert "against snapshots of itself (every 10 hands)" in out and "mean points per hand over 5 hands" in out
+
+
+def test_baseline_table_script_smoke(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue #16: examples/env_baselines.py prints the baseline table (tiny run)."""
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))
+    import env_baselines
+
+    assert env_baselines.main(["--hands", "10", "--eval", "4", "--eval-greedy", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("| algorithm | training hands | train CPU s | vs random (4 deals)")
+    assert [line.split(" | ")[0] for line in lines[2:]] == [
+        "| masked random", "| linear REINFORCE vs random", "| linear REINFORCE, self-play (snapshot/500)"]
