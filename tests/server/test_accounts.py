@@ -17,7 +17,9 @@ ENV = {"PAOHUZI_LOGIN_BURST": "40", "PAOHUZI_LOGIN_RATE": "0.01", "PAOHUZI_LOGIN
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def accounts_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+def accounts_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
     workdir: Path = tmp_path_factory.mktemp("accounts")
     if request.param == "sqlite":
         proc = ServerProcess(workdir, f"sqlite:///{workdir / 'paohuzi.sqlite3'}", env=ENV).start()
