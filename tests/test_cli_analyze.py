@@ -199,9 +199,7 @@ class TestJson:
         }
 
     def test_waits_last_card(self) -> None:
-        response, _ = run_json(
-            {"hand": WU_HAND, "table": "pao:d9d9d9d9", "last_card": True, "source": "none"}
-        )
+        response, _ = run_json({"hand": WU_HAND, "table": "pao:d9d9d9d9", "last_card": True, "source": "none"})
         assert response["waits"] == [
             {"card": "x4", "huxi": 30, "points": 84},
             {"card": "d4", "huxi": 33, "points": 96},

@@ -173,3 +173,22 @@ def test_r8_1_replay_shows_and_takes_options(tmp_path: Path, capsys: pytest.Capt
     capsys.readouterr()
     assert main(["replay", str(path), "--option", "zimo=twice"]) == 2
     assert "zimo must be one of plus_one, double, none, got 'twice'" in capsys.readouterr().err
+
+
+def test_r8_2_replay_of_a_dissolved_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from paohuzi.engine import Match
+    from paohuzi.rules import find_preset
+
+    match = Match(find_preset("qq"), seed=3, hands=4)
+    while not match.hand.over:
+        seat = match.deciding[0]
+        match.apply(seat, match.legal_actions(seat)[-1])
+    match.next_hand()
+    seat = match.deciding[0]
+    match.apply(seat, match.legal_actions(seat)[0])
+    match.dissolve()
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(match.record()), encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("规则 qq") == 2 and out.rstrip().endswith("（解散，不结算）")

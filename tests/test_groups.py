@@ -69,9 +69,7 @@ class TestGroupKind:
 
     def test_sizes_and_sets(self) -> None:
         assert (
-            {k for k in GroupKind if k.size == 4}
-            == {GroupKind.TI, GroupKind.PAO}
-            == {k for k in GroupKind if k.four}
+            {k for k in GroupKind if k.size == 4} == {GroupKind.TI, GroupKind.PAO} == {k for k in GroupKind if k.four}
         )
         assert GroupKind.JIANG.size == 2
         assert TABLE_KINDS == {
@@ -95,10 +93,7 @@ class TestGroup:
         # No spaces between ASCII cards, Chinese kind name, Chinese cards, upper case.
         assert Group.parse(f"{group.kind.value}:{''.join(str(c) for c in group.cards)}") == group
         assert Group.parse(f"{group.kind.chinese}:{''.join(c.chinese for c in group.cards)}") == group
-        assert (
-            Group.parse(f" {group.kind.value.upper()} : {' '.join(str(c).upper() for c in group.cards)}")
-            == group
-        )
+        assert Group.parse(f" {group.kind.value.upper()} : {' '.join(str(c).upper() for c in group.cards)}") == group
         assert group.chinese == f"{group.kind.chinese} {''.join(c.chinese for c in group.cards)}"
 
     @pytest.mark.parametrize("group", ALL_GROUPS, ids=str)

@@ -55,8 +55,13 @@ def brute_huxi(kind: GroupKind, cards: tuple[int, ...]) -> int:
     """R3's 胡息 column, row by row."""
     big = _big(cards[0])
     rows = {
-        GroupKind.TI: (9, 12), GroupKind.PAO: (6, 9), GroupKind.WEI: (3, 6), GroupKind.CHOUWEI: (3, 6),
-        GroupKind.KAN: (3, 6), GroupKind.PENG: (1, 3), GroupKind.JIANG: (0, 0),
+        GroupKind.TI: (9, 12),
+        GroupKind.PAO: (6, 9),
+        GroupKind.WEI: (3, 6),
+        GroupKind.CHOUWEI: (3, 6),
+        GroupKind.KAN: (3, 6),
+        GroupKind.PENG: (1, 3),
+        GroupKind.JIANG: (0, 0),
     }
     if kind in rows:
         return rows[kind][big]
@@ -100,7 +105,8 @@ class TestR3ShapeTable:
     def test_r3_partners_of_every_card_match_brute_force(self) -> None:
         for c in range(NUM_KINDS):
             brute = sorted(
-                (a, b) for a, b in itertools.combinations_with_replacement(range(NUM_KINDS), 2)
+                (a, b)
+                for a, b in itertools.combinations_with_replacement(range(NUM_KINDS), 2)
                 if brute_sequence(tuple(sorted((a, b, c)))) or brute_jiao(tuple(sorted((a, b, c))))
             )
             assert list(PARTNERS[c]) == brute, Card(c)
@@ -133,8 +139,11 @@ class TestR3ShapeTable:
                     group = Group(kind, tuple(Card(k) for k in t))
                 except GroupError:
                     valid = (
-                        len(set(t)) == 1 if kind.same_kind
-                        else brute_sequence(t) if kind is GroupKind.JU else brute_jiao(t)
+                        len(set(t)) == 1
+                        if kind.same_kind
+                        else brute_sequence(t)
+                        if kind is GroupKind.JU
+                        else brute_jiao(t)
                     )
                     assert not valid, (kind, t)
                     continue

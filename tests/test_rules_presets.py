@@ -81,9 +81,7 @@ class TestPresets:
         assert find_preset("hunan").with_options(four_players=True).players_at_table == 4
 
     def test_default_is_qq(self) -> None:
-        assert (
-            find_preset("default") == find_preset("qq") == RuleSet(stake=3) == RuleSet.from_dict({"stake": 3})
-        )
+        assert find_preset("default") == find_preset("qq") == RuleSet(stake=3) == RuleSet.from_dict({"stake": 3})
 
     def test_titles(self) -> None:
         assert {n: find_preset(n).title for n in R8} == {

@@ -169,6 +169,9 @@ _LOW = sum(_ONE)  # bit 0 of every 3-bit count
 # Copies in play: 6 bits per card kind, in kind order.
 _SIX = [1 << (6 * k) for k in range(NUM_KINDS)]
 _SIX_27 = 27 * sum(_SIX)
+# Both packings in one int per card (the search's below bit 64, the copies in play above): one addition.
+_BOTH = [_CARD_ONE[k] | _SIX[k] << 64 for k in range(NUM_KINDS)]
+_LOW64 = (1 << 64) - 1
 _SIX_TOP = 32 * sum(_SIX)
 
 
@@ -181,16 +184,18 @@ class _Hand:
         # Plain ints only (see the module's search notes): the hand as bytes (bytes() takes the cards in C;
         # indexing with IntEnum members is slower than with ints), packed two ways: 3 bits per slot for the
         # search and 6 bits per card kind for the copies in play.
-        packed = in_play = 0
-        one, six = _CARD_ONE, _SIX
+        both = 0
+        table_of_both = _BOTH
         try:
             cards = bytes(hand)
             for c in cards:
-                packed += one[c]
-                in_play += six[c]
+                both += table_of_both[c]
         except (ValueError, TypeError, IndexError):
             bad = next(c for c in hand if not isinstance(c, int) or not 0 <= c < NUM_KINDS)
             raise AnalysisError(f"not a card: {bad!r}") from None
+        packed = both & _LOW64
+        in_play = both >> 64
+        six = _SIX
         size = len(cards)
         fours = 0
         huxi = 0
@@ -408,7 +413,7 @@ def arrangements(
     """
     _check_card(card, source, min_huxi)
     h = _Hand(hand, table)
-    if card is not None and h.total(card) >= 4:
+    if card is not None and h.in_play >> 6 * card & 7 >= 4:
         raise AnalysisError(f"5 copies of {Card(card)} (there are only 4 of each card, R1)")
     return h.arrangements(card, source, min_huxi)
 

@@ -98,7 +98,8 @@ class Score:
     :ivar duidui: the arrangement is 对对 (every group of one kind).
     :ivar table: the 名堂 table used: ``qq`` (A), ``hunan`` (B) or ``huayang`` (C).
     :ivar zimo_double: 自摸翻倍 (R8.1 ``zimo`` ``double``) doubled the points; not a 番.
-    :ivar uncapped: the points before 封顶 (R8.1 ``cap``); equal to :attr:`points` when the cap did not bite.
+    :ivar uncapped: the points before 封顶 (R8.1 ``cap``); equal to :attr:`points` when the cap did not bite
+        (:func:`score` always sets it).
     """
 
     names: tuple[Name, ...]
@@ -115,11 +116,7 @@ class Score:
     duidui: bool = False
     table: str = "qq"
     zimo_double: bool = False
-    uncapped: int = -1
-
-    def __post_init__(self) -> None:
-        if self.uncapped < 0:
-            object.__setattr__(self, "uncapped", self.points)
+    uncapped: int = 0
 
     @property
     def capped(self) -> bool:

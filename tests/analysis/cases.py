@@ -238,9 +238,7 @@ def near_miss(rng: random.Random, case: Case, label: str = "near-miss") -> Case:
         return replace(case, source=rng.choice(SOURCES[1:]), label=f"{label}:source")
     if hand:
         card = hand.pop(rng.randrange(len(hand)))
-        return replace(
-            case, hand=tuple(hand), card=card, source=rng.choice(SOURCES[1:]), label=f"{label}:card"
-        )
+        return replace(case, hand=tuple(hand), card=card, source=rng.choice(SOURCES[1:]), label=f"{label}:card")
     return case
 
 

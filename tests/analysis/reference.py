@@ -163,9 +163,7 @@ def card_uses(hand: Sequence[Card], table: Sequence[Group], card: Card | None, s
         rest.remove(kan)
         four = _same(GroupKind.TI if own else GroupKind.PAO, card, 4)
         return [Use(table, (*rest, four), tuple(free))]
-    wei_at = [
-        i for i, g in enumerate(table) if g.kind in (GroupKind.WEI, GroupKind.CHOUWEI) and g.card == card
-    ]
+    wei_at = [i for i, g in enumerate(table) if g.kind in (GroupKind.WEI, GroupKind.CHOUWEI) and g.card == card]
     peng_at = [i for i, g in enumerate(table) if g.kind is GroupKind.PENG and g.card == card]
 
     def replace(i: int, kind: GroupKind) -> tuple[Group, ...]:
@@ -235,9 +233,7 @@ def best_by_shape(
     return best
 
 
-def ref_waits(
-    hand: Sequence[Card], table: Sequence[Group] = (), *, min_huxi: int = 15
-) -> dict[Card, dict[bool, int]]:
+def ref_waits(hand: Sequence[Card], table: Sequence[Group] = (), *, min_huxi: int = 15) -> dict[Card, dict[bool, int]]:
     """听牌: each kind (still drawable) whose own draw completes the hand, with its best 胡息 per shape."""
     counts = check_counts(hand, table, None)
     out: dict[Card, dict[bool, int]] = {}

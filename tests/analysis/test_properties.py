@@ -53,9 +53,7 @@ _JU = [
 _JIAO = [(Card.of(p, False),) * 2 + (Card.of(p, True),) for p in range(1, 11)] + [
     (Card.of(p, False),) + (Card.of(p, True),) * 2 for p in range(1, 11)
 ]
-TABLE_GROUPS = [Group(k, (c,) * k.size) for k in SAME_TABLE for c in KINDS] + [
-    Group.chi(c) for c in _JU + _JIAO
-]
+TABLE_GROUPS = [Group(k, (c,) * k.size) for k in SAME_TABLE for c in KINDS] + [Group.chi(c) for c in _JU + _JIAO]
 HAND_GROUP_CARDS = [(c,) * 3 for c in KINDS] + [(c,) * 4 for c in KINDS] + _JU + _JIAO
 
 
@@ -119,9 +117,7 @@ def built_hands(draw: st.DrawFn) -> Hand:
     card = None
     if source is not Source.NONE:
         threes = [
-            g.card
-            for g in table
-            if g.kind in (GroupKind.WEI, GroupKind.CHOUWEI, GroupKind.PENG) and used[g.card] < 4
+            g.card for g in table if g.kind in (GroupKind.WEI, GroupKind.CHOUWEI, GroupKind.PENG) and used[g.card] < 4
         ]
         how = draw(st.sampled_from(["hand", "hand", "hand", "table", "any"]))
         if how == "hand" and hand:  # one of the hand cards is the card won
@@ -329,9 +325,7 @@ def test_r6_waits_agree_with_arrangements(h: Hand) -> None:
 
 
 @SETTINGS
-@given(
-    st.lists(st.sampled_from(KINDS), max_size=24).filter(lambda c: max(Counter(c).values(), default=0) <= 4)
-)
+@given(st.lists(st.sampled_from(KINDS), max_size=24).filter(lambda c: max(Counter(c).values(), default=0) <= 4))
 def test_r6_4_partial_arrangement(cards: list[Card]) -> None:
     a = partial_arrangement(cards)
     assert Counter(c for g in a.groups for c in g.cards) + Counter(a.loose) == Counter(cards)

@@ -52,8 +52,14 @@ def test_levels_are_bots(name: str) -> None:
 def test_levels_to_dict_is_json_ready() -> None:
     data = levels.to_dict()
     assert json.loads(json.dumps(data, ensure_ascii=False)) == data
-    assert data[0] == {"key": "beginner", "zh": "入门", "en": "Beginner", "rank": 1,
-                       "blurb_zh": "会胡牌，但常常出错", "blurb_en": "takes its wins, but often plays a random card"}
+    assert data[0] == {
+        "key": "beginner",
+        "zh": "入门",
+        "en": "Beginner",
+        "rank": 1,
+        "blurb_zh": "会胡牌，但常常出错",
+        "blurb_en": "takes its wins, but often plays a random card",
+    }
 
 
 def test_simulate_takes_levels(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,8 +17,7 @@ DEALER = "x2 x7 x10 d2 d7 d10 x4 x5 x6 d4 d5 d6 x8 x8 x8 x3 x3 d9 d9 x9"
 
 
 def _dealer_hand(fill_seed: int = 0) -> Hand:
-    return Hand(QQ, deck=stack_deck(QQ, dealer=0, hands={0: DEALER}, liangzhang="d1", fill_seed=fill_seed),
-                dealer=0)
+    return Hand(QQ, deck=stack_deck(QQ, dealer=0, hands={0: DEALER}, liangzhang="d1", fill_seed=fill_seed), dealer=0)
 
 
 class TestGreedy:

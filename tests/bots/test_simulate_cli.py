@@ -12,14 +12,36 @@ from paohuzi.engine import replay
 
 
 def test_json_output(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--bots", "greedy[useful=false],random,random", "--hands", "3", "--seed", "2",
-                 "--json", "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--bots",
+                "greedy[useful=false],random,random",
+                "--hands",
+                "3",
+                "--seed",
+                "2",
+                "--json",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["deals"] == 3 and data["hands"] == 9 and data["rules"] == "qq" and data["seed"] == 2
     rows = {r["bot"]: r for r in data["table"]}
     assert rows["greedy[useful=false]"]["hands"] == 9 and rows["random"]["hands"] == 18
-    assert set(rows["random"]) == {"bot", "hands", "points", "win_rate", "draw_rate", "win_huxi", "decision_ms",
-                                   "decisions"}
+    assert set(rows["random"]) == {
+        "bot",
+        "hands",
+        "points",
+        "win_rate",
+        "draw_rate",
+        "win_huxi",
+        "decision_ms",
+        "decisions",
+    }
     (diff,) = data["differences"]
     assert (diff["a"], diff["b"]) == ("greedy[useful=false]", "random")
     expected = rows["greedy[useful=false]"]["points"]["mean"] - rows["random"]["points"]["mean"]
@@ -29,8 +51,24 @@ def test_json_output(capsys: pytest.CaptureFixture[str]) -> None:
 def test_table_records_and_jobs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rec = tmp_path / "records"
     out = tmp_path / "hands.jsonl"
-    assert main(["simulate", "--bots", "random,random,greedy[useful=false]", "--hands", "2", "--jobs", "2",
-                 "--record", str(rec), "--hands-out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--bots",
+                "random,random,greedy[useful=false]",
+                "--hands",
+                "2",
+                "--jobs",
+                "2",
+                "--record",
+                str(rec),
+                "--hands-out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     captured = capsys.readouterr()
     assert "points/hand (95% CI)" in captured.out and "paired difference" in captured.out
     assert "6/6 hands" in captured.err  # the progress line

@@ -16,8 +16,9 @@ from paohuzi.stats import t_quantile
 QQ = find_preset("qq")
 
 
-def _result(deal: int, seating: int, bots: tuple[str, ...], points: tuple[float, ...], winner: int | None,
-            huxi: int = 0) -> HandResult:
+def _result(
+    deal: int, seating: int, bots: tuple[str, ...], points: tuple[float, ...], winner: int | None, huxi: int = 0
+) -> HandResult:
     return HandResult(deal, seating, bots, points, winner, winner is None, huxi, (2, 3, 4), (0.02, 0.03, 0.04))
 
 
@@ -44,7 +45,7 @@ class TestSummarize:
         assert (a.win_rate, b.win_rate) == (2 / 6, 2 / 12)
         assert (a.draw_rate, b.draw_rate) == (2 / 6, 4 / 12)
         assert (a.win_huxi, b.win_huxi) == ((18 + 15) / 2, (21 + 16) / 2)
-        (x, y, diff), = summary.differences
+        ((x, y, diff),) = summary.differences
         assert (x, y) == ("a", "b")
         assert diff.mean == pytest.approx(((2 - -1) + (-5 / 3 - 5 / 6)) / 2)
         # Decisions per hand are (2, 3, 4) by seat; a sits in seats 0, 1, 2 once per deal.

@@ -33,7 +33,13 @@ def test_r4_1_3_the_dealer_discards_first_never_a_kan_card() -> None:
     assert hand.deciding == (0,) and hand.phase == "discard"
     # x1, x3, d9 and d10 are 坎 (R3): never offered.
     assert legal(hand, 0) == [
-        "discard x4", "discard x7", "discard x8", "discard x10", "discard d1", "discard d2", "discard d8",
+        "discard x4",
+        "discard x7",
+        "discard x8",
+        "discard x10",
+        "discard d1",
+        "discard d2",
+        "discard d8",
     ]
     assert legal(hand, 1) == [] and legal(hand, 2) == []
 

@@ -25,7 +25,14 @@ def test_r4_2_1_a_drawn_card_matching_a_kan_is_a_forced_ti() -> None:
     # The first 提 is a 进牌: a discard is owed (R4.6), never of a 坎 card.
     assert hand.deciding == (1,) and hand.phase == "discard"
     assert legal(hand, 1) == [
-        "discard x1", "discard x2", "discard x4", "discard x8", "discard x9", "discard d7", "discard d9", "discard d10",
+        "discard x1",
+        "discard x2",
+        "discard x4",
+        "discard x8",
+        "discard x9",
+        "discard d7",
+        "discard d9",
+        "discard d10",
     ]
 
 
@@ -81,14 +88,26 @@ def test_r4_2_3_after_a_forced_wei_the_drawer_may_hu() -> None:
     assert hand.phase == "self_hu"
     # Complete as the cards now stand; a discard is owed, so 胡 or a discard (no pass).
     assert legal(hand, 1) == [
-        "hu", "discard x1", "discard x2", "discard x3", "discard x8", "discard x9", "discard x10",
+        "hu",
+        "discard x1",
+        "discard x2",
+        "discard x3",
+        "discard x8",
+        "discard x9",
+        "discard x10",
     ]
     declined = hand.copy()
     assert play(hand, "1: hu") == ["hu 1 d4 forced 27胡息 6分", "settlement -18 36 -18"]
     outcome = hand.outcome
     assert outcome is not None and outcome.zimo and outcome.source == "forced" and str(outcome.card) == "d4"
     assert [str(g) for g in outcome.arrangement.groups] == [  # type: ignore[union-attr]
-        "wei:d4 d4 d4", "kan:x5 x5 x5", "kan:x7 x7 x7", "kan:d1 d1 d1", "kan:d2 d2 d2", "ju:x1 x2 x3", "ju:x8 x9 x10",
+        "wei:d4 d4 d4",
+        "kan:x5 x5 x5",
+        "kan:x7 x7 x7",
+        "kan:d1 d1 d1",
+        "kan:d2 d2 d2",
+        "ju:x1 x2 x3",
+        "ju:x8 x9 x10",
     ]
     # Declining is allowed: the seat discards instead (R4.4 decision).
     assert play(declined, "1: discard x10")[0] == "discard 1 x10"
@@ -136,4 +155,3 @@ def test_r4_2_the_hand_is_drawn_when_the_stock_runs_out() -> None:
     outcome = hand.outcome
     assert outcome is not None and outcome.kind == "draw" and outcome.winner is None and outcome.payments == (0, 0, 0)
     assert hand.deciding == () and hand.phase == "over"
-

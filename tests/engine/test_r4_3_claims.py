@@ -43,7 +43,11 @@ def test_r4_3_a_player_who_could_peng_may_hu_instead() -> None:
 def test_r4_3_pao_is_forced_for_a_kan_holder() -> None:
     hand = deal(stock="x6")
     assert play(hand, "0: discard x2") == [
-        "discard 0 x2", "unclaimed 0 x2", "draw 1 x6", "show 1 x6", "pao 2 x6 kan from 1",
+        "discard 0 x2",
+        "unclaimed 0 x2",
+        "draw 1 x6",
+        "show 1 x6",
+        "pao 2 x6 kan from 1",
     ]
     assert [str(g) for g in hand.table_of(2)] == ["pao:x6 x6 x6 x6"]
     assert hand.deciding == (2,) and hand.phase == "discard"  # the first 跑 is a 进牌 (R4.6)
@@ -53,7 +57,12 @@ def test_r4_3_pao_is_forced_for_a_wei_on_the_table() -> None:
     hand = deal(WEI_SEAT1, stock="d4 d3 d4")
     play(hand, "0: discard x2", "1: discard x2")
     assert play(hand, "2: pass")[-6:] == [
-        "draw 2 d3", "show 2 d3", "unclaimed 2 d3", "draw 0 d4", "show 0 d4", "pao 1 d4 wei from 0",
+        "draw 2 d3",
+        "show 2 d3",
+        "unclaimed 2 d3",
+        "draw 0 d4",
+        "show 0 d4",
+        "pao 1 d4 wei from 0",
     ]
     assert [str(g) for g in hand.table_of(1)] == ["pao:d4 d4 d4 d4"]
 

@@ -37,8 +37,14 @@ def test_r4_6_the_second_pao_needs_no_discard_babkuai() -> None:
     assert hand.deciding == (2,)  # first 跑: 21 > 20, discard
     events = play(hand, "2: discard x4")
     assert events[:9] == [
-        "discard 2 x4", "unclaimed 2 x4", "draw 0 d3", "show 0 d3", "unclaimed 0 d3",
-        "draw 1 x6", "show 1 x6", "pao 2 x6 kan from 1",
+        "discard 2 x4",
+        "unclaimed 2 x4",
+        "draw 0 d3",
+        "show 0 d3",
+        "unclaimed 0 d3",
+        "draw 1 x6",
+        "show 1 x6",
+        "pao 2 x6 kan from 1",
         "draw 0 d4",  # second 跑 (八块): 21 = 20 + (2 − 1), no discard; the 下家 of seat 2 draws
     ]
     assert _total(hand, 2) == 21

@@ -35,7 +35,10 @@ def test_r6_3_haidi_the_last_card_of_the_stock() -> None:
             action = next(a for a in acts if a not in avoid)
         hand.apply(seat, action)
     assert brief(hand.events)[-4:] == [
-        "draw 0 x10", "show 0 x10 last", "hu 1 x10 other 21胡息 6分", "settlement -18 36 -18",
+        "draw 0 x10",
+        "show 0 x10 last",
+        "hu 1 x10 other 21胡息 6分",
+        "settlement -18 36 -18",
     ]
     outcome = hand.outcome
     assert outcome is not None and outcome.haidi and not outcome.zimo

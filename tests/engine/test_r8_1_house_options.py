@@ -274,3 +274,42 @@ def test_r8_2_dissolve_between_hands() -> None:
     with pytest.raises(MatchError, match="the match is over"):
         match.next_hand()
     assert replay_match(match.record()).dissolved
+
+
+# Seat 1 is dealt 提 壹 贰 叁 and eight more big cards: a dealt 天胡 (R6.4), 36 胡息 doubled (qq):
+# (72 − 12) // 3 + 1 = 21, 大字胡 (20 big) 8 番 → 168 points.
+BIG_TIANHU = "d1 d1 d1 d1 d2 d2 d2 d2 d3 d3 d3 d3 d4 d4 d5 d6 d7 d8 d9 d10"
+
+
+@pytest.mark.parametrize(
+    ("cap", "points", "payments"),
+    [(0, 168, (-504, 1008, -504)), (100, 100, (-300, 600, -300)), (200, 168, (-504, 1008, -504))],
+)
+def test_r8_1_cap_on_a_dealt_tianhu(cap: int, points: int, payments: tuple[int, ...]) -> None:
+    """封顶 caps a hand's points before × stake (qq: d = 3)."""
+    hand = deal({1: BIG_TIANHU}, rules=QQ.with_options(cap=cap))
+    assert brief(hand.events)[-2] == f"hu 1 None dealt 36胡息 {points}分"
+    out = hand.outcome
+    assert out is not None and out.payments == payments
+    assert (out.score.uncapped, out.score.capped) == (168, cap == 100)
+    assert out.to_dict()["names"] == [
+        {"name": "大字胡", "fan": 8},
+        {"name": "天胡", "fan": 0},
+        {"name": "自摸", "fan": 0},
+    ]
+
+
+def test_r8_1_every_seat_sees_the_house_options_and_bots_read_them() -> None:
+    from paohuzi.bots.view import read
+
+    rules = HUNAN.with_options(must_hu=True, cap=100, min_huxi=18)
+    hand = deal(rules=rules)
+    for seat in hand.seats:
+        obs = hand.observation(seat)
+        assert obs["rules"] == "hunan" and obs["options"]["must_hu"] is True and obs["options"]["cap"] == 100
+        assert read(obs).rules == rules
+    obs = hand.observation(0)
+    obs["options"]["cap"] = 0  # a fresh dict each time
+    assert hand.observation(0)["options"]["cap"] == 100
+    plain = deal()
+    assert read(plain.observation(1)).rules == QQ

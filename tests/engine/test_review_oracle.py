@@ -170,7 +170,7 @@ class Oracle:
                 if not self.owes_after_gain(s, 1) or loose_after > 0:
                     opts.setdefault(s, set()).add(PENG)
                     claims.append((PENG, s))
-        for s in ((src, self.nxt[src]) if drawn else (self.nxt[src],)):
+        for s in (src, self.nxt[src]) if drawn else (self.nxt[src],):
             if s in self.dead or c in self.chou.no_chi[s]:
                 continue
             ways = chi_options(self.counts(s), c, self.owes_after_gain(s, 1))
@@ -363,6 +363,7 @@ def play_checked(rules, seed: int, rng: random.Random, pass_bias: float = 0.0, r
 # ---------------------------------------------------------------------------------------------------
 # An independent R6.1 check (no shared code with paohuzi.analysis): plain recursion over card counts.
 # ---------------------------------------------------------------------------------------------------
+
 
 def _group_huxi(cards: tuple[int, ...]) -> int:
     """R3 for a 句/绞 of the hand."""

@@ -168,16 +168,19 @@ class TestMasks:
 
 def _claim_deck() -> list[object]:
     """Dealer 0 discards x5; its 下家 (seat 1) may 吃 it (x6 x7, x4 x6 or x3 x4), seat 2 may 碰 it (x5 x5)."""
-    return list(stack_deck(
-        QQ, 0,
-        {
-            0: "x5 x5 x1 x1 x3 x3 x8 x8 d1 d1 d3 d3 d8 d8 x9 d5 d6 x10 d10 x2",
-            1: "x6 x7 d2 d2 d4 d4 d6 d6 d9 d9 x1 x3 x8 d1 d3 d8 x4 x4 x10 d10",
-            2: "x5 x5 x2 x2 x6 x6 x7 x7 d5 d5 d9 d9 x9 x9 d2 d2 x4 x4 d4 d4",
-        },
-        liangzhang="x9",
-        stock="d7 d7 d7 d7 x1 x2 x3 x6 x7 x8 x10 x10 d1 d3 d5 d6 d8 d10 d10",
-    ))
+    return list(
+        stack_deck(
+            QQ,
+            0,
+            {
+                0: "x5 x5 x1 x1 x3 x3 x8 x8 d1 d1 d3 d3 d8 d8 x9 d5 d6 x10 d10 x2",
+                1: "x6 x7 d2 d2 d4 d4 d6 d6 d9 d9 x1 x3 x8 d1 d3 d8 x4 x4 x10 d10",
+                2: "x5 x5 x2 x2 x6 x6 x7 x7 d5 d5 d9 d9 x9 x9 d2 d2 x4 x4 d4 d4",
+            },
+            liangzhang="x9",
+            stock="d7 d7 d7 d7 x1 x2 x3 x6 x7 x8 x10 x10 d1 d3 d5 d6 d8 d10 d10",
+        )
+    )
 
 
 class TestClaimWindow:

@@ -48,8 +48,9 @@ def test_policy_must_be_implemented() -> None:
 
 
 def test_simulate_with_an_outside_policy(capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(["simulate", "--bots", "paohuzi.env.policy:MaskedRandomBot,random,random", "--hands", "2",
-                   "--quiet", "--json"])
+    status = main(
+        ["simulate", "--bots", "paohuzi.env.policy:MaskedRandomBot,random,random", "--hands", "2", "--quiet", "--json"]
+    )
     assert status == 0
     out = json.loads(capsys.readouterr().out)
     assert "paohuzi.env.policy:MaskedRandomBot" in json.dumps(out)

@@ -58,8 +58,19 @@ def trace(e: Any, seed: int, rng: random.Random, p_illegal: float) -> list[Any]:
         obs, reward, termination, truncation, info = e.last()
         live = not (termination or truncation)
         mask = obs["action_mask"]
-        out.append((agent, obs["observation"].tobytes(), mask.tobytes() if live else None, reward,
-                    termination, truncation, repr(info), dict(e.rewards), list(e.agents)))
+        out.append(
+            (
+                agent,
+                obs["observation"].tobytes(),
+                mask.tobytes() if live else None,
+                reward,
+                termination,
+                truncation,
+                repr(info),
+                dict(e.rewards),
+                list(e.agents),
+            )
+        )
         if not live:
             action = None
         elif rng.random() < p_illegal:
@@ -104,9 +115,11 @@ class TestIllegalAction:
         e.step(legal_id(e))
         offender = e.agent_selection
         hand = e.unwrapped.hand
-        actions, events, observations = tuple(hand.actions), list(hand.events), [
-            hand.observation(s) for s in hand.seats
-        ]
+        actions, events, observations = (
+            tuple(hand.actions),
+            list(hand.events),
+            [hand.observation(s) for s in hand.seats],
+        )
         e.step(illegal_id(e))  # no observe() first: the check does not depend on one
         assert hand.actions == actions and hand.events == events and not hand.over
         assert [hand.observation(s) for s in hand.seats] == observations
@@ -154,8 +167,19 @@ class TestIllegalAction:
 class TestOutOfRange:
     @pytest.mark.parametrize(
         "action",
-        [NUM_ACTIONS, -1, 10**9, None, 1.0, "3", True, np.int64(NUM_ACTIONS), np.array([1]), np.float32(1),
-         np.bool_(True)],
+        [
+            NUM_ACTIONS,
+            -1,
+            10**9,
+            None,
+            1.0,
+            "3",
+            True,
+            np.int64(NUM_ACTIONS),
+            np.array([1]),
+            np.float32(1),
+            np.bool_(True),
+        ],
         ids=repr,
     )
     def test_is_an_assertion_error_and_changes_nothing(self, action: Any) -> None:
@@ -177,8 +201,10 @@ class TestOutOfRange:
 
     def test_raised_under_python_O(self) -> None:
         """Not an ``assert`` statement: ``python -O`` keeps the check."""
-        code = ("from paohuzi.env import env\ne = env(); e.reset(seed=0)\n"
-                "try:\n    e.step(115)\nexcept AssertionError as x:\n    print('refused', x)\n")
+        code = (
+            "from paohuzi.env import env\ne = env(); e.reset(seed=0)\n"
+            "try:\n    e.step(115)\nexcept AssertionError as x:\n    print('refused', x)\n"
+        )
         out = subprocess.run([sys.executable, "-O", "-c", code], capture_output=True, text=True, check=True)
         assert out.stdout.strip() == "refused action is not in action space"
 
@@ -236,8 +262,15 @@ class TestLayer:
         e = env()
         e.reset(seed=3)
         raw = e.unwrapped
-        for name in ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos",
-                     "_cumulative_rewards"):
+        for name in (
+            "agents",
+            "agent_selection",
+            "rewards",
+            "terminations",
+            "truncations",
+            "infos",
+            "_cumulative_rewards",
+        ):
             assert getattr(e, name) is getattr(raw, name)
         assert e.num_agents == 3 and e.render_mode is None
         e.agent_selection = "player_1"  # setting one sets the environment's

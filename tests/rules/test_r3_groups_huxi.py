@@ -60,9 +60,7 @@ def test_r3_group_huxi_table(group: str, huxi: int) -> None:
             id="chouwei-both",
         ),
         pytest.param("x9x9x9 d9d9d9", "", [want(9, True, "kan:x9x9x9 kan:d9d9d9")], id="kan-both"),
-        pytest.param(
-            "", "peng:x1x1x1 peng:d1d1d1", [want(4, True, "peng:x1x1x1 peng:d1d1d1")], id="peng-both"
-        ),
+        pytest.param("", "peng:x1x1x1 peng:d1d1d1", [want(4, True, "peng:x1x1x1 peng:d1d1d1")], id="peng-both"),
         pytest.param("x1x2x3 d1d2d3", "", [want(9, False, "ju:x1x2x3 ju:d1d2d3")], id="yi-er-san"),
         pytest.param("x2 x7 x10 d2 d7 d10", "", [want(9, False, "ju:x2x7x10 ju:d2d7d10")], id="er-qi-shi"),
         pytest.param(

@@ -51,9 +51,7 @@ from arrangement_shapes import DISCARD, NONE, OTHER, SELF, Shape, analyse, group
         pytest.param("x3x3x3 x7x7", "peng:d1d1d1", [], id="peng-is-not-a-four"),
     ],
 )
-def test_r6_1_jiang_exactly_one_with_ti_or_pao_none_otherwise(
-    hand: str, table: str, expected: list[Shape]
-) -> None:
+def test_r6_1_jiang_exactly_one_with_ti_or_pao_none_otherwise(hand: str, table: str, expected: list[Shape]) -> None:
     assert analyse(hand, table) == expected
 
 
@@ -77,9 +75,7 @@ def test_r6_1_jiang_exactly_one_with_ti_or_pao_none_otherwise(
         ),
     ],
 )
-def test_r6_1_jiang_counts_the_four_the_card_makes(
-    hand: str, card: str, source: Source, expected: list[Shape]
-) -> None:
+def test_r6_1_jiang_counts_the_four_the_card_makes(hand: str, card: str, source: Source, expected: list[Shape]) -> None:
     assert analyse(hand, "", card, source) == expected
 
 
@@ -107,12 +103,8 @@ def test_r6_1_jiang_counts_the_four_the_card_makes(
             [want(15, False, "pao:d9d9d9d9 ju:x3x4x5 jiang:x3x3 ju:d1d2d3")],
             id="pair-discard-free",
         ),
-        pytest.param(
-            "x8x8 x1x2x3", "", "x8", SELF, [want(6, False, "wei:x8x8x8 ju:x1x2x3")], id="pair-self-wei"
-        ),
-        pytest.param(
-            "x8x8 x1x2x3", "", "x8", OTHER, [want(4, False, "peng:x8x8x8 ju:x1x2x3")], id="pair-other-peng"
-        ),
+        pytest.param("x8x8 x1x2x3", "", "x8", SELF, [want(6, False, "wei:x8x8x8 ju:x1x2x3")], id="pair-self-wei"),
+        pytest.param("x8x8 x1x2x3", "", "x8", OTHER, [want(4, False, "peng:x8x8x8 ju:x1x2x3")], id="pair-other-peng"),
         pytest.param(
             "x8x8 x1x2x3",
             "",
@@ -277,14 +269,10 @@ def test_r6_1_jiang_counts_the_four_the_card_makes(
             [want(3, False, "jiao:x9d9d9 ju:x1x2x3")],
             id="card-in-jiao-discard",
         ),
-        pytest.param(
-            "x9 x9 x1x2x3", "", "d9", SELF, [want(3, False, "jiao:x9x9d9 ju:x1x2x3")], id="card-in-jiao-self"
-        ),
+        pytest.param("x9 x9 x1x2x3", "", "d9", SELF, [want(3, False, "jiao:x9x9d9 ju:x1x2x3")], id="card-in-jiao-self"),
     ],
 )
-def test_r6_1_uses_of_the_card_won(
-    hand: str, table: str, card: str, source: Source, expected: list[Shape]
-) -> None:
+def test_r6_1_uses_of_the_card_won(hand: str, table: str, card: str, source: Source, expected: list[Shape]) -> None:
     assert analyse(hand, table, card, source) == expected
 
 
@@ -343,9 +331,7 @@ def test_r6_1_card_count_is_not_checked() -> None:
         pytest.param("x1", "jiang:x3x3", None, NONE, id="jiang-on-table"),
     ],
 )
-def test_r6_1_bad_input_raises_analysis_error(
-    hand: str, table: str, card: str | None, source: Source
-) -> None:
+def test_r6_1_bad_input_raises_analysis_error(hand: str, table: str, card: str | None, source: Source) -> None:
     with pytest.raises(AnalysisError):
         arrangements(parse_cards(hand), groups_of(table), None if card is None else Card.parse(card), source)
     with pytest.raises(AnalysisError):

@@ -94,9 +94,7 @@ def test_r6_2_best_huxi_not_first_found(hand: str, table: str, expected: list[Sh
         ),
     ],
 )
-def test_r6_2_best_use_of_the_card(
-    hand: str, table: str, card: str, source: Source, expected: list[Shape]
-) -> None:
+def test_r6_2_best_use_of_the_card(hand: str, table: str, card: str, source: Source, expected: list[Shape]) -> None:
     assert analyse(hand, table, card, source) == expected
 
 

@@ -21,9 +21,7 @@ def _sorted(groups: tuple[Group, ...] | list[Group]) -> list[str]:
     ("hand", "table", "tianhu"),
     [
         pytest.param("x1x1x1x1 x2x2x2x2 x3x3x3x3 d1 d2 d3 x7 x10", "", True, id="three-ti-in-hand"),
-        pytest.param(
-            "x3x3x3x3 d1 d2 d3 x7 x10", "ti:x1x1x1x1 ti:x2x2x2x2", True, id="two-table-ti-one-hand-ti"
-        ),
+        pytest.param("x3x3x3x3 d1 d2 d3 x7 x10", "ti:x1x1x1x1 ti:x2x2x2x2", True, id="two-table-ti-one-hand-ti"),
         pytest.param("d1 d2 d3 x7 x10", "ti:x1x1x1x1 ti:x2x2x2x2 ti:d9d9d9d9", True, id="three-table-ti"),
         pytest.param("x1x1x1x1 x2x2x2x2 x3x3x3 x4x4x4 d5 d6 d7", "", False, id="two-ti-two-kan"),
         pytest.param("x1x1x1 x2x2x2 x3x3x3 x4x4x4 d5d5d5 d7", "", True, id="five-kan"),
@@ -41,9 +39,7 @@ def _sorted(groups: tuple[Group, ...] | list[Group]) -> list[str]:
             False,
             id="two-ti-two-kan-table",
         ),
-        pytest.param(
-            "x1 x2 x3 x4 x5 x6 x7 x8 x9 x10 d1 d2 d3 d4 d5 d6 d7 d8 d9 d10", "", False, id="nothing"
-        ),
+        pytest.param("x1 x2 x3 x4 x5 x6 x7 x8 x9 x10 d1 d2 d3 d4 d5 d6 d7 d8 d9 d10", "", False, id="nothing"),
     ],
 )
 def test_r6_4_dealt_tianhu(hand: str, table: str, tianhu: bool) -> None:
@@ -89,9 +85,7 @@ def test_r6_4_tianhu_arrangement(hand: str, table: str, huxi: int, groups: str, 
 @pytest.mark.parametrize(
     ("cards", "huxi", "groups", "loose"),
     [
-        pytest.param(
-            "x1 x2 x3 x2 x7 x10 d4 d4 d4 d9", 12, "kan:d4d4d4 ju:x1x2x3 ju:x2x7x10", "d9", id="docstring"
-        ),
+        pytest.param("x1 x2 x3 x2 x7 x10 d4 d4 d4 d9", 12, "kan:d4d4d4 ju:x1x2x3 ju:x2x7x10", "d9", id="docstring"),
         pytest.param(
             "x1 x2 x3 x2 x7 x10 d1 d2 d3 d2 d7 d10",
             18,
@@ -103,9 +97,7 @@ def test_r6_4_tianhu_arrangement(hand: str, table: str, huxi: int, groups: str, 
         pytest.param("x1x1x1 x2x2 x3x3", 3, "kan:x1x1x1", "x2 x2 x3 x3", id="kan-kept-whole"),
         pytest.param("d1d1d1d1 d2 d3", 12, "ti:d1d1d1d1", "d2 d3", id="ti-kept-whole"),
         pytest.param("", 0, "", "", id="empty"),
-        pytest.param(
-            "d2 d7 d10 d2 d7 d10 x1 x2 x3", 15, "ju:d2d7d10 ju:d2d7d10 ju:x1x2x3", "", id="two-big-er-qi-shi"
-        ),
+        pytest.param("d2 d7 d10 d2 d7 d10 x1 x2 x3", 15, "ju:d2d7d10 ju:d2d7d10 ju:x1x2x3", "", id="two-big-er-qi-shi"),
     ],
 )
 def test_r6_4_partial_arrangement(cards: str, huxi: int, groups: str, loose: str) -> None:

@@ -21,18 +21,13 @@ def want(huxi: int, duidui: bool, groups: str) -> Shape:
 
 def analyse_waits(hand: str, table: str = "", *, min_huxi: int = 0) -> dict[str, list[Shape]]:
     w = waits(parse_cards(hand), _groups(table), min_huxi=min_huxi)
-    return {
-        str(card): [(a.huxi, a.duidui, sorted(str(g) for g in a.groups)) for a in arrs]
-        for card, arrs in w.items()
-    }
+    return {str(card): [(a.huxi, a.duidui, sorted(str(g) for g in a.groups)) for a in arrs] for card, arrs in w.items()}
 
 
 @pytest.mark.parametrize(
     ("hand", "table", "min_huxi", "expected"),
     [
-        pytest.param(
-            "x1 x2 x3 x7 x10", "", 0, {"x2": [want(6, False, "ju:x1x2x3 ju:x2x7x10")]}, id="docstring"
-        ),
+        pytest.param("x1 x2 x3 x7 x10", "", 0, {"x2": [want(6, False, "ju:x1x2x3 ju:x2x7x10")]}, id="docstring"),
         pytest.param("x1 x2", "", 0, {"x3": [want(3, False, "ju:x1x2x3")]}, id="edge-wait"),
         pytest.param(
             "x2 x3",

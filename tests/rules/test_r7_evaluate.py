@@ -82,10 +82,7 @@ def test_r6_2_best_shape_by_points(rules: object, expected: tuple[Name, ...]) ->
     assert win is not None
     assert (win.huxi, win.arrangement.duidui, win.points) == (28, True, 50)
     assert win.score.names == expected
-    assert (
-        Group.parse("peng:x4x4x4") in win.arrangement.groups
-        and Group.parse("jiang:d4d4") in win.arrangement.groups
-    )
+    assert Group.parse("peng:x4x4x4") in win.arrangement.groups and Group.parse("jiang:d4d4") in win.arrangement.groups
 
 
 def test_r6_3_haidi() -> None:

@@ -245,3 +245,16 @@ def test_r8_1_discarder_pays_in_settle() -> None:
         settle(1, 5, (0, 1, 2), 2, payer=1)
     with pytest.raises(ScoringError, match="payer 7 must be a losing seat"):
         settle(1, 5, (0, 1, 2), 2, payer=7)
+
+
+SHARED_RULES = RULES_MD.parents[2] / "shared" / "RULES.md"  # the rule book beside the checkout, when present
+
+
+@pytest.mark.skipif(not SHARED_RULES.exists(), reason="no ../shared/RULES.md beside this checkout")
+def test_docs_rules_md_is_the_shared_rule_book() -> None:
+    """docs/rules.md is the project's copy of RULES.md (issue 11: kept identical in substance)."""
+
+    def lines(path: Path) -> list[str]:
+        return [line.rstrip() for line in path.read_text(encoding="utf-8").splitlines()]
+
+    assert lines(RULES_MD) == lines(SHARED_RULES)

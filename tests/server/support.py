@@ -120,6 +120,16 @@ class ServerProcess:
             time.sleep(0.05)
         raise RuntimeError("server did not start:\n" + self.log_path.read_text(errors="replace")[-3000:])
 
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def wait(self, timeout: float) -> int:
+        """Wait for the process to end by itself; its exit status."""
+        assert self.proc is not None
+        return self.proc.wait(timeout)
+
     def kill(self) -> None:
         """``kill -9``: no shutdown at all."""
         if self.proc is not None and self.proc.poll() is None:
@@ -173,9 +183,7 @@ class Client:
     def __init__(self, server: ServerProcess, token: str | None = None, nickname: str | None = None) -> None:
         self.server = server
         if token is None:
-            data = server.api(
-                "POST", "/api/guests", json_body={"nickname": nickname} if nickname else None, expect=201
-            )
+            data = server.api("POST", "/api/guests", json_body={"nickname": nickname} if nickname else None, expect=201)
             token = data["token"]
             self.player = data["player"]
         else:

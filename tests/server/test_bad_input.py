@@ -121,9 +121,7 @@ def test_wrong_seat_illegal_action_out_of_turn_and_stale_hand(server: ServerProc
             break
         assert frame["type"] != "hand_over", "the hand ended before seat 0 had to decide"
     view = frame["view"]
-    absent = next(
-        c for c in ("x1", "x2", "x3", "x4", "x5", "d1", "d2", "d3", "d4", "d5") if c not in view["hand"]
-    )
+    absent = next(c for c in ("x1", "x2", "x3", "x4", "x5", "d1", "d2", "d3", "d4", "d5") if c not in view["hand"])
     # text that is no action at all is refused at the wire edge (bad_message, naming what is wrong); a well
     # formed action the seat may not play now is the engine's to refuse (illegal_action)
     cases = {

@@ -51,9 +51,7 @@ def test_group_commit_and_a_bad_job_fails_alone(database: Database) -> None:
         room = await database.run(store.create_room("123456", "private", None, {}, 3))
         match = await database.run(store.create_match(room, 7, {}, 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
         hand = await database.run(store.create_hand(match, 1, 7, 0, {}))
-        rows = [
-            database.append_action(store.action_row(hand, seq, 0, "pass", "bot")) for seq in range(1, 101)
-        ]
+        rows = [database.append_action(store.action_row(hand, seq, 0, "pass", "bot")) for seq in range(1, 101)]
         results = await asyncio.gather(
             *rows, database.append_action(store.action_row(hand, 5, 0, "x", "bot")), return_exceptions=True
         )

@@ -63,9 +63,7 @@ def test_private_room_code_share_link_and_join(server: ServerProcess) -> None:
     assert server.api("GET", f"/api/rooms/{code}")["room"]["seats"][2]["player"]["id"] == guest.id
     assert guest.api("GET", "/api/me")["room"]["code"] == code
     third = Client(server)
-    assert (
-        third.api("POST", f"/api/rooms/{code}/join", {"seat": 2}, expect=409)["error"]["code"] == "room_full"
-    )
+    assert third.api("POST", f"/api/rooms/{code}/join", {"seat": 2}, expect=409)["error"]["code"] == "room_full"
     assert third.api("POST", "/api/rooms/000000x/join", expect=404)["error"]["code"] == "not_found"
     left = guest.api("POST", "/api/rooms/leave")
     assert left == {"left": code, "penalty": None}
@@ -77,6 +75,49 @@ def test_room_options_are_validated(server: ServerProcess) -> None:
     for body in ({"hands": 0}, {"turn_seconds": 1}, {"preset": "nowhere"}, {"stake": -1}, {"colour": "red"}):
         err = a.api("POST", "/api/rooms", body, expect=422)
         assert err["error"]["code"] == "invalid", body
+
+
+def test_room_house_options_r8_1_are_stored_with_the_rules(server: ServerProcess) -> None:
+    """R8.1: 起胡, 自摸, 封顶, 有胡必胡, 放炮 (包赔), 坐庄 — set per room, else the preset's; bad values refused."""
+    a = Client(server)
+    body = {"preset": "qq", "cap": 100, "zimo": "double", "min_huxi": 18, "must_hu": True, "first_dealer": "owner"}
+    rules = a.api("POST", "/api/rooms", body, expect=201)["room"]["options"]["rules"]
+    assert (rules["cap"], rules["zimo"], rules["min_huxi"], rules["must_hu"], rules["first_dealer"]) == (
+        100,
+        "double",
+        18,
+        True,
+        "owner",
+    )
+    preset = next(p["rules"] for p in server.api("GET", "/api/presets")["presets"] if p["name"] == "qq")
+    assert (rules["win_on_discard"], rules["discarder_pays"]) == (preset["win_on_discard"], preset["discarder_pays"])
+    b = Client(server)
+    plain = b.api("POST", "/api/rooms", {"preset": "hunan"}, expect=201)["room"]["options"]["rules"]
+    hunan = next(p["rules"] for p in server.api("GET", "/api/presets")["presets"] if p["name"] == "hunan")
+    assert plain == dict(hunan, stake=plain["stake"])
+    for bad in ({"cap": 77}, {"zimo": "triple"}, {"min_huxi": 16}, {"first_dealer": "oldest"}):
+        err = b.api("POST", "/api/rooms", bad, expect=422)
+        assert err["error"]["code"] == "invalid", bad
+
+
+def test_first_dealer_owner_r8_1_deals_the_owner_the_first_hand(server: ServerProcess) -> None:
+    """R8.1 坐庄 ``owner``: the owner deals the first hand — here the owner sits at seat 2 (ownership passed
+    to the friend when the creator left and came back)."""
+    creator, friend = Client(server), Client(server)
+    code = creator.api("POST", "/api/rooms", {"hands": 1, "first_dealer": "owner"}, expect=201)["room"]["code"]
+    friend.api("POST", f"/api/rooms/{code}/join", {"seat": 2})
+    creator.api("POST", "/api/rooms/leave")
+    room = creator.api("POST", f"/api/rooms/{code}/join", {"seat": 0})["room"]
+    assert room["owner"] == friend.id
+    creator.connect()
+    friend.connect()
+    creator.send({"type": "ready", "ready": True})
+    friend.send({"type": "ready", "ready": True})
+    friend.send({"type": "start"})
+    game = friend.expect("game", timeout=20)
+    assert game["seat"] == 2 and game["view"]["dealer"] == 2
+    creator.close()
+    friend.close()
 
 
 def test_four_player_room_has_four_seats(server: ServerProcess) -> None:

@@ -68,9 +68,7 @@ def test_three_clients_play_a_private_room_hand_to_settlement(server: ServerProc
     assert all(isinstance(f["waits"], list) for p in players for f in p.frames if f["type"] == "update")
     # points and history
     me = players[0].api("GET", "/api/me")["player"]
-    seat0 = next(
-        s for s in server.api("GET", f"/api/rooms/{code}")["room"]["seats"] if s["player"]["id"] == me["id"]
-    )
+    seat0 = next(s for s in server.api("GET", f"/api/rooms/{code}")["room"]["seats"] if s["player"]["id"] == me["id"])
     assert me["hands_played"] == 1 and me["matches_played"] == 1
     history = players[0].api("GET", "/api/me/history")["matches"]
     assert history[0]["status"] == "finished" and history[0]["hands"][0]["id"] == hand_id
@@ -200,9 +198,7 @@ def test_leaving_mid_hand_pays_the_escape_penalty(server: ServerProcess) -> None
     after = leaver.api("GET", "/api/me")["player"]["points"]
     assert after == before - result["penalty"]
     room = server.api("GET", f"/api/rooms/{code}")["room"]
-    assert room["status"] == "waiting" and leaver.id not in [
-        s["player"] and s["player"]["id"] for s in room["seats"]
-    ]
+    assert room["status"] == "waiting" and leaver.id not in [s["player"] and s["player"]["id"] for s in room["seats"]]
     for p in players:
         p.close()
 

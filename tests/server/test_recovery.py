@@ -131,9 +131,7 @@ def test_kill_9_mid_hand_then_resume_and_finish(database_url: str, tmp_path: Pat
 
 
 def test_restart_between_hands_and_with_bots_resumes_the_match(database_url: str, tmp_path: Path) -> None:
-    server = ServerProcess(
-        tmp_path, database_url, {"PAOHUZI_BOT_DELAY": "0.01", "PAOHUZI_BETWEEN_HANDS": "3"}
-    ).start()
+    server = ServerProcess(tmp_path, database_url, {"PAOHUZI_BOT_DELAY": "0.01", "PAOHUZI_BETWEEN_HANDS": "3"}).start()
     try:
         me = Client(server)
         me.api("POST", "/api/rooms/quick", {"hands": 2}, expect=201)

@@ -207,8 +207,9 @@ def test_x_forwarded_for_from_localhost_mints_no_new_rate_limit_identities(tmp_p
     try:
         with httpx.Client(base_url=proc.url) as http:
             codes = [
-                http.get("/api/leaderboard?limit=1", headers={"X-Forwarded-For": f"10.9.{i // 250}.{i % 250}"})
-                .status_code
+                http.get(
+                    "/api/leaderboard?limit=1", headers={"X-Forwarded-For": f"10.9.{i // 250}.{i % 250}"}
+                ).status_code
                 for i in range(60)
             ]
         assert codes[:20] == [200] * 20 and codes.count(429) >= 35, codes

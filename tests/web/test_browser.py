@@ -190,6 +190,10 @@ def test_three_people_play_a_private_room_by_code(browser: Any, server: Server, 
             p.page.wait_for_selector(".lobby .nick")
         host.page.click("[data-action='create']")
         host.page.fill("input[name='hands']", "1")
+        # R8.1 house options, chosen in the dialog (defaults from the preset)
+        assert host.page.input_value("select[name='cap']") == "0"
+        host.page.select_option("select[name='cap']", "100")
+        host.page.select_option("select[name='zimo']", "double")
         host.shot("create-dialog")
         host.page.click("[data-action='create-submit']")
         code = host.page.inner_text("[data-testid='room-code']").strip()
@@ -200,11 +204,21 @@ def test_three_people_play_a_private_room_by_code(browser: Any, server: Server, 
             g.page.click("[data-action='join-submit']")
             g.page.wait_for_selector("[data-testid='room-code']")
         host.page.wait_for_function("() => document.querySelectorAll('.seats li.taken').length === 3")
+        # everyone sees the room's rules in one line, and the full list at a tap
+        for p in people:
+            line = p.page.get_attribute("[data-testid='rules'] summary", "data-rules") or ""
+            assert "封顶100" in line and "自摸翻倍" in line and "1局" in line, line
+        guests[0].page.click("[data-testid='rules'] summary")
+        listed = guests[0].page.inner_text("[data-testid='rules'] .rules-list")
+        assert "封顶\n100" in listed and "自摸翻倍" in listed, listed
+        guests[0].shot("room-rules")
         host.shot("room-full")
         for p in people:
             p.page.click("[data-action='ready']")
         for p in people:
             p.page.wait_for_selector(".table .hand .card")
+        for p in people:  # … and on the table
+            assert "封顶100" in (p.page.get_attribute(".topbar [data-testid='rules'] summary", "data-rules") or "")
         play_to_settlement(people, timeout=120)
         for p in people:
             p.shot("settlement")

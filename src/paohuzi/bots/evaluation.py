@@ -95,19 +95,34 @@ _WHOLES, _PARTIALS, _PAIR_HUXI, _SINGLE_HUXI = _build()
 
 # The split search returns, for every number g = 0 … 7 of groups the cards must form, the best split as
 # one int: cards still needed × _U − 胡息 reached (so the smallest int is the fewest cards, then the most 胡息).
+# The eight values travel packed in one int, _W bits each (value + _OFFSET, top bit clear), so that adding
+# a cost to all of them is one addition and their pairwise minima a few bit operations (see _search).
 _U = 256
 _G = 8
-_BASE = (tuple(3 * g * _U for g in range(_G)), tuple((3 * g + 2) * _U for g in range(_G)))
-_INF = 1 << 30
-# Per slot: whole groups as (packed value, ((slot, count), …), 胡息); partial groups as (value, other slot, cost).
+_W = 20
+_OFFSET = 1 << 16  # values stay within ±_OFFSET, so every field stays within 0 … 2^(_W−1)
+_ONES = sum(1 << (_W * g) for g in range(_G))
+_TOPS = _ONES << (_W - 1)  # the top bit of every field
+_ALL = (1 << (_W * _G)) - 1
+_NONE = (1 << (_W - 1)) - 1  # larger than any value: "no split" in field 0 after a shift
+
+
+def _pack(values: Sequence[int]) -> int:
+    return sum((v + _OFFSET) << (_W * g) for g, v in enumerate(values))
+
+
+_BASE = (_pack([3 * g * _U for g in range(_G)]), _pack([(3 * g + 2) * _U for g in range(_G)]))
+# Per slot: whole groups as (packed value, ((slot, count), …), −胡息 for every g); partial groups as
+# (value, other slot, cost for every g).
 _WHOLE_NEEDS = [
-    [(v, tuple((s, slots.count(s)) for s in sorted(set(slots))), h) for v, slots, h in _WHOLES[slot]]
+    [(v, tuple((s, slots.count(s)) for s in sorted(set(slots))), -h * _ONES) for v, slots, h in _WHOLES[slot]]
     for slot in range(NUM_KINDS)
 ]
-_PARTIAL_COSTS = [[(v, slots[1], _U - h) for v, slots, h in _PARTIALS[slot]] for slot in range(NUM_KINDS)]
-_PAIR_COST = [_U - h for h in _PAIR_HUXI]
-_SINGLE_COST = [2 * _U - h for h in _SINGLE_HUXI]
-_MEMO: dict[int, tuple[int, ...]] = {}
+_PARTIAL_COSTS = [[(v, slots[1], (_U - h) * _ONES) for v, slots, h in _PARTIALS[slot]] for slot in range(NUM_KINDS)]
+_PAIR_COST = [(_U - h) * _ONES for h in _PAIR_HUXI]
+_SINGLE_COST = [(2 * _U - h) * _ONES for h in _SINGLE_HUXI]
+_SEED_OF_PAIR = _U * _ONES
+_MEMO: dict[int, int] = {}
 _MEMO_LIMIT = 1_000_000
 
 
@@ -116,10 +131,15 @@ def clear_cache() -> None:
     _MEMO.clear()
 
 
-def _search(packed: int, pair: int) -> tuple[int, ...]:
+def _search(packed: int, pair: int) -> int:
     """The best split of ``packed`` (and a 将 if ``pair``) into g groups, for every g: whole groups (句, 绞),
     partial groups (a pair, two cards of a 句 or 绞: one card missing) and seeds (one card: two missing);
-    cards left out are discarded on the way. Each entry is ``needed × 256 − 胡息``."""
+    cards left out are discarded on the way. Field g of the result is ``needed × 256 − 胡息`` + _OFFSET.
+
+    The minimum of two packed results, field by field: with every top bit set in ``a``, ``a − b`` keeps a
+    field's top bit exactly where that field of ``a`` is ≥ that of ``b`` (no borrow crosses fields); those
+    fields take ``b``'s value.
+    """
     key = packed << 1 | pair
     hit = _MEMO.get(key)
     if hit is not None:
@@ -131,54 +151,42 @@ def _search(packed: int, pair: int) -> tuple[int, ...]:
         slot = (low.bit_length() - 1) // _BITS
         count = (packed >> (_BITS * slot)) & _MASK
         one = _ONE[slot]
-        r = list(_search(packed - one, pair))  # the card is left out
-        best = [_INF] * (_G - 1)  # best[g]: this card starts a group and g groups come from the rest
-        for value, need, huxi in _WHOLE_NEEDS[slot]:
+        left_out = _search(packed - one, pair)  # the card is left out
+        # best: this card starts a group (a seed, a whole or partial group, a pair) and g groups come from
+        # the rest. The seed first: the same child as leaving the card out.
+        best = left_out + _SINGLE_COST[slot]
+        for value, need, gain in _WHOLE_NEEDS[slot]:
             for s, c in need:
                 if (packed >> (_BITS * s)) & _MASK < c:
                     break
             else:
-                child = _search(packed - value, pair)
-                for g in range(_G - 1):
-                    v = child[g] - huxi
-                    if v < best[g]:
-                        best[g] = v
+                child = _search(packed - value, pair) + gain
+                ge = ((best | _TOPS) - child) & _TOPS
+                best ^= (best ^ child) & (ge - (ge >> (_W - 1)))
         for value, other, cost in _PARTIAL_COSTS[slot]:
             if (packed >> (_BITS * other)) & _MASK:
-                child = _search(packed - value, pair)
-                for g in range(_G - 1):
-                    v = child[g] + cost
-                    if v < best[g]:
-                        best[g] = v
+                child = _search(packed - value, pair) + cost
+                ge = ((best | _TOPS) - child) & _TOPS
+                best ^= (best ^ child) & (ge - (ge >> (_W - 1)))
         if count >= 2:
-            child = _search(packed - 2 * one, pair)
-            cost = _PAIR_COST[slot]
-            for g in range(_G - 1):
-                v = child[g] + cost
-                if v < best[g]:
-                    best[g] = v
-        child = _search(packed - one, pair)
-        cost = _SINGLE_COST[slot]
-        for g in range(_G - 1):
-            v = child[g] + cost
-            if v < best[g]:
-                best[g] = v
-        for g in range(1, _G):
-            if best[g - 1] < r[g]:
-                r[g] = best[g - 1]
+            child = _search(packed - 2 * one, pair) + _PAIR_COST[slot]
+            ge = ((best | _TOPS) - child) & _TOPS
+            best ^= (best ^ child) & (ge - (ge >> (_W - 1)))
+        # Field g ≥ 1 of the result: the better of leaving the card out and field g − 1 of best.
+        child = (best << _W) & _ALL | _NONE
+        r = left_out
+        ge = ((r | _TOPS) - child) & _TOPS
+        r ^= (r ^ child) & (ge - (ge >> (_W - 1)))
         if pair:
             # The card as the 将: with its twin, or as a seed waiting for one.
             if count >= 2:
                 child = _search(packed - 2 * one, 0)
-                for g in range(_G):
-                    if child[g] < r[g]:
-                        r[g] = child[g]
-            child = _search(packed - one, 0)
-            for g in range(_G):
-                v = child[g] + _U
-                if v < r[g]:
-                    r[g] = v
-        result = tuple(r)
+                ge = ((r | _TOPS) - child) & _TOPS
+                r ^= (r ^ child) & (ge - (ge >> (_W - 1)))
+            child = _search(packed - one, 0) + _SEED_OF_PAIR
+            ge = ((r | _TOPS) - child) & _TOPS
+            r ^= (r ^ child) & (ge - (ge >> (_W - 1)))
+        result = r
     if len(_MEMO) >= _MEMO_LIMIT:
         _MEMO.clear()
     _MEMO[key] = result
@@ -233,7 +241,7 @@ def _split(counts: Sequence[int], table: Sequence[Group], min_huxi: int) -> tupl
         groups -= 1
     if groups < 0:
         groups = 0
-    v = _search(packed, 1 if pair else 0)[groups]
+    v = (_search(packed, 1 if pair else 0) >> (_W * groups) & _NONE) - _OFFSET
     shape = -(-v // _U)
     huxi += shape * _U - v
     needed = shape

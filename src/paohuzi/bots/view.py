@@ -116,9 +116,17 @@ class View:
 
 
 _RULES_CACHE: dict[str, RuleSet] = {}
+_OPTIONS_CACHE: dict[tuple[str, tuple[tuple[str, Any], ...]], RuleSet] = {}
 
 
-def _rules(name: str) -> RuleSet:
+def _rules(name: str, options: object = None) -> RuleSet:
+    """The preset named in an observation, with its ``options`` (R8.1 house options) when it has them."""
+    if isinstance(options, dict):
+        key = (name, tuple(sorted(options.items())))
+        found = _OPTIONS_CACHE.get(key)
+        if found is None:
+            found = _OPTIONS_CACHE[key] = RuleSet.from_dict({**options, "name": name})
+        return found
     rules = _RULES_CACHE.get(name)
     if rules is None:
         rules = _RULES_CACHE[name] = find_preset(name)
@@ -128,11 +136,11 @@ def _rules(name: str) -> RuleSet:
 def read(observation: Mapping[str, Any], rules: RuleSet | None = None) -> View:
     """Read a seat's observation (see ``docs/engine.md``) into a :class:`View`.
 
-    ``rules`` overrides the preset named in the observation (for rule sets with changed options).
+    ``rules`` overrides the rule set of the observation (its preset ``rules`` with its ``options``).
     """
     seat = int(observation["seat"])
     if rules is None:
-        rules = _rules(str(observation["rules"]))
+        rules = _rules(str(observation["rules"]), observation.get("options"))
     n = len(observation["hand_counts"])
     counts = [0] * NUM_KINDS
     for c in observation["hand"]:

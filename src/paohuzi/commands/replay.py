@@ -216,13 +216,16 @@ def run(args: argparse.Namespace) -> int:
         for record in _load(text, args.line):
             if args.rules is not None or args.option:
                 record = _with_rules(record, args)
+            dissolved = False
             if isinstance(record, dict) and record.get("kind") == "match":
                 match = replay_match(record)
                 hands = [replay(r.record) for r in match.results]
                 if not match.hand.over:
                     hands.append(match.hand)
+                dissolved = match.dissolved
             else:
                 hands = [replay(record)]
+                dissolved = isinstance(record, dict) and record.get("dissolved") is True
             for hand in hands:
                 if args.seat is not None and not 0 <= args.seat < hand.table_size:
                     raise PaohuziError(f"--seat {args.seat}: seats are 0–{hand.table_size - 1}")
@@ -230,7 +233,7 @@ def run(args: argparse.Namespace) -> int:
                     out.append("")
                 out += render_hand(hand, args.seat)
                 if not hand.over:
-                    out.append("（未完）")
+                    out.append("（解散，不结算）" if dissolved else "（未完）")  # R8.2: void, not settled
     except OSError as exc:
         print(f"paohuzi replay: {exc}", file=sys.stderr)
         return 2

@@ -82,8 +82,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"paohuzi serve: {exc}")
         return 2
     log_config = configure(settings.log_level, settings.log_json)
+    app = create_app(settings)
     config = uvicorn.Config(
-        create_app(settings),
+        app,
         host=settings.host,
         port=settings.port,
         ws_max_size=settings.max_frame,
@@ -99,5 +100,13 @@ def run(args: argparse.Namespace) -> int:
         lifespan="on",
     )
     server = uvicorn.Server(config)
+
+    def stop() -> None:  # what SIGTERM does, without the signal (uvicorn re-raises it once stopped)
+        server.should_exit = True
+
+    app.state.stop = stop
     server.run()
+    if app.state.fenced:
+        print("paohuzi serve: stopped: another server process took the database over (writer fence)")
+        return 3
     return 0

@@ -25,7 +25,7 @@ Event types (the ``type`` field of the dicts):
 ``hu``         a win, with the arrangement, the score and every hand shown (R5, R6, R7)
 ``draw_game``  荒庄: the stock ran out (R4.2); every hand shown
 ``escape``     逃跑: a seat left the hand (R7.3)
-``settlement`` the payments of every seat at the table; they sum to zero (R7.3)
+``settlement`` the payments of every seat at the table; they sum to zero but for a 双倍积分卡 winner (R7.3)
 =============  =========================================================================================
 """
 

@@ -108,7 +108,8 @@ class Outcome:
         提/偎, R4.2.3), ``other`` (another seat's draw), ``discard``, ``dealt`` (dealt 天胡), ``liangzhang``.
     :ivar arrangement: the winner's arrangement (R6.2), or None.
     :ivar score: the :mod:`paohuzi.scoring` score (名堂, 番, base, points), or None.
-    :ivar payments: one per seat at the table (the sitting-out seat gets 0); they sum to zero.
+    :ivar payments: one per seat at the table (the sitting-out seat gets 0); they sum to zero, except for a
+        winning 双倍积分卡 holder's doubled gain (R7.3).
     :ivar leaver: the seat that left (逃跑), or None.
     """
 
@@ -157,7 +158,7 @@ class Hand:
     :param seed: seeds the dealer draw (when ``dealer`` is None) and the shuffle (R2).
     :param dealer: the dealer's seat, or None to draw it from the seed.
     :param deck: a deck in deal order (see :mod:`paohuzi.engine.deck`) instead of the shuffle — for tests.
-    :param double_cards: seats holding a 双倍积分卡 (R7.3), which score double.
+    :param double_cards: seats holding a 双倍积分卡 (R7.3): a winning holder's gain doubles (losses never do).
     :raises EngineError: for a bad seed, dealer or deck.
     """
 
@@ -515,6 +516,7 @@ class Hand:
             pending = {"card": _TEXT[self._card], "from": self._actor, "drawn": self._drawn, "last": self._last}
         return {
             "rules": self.rules.name,
+            "options": _options(self.rules),
             "dealer": self.dealer,
             "sitting_out": self.sitting_out,
             "seats": list(self.seats),
@@ -1102,6 +1104,17 @@ class Hand:
                 f"legal: {legal}"
             )
         return f"not among the legal actions now: {legal}"
+
+
+_OPTIONS: dict[RuleSet, dict[str, Any]] = {}
+
+
+def _options(rules: RuleSet) -> dict[str, Any]:
+    """Every option of the rule set but its name (R8.1: every seat sees the house options), a fresh dict."""
+    found = _OPTIONS.get(rules)
+    if found is None:
+        found = _OPTIONS[rules] = {k: v for k, v in rules.to_dict().items() if k not in ("name", "title")}
+    return dict(found)
 
 
 def _bi_options(avail: list[int], c: int) -> list[tuple[tuple[int, ...], ...]]:

@@ -215,14 +215,14 @@ __all__ = [
 # ``gymnasium.make("paohuzi/Paohuzi-v0", opponents="random")``.
 
 
-def raw_env(rules: str | RuleSet = "qq", render_mode: str | None = None) -> PaohuziEnv:
+def raw_env(rules: str | dict[str, Any] | RuleSet = "qq", render_mode: str | None = None) -> PaohuziEnv:
     """The AEC environment without wrappers: an illegal action raises
     :class:`~paohuzi.engine.IllegalActionError` and leaves the state unchanged."""
     return PaohuziEnv(rules=rules, render_mode=render_mode)
 
 
 def env(
-    rules: str | RuleSet = "qq",
+    rules: str | dict[str, Any] | RuleSet = "qq",
     render_mode: str | None = None,
     illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
 ) -> CheckedWrapper:
@@ -232,14 +232,15 @@ def env(
     outside ``Discrete(115)`` is an ``AssertionError`` (``AssertOutOfBoundsWrapper``), and calls out of
     order are refused (``OrderEnforcingWrapper``).
 
-    :param rules: a preset name (``qq``, ``hengyang``, ``hunan``, ``huayang``) or a :class:`RuleSet`.
+    :param rules: a preset name (``qq``, ``hengyang``, ``hunan``, ``huayang``), a rules object with R8.1 house
+        options (``{"name": "hunan", "four_players": True, "cap": 100}``) or a :class:`RuleSet`.
     :param render_mode: None, ``ansi`` or ``human``.
     """
     return CheckedWrapper(raw_env(rules=rules, render_mode=render_mode), illegal_reward=illegal_reward)
 
 
 def gym_env(
-    rules: str | RuleSet = "qq",
+    rules: str | dict[str, Any] | RuleSet = "qq",
     opponents: Any = "greedy",
     seat: int | None = None,
     illegal_reward: float = DEFAULT_ILLEGAL_REWARD,

@@ -20,7 +20,7 @@ from paohuzi.cards import Card, PaohuziError
 from paohuzi.engine import Action, Hand, IllegalActionError
 from paohuzi.env.actions import NUM_ACTIONS, ActionEncodingError, decode, encode
 from paohuzi.env.features import OBSERVATION_HIGH, OBSERVATION_SIZE, action_mask, featurize
-from paohuzi.rules import RuleSet, find_preset
+from paohuzi.rules import RuleSet, RuleSetError, parse_rules
 
 __all__ = [
     "PaohuziEnv",
@@ -103,13 +103,22 @@ def action_space() -> spaces.Discrete:
     return spaces.Discrete(NUM_ACTIONS)
 
 
-def make_rules(rules: str | RuleSet) -> RuleSet:
-    """A rule set from a preset name or a :class:`RuleSet`."""
-    if isinstance(rules, RuleSet):
-        return rules
-    if isinstance(rules, str):
-        return find_preset(rules)
-    raise EnvError(f"rules must be a preset name or a RuleSet, got {rules!r}")
+def make_rules(rules: str | dict[str, Any] | RuleSet) -> RuleSet:
+    """A rule set from a preset name, a rules object (``{"name": "hunan", "four_players": True, "cap": 100}``,
+    as :meth:`RuleSet.to_dict` gives and JSON text of it) or a :class:`RuleSet`, R8.1 house options included.
+
+    :raises EnvError: for a bad preset, option or value, or stake 0 (rewards are payments ÷ stake, and a
+        stake-0 room pays nothing).
+    """
+    if not isinstance(rules, (str, dict, RuleSet)):
+        raise EnvError(f"rules must be a preset name, a rules object or a RuleSet, got {rules!r}")
+    try:
+        rule_set = parse_rules(rules)
+    except RuleSetError as exc:
+        raise EnvError(str(exc)) from None
+    if rule_set.stake == 0:
+        raise EnvError("stake 0 pays nothing (R8.1 points only); rewards are payments ÷ stake: use a stake ≥ 1")
+    return rule_set
 
 
 def pending(hand: Hand) -> tuple[int | None, int | None]:
@@ -207,7 +216,8 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
     """The raw AEC environment (no wrappers); build it with :func:`paohuzi.env.raw_env` or, wrapped,
     :func:`paohuzi.env.env`. Its documentation page is the :mod:`paohuzi.env` module docstring.
 
-    :param rules: a preset name (``qq``, ``hengyang``, ``hunan``, ``huayang``) or a :class:`RuleSet`.
+    :param rules: a preset name (``qq``, ``hengyang``, ``hunan``, ``huayang``), a rules object with R8.1 house
+        options (``{"name": "hunan", "four_players": True, "cap": 100}``) or a :class:`RuleSet`.
     :param render_mode: None, ``ansi`` (``render()`` returns text) or ``human`` (prints it after each step).
     :raises EnvError: for bad rules or render mode.
     """
@@ -219,7 +229,7 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         "render_fps": 1,
     }
 
-    def __init__(self, rules: str | RuleSet = "qq", render_mode: str | None = None) -> None:
+    def __init__(self, rules: str | dict[str, Any] | RuleSet = "qq", render_mode: str | None = None) -> None:
         super().__init__()
         try:
             self.rules = make_rules(rules)

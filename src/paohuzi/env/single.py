@@ -81,7 +81,7 @@ def huxi_progress(hand: Hand, seat: int) -> int:
 class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """A hand of paohuzi for one learner against bots.
 
-    :param rules: a preset name or a :class:`RuleSet`.
+    :param rules: a preset name, a rules object with R8.1 house options or a :class:`RuleSet`.
     :param opponents: the other seats in play, as a comma-separated string of bot specs or a sequence
         of :data:`Opponent` (``"greedy,greedy"``, ``"random"`` — 8× faster than greedy —,
         ``["search[time=0.1]", "random"]``, :class:`~paohuzi.bots.Bot` objects, or policy callables
@@ -114,7 +114,7 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def __init__(
         self,
-        rules: str | RuleSet = "qq",
+        rules: str | dict[str, Any] | RuleSet = "qq",
         opponents: str | Opponent | Sequence[Opponent] = "greedy",
         seat: int | None = None,
         illegal_reward: float = DEFAULT_ILLEGAL_REWARD,

@@ -6,7 +6,10 @@ on every HTTP response, ``/metrics`` (Prometheus), ``/healthz`` (liveness) and `
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import signal
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -148,10 +151,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The server's app. The database is opened, migrated and the open matches resumed at start-up."""
     settings = settings or Settings.from_env()
 
+    def fenced() -> None:
+        """Another process took the database over (db.py, the writer fence): stop, as SIGTERM would —
+        every websocket is closed with 1012 and the clients reconnect, to the new owner. ``paohuzi serve``
+        then exits with status 3 (systemd: RestartPreventExitStatus=3, so the two do not take turns)."""
+        app.state.fenced = True
+        stop = getattr(app.state, "stop", None)  # set by `paohuzi serve`: the uvicorn server's should_exit
+        if stop is not None:
+            stop()
+        else:
+            os.kill(os.getpid(), signal.SIGTERM)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(settings.database_url)
         await asyncio.to_thread(db.migrate)
+        token = await asyncio.to_thread(db.take_over, f"{socket.gethostname()}:{os.getpid()}")
+        db.on_fenced = fenced
         db.on_batch = metrics.observe_batch
         db.on_action = metrics.observe_action
         db.start()
@@ -159,7 +175,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.hub = hub
         await hub.recover()
         hub.start_housekeeping()
-        log(20, "server started", database=db.backend, version=__version__)
+        log(20, "server started", database=db.backend, version=__version__, writer_token=token)
         try:
             yield
         finally:
@@ -178,6 +194,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.settings = settings
+    app.state.fenced = False
     app.state.code_guesses = {}
     metrics = Metrics(lambda: getattr(app.state, "hub", None))
     app.state.metrics = metrics

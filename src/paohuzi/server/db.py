@@ -8,6 +8,15 @@ by one so that one bad job fails alone.
 
 SQLite runs in WAL mode with ``synchronous=NORMAL`` (a commit survives a crash of the server process, which
 is what the recovery promise is about); PostgreSQL is used through psycopg 3.
+
+**The writer fence** (issue 14). One process runs a database's rooms. At start-up it takes the database over
+(:meth:`Database.take_over`: the ``writer_fence`` token goes up by one and becomes the process's own), and
+every transaction it runs first checks that the token is still its own — on PostgreSQL under a shared row
+lock, which the next process's take-over waits for. So a process that was paused (``SIGSTOP``, a VM
+freeze) or left running while another was started on the same database can never write again — not an
+action, not a hand's result — once the other has taken over: its transactions fail with :class:`Fenced`
+and it stops (:attr:`Database.on_fenced`). A transaction already past the check when the take-over comes
+commits first; the new owner reads the log after it.
 """
 
 from __future__ import annotations
@@ -20,15 +29,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, create_engine, event, insert
+from sqlalchemy import Engine, create_engine, event, insert, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from paohuzi.server.logs import log
-from paohuzi.server.models import ActionRow
+from paohuzi.server.models import ActionRow, WriterFence, utcnow
 from paohuzi.server.rows import ActionLogRow
 
-__all__ = ["Database", "normalize_url", "migrate"]
+__all__ = ["Database", "Fenced", "normalize_url", "migrate"]
 
 T = TypeVar("T")
 _MAX_BATCH = 256
@@ -67,7 +76,22 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url, pool_pre_ping=True)
+
+    @event.listens_for(engine, "connect")
+    def _timeouts(dbapi_connection: Any, _record: Any) -> None:
+        # A process frozen inside a transaction (SIGSTOP) must not hold the writer fence's row lock for
+        # ever: PostgreSQL ends such a session after 5 s, and the next owner's take-over goes through.
+        cursor = dbapi_connection.cursor()
+        cursor.execute("SET idle_in_transaction_session_timeout = 5000")
+        cursor.close()
+        dbapi_connection.commit()
+
+    return engine
+
+
+class Fenced(RuntimeError):
+    """Another server process took the database over: this one may not write any more."""
 
 
 def migrate(engine: Engine) -> None:
@@ -110,6 +134,12 @@ class Database:
         # database thread), and who played each action-log row appended (called on the event loop).
         self.on_batch: Callable[[float, int], None] | None = None
         self.on_action: Callable[[str], None] | None = None
+        # The writer fence: this process's token once it has taken the database over (None: unchecked,
+        # for tools and tests), and what to do, once, when another process has taken it (on the
+        # database thread).
+        self.token: int | None = None
+        self.fenced = False
+        self.on_fenced: Callable[[], None] | None = None
 
     def migrate(self) -> None:
         migrate(self.engine)
@@ -125,6 +155,38 @@ class Database:
             self._thread.join(timeout=10)
             self._thread = None
         self.engine.dispose()
+
+    def take_over(self, holder: str) -> int:
+        """Make this process the database's one writer (start-up, before the worker runs and before the
+        open rooms are read): the fencing token goes up by one and is this process's from now on. On
+        PostgreSQL this waits for a transaction of the previous owner that is past its check."""
+        with Session(self.engine) as session:
+            session.execute(
+                update(WriterFence)
+                .where(WriterFence.id == 1)
+                .values(token=WriterFence.token + 1, holder=holder[:128], taken_at=utcnow())
+            )
+            token = int(session.execute(select(WriterFence.token).where(WriterFence.id == 1)).scalar_one())
+            session.commit()
+        self.token = token
+        return token
+
+    def _check_fence(self, session: Session) -> None:
+        """The first statement of each of this process's transactions. :raises Fenced:"""
+        if self.token is None:
+            return
+        query = select(WriterFence.token).where(WriterFence.id == 1)
+        if self.backend == "postgresql":
+            query = query.with_for_update(read=True)  # FOR SHARE: a take-over waits for this transaction
+        current = session.execute(query).scalar_one()
+        if current != self.token:
+            if not self.fenced:
+                self.fenced = True
+                log(50, "fenced: another server took the database over; this one stops", token=self.token,
+                    current=int(current))
+                if self.on_fenced is not None:
+                    self.on_fenced()
+            raise Fenced(f"writer token {self.token} is stale (now {current})")
 
     def run_now(self, fn: Callable[[Session], T]) -> T:
         """Run a job on the calling thread (start-up and tests only, before the worker is busy)."""
@@ -193,9 +255,12 @@ class Database:
         outcomes: list[tuple[_Job, bool, Any]] = []
         try:
             with Session(self.engine, expire_on_commit=False) as session:
+                self._check_fence(session)
                 results = self._execute(session, batch)
                 session.commit()
             outcomes = [(job, True, result) for job, result in zip(batch, results, strict=False)]
+        except Fenced as exc:
+            outcomes = [(job, False, exc) for job in batch]
         except Exception:
             if len(batch) == 1:
                 outcomes = [(batch[0], False, _current_exception())]
@@ -203,6 +268,7 @@ class Database:
                 for job in batch:  # one by one, so that one bad job fails alone
                     try:
                         with Session(self.engine, expire_on_commit=False) as session:
+                            self._check_fence(session)
                             result = self._execute(session, [job])[0]
                             session.commit()
                         outcomes.append((job, True, result))

@@ -45,6 +45,7 @@ class Table(Protocol):
     rules: RuleSet
     options: dict[str, Any]
     seats: list[SeatState]
+    owner_id: int | None
     lock: asyncio.Lock
     match: Game | None
 
@@ -126,7 +127,9 @@ class Game:
         ]
         seed = secrets.randbits(62)
         rules = table.rules
-        engine = Match(rules, seed, players=len(table.seats), hands=int(table.options["hands"]))
+        # R8.1 坐庄 ``owner``: the owner's seat deals the first hand (a quick-play table's player sits at 0)
+        owner = next((s.index for s in table.seats if s.player_id is not None and s.player_id == table.owner_id), 0)
+        engine = Match(rules, seed, players=len(table.seats), hands=int(table.options["hands"]), owner=owner)
         match_id = await services.db.run(store.create_match(table.id, seed, rules.to_dict(), engine.hands, lineup))
         return cls(table, services, match_id, engine, lineup)
 
@@ -143,6 +146,8 @@ class Game:
             "hands": data.hands_total,
             "double_cards": [],
             "leaver": None,
+            # R8.1 坐庄 by the owner: the owner's seat is the first hand's dealer
+            "owner": data.hands[0].dealer if data.hands and data.hands[0].dealer is not None else 0,
             "records": [
                 {"seed": h.seed, "dealer": h.dealer, "actions": [[seat, text] for seat, text in h.actions]}
                 for h in data.hands

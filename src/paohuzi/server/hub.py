@@ -240,7 +240,8 @@ class Hub:
             rules = find_preset(body.preset)
             four = bool(getattr(body, "four_players", False))
             stake = getattr(body, "stake", None)
-            rules = rules.with_options(four_players=four, stake=rules.stake if stake is None else stake)
+            house = {k: getattr(body, k) for k in p.HOUSE_OPTIONS if getattr(body, k, None) is not None}
+            rules = rules.with_options(four_players=four, stake=rules.stake if stake is None else stake, **house)
         except RuleSetError as exc:
             raise RoomError("invalid", str(exc), 422) from None
         s = self.settings

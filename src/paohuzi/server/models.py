@@ -10,6 +10,8 @@ migrations in ``migrations/``; ``tests/server/test_db.py`` checks that they matc
   (issue 13). A guest's first token is its first session.
 - ``actions``: the append-only log of every accepted action of every hand, in order. A hand is rebuilt from
   (rules, seed, dealer, actions) after a restart.
+- ``writer_fence``: one row; the fencing token of the server process that may write (see
+  :meth:`paohuzi.server.db.Database.take_over`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,19 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "Player", "Room", "RoomSeat", "Match", "MatchSeat", "HandRow", "ActionRow", "SessionRow", "utcnow"]
+__all__ = [
+    "Base",
+    "Player",
+    "Room",
+    "RoomSeat",
+    "Match",
+    "MatchSeat",
+    "HandRow",
+    "ActionRow",
+    "WriterFence",
+    "SessionRow",
+    "utcnow",
+]
 
 
 def utcnow() -> datetime:
@@ -155,3 +169,15 @@ class ActionRow(Base):
     action: Mapped[str] = mapped_column(String(64))
     by: Mapped[str] = mapped_column(String(16))  # player | bot | auto (托管)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class WriterFence(Base):
+    """The writer's fencing token: bumped by each server process that takes the database over at start-up;
+    every transaction of a process checks that the token is still its own (issue 14)."""
+
+    __tablename__ = "writer_fence"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)  # always 1
+    token: Mapped[int] = mapped_column(BigInteger)
+    holder: Mapped[str] = mapped_column(String(128))
+    taken_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -267,6 +267,18 @@ class RoomOptionsIn(_Body):
         default=None, ge=ROOM_BOUNDS["claim_seconds"][0], le=ROOM_BOUNDS["claim_seconds"][1]
     )
     bots_fill: bool = True
+    # R8.1 house options; unset: the preset's (docs/protocol.md §2, docs/rules.md R8.1).
+    min_huxi: Literal[15, 18, 21] | None = None  # 起胡
+    zimo: Literal["plus_one", "double", "none"] | None = None  # 自摸: +1 底 / 自摸翻倍 / nothing
+    cap: Literal[0, 50, 100, 200, 300, 600] | None = None  # 封顶 (0 = none)
+    must_hu: bool | None = None  # 有胡必胡
+    win_on_discard: bool | None = None  # 放炮: a discarded card may be won
+    discarder_pays: bool | None = None  # 放炮包赔 (with win_on_discard)
+    first_dealer: Literal["draw", "owner"] | None = None  # 坐庄: drawn (R2) or the room's owner
+
+
+#: The R8.1 options a private room may set (RoomOptionsIn), each an option of :class:`paohuzi.rules.RuleSet`.
+HOUSE_OPTIONS = ("min_huxi", "zimo", "cap", "must_hu", "win_on_discard", "discarder_pays", "first_dealer")
 
 
 class QuickPlayIn(_Body):

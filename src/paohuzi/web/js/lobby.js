@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { cardEl } from "./cards.js";
 import { h } from "./dom.js";
 import { presetText, t, titleText, tx } from "./i18n.js";
+import { fangpao, rulesEl } from "./rules.js";
 
 function field(label, input) {
   return h("label", { class: "field" }, h("span", {}, label), input);
@@ -167,7 +168,10 @@ export function renderLobby(app) {
 /** The dialogs: create a room (preset and options), join by code. */
 export function renderDialog(app, which) {
   const S = app.state;
-  const close = () => app.openDialog(null);
+  const close = () => {
+    S.createDraft = null;
+    app.openDialog(null);
+  };
   if (which === "join") {
     const code = h("input", { name: "code", inputmode: "numeric", autocomplete: "off", pattern: "[0-9]*", maxlength: "6", placeholder: "000000", class: "code-input", "aria-label": t("roomCode") });
     const form = h(
@@ -193,12 +197,63 @@ export function renderDialog(app, which) {
   const claim = h("input", { name: "claim_seconds", type: "number", min: "2", max: "300", value: String(defaults.claim_seconds ?? 10) });
   const four = h("input", { name: "four_players", type: "checkbox" });
   const bots = h("input", { name: "bots_fill", type: "checkbox", checked: defaults.bots_fill !== false });
+  // R8.1 house options, their defaults from the chosen preset (changing the preset resets them).
+  const choice = (name, values) => h("select", { name }, values.map(([v, label]) => h("option", { value: String(v) }, label)));
+  const cap = choice("cap", [[0, t("capNone")], ...[50, 100, 200, 300, 600].map((n) => [n, String(n)])]);
+  const zimo = choice("zimo", ["plus_one", "double", "none"].map((z) => [z, t(`zimo_${z}`)]));
+  const mustHu = h("input", { name: "must_hu", type: "checkbox" });
+  const pao = choice("fangpao", ["no", "yes", "pays"].map((f) => [f, t(`fangpao_${f}`)]));
+  const minHuxi = choice("min_huxi", [15, 18, 21].map((n) => [n, t("minHuxiN", { n })]));
+  const dealer = choice("first_dealer", ["draw", "owner"].map((d) => [d, t(`dealer_${d}`)]));
+  const fromPreset = () => {
+    const pr = presets.find((x) => x.name === preset.value);
+    const r = (pr && pr.rules) || {};
+    stake.placeholder = `${t("stakeDefault")} ${r.stake ?? ""}`;
+    cap.value = String(r.cap ?? 0);
+    zimo.value = r.zimo || "plus_one";
+    mustHu.checked = !!r.must_hu;
+    pao.value = fangpao(r);
+    minHuxi.value = String(r.min_huxi ?? 15);
+    dealer.value = r.first_dealer || "draw";
+    four.checked = !!r.four_players;
+  };
+  // What was chosen survives a redraw of the lobby behind the dialog (S.createDraft, until it closes).
+  const draft = S.createDraft || (S.createDraft = {});
+  const controls = [preset, hands, stake, turn, claim, four, bots, cap, zimo, mustHu, pao, minHuxi, dealer];
+  if (draft.preset) preset.value = draft.preset;
+  fromPreset();
+  for (const el of controls) {
+    if (el.name in draft) {
+      if (el.type === "checkbox") el.checked = draft[el.name];
+      else el.value = draft[el.name];
+    }
+    el.addEventListener("change", () => {
+      draft[el.name] = el.type === "checkbox" ? el.checked : el.value;
+      if (el === preset) {
+        for (const c of [cap, zimo, mustHu, pao, minHuxi, dealer, four]) delete draft[c.name];
+        fromPreset();
+      }
+    });
+  }
   const form = h(
     "form",
-    { class: "sheet" },
+    { class: "sheet create-sheet" },
     h("h3", {}, t("createRoom")),
-    h("div", { class: "grid2" }, field(t("preset"), preset), field(t("hands"), hands), field(t("stake"), stake), field(t("turnSeconds"), turn), field(t("claimSeconds"), claim)),
+    h(
+      "div",
+      { class: "grid2" },
+      field(t("preset"), preset),
+      field(t("hands"), hands),
+      field(t("stake"), stake),
+      field(t("optCap"), cap),
+      field(t("optZimo"), zimo),
+      field(t("optFangpao"), pao),
+      field(t("optMinHuxi"), minHuxi),
+      field(t("optDealer"), dealer),
+    ),
+    h("label", { class: "check" }, mustHu, t("optMustHu")),
     h("label", { class: "check" }, four, t("fourPlayers")),
+    h("div", { class: "grid2" }, field(t("turnSeconds"), turn), field(t("claimSeconds"), claim)),
     h("label", { class: "check" }, bots, t("botsFill")),
     h("div", { class: "sheet-buttons" }, h("button", { class: "btn ghost", type: "button", onclick: close }, t("cancel")), h("button", { class: "btn primary", type: "submit", "data-action": "create-submit" }, t("create"))),
   );
@@ -209,6 +264,14 @@ export function renderDialog(app, which) {
     if (stake.value) body.stake = Number(stake.value);
     if (turn.value) body.turn_seconds = Number(turn.value);
     if (claim.value) body.claim_seconds = Number(claim.value);
+    body.cap = Number(cap.value);
+    body.zimo = zimo.value;
+    body.must_hu = mustHu.checked;
+    body.win_on_discard = pao.value !== "no";
+    body.discarder_pays = pao.value === "pays";
+    body.min_huxi = Number(minHuxi.value);
+    body.first_dealer = dealer.value;
+    S.createDraft = null;
     app.createRoom(body);
   });
   return h("div", { class: "modal", role: "dialog" }, form);
@@ -273,7 +336,7 @@ export function renderRoom(app) {
       h("div", { class: "room-code-label" }, t("roomCode")),
       h("div", { class: "room-code", "data-testid": "room-code" }, room.code),
       h("div", { class: "share" }, h("input", { id: "share-url", readonly: true, value: shareUrl, "aria-label": t("shareLink") }), copyBtn),
-      h("div", { class: "room-opts" }, `${t("preset")} ${opts.preset ? presetText(opts.preset) : ""} · ${t("hands")} ${opts.hands ?? ""} · ${t("stake")} ${opts.stake ?? ""}`),
+      rulesEl(opts, "room-opts"),
     ),
     h("section", { class: "card-box" }, h("h3", {}, t("waiting")), seats, buttons),
   );

@@ -10,6 +10,7 @@ import { errorText, lang, setLang, t } from "./i18n.js";
 import { loadLobbyData, renderDialog, renderLobby, renderRoom } from "./lobby.js";
 import { GameSocket } from "./net.js";
 import { HandRecorder, loadReplay, renderReplay, replayKeys } from "./replay.js";
+import { rulesEl } from "./rules.js";
 import { renderSettlement } from "./settle.js";
 import { play, played, setSound, soundFor, soundOn } from "./sound.js";
 import { renderChiChooser, renderTable, resolveSelection, restyleDrag, seatName, seatPlaces } from "./table.js";
@@ -442,6 +443,7 @@ function topBar() {
       room ? h("span", { class: "top-code" }, room.kind === "private" ? `#${room.code}` : t("quickPlay")) : null,
       g && g.number ? h("span", { class: "top-hand" }, t("handOf", { n: g.number, m: g.hands || "?" })) : null,
     ),
+    room && room.options ? rulesEl(room.options, "top-rules") : null,
     conn,
     g
       ? h(

@@ -93,13 +93,21 @@ export function renderSettlement(frame, ctx) {
       ),
     );
     // 胡息, then the formula with the 底分 (R7.3): "2底 × 3番 = 6分 × 底分3 = 18" — what each loser pays.
+    // R8.1: 自摸翻倍 doubles base × 番, then 封顶 caps it, before × 底分.
     const stake = stakeOf(o, ctx.room);
+    const rules = (ctx.room && ctx.room.options && ctx.room.options.rules) || {};
+    const raw = o.base * o.fan;
+    const doubled = rules.zimo === "double" && o.zimo ? raw * 2 : raw;
+    const steps = [h("b", {}, String(o.base)), t("base"), " × ", h("b", {}, String(o.fan)), t("fan")];
+    if (doubled !== raw) steps.push(" = ", h("b", {}, String(raw)), " × 2 ", h("small", { class: "rule-step" }, t("zimo_double")));
+    if (o.points < doubled) steps.push(" = ", h("b", {}, String(doubled)), " → ", h("small", { class: "rule-step" }, t("cappedAt", { n: o.points })));
+    steps.push(" = ", h("b", {}, String(o.points)), t("pts"), " × ", t("stakeTimes", { n: stake }), " = ", h("b", { class: "pay" }, String(o.points * stake)));
     sheet.append(
       h(
         "div",
         { class: "score-line", "data-formula": `${o.base}x${o.fan}=${o.points}x${stake}=${o.points * stake}` },
         h("span", { "data-huxi": String(o.huxi) }, h("b", {}, String(o.huxi)), t("huxi")),
-        h("span", { class: "formula" }, h("b", {}, String(o.base)), t("base"), " × ", h("b", {}, String(o.fan)), t("fan"), " = ", h("b", {}, String(o.points)), t("pts"), " × ", t("stakeTimes", { n: stake }), " = ", h("b", { class: "pay" }, String(o.points * stake))),
+        h("span", { class: "formula" }, steps),
       ),
     );
   }

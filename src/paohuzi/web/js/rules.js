@@ -1,0 +1,64 @@
+// A room's rules in words (R8, R8.1): a one-line summary shown to everyone in the waiting room and on the
+// table, which opens (a tap) to the full list. The rules are the room's `options.rules` (the server's).
+
+import { h } from "./dom.js";
+import { presetText, t } from "./i18n.js";
+
+/** The 放炮 choice of a rule set: no win on a discard, a win on a discard, or the discarder pays all. */
+export function fangpao(rules) {
+  if (!rules.win_on_discard) return "no";
+  return rules.discarder_pays ? "pays" : "yes";
+}
+
+/** [label, value] for every option a room sets, in the order of the create dialog. */
+export function rulesList(options) {
+  const r = options.rules || {};
+  const rows = [
+    [t("preset"), presetText(options.preset || r.name, r.title)],
+    [t("hands"), String(options.hands ?? r.rounds ?? "")],
+    [t("stake"), String(options.stake ?? r.stake ?? "")],
+    [t("optCap"), r.cap ? String(r.cap) : t("capNone")],
+    [t("optZimo"), t(`zimo_${r.zimo || "plus_one"}`)],
+    [t("optMustHu"), r.must_hu ? "✓" : "—"],
+    [t("optFangpao"), t(`fangpao_${fangpao(r)}`)],
+    [t("optMinHuxi"), String(r.min_huxi ?? 15)],
+    [t("optDealer"), t(`dealer_${r.first_dealer || "draw"}`)],
+  ];
+  if (r.four_players || options.four_players) rows.push([t("fourPlayers"), "✓"]);
+  return rows;
+}
+
+/** The one-line summary: preset · hands · stake, and each house option that differs from the plain game. */
+export function rulesLine(options) {
+  const r = options.rules || {};
+  const parts = [presetText(options.preset || r.name, r.title), t("handsN", { n: options.hands ?? r.rounds }), t("stakeTimes", { n: options.stake ?? r.stake })];
+  parts.push(r.cap ? t("capN", { n: r.cap }) : t("capNone"));
+  parts.push(t(`zimo_${r.zimo || "plus_one"}`));
+  parts.push(t("minHuxiN", { n: r.min_huxi ?? 15 }));
+  if (r.must_hu) parts.push(t("optMustHu"));
+  if (r.win_on_discard) parts.push(t(`fangpao_${fangpao(r)}`));
+  if (r.first_dealer === "owner") parts.push(t("dealer_owner"));
+  if (r.four_players) parts.push(t("fourPlayers"));
+  return parts.join(" · ");
+}
+
+let open = false; // the list stays open across redraws (a frame redraws the table)
+
+/** The summary as a tappable element: the line, opening to the full list. */
+export function rulesEl(options, cls = "") {
+  if (!options) return null;
+  const el = h(
+    "details",
+    { class: `rules-sum ${cls}`, "data-testid": "rules", open },
+    h("summary", { "data-rules": rulesLine(options) }, rulesLine(options)),
+    h(
+      "dl",
+      { class: "rules-list" },
+      rulesList(options).map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]),
+    ),
+  );
+  el.addEventListener("toggle", () => {
+    open = el.open;
+  });
+  return el;
+}
