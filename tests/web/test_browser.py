@@ -505,9 +505,10 @@ def test_tuoguan_bar_above_the_hand_and_off_between_hands(browser: Any, artifact
         server.stop()
 
 
-def test_a_leaver_is_named_and_told_the_penalty(browser: Any, server: Server, artifacts: Path) -> None:
-    """Issue 12 bugs 3, 4, 8 (R7.3): leaving mid-hand is 逃跑: the leaver sees what it paid; the others see
-    the leaver by name with the penalty, and the hand as 逃跑 (not 荒庄) in their recent hands."""
+def test_quick_chat_then_a_leaver_is_named_and_told_the_penalty(browser: Any, server: Server, artifacts: Path) -> None:
+    """Issue 12 item 6: quick-chat bubbles on the other page, the rate limit answered politely, a muted table.
+    Bugs 3, 4, 8 (R7.3): leaving mid-hand is 逃跑: the leaver sees what it paid; the others see the leaver by
+    name with the penalty, and the hand as 逃跑 (not 荒庄) in their recent hands."""
     stay = Person(browser, server.url, artifacts, "stay", viewport={"width": 900, "height": 760})
     go = Person(browser, server.url, artifacts, "go", viewport={"width": 900, "height": 760})
     friend = Friend(server.url)
@@ -529,6 +530,29 @@ def test_a_leaver_is_named_and_told_the_penalty(browser: Any, server: Server, ar
             p.page.click("[data-action='ready']")
         for p in (stay, go):
             p.page.wait_for_selector(".table .hand .card")
+        # Quick chat (issue 12 item 6): a phrase shows as a bubble by the sender's seat on every page …
+        go_seat = go.page.get_attribute(".table section.mine", "data-seat")
+        go.page.click("[data-action='chat']")
+        go.shot("chat-panel")
+        go.page.click(".chat-panel [data-phrase='0']")
+        for p in (stay, go):
+            bubble = p.page.locator(f".bubble[data-bubble='{go_seat}']")
+            bubble.wait_for()
+            assert bubble.inner_text() == "快点吧，等得花儿都谢了"
+        stay.shot("chat-bubble")
+        # … a second one at once is answered politely, not sent …
+        go.page.click("[data-action='chat']")
+        go.page.click(".chat-panel [data-phrase='2']")
+        go.page.wait_for_selector("#toasts .toast-error:has-text('说话太快了')")
+        # … and a muted table shows no bubbles (the server's 3 s window passes first).
+        stay.page.click("[data-action='chat']")
+        stay.page.click("[data-action='chat-mute']")
+        stay.page.click("[data-action='chat']")
+        go.page.wait_for_timeout(3100)
+        go.page.click("[data-action='chat']")
+        go.page.click(".chat-panel [data-phrase='12']")
+        go.page.locator(f".bubble[data-bubble='{go_seat}']").wait_for()
+        assert stay.page.locator(".bubble").count() == 0
         go.page.click("[data-action='leave-table']")  # the confirm() is accepted
         notice = go.page.locator("[data-testid='escape-notice']")
         notice.wait_for()

@@ -417,6 +417,8 @@ class Hub:
                 await room.set_auto(player_id, msg.on)
             case p.Rematch():
                 await room.rematch(player_id)
+            case p.Chat():
+                room.chat(player_id, msg.phrase)
 
     # ---- life cycle --------------------------------------------------------------------------------
 
