@@ -12,6 +12,7 @@ import { GameSocket } from "./net.js";
 import { HandRecorder, loadReplay, renderReplay, replayKeys } from "./replay.js";
 import { rulesEl } from "./rules.js";
 import { renderSettlement } from "./settle.js";
+import { loadSummary, sharePng, summaryPng } from "./summary.js";
 import { play, played, setSound, soundFor, soundOn } from "./sound.js";
 import { renderChiChooser, renderTable, resolveSelection, restyleDrag, seatName, seatPlaces } from "./table.js";
 
@@ -36,6 +37,7 @@ const state = {
   chatMuted: false, // this table's bubbles hidden (per table: reset in another room)
   chatRoom: null,
   bubbles: {}, // seat → {phrase, until}
+  summary: null, // 总结算 of the match just over (GET /api/matches/{id})
   screen: "lobby",
   wantLobby: false,
   dialog: null,
@@ -315,6 +317,13 @@ function onFrame(frame) {
     case "match_over":
       state.matchOver = frame;
       if (!state.handOver) state.settleOpen = false;
+      state.summary = null;
+      loadSummary(frame.match).then((summary) => {
+        if (state.matchOver === frame) {
+          state.summary = summary;
+          render();
+        }
+      });
       break;
     case "error":
       if (state.pendingAct && (frame.id === state.pendingAct.id || frame.id === undefined)) answered();
@@ -589,6 +598,13 @@ function renderTableScreen() {
         seat: g ? g.seat : ho.view ? ho.view.seat : 0,
         matchOver,
         nextStarted: !!(g && g.hand !== ho.hand),
+        summary: matchOver ? state.summary : null,
+        onShare: () => {
+          if (!state.summary) return;
+          const png = summaryPng(state.summary, state.room ? state.room.code : null);
+          app.lastShare = png;
+          sharePng(png);
+        },
         onNext: () => {
           state.settleOpen = false;
           render();
