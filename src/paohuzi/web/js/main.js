@@ -5,6 +5,7 @@
 // short animations.
 
 import { api, ApiError, ensureGuest } from "./api.js";
+import { dissolutionEnded, dissolveButton, dissolveDialog, dissolvedSummary } from "./dissolve.js";
 import { h, mount, toast } from "./dom.js";
 import { CHAT_EMOJI, CHAT_ZH, chatText, errorText, lang, setLang, t } from "./i18n.js";
 import { loadLobbyData, renderDialog, renderLobby, renderRoom } from "./lobby.js";
@@ -201,6 +202,10 @@ function rememberNames(room) {
   }
 }
 
+function seatNameOf(seat) {
+  return seatName(state.room, seat, state.names);
+}
+
 function names() {
   const room = state.room;
   if (!room) return null;
@@ -314,7 +319,10 @@ function onFrame(frame) {
       break;
     case "match_over":
       state.matchOver = frame;
-      if (!state.handOver) state.settleOpen = false;
+      if (!state.handOver || frame.status === "dissolved") state.settleOpen = false;
+      break;
+    case "dissolution":
+      dissolutionEnded(frame, seatNameOf);
       break;
     case "error":
       if (state.pendingAct && (frame.id === state.pendingAct.id || frame.id === undefined)) answered();
@@ -483,6 +491,7 @@ function topBar() {
           t("chat"),
         )
       : null,
+    g ? dissolveButton(room, app.send) : null,
     h(
       "button",
       {
@@ -574,6 +583,20 @@ function renderTableScreen() {
     screen.append(h("div", { class: "table empty" }, h("div", { class: "spinner" }), t("loading")));
   }
   if (state.chatOpen && g) screen.append(chatPanel());
+  const proposal = dissolveDialog(state.room, mySeat(), seatNameOf, app.send, () => render());
+  if (proposal) screen.append(proposal);
+  if (state.matchOver && state.matchOver.status === "dissolved") {
+    screen.append(
+      dissolvedSummary(state.matchOver, seatNameOf, () => {
+        state.matchOver = null;
+        state.handOver = null;
+        state.settleOpen = false;
+        state.game = null;
+        if (state.room && state.room.kind === "private") render();
+        else app.leaveRoom();
+      }),
+    );
+  }
   if (state.chiOptions && g && g.view.pending) {
     screen.append(renderChiChooser(state.chiOptions, g.view.pending.card, (a) => act(a), () => { state.chiOptions = null; render(); }));
   }
