@@ -57,6 +57,12 @@ def test_r8_2_refusal_cancels_then_agreed_and_timed_out_dissolves(
             p.page.wait_for_selector("[data-testid='dissolved']", timeout=30_000)
             text = p.page.inner_text("[data-testid='dissolved']")
             assert "房间已解散" in text and "不计逃跑" in text, text
+        # with the match's 总结算: the hand in play is listed as 解散, nobody gained or lost
+        host.page.wait_for_selector("[data-testid='dissolved'] [data-testid='summary'] tr.kind-void")
+        totals = host.page.eval_on_selector_all(
+            "[data-testid='dissolved'] tr.totals [data-total]", "els => els.map(e => e.dataset.total)"
+        )
+        assert totals == ["0", "0", "0"], totals
         host.shot("dissolved")
         history = host.page.evaluate(
             "async () => (await (await fetch('/api/me/history', {headers: {Authorization: 'Bearer ' + "

@@ -410,6 +410,8 @@ def _match_summary(s: Session, m: Match, code: str | None) -> MatchSummary:
                 kind=(h.outcome or {}).get("kind"),
                 leaver=(h.outcome or {}).get("leaver"),
                 payments=(h.outcome or {}).get("payments"),
+                huxi=(h.outcome or {}).get("huxi"),
+                names=(h.outcome or {}).get("names"),
             )
             for h in hands
         ],

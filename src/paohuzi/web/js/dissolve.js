@@ -65,8 +65,8 @@ export function dissolveDialog(room, mySeat, nameOf, send, rerender) {
 }
 
 /** The summary of a dissolved match (`match_over` with status `dissolved`): the hand in play is void, the
- * hands already settled stand, nobody pays 逃跑. */
-export function dissolvedSummary(matchOver, nameOf, onClose) {
+ * hands already settled stand, nobody pays 逃跑. `table`: the 总结算 (summary.js) once loaded, or null. */
+export function dissolvedSummary(matchOver, nameOf, table, onClose) {
   const rows = matchOver.ranking.map((seat, i) =>
     h("li", { "data-seat": String(seat) }, h("span", { class: "seat-name" }, `${i + 1}. `, h("span", { "data-pname": "" }, nameOf(seat))), h("b", {}, String(matchOver.scores[seat]))),
   );
@@ -76,6 +76,7 @@ export function dissolvedSummary(matchOver, nameOf, onClose) {
     h("h3", {}, t("dissolvedTitle")),
     h("p", { class: "room-opts" }, t("dissolvedNote")),
     h("ol", { class: "seats ranking" }, rows),
+    table,
     h("div", { class: "sheet-buttons" }, h("button", { class: "btn primary", "data-action": "dissolved-ok", onclick: onClose }, t("ok"))),
   );
   return h("div", { class: "modal dissolved-modal", role: "dialog", "data-testid": "dissolved", "aria-label": t("dissolvedTitle") }, sheet);

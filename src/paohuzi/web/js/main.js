@@ -13,6 +13,7 @@ import { GameSocket } from "./net.js";
 import { HandRecorder, loadReplay, renderReplay, replayKeys } from "./replay.js";
 import { rulesEl } from "./rules.js";
 import { renderSettlement } from "./settle.js";
+import { loadSummary, renderSummary, sharePng, summaryPng } from "./summary.js";
 import { play, played, setSound, soundFor, soundOn } from "./sound.js";
 import { renderChiChooser, renderTable, resolveSelection, restyleDrag, seatName, seatPlaces } from "./table.js";
 
@@ -37,6 +38,7 @@ const state = {
   chatMuted: false, // this table's bubbles hidden (per table: reset in another room)
   chatRoom: null,
   bubbles: {}, // seat → {phrase, until}
+  summary: null, // 总结算 of the match just over (GET /api/matches/{id})
   screen: "lobby",
   wantLobby: false,
   dialog: null,
@@ -320,6 +322,13 @@ function onFrame(frame) {
     case "match_over":
       state.matchOver = frame;
       if (!state.handOver || frame.status === "dissolved") state.settleOpen = false;
+      state.summary = null;
+      loadSummary(frame.match).then((summary) => {
+        if (state.matchOver === frame) {
+          state.summary = summary;
+          render();
+        }
+      });
       break;
     case "dissolution":
       dissolutionEnded(frame, seatNameOf);
@@ -565,6 +574,14 @@ function chatPanel() {
   return h("div", { class: "chat-panel", role: "dialog", "aria-label": t("chat") }, h("div", { class: "chat-phrases" }, phrases), h("div", { class: "chat-emojis" }, emoji), mute);
 }
 
+/** Share the 总结算 as a PNG (summary.js). */
+function shareSummary() {
+  if (!state.summary) return;
+  const png = summaryPng(state.summary, state.room ? state.room.code : null);
+  app.lastShare = png;
+  sharePng(png);
+}
+
 function renderTableScreen() {
   const g = state.game;
   const screen = h("div", { class: "table-screen" });
@@ -587,7 +604,7 @@ function renderTableScreen() {
   if (proposal) screen.append(proposal);
   if (state.matchOver && state.matchOver.status === "dissolved") {
     screen.append(
-      dissolvedSummary(state.matchOver, seatNameOf, () => {
+      dissolvedSummary(state.matchOver, seatNameOf, state.summary ? renderSummary(state.summary, { me: mySeat(), onReplay: (hand) => app.openReplay(hand), onShare: shareSummary }) : null, () => {
         state.matchOver = null;
         state.handOver = null;
         state.settleOpen = false;
@@ -612,6 +629,8 @@ function renderTableScreen() {
         seat: g ? g.seat : ho.view ? ho.view.seat : 0,
         matchOver,
         nextStarted: !!(g && g.hand !== ho.hand),
+        summary: matchOver ? state.summary : null,
+        onShare: shareSummary,
         onNext: () => {
           state.settleOpen = false;
           render();
