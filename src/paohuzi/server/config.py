@@ -54,6 +54,10 @@ class Settings:
         more pile up (a slow or non-reading peer) is disconnected and its queue dropped.
     :ivar join_guess_rate: failed room-code look-ups (unknown code on ``GET /api/rooms/{code}`` or
         ``POST …/join``) per second per client address and per player; ``join_guess_burst``: how many at once.
+    :ivar login_rate: log-ins, claims and account deletions per second per client address;
+        ``login_burst``: how many at once (issue 13).
+    :ivar login_fail_rate: failed log-ins per second per account (and claims per player);
+        ``login_fail_burst``: how many at once.
     :ivar redis_url: empty: one process (the embedded default); ``redis://…``: the shared mode (docs/server.md).
     """
 
@@ -89,6 +93,10 @@ class Settings:
     join_guess_rate: float = 0.2
     join_guess_burst: int = 10
     redis_url: str = ""
+    login_rate: float = 0.2
+    login_burst: int = 10
+    login_fail_rate: float = 1 / 60
+    login_fail_burst: int = 5
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:

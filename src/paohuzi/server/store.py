@@ -140,7 +140,12 @@ def touch_player(player_id: int) -> Job[None]:
 
 def leaderboard(limit: int) -> Job[list[PlayerRow]]:
     def job(s: Session) -> list[PlayerRow]:
-        rows = s.scalars(select(Player).order_by(Player.points.desc(), Player.id).limit(limit))
+        rows = s.scalars(
+            select(Player)
+            .where(Player.deleted_at.is_(None))
+            .order_by(Player.points.desc(), Player.id)
+            .limit(limit)
+        )
         return [_player(p) for p in rows]
 
     return job
