@@ -228,6 +228,30 @@ def test_three_people_play_a_private_room_by_code(browser: Any, server: Server, 
         assert results[0].count("\n") >= 3
         for p in people:  # a one-hand match ends: everyone is offered another
             p.page.wait_for_selector(".settle-modal [data-action='rematch']")
+        # 总结算 (issue 12 item 3): every hand with each seat's change, the totals (大赢家 marked), a replay
+        # a tap away, and the whole summary as a PNG drawn in the page.
+        summary = host.page.locator(".settle-modal [data-testid='summary']")
+        summary.wait_for()
+        assert summary.locator("tbody tr[data-hand]").count() == 1
+        totals = [
+            int(x)
+            for x in summary.locator("tr.totals td[data-total]").evaluate_all("tds => tds.map(td => td.dataset.total)")
+        ]
+        row = [
+            int(x)
+            for x in summary.locator("tbody tr[data-hand] td[data-delta]").evaluate_all(
+                "tds => tds.map(td => td.dataset.delta)"
+            )
+        ]
+        assert totals == row and sum(totals) == 0, (totals, row)
+        if max(totals) > 0:
+            assert summary.locator("td.big-winner").count() >= 1
+        host.shot("summary")
+        host.page.click("[data-testid='summary'] [data-action='share']")
+        png = host.page.evaluate("() => window.paohuzi.lastShare")
+        assert png.startswith("data:image/png;base64,") and len(png) > 5000
+        guests[0].page.click("[data-testid='summary'] [data-action='summary-replay']")
+        guests[0].page.wait_for_selector(".replay-screen")
         _no_errors(*people)
     finally:
         for p in people:

@@ -102,6 +102,8 @@ class StoredMatch:
     scores: list[int]
     seats: list[MatchSeatRow]
     hands: list[StoredHand]
+    #: An open R8.2 解散房间 proposal (``Dissolution.to_dict``), kept in ``matches.result`` while playing.
+    dissolution: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +140,8 @@ class HandSummary:
     kind: str | None = None  # hu / draw / escape; None while the hand is played
     leaver: int | None = None
     payments: list[int] | None = None
+    huxi: int | None = None  # the win's 胡息
+    names: list[dict[str, Any]] | None = None  # the win's 名堂: [{"name", "fan"}]
 
 
 @dataclass(frozen=True, slots=True)
