@@ -14,8 +14,10 @@ from paohuzi.groups import (
     Group,
     GroupError,
     GroupKind,
+    format_groups,
     is_jiao,
     is_sequence,
+    parse_groups,
 )
 
 SAME_KINDS = [k for k in GroupKind if k.same_kind]
@@ -185,3 +187,34 @@ def test_fuzz_never_crashes(text: str) -> None:
     except PaohuziError:
         return
     assert Group.parse(str(group)) == group
+
+
+class TestTextAndWire:
+    """``parse_groups``/``format_groups`` (the notation of a list of groups) and ``Group.to_dict`` (the wire)."""
+
+    def test_parse_groups_reads_every_separator_and_chi(self) -> None:
+        groups = parse_groups("peng:d5d5d5 chi:x1 x2 x3; 偎:三三三  jiao:x8 d8 d8")
+        assert [str(g) for g in groups] == ["peng:d5 d5 d5", "ju:x1 x2 x3", "wei:x3 x3 x3", "jiao:x8 d8 d8"]
+        assert parse_groups("  ") == ()
+
+    def test_format_groups_round_trips_every_group(self) -> None:
+        assert parse_groups(format_groups(ALL_GROUPS)) == tuple(ALL_GROUPS)
+
+    @pytest.mark.parametrize(
+        ("text", "error", "message"),
+        [
+            ("x1x2x3", NotationError, "a table group is written kind:cards (like peng:d5d5d5), got 'x1x2x3'"),
+            ("pong:x1x1x1", NotationError, "unknown group kind 'pong'"),
+            ("peng:x1x2x3", GroupError, "peng (碰) needs cards of one kind, got x1 x2 x3"),
+            ("peng:x1 y1 x1", NotationError, "bad card token 'y1'"),
+        ],
+    )
+    def test_parse_groups_errors(self, text: str, error: type[Exception], message: str) -> None:
+        with pytest.raises(error) as info:
+            parse_groups(text, what="table group")
+        assert message in str(info.value)
+
+    def test_to_dict_carries_the_huxi_of_every_group(self) -> None:
+        for g in ALL_GROUPS:
+            assert g.to_dict() == {"kind": g.kind.value, "cards": [str(c) for c in g.cards], "huxi": g.huxi}
+        assert Group.parse("ti:d10d10d10d10").to_dict() == {"kind": "ti", "cards": ["d10"] * 4, "huxi": 12}

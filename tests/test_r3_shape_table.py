@@ -150,3 +150,12 @@ class TestR3ShapeTable:
                 count += 1
                 assert group.huxi == brute_huxi(kind, t), group
         assert count == 7 * NUM_KINDS + 38
+
+
+def test_r3_env_action_shapes_are_the_table_partners() -> None:
+    """The RL action encoding names each 吃 by shape (low, mid, high, 二七十, two 绞): for every card its shapes
+    are exactly the table's partners, so the encoding cannot drift from R3."""
+    from paohuzi.env.actions import shape_partners
+
+    for c in range(NUM_KINDS):
+        assert sorted(p for p in shape_partners(c) if p is not None) == list(PARTNERS[c]), Card(c)

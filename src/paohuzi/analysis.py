@@ -227,8 +227,8 @@ class _Hand:
             for c in (*cards, *(c for g in table for c in g.cards)):
                 counts[c] += 1
             if max(counts) > 4:
-                k = max(range(NUM_KINDS), key=counts.__getitem__)
-                raise AnalysisError(f"{counts[k]} copies of {CARDS[k]} (there are only 4 of each card, R1)")
+                many = ", ".join(f"{counts[k]} × {CARDS[k]}" for k in range(NUM_KINDS) if counts[k] > 4)
+                raise AnalysisError(f"more than 4 of a kind (hand and table together): {many} (R1)")
         self.packed = packed
         rest = packed
         fixed: list[Group] = []
@@ -414,7 +414,7 @@ def arrangements(
     _check_card(card, source, min_huxi)
     h = _Hand(hand, table)
     if card is not None and h.in_play >> 6 * card & 7 >= 4:
-        raise AnalysisError(f"5 copies of {Card(card)} (there are only 4 of each card, R1)")
+        raise AnalysisError(f"more than 4 of a kind (hand, table and card together): 5 × {Card(card)} (R1)")
     return h.arrangements(card, source, min_huxi)
 
 

@@ -17,17 +17,18 @@ search and the bots' evaluation derive their forms from it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from paohuzi.cards import NUM_KINDS, Card, NotationError, PaohuziError, parse_cards
 
 __all__ = [
     "GroupKind", "Group", "GroupError", "TABLE_KINDS", "HAND_KINDS", "SCORING_SEQUENCES", "is_sequence", "is_jiao",
     "Shape", "SAME_KIND_HUXI", "SCORING_SEQUENCE_HUXI", "SEQUENCE_SHAPES", "JIAO_SHAPES", "MIXED_SHAPES",
-    "SHAPE_OF", "PARTNERS", "same_kind_huxi",
+    "SHAPE_OF", "PARTNERS", "same_kind_huxi", "parse_groups", "format_groups",
 ]
 
 
@@ -291,5 +292,58 @@ class Group:
         """Kind and cards in Chinese, e.g. ``碰 伍伍伍``."""
         return f"{self.kind.chinese} {''.join(c.chinese for c in self.cards)}"
 
+    def to_dict(self) -> dict[str, Any]:
+        """The wire form of a group: ``{"kind", "cards", "huxi"}`` (cards as tokens, 胡息 per R3).
+
+        >>> Group.parse("ju:x2x7x10").to_dict()
+        {'kind': 'ju', 'cards': ['x2', 'x7', 'x10'], 'huxi': 3}
+        """
+        return {"kind": self.kind.value, "cards": [_CARD_TEXT[c] for c in self.cards], "huxi": self.huxi}
+
 
 _KIND_NAMES: dict[str, GroupKind] = {k.value: k for k in GroupKind} | {k.chinese: k for k in GroupKind}
+_CARD_TEXT = tuple(str(c) for c in Card)
+
+
+def parse_groups(text: str, *, what: str = "group") -> tuple[Group, ...]:
+    """Groups written ``kind:cards`` one after another (the inverse of :func:`format_groups`).
+
+    Groups are separated by spaces or ``;``; a group's cards may contain spaces (``peng:d5 d5 d5``).
+    Kinds are as in :meth:`Group.from_kind_name` (``chi`` becomes ``ju`` or ``jiao``). ``what`` names a group
+    in the error messages (``"table group"``).
+
+    :raises NotationError: for text before the first ``kind:``, an unknown kind or a bad card token.
+    :raises GroupError: for cards that do not form their group.
+
+    >>> [str(g) for g in parse_groups("peng:d5d5d5 chi:x1 x2 x3; 偎:三三三")]
+    ['peng:d5 d5 d5', 'ju:x1 x2 x3', 'wei:x3 x3 x3']
+    >>> parse_groups("") == ()
+    True
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"{what}s must be text like 'peng:d5d5d5 chi:x1x2x3', got {type(text).__name__}")
+    parts: list[list[str]] = []
+    for token in re.split(r"[\s;]+", text.strip()):
+        if not token:
+            continue
+        if ":" in token:
+            parts.append([token])
+        elif not parts:
+            raise NotationError(f"a {what} is written kind:cards (like peng:d5d5d5), got {token!r} in {text!r}")
+        else:
+            parts[-1].append(token)
+    groups: list[Group] = []
+    for part in parts:
+        kind, _sep, first = part[0].partition(":")
+        groups.append(Group.from_kind_name(kind, parse_cards(" ".join([first, *part[1:]]))))
+    return tuple(groups)
+
+
+def format_groups(groups: Sequence[Group]) -> str:
+    """Groups as text that :func:`parse_groups` reads back: ``kind:cards`` separated by ``"; "``.
+
+    >>> text = format_groups(parse_groups("peng:d5d5d5 吃:x8 x8 d8"))
+    >>> text, parse_groups(text) == parse_groups("peng:d5d5d5 吃:x8 x8 d8")
+    ('peng:d5 d5 d5; jiao:x8 x8 d8', True)
+    """
+    return "; ".join(str(g) for g in groups)

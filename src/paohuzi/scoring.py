@@ -5,7 +5,9 @@ Sections implemented here:
 - R7.1 base: :func:`base_of`.
 - R7.2 名堂: :func:`score` with the three 番 tables (A ``qq``, B ``hunan``, C ``huayang``).
 - R6.2 best arrangement: :func:`evaluate`, :func:`evaluate_tianhu_dealt` (R6.4) and :func:`scored_waits`
-  (听牌) score the candidates of :mod:`paohuzi.analysis` and keep the best by (points, 胡息).
+  (听牌) score the candidates of :mod:`paohuzi.analysis` and keep the best by (points, 胡息);
+  :func:`analyze_hand` is "the best win with this card, else the waits" (``paohuzi analyze``), and
+  :meth:`Win.to_dict` / :func:`waits_to_dicts` the one JSON form of a win and of waits.
 - R7.3 settlement: :func:`settle`, :func:`escape_penalty`, :func:`escape_settlement`.
 - R7.4 levels: :data:`LEVELS`, :func:`level_title`, :func:`level_number`.
 
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypedDict
 
 from paohuzi import analysis
 from paohuzi.analysis import Arrangement, Source
@@ -43,6 +45,10 @@ __all__ = [
     "Score",
     "ScoringError",
     "Win",
+    "WaitDict",
+    "HandAnalysis",
+    "analyze_hand",
+    "waits_to_dicts",
     "base_of",
     "escape_penalty",
     "escape_settlement",
@@ -157,7 +163,46 @@ class Win:
         return self.score.points
 
     def _key(self) -> tuple[int, int]:
+        """R6.2: the better of two wins scores more points, then more 胡息."""
         return (self.score.points, self.arrangement.huxi)
+
+    def better_than(self, other: Win | None) -> bool:
+        """True if this win beats ``other`` (or there is none) by R6.2: more points, then more 胡息."""
+        return other is None or self._key() > other._key()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form of a win, the one every layer sends (``paohuzi analyze``, the engine's outcome).
+
+        ``{"huxi", "groups": [{"kind", "cards", "huxi"}, …], "names": [{"name", "fan"}, …], "fan", "base",
+        "points", "zimo"}``; then, only when the R8.1 options changed the points, ``"zimo_double": true``
+        (自摸翻倍 applied) and ``"uncapped"`` (the points before 封顶); then ``"loose"`` when a 天胡's
+        partial arrangement left cards out (R6.4). A wait is written by :func:`waits_to_dicts`.
+        """
+        s = self.score
+        out: dict[str, Any] = {
+            "huxi": self.arrangement.huxi,
+            "groups": [g.to_dict() for g in self.arrangement.groups],
+            "names": [{"name": n.name, "fan": n.fan} for n in s.names],
+            "fan": s.fan,
+            "base": s.base,
+            "points": s.points,
+            "zimo": s.zimo,
+        }
+        if s.zimo_double:
+            out["zimo_double"] = True
+        if s.capped:
+            out["uncapped"] = s.uncapped
+        if self.arrangement.loose:
+            out["loose"] = [str(c) for c in self.arrangement.loose]
+        return out
+
+
+class WaitDict(TypedDict):
+    """The JSON form of one wait (听牌): the card, and the 胡息 and points of its best win."""
+
+    card: str
+    huxi: int
+    points: int
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -408,7 +453,7 @@ def _best(
     best: Win | None = None
     for arrangement in found:
         win = Win(arrangement, score(arrangement, rules, zimo=zimo, haidi=haidi, tianhu=tianhu))
-        if best is None or win._key() > best._key():
+        if win.better_than(best):
             best = win
     return best
 
@@ -497,6 +542,63 @@ def scored_waits(
         if win is not None:
             out.append((card, win))
     return out
+
+
+def waits_to_dicts(waits: Iterable[tuple[Card, Win]]) -> list[WaitDict]:
+    """The JSON form of :func:`scored_waits` (``paohuzi analyze``, the server's ``waits``):
+    ``[{"card", "huxi", "points"}, …]``."""
+    return [WaitDict(card=str(card), huxi=win.huxi, points=win.points) for card, win in waits]
+
+
+@dataclass(frozen=True, slots=True)
+class HandAnalysis:
+    """What :func:`analyze_hand` found.
+
+    :ivar win: the best win (R6.2) with the card, or of the cards as they stand; None if not complete.
+    :ivar waits: without a card, the scored waits (:func:`scored_waits`); None when a card was given.
+    """
+
+    win: Win | None
+    waits: tuple[tuple[Card, Win], ...] | None
+
+
+def analyze_hand(
+    hand: Sequence[Card],
+    table: Sequence[Group],
+    card: Card | None,
+    source: Source,
+    rules: RuleSet,
+    *,
+    last_card: bool = False,
+    tianhu: bool = False,
+) -> HandAnalysis:
+    """The best win with the card; without one, the win of the cards as they stand and the waits (听牌).
+
+    - With a card: :func:`evaluate` (R6.1, R6.2); ``tianhu`` scores it as a 天胡 on the 亮张 (R6.4).
+    - Without (``source`` must be ``Source.NONE``): the cards as they stand, which in play is a forced
+      提/偎 completion (R4.2.3) or a dealer's 天胡 as dealt — both 自摸 (R6.3, R6.4); with ``tianhu`` the
+      dealt 天胡 (:func:`evaluate_tianhu_dealt`) is tried too and the better kept (R6.2). The waits are
+      scored as own draws (自摸), and as 海底 with ``last_card``.
+
+    :raises paohuzi.analysis.AnalysisError: for more than 4 of a kind (R1), a group that cannot lie on a
+        table, a card without a source …
+
+    >>> from paohuzi.cards import parse_cards
+    >>> from paohuzi.rules import find_preset
+    >>> hand = parse_cards("x1 x2 x3 x2 x7 d2 d7 d10 x8 x9 x10 d4 d4 d4 d9 d9 d9")
+    >>> found = analyze_hand(hand, [Group.parse("peng:x7x7x7")], None, Source.NONE, find_preset("qq"))
+    >>> found.win, waits_to_dicts(found.waits)
+    (None, [{'card': 'x10', 'huxi': 25, 'points': 10}])
+    """
+    if card is not None:
+        win = evaluate(hand, table, card, source, rules, last_card=last_card, tianhu=tianhu)
+        return HandAnalysis(win, None)
+    win = evaluate(hand, table, None, source, rules, last_card=last_card, tianhu=tianhu, zimo=True)
+    if tianhu:
+        dealt = evaluate_tianhu_dealt(hand, table, rules)
+        if dealt is not None and dealt.better_than(win):
+            win = dealt
+    return HandAnalysis(win, tuple(scored_waits(hand, table, rules, last_card=last_card)))
 
 
 # ---------------------------------------------------------------------------------------------------

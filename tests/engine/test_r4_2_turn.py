@@ -77,7 +77,7 @@ def test_r4_2_2_wei_after_renpeng_is_a_chouwei() -> None:
     ]
     assert [str(g) for g in hand.table_of(1)] == ["chouwei:d4 d4 d4"]
     # A 臭偎 shows one card: everyone knows its kind (R5).
-    assert hand.observation(0)["tables"][1] == [{"kind": "chouwei", "cards": ["d4", "d4", "d4"]}]
+    assert hand.observation(0)["tables"][1] == [{"kind": "chouwei", "cards": ["d4", "d4", "d4"], "huxi": 6}]
 
 
 def test_r4_2_3_after_a_forced_wei_the_drawer_may_hu() -> None:

@@ -24,7 +24,7 @@ def test_r5_a_seat_sees_its_own_hand_and_counts_of_the_others() -> None:
 def test_r5_a_wei_is_hidden_from_the_others() -> None:
     hand = deal(WEI_SEAT1, stock="d4")
     play(hand, "0: discard x2")
-    assert hand.observation(1)["tables"][1] == [{"kind": "wei", "cards": ["d4", "d4", "d4"]}]
+    assert hand.observation(1)["tables"][1] == [{"kind": "wei", "cards": ["d4", "d4", "d4"], "huxi": 6}]
     for seat in (0, 2):
         assert hand.observation(seat)["tables"][1] == [{"kind": "wei", "cards": None}]
     draw, wei = hand.events[-2], hand.events[-1]

@@ -1,6 +1,6 @@
-"""Random play: 20,000 hands per run across every preset (and four_players, and win_on_discard), half of them
-under a random combination of the R8.1 house options and R7.3 双倍积分卡, with random legal actions and the odd
-逃跑, checking after every step:
+"""Random play: 30,240 hands per run across every preset (and four_players, and win_on_discard) — 20,160 of them
+under a random combination of the R8.1 house options and R7.3 双倍积分卡 on top of the preset, 10,080 under the
+preset as it is — with random legal actions and the odd 逃跑, checking after every step:
 
 - the 80 cards are conserved, each in exactly one place (hand, table, row, stock, the card on offer);
 - hand + table counts satisfy R4.6 (nobody holds more than the rule allows; exactly one more while owing);
@@ -34,8 +34,8 @@ CONFIGS: dict[str, RuleSet] = {
     "hunan-four": find_preset("hunan").with_options(four_players=True),
     "qq-win-on-discard": find_preset("qq").with_options(win_on_discard=True),
 }
-HANDS_PER_CHUNK = 1250
-CHUNKS = [(name, i) for name in CONFIGS for i in range(3)]  # 6 × 3 × 1,250 = 22,500 hands
+HANDS_PER_CHUNK = 1680  # two in three under random house options: 18 × 1,120 = 20,160 (issue 11: ≥ 20,000)
+CHUNKS = [(name, i) for name in CONFIGS for i in range(3)]  # 6 × 3 × 1,680 = 30,240 hands
 OBSERVE_EVERY = 10  # full observation checks on one hand in ten
 
 
@@ -148,9 +148,7 @@ def _check_events(hand: Hand) -> None:
 
 
 def _house_options(rules: RuleSet, rng: random.Random) -> tuple[RuleSet, tuple[int, ...]]:
-    """A random R8.1 option combination on top of the preset (one hand in two), and random 双倍积分卡."""
-    if rng.random() < 0.5:
-        return rules, ()
+    """A random R8.1 option combination on top of the preset, and random 双倍积分卡."""
     options: dict[str, Any] = {
         "min_huxi": rng.choice(MIN_HUXI_VALUES),
         "zimo": rng.choice(ZIMO_MODES),
@@ -229,7 +227,7 @@ def test_random_play_invariants_and_replay(config: str, chunk: int) -> None:
     kinds: Counter[str] = Counter()
     for i in range(HANDS_PER_CHUNK):
         seed = chunk * 100_000 + i + 7_000_000 * list(CONFIGS).index(config)
-        rules, double_cards = _house_options(preset, random.Random(-seed))
+        rules, double_cards = (preset, ()) if i % 3 == 0 else _house_options(preset, random.Random(-seed))
         hand = _play(rules, seed, observe=i % OBSERVE_EVERY == 0, double_cards=double_cards)
         outcome = hand.outcome
         assert outcome is not None

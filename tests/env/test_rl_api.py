@@ -55,15 +55,26 @@ def _python(code: str) -> str:
 
 
 def test_plain_import_registers_the_id_without_loading_the_env() -> None:
-    """``import paohuzi`` is enough for ``gymnasium.make`` (either import order), and loads no env code."""
+    """``import paohuzi`` is enough for ``gymnasium.make`` in either import order, and imports neither
+    Gymnasium nor the environment (the command line starts without them)."""
     out = _python(
-        "import sys, paohuzi, gymnasium\n"
+        "import sys, paohuzi\n"
+        "print('gymnasium' in sys.modules, 'paohuzi.env' in sys.modules)\n"
+        "import gymnasium\n"
         "print('paohuzi.env' in sys.modules)\n"
         "env = gymnasium.make('paohuzi/Paohuzi-v0', opponents='random')\n"
         "obs, info = env.reset(seed=1)\n"
-        "print(obs['observation'].shape, type(env.unwrapped).__name__)"
+        "print(obs['observation'].shape, type(env.unwrapped).__name__)\n"
+        "import importlib.resources\n"
+        "print(importlib.resources.files('gymnasium').name)"
     )
-    assert out.splitlines() == ["False", "(606,) PaohuziGymEnv"]
+    assert out.splitlines() == ["False False", "False", "(606,) PaohuziGymEnv", "gymnasium"]
+    out = _python(
+        "import gymnasium, paohuzi\n"
+        "env = gymnasium.make_vec('paohuzi/Paohuzi-v0', num_envs=2, opponents='random')\n"
+        "print(type(env).__name__)"
+    )
+    assert out == "PaohuziVectorEnv"
     # gymnasium's "module:id" form needs no import of ours at all.
     out = _python(
         "import gymnasium\n"

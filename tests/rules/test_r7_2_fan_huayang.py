@@ -6,46 +6,14 @@ Hands are built by hand (7 groups, 21 cards); each test also checks the counts t
 from __future__ import annotations
 
 import pytest
+from fan_hands import DUIDUI, RED, arr, names
 
-from paohuzi.analysis import Arrangement
-from paohuzi.groups import Group
 from paohuzi.rules import find_preset
 from paohuzi.scoring import Name, score
 
 HALF = find_preset("huayang")
 BASIC = HALF.with_options(huayang_level="basic")
 
-
-def arr(text: str, *, duidui: bool | None = None) -> Arrangement:
-    """An arrangement from ``kind:cards`` groups; 胡息 is their sum (R3); 对对 if every group is one kind."""
-    groups = tuple(Group.parse(t) for t in text.split())
-    if duidui is None:
-        duidui = all(g.kind.same_kind for g in groups)
-    return Arrangement(groups, sum(g.huxi for g in groups), duidui)
-
-
-RED = {
-    0: ("kan:x1x1x1 kan:d1d1d1 ju:x3x4x5 ju:d3d4d5 ju:x4x5x6 kan:d9d9d9 kan:x8x8x8", 18),
-    1: ("kan:x1x1x1 kan:d1d1d1 ju:x3x4x5 ju:d3d4d5 ju:x4x5x6 kan:d9d9d9 ju:x6x7x8", 15),
-    4: ("kan:x1x1x1 kan:d1d1d1 ju:x3x4x5 ju:d3d4d5 ju:x2x7x10 kan:d9d9d9 ju:x6x7x8", 18),
-    7: ("kan:x1x1x1 kan:d1d1d1 ju:x3x4x5 ju:d2d7d10 ju:x2x7x10 kan:d9d9d9 ju:x6x7x8", 24),
-    9: ("kan:x7x7x7 kan:d2d2d2 kan:x10x10x10 ju:x3x4x5 ju:d3d4d5 kan:d9d9d9 ju:x4x5x6", 18),
-    10: ("kan:x7x7x7 kan:d2d2d2 kan:x10x10x10 ju:x3x4x5 ju:d3d4d5 kan:d9d9d9 ju:d6d7d8", 18),
-    11: ("kan:x7x7x7 kan:d2d2d2 kan:x10x10x10 ju:x1x2x3 ju:d3d4d5 kan:d9d9d9 ju:d6d7d8", 21),
-    12: ("kan:x7x7x7 kan:d2d2d2 kan:x10x10x10 kan:d7d7d7 ju:x3x4x5 ju:d3d4d5 kan:x9x9x9", 21),
-    13: ("kan:x7x7x7 kan:d2d2d2 kan:x10x10x10 kan:d7d7d7 ju:x1x2x3 ju:d3d4d5 kan:x9x9x9", 24),
-    14: ("kan:x7x7x7 kan:d2d2d2 kan:x10x10x10 kan:d7d7d7 ju:x1x2x3 ju:d8d9d10 kan:x9x9x9", 24),
-}
-DUIDUI = {
-    0: "kan:x1x1x1 kan:d1d1d1 peng:x3x3x3 wei:d3d3d3 kan:x4x4x4 kan:d9d9d9 kan:x8x8x8",
-    6: "kan:x7x7x7 kan:d2d2d2 kan:x1x1x1 kan:d1d1d1 peng:x3x3x3 kan:x4x4x4 wei:d9d9d9",
-    12: "kan:x7x7x7 kan:d2d2d2 kan:x10x10x10 kan:d7d7d7 kan:x1x1x1 kan:d1d1d1 peng:x3x3x3",
-    13: "pao:x2x2x2x2 kan:d2d2d2 kan:x7x7x7 kan:d7d7d7 jiang:x1x1 kan:d1d1d1 kan:x3x3x3",
-}
-
-
-def names(*pairs: tuple[str, int]) -> tuple[Name, ...]:
-    return tuple(Name(n, f) for n, f in pairs)
 
 
 @pytest.mark.parametrize("rules", [HALF, BASIC], ids=["half", "basic"])
@@ -66,7 +34,7 @@ def names(*pairs: tuple[str, int]) -> tuple[Name, ...]:
 )
 def test_r7_2_c_red_boundaries(rules: object, red: int, expected: tuple[Name, ...]) -> None:
     """Basic 花样: 红胡 10 ≤ red < 13, 点胡 1, 红乌 ≥ 13 (flat 4), 乌胡 0 — at both levels."""
-    text, huxi = RED[red]
+    text, huxi, _big = RED[red]
     s = score(arr(text), rules)  # type: ignore[arg-type]
     assert (s.red, s.huxi, s.table) == (red, huxi, "huayang")
     assert s.names == expected
@@ -97,7 +65,7 @@ def test_r7_2_c_wudui_counts_ten() -> None:
 
 def test_r7_2_c_haidi_on_pinghu() -> None:
     """海底 on a 平胡 (level half): 番 1 → 2 ("平胡海底算1番" on top of the plain 1)."""
-    text, huxi = RED[9]
+    text, huxi, _big = RED[9]
     s = score(arr(text), HALF, haidi=True)
     assert s.names == names(("平胡", 1), ("海底", 1))
     assert (s.fan, s.points) == (2, 2 * ((huxi - 12) // 3))
@@ -118,9 +86,9 @@ def test_r7_2_c_haidi_on_mingtang(hand: str, expected: tuple[Name, ...]) -> None
 
 
 def test_r7_2_c_basic_has_no_haidi() -> None:
-    text, _ = RED[11]
+    text, _, _big = RED[11]
     assert score(arr(text), BASIC, haidi=True).names == names(("红胡", 2))
-    text, _ = RED[9]
+    text, _, _big = RED[9]
     assert score(arr(text), BASIC, haidi=True).names == names(("平胡", 1))
 
 
@@ -132,7 +100,7 @@ def test_r7_2_c_no_zi_mingtang() -> None:
 
 
 def test_r7_2_c_zimo_tianhu() -> None:
-    text, huxi = RED[13]
+    text, huxi, _big = RED[13]
     s = score(arr(text), HALF, zimo=True, tianhu=True)
     assert s.names == names(("红乌", 4), ("天胡", 0), ("自摸", 0))
     assert (s.base, s.points) == ((huxi - 12) // 3 + 1, 4 * ((huxi - 12) // 3 + 1))

@@ -6,58 +6,13 @@ Hands are built by hand (7 groups, 21 cards); each test also checks the counts t
 from __future__ import annotations
 
 import pytest
+from fan_hands import BIG, DUIDUI, RED, SMALL, arr, names
 
-from paohuzi.analysis import Arrangement
-from paohuzi.groups import Group
 from paohuzi.rules import find_preset
 from paohuzi.scoring import Name, score
 
 HUNAN = find_preset("hunan")
 
-
-def arr(text: str, *, duidui: bool | None = None) -> Arrangement:
-    """An arrangement from ``kind:cards`` groups; 胡息 is their sum (R3); 对对 if every group is one kind."""
-    groups = tuple(Group.parse(t) for t in text.split())
-    if duidui is None:
-        duidui = all(g.kind.same_kind for g in groups)
-    return Arrangement(groups, sum(g.huxi for g in groups), duidui)
-
-
-# red count -> (hand, 胡息); no 大字/小字 in these.
-RED = {
-    0: ("kan:x1x1x1 kan:d1d1d1 ju:x3x4x5 ju:d3d4d5 ju:x4x5x6 kan:d9d9d9 kan:x8x8x8", 18),
-    1: ("kan:x1x1x1 kan:d1d1d1 ju:x3x4x5 ju:d3d4d5 ju:x4x5x6 kan:d9d9d9 ju:x6x7x8", 15),
-    4: ("kan:x1x1x1 kan:d1d1d1 ju:x3x4x5 ju:d3d4d5 ju:x2x7x10 kan:d9d9d9 ju:x6x7x8", 18),
-    7: ("kan:x1x1x1 kan:d1d1d1 ju:x3x4x5 ju:d2d7d10 ju:x2x7x10 kan:d9d9d9 ju:x6x7x8", 24),
-    9: ("kan:x7x7x7 kan:d2d2d2 kan:x10x10x10 ju:x3x4x5 ju:d3d4d5 kan:d9d9d9 ju:x4x5x6", 18),
-    10: ("kan:x7x7x7 kan:d2d2d2 kan:x10x10x10 ju:x3x4x5 ju:d3d4d5 kan:d9d9d9 ju:d6d7d8", 18),
-    11: ("kan:x7x7x7 kan:d2d2d2 kan:x10x10x10 ju:x1x2x3 ju:d3d4d5 kan:d9d9d9 ju:d6d7d8", 21),
-    12: ("kan:x7x7x7 kan:d2d2d2 kan:x10x10x10 kan:d7d7d7 ju:x3x4x5 ju:d3d4d5 kan:x9x9x9", 21),
-    13: ("kan:x7x7x7 kan:d2d2d2 kan:x10x10x10 kan:d7d7d7 ju:x1x2x3 ju:d3d4d5 kan:x9x9x9", 24),
-    14: ("kan:x7x7x7 kan:d2d2d2 kan:x10x10x10 kan:d7d7d7 ju:x1x2x3 ju:d8d9d10 kan:x9x9x9", 24),
-}
-DUIDUI = {
-    0: "kan:x1x1x1 kan:d1d1d1 peng:x3x3x3 wei:d3d3d3 kan:x4x4x4 kan:d9d9d9 kan:x8x8x8",
-    6: "kan:x7x7x7 kan:d2d2d2 kan:x1x1x1 kan:d1d1d1 peng:x3x3x3 kan:x4x4x4 wei:d9d9d9",
-    10: "ti:x2x2x2x2 kan:d7d7d7 kan:x10x10x10 jiang:x1x1 kan:d1d1d1 kan:x3x3x3 peng:d4d4d4",
-    12: "kan:x7x7x7 kan:d2d2d2 kan:x10x10x10 kan:d7d7d7 kan:x1x1x1 kan:d1d1d1 peng:x3x3x3",
-    13: "pao:x2x2x2x2 kan:d2d2d2 kan:x7x7x7 kan:d7d7d7 jiang:x1x1 kan:d1d1d1 kan:x3x3x3",
-}
-BIG = {
-    17: "kan:d1d1d1 ju:d3d4d5 kan:d9d9d9 kan:d8d8d8 ju:d2d7d10 jiao:x6d6d6 ju:x3x4x5",
-    18: "kan:d1d1d1 ju:d3d4d5 ju:d4d5d6 kan:d9d9d9 kan:d8d8d8 ju:d2d7d10 ju:x3x4x5",
-    19: "kan:d1d1d1 ju:d3d4d5 ju:d4d5d6 kan:d9d9d9 kan:d8d8d8 ju:d2d7d10 jiao:x6x6d6",
-}
-SMALL = {
-    15: "kan:x1x1x1 ju:x3x4x5 kan:x9x9x9 kan:x8x8x8 ju:x2x7x10 kan:d1d1d1 ju:d3d4d5",
-    16: "kan:x1x1x1 ju:x3x4x5 kan:x9x9x9 kan:x8x8x8 ju:x2x7x10 jiao:x6d6d6 kan:d1d1d1",
-    17: "kan:x1x1x1 ju:x3x4x5 kan:x9x9x9 kan:x8x8x8 ju:x2x7x10 jiao:x6x6d6 kan:d1d1d1",
-    21: "kan:x1x1x1 ju:x3x4x5 kan:x9x9x9 kan:x8x8x8 ju:x2x7x10 ju:x4x5x6 peng:x6x6x6",
-}
-
-
-def names(*pairs: tuple[str, int]) -> tuple[Name, ...]:
-    return tuple(Name(n, f) for n, f in pairs)
 
 
 @pytest.mark.parametrize(
@@ -77,7 +32,7 @@ def names(*pairs: tuple[str, int]) -> tuple[Name, ...]:
 )
 def test_r7_2_b_red_boundaries(red: int, expected: tuple[Name, ...]) -> None:
     """红和 10 ≤ red < 13; 一点红 1; 红乌 ≥ 13 (no +1 per red in table B); 黑乌 0; 4 and 7: nothing."""
-    text, huxi = RED[red]
+    text, huxi, _big = RED[red]
     s = score(arr(text), HUNAN)
     assert (s.red, s.huxi, s.table) == (red, huxi, "hunan")
     assert s.names == expected
@@ -145,14 +100,14 @@ def test_r7_2_b_dazi_added_to_wudui() -> None:
 @pytest.mark.parametrize("red", [1, 9, 11])
 def test_r7_2_b_no_haidi(red: int) -> None:
     """Table B has no 海底: the flag is kept, the 番 do not change (decision, docs/scoring.md)."""
-    text, _huxi = RED[red]
+    text, _huxi, _big = RED[red]
     plain, haidi = score(arr(text), HUNAN), score(arr(text), HUNAN, haidi=True)
     assert haidi.names == plain.names and haidi.fan == plain.fan and haidi.haidi
 
 
 def test_r7_2_b_zimo_and_tianhu() -> None:
     """自摸 +1 on the base; 天胡 is 自摸 and, without tianhu_double_huxi, does not double the 胡息."""
-    text, huxi = RED[11]
+    text, huxi, _big = RED[11]
     s = score(arr(text), HUNAN, tianhu=True)
     assert s.names == names(("红和", 2), ("天胡", 0), ("自摸", 0))
     assert (s.base, s.points) == ((huxi - 12) // 3 + 1, 2 * ((huxi - 12) // 3 + 1))

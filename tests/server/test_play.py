@@ -236,3 +236,31 @@ def test_four_player_room_one_seat_sits_each_hand_out(server: ServerProcess) -> 
     assert len(over["deltas"]) == 4 and over["deltas"][view["sitting_out"]] == 0 and sum(over["deltas"]) == 0
     me.expect("match_over")
     me.close()
+
+
+def test_quick_chat_is_relayed_to_the_table_and_rate_limited(server: ServerProcess) -> None:
+    """Issue 12 item 6: a phrase of the fixed list goes to everyone seated (the sender too), by number; a
+    second one within 3 s is refused politely (chat_too_fast) and not sent; a number off the list or a
+    player in no room is refused."""
+    players, code = _private_table(server)
+    a, b, c = players
+    seat_a = next(
+        s["seat"] for s in server.api("GET", f"/api/rooms/{code}")["room"]["seats"] if s["player"]["id"] == a.id
+    )
+    a.send({"type": "chat", "phrase": 0, "id": "c1"})
+    for p in players:
+        assert p.expect("chat") == {"type": "chat", "seat": seat_a, "phrase": 0}
+    a.send({"type": "chat", "phrase": 9, "id": "c2"})
+    error = a.expect("error")
+    assert error["code"] == "chat_too_fast" and error["id"] == "c2"
+    b.send({"type": "chat", "phrase": 14, "id": "c3"})
+    assert b.expect("error")["code"] == "bad_message"
+    b.send({"type": "chat", "phrase": 13, "id": "c4"})
+    assert c.expect("chat")["phrase"] == 13
+    assert not [f for f in c.frames if f["type"] == "chat" and f["phrase"] == 9]
+    loner = Client(server)
+    loner.connect()
+    loner.send({"type": "chat", "phrase": 1, "id": "c5"})
+    assert loner.expect("error")["code"] == "not_in_room"
+    for p in (*players, loner):
+        p.close()

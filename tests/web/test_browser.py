@@ -228,6 +228,30 @@ def test_three_people_play_a_private_room_by_code(browser: Any, server: Server, 
         assert results[0].count("\n") >= 3
         for p in people:  # a one-hand match ends: everyone is offered another
             p.page.wait_for_selector(".settle-modal [data-action='rematch']")
+        # 总结算 (issue 12 item 3): every hand with each seat's change, the totals (大赢家 marked), a replay
+        # a tap away, and the whole summary as a PNG drawn in the page.
+        summary = host.page.locator(".settle-modal [data-testid='summary']")
+        summary.wait_for()
+        assert summary.locator("tbody tr[data-hand]").count() == 1
+        totals = [
+            int(x)
+            for x in summary.locator("tr.totals td[data-total]").evaluate_all("tds => tds.map(td => td.dataset.total)")
+        ]
+        row = [
+            int(x)
+            for x in summary.locator("tbody tr[data-hand] td[data-delta]").evaluate_all(
+                "tds => tds.map(td => td.dataset.delta)"
+            )
+        ]
+        assert totals == row and sum(totals) == 0, (totals, row)
+        if max(totals) > 0:
+            assert summary.locator("td.big-winner").count() >= 1
+        host.shot("summary")
+        host.page.click("[data-testid='summary'] [data-action='share']")
+        png = host.page.evaluate("() => window.paohuzi.lastShare")
+        assert png.startswith("data:image/png;base64,") and len(png) > 5000
+        guests[0].page.click("[data-testid='summary'] [data-action='summary-replay']")
+        guests[0].page.wait_for_selector(".replay-screen")
         _no_errors(*people)
     finally:
         for p in people:
@@ -505,9 +529,10 @@ def test_tuoguan_bar_above_the_hand_and_off_between_hands(browser: Any, artifact
         server.stop()
 
 
-def test_a_leaver_is_named_and_told_the_penalty(browser: Any, server: Server, artifacts: Path) -> None:
-    """Issue 12 bugs 3, 4, 8 (R7.3): leaving mid-hand is 逃跑: the leaver sees what it paid; the others see
-    the leaver by name with the penalty, and the hand as 逃跑 (not 荒庄) in their recent hands."""
+def test_quick_chat_then_a_leaver_is_named_and_told_the_penalty(browser: Any, server: Server, artifacts: Path) -> None:
+    """Issue 12 item 6: quick-chat bubbles on the other page, the rate limit answered politely, a muted table.
+    Bugs 3, 4, 8 (R7.3): leaving mid-hand is 逃跑: the leaver sees what it paid; the others see the leaver by
+    name with the penalty, and the hand as 逃跑 (not 荒庄) in their recent hands."""
     stay = Person(browser, server.url, artifacts, "stay", viewport={"width": 900, "height": 760})
     go = Person(browser, server.url, artifacts, "go", viewport={"width": 900, "height": 760})
     friend = Friend(server.url)
@@ -529,6 +554,29 @@ def test_a_leaver_is_named_and_told_the_penalty(browser: Any, server: Server, ar
             p.page.click("[data-action='ready']")
         for p in (stay, go):
             p.page.wait_for_selector(".table .hand .card")
+        # Quick chat (issue 12 item 6): a phrase shows as a bubble by the sender's seat on every page …
+        go_seat = go.page.get_attribute(".table section.mine", "data-seat")
+        go.page.click("[data-action='chat']")
+        go.shot("chat-panel")
+        go.page.click(".chat-panel [data-phrase='0']")
+        for p in (stay, go):
+            bubble = p.page.locator(f".bubble[data-bubble='{go_seat}']")
+            bubble.wait_for()
+            assert bubble.inner_text() == "快点吧，等得花儿都谢了"
+        stay.shot("chat-bubble")
+        # … a second one at once is answered politely, not sent …
+        go.page.click("[data-action='chat']")
+        go.page.click(".chat-panel [data-phrase='2']")
+        go.page.wait_for_selector("#toasts .toast-error:has-text('说话太快了')")
+        # … and a muted table shows no bubbles (the server's 3 s window passes first).
+        stay.page.click("[data-action='chat']")
+        stay.page.click("[data-action='chat-mute']")
+        stay.page.click("[data-action='chat']")
+        go.page.wait_for_timeout(3100)
+        go.page.click("[data-action='chat']")
+        go.page.click(".chat-panel [data-phrase='12']")
+        go.page.locator(f".bubble[data-bubble='{go_seat}']").wait_for()
+        assert stay.page.locator(".bubble").count() == 0
         go.page.click("[data-action='leave-table']")  # the confirm() is accepted
         notice = go.page.locator("[data-testid='escape-notice']")
         notice.wait_for()

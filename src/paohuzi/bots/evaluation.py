@@ -206,7 +206,7 @@ def hand_groups_needed(table: Sequence[Group], pair: bool) -> int:
     return max(0, 7 - len(table) - (1 if pair else 0))
 
 
-_FOUR_KINDS = frozenset(_FOUR)
+_TI, _PAO = _FOUR
 _KAN_HUXI = [same_kind_huxi(GroupKind.KAN, k) for k in range(NUM_KINDS)]
 _TI_HUXI = [same_kind_huxi(GroupKind.TI, k) for k in range(NUM_KINDS)]
 _ONE_OF_KIND = [_ONE[_SLOT[k]] for k in range(NUM_KINDS)]
@@ -219,7 +219,8 @@ def _split(counts: Sequence[int], table: Sequence[Group], min_huxi: int) -> tupl
     huxi = 0
     for g in table:
         huxi += g.huxi
-        if g.kind in _FOUR_KINDS:
+        kind = g.kind
+        if kind is _TI or kind is _PAO:  # identity: a GroupKind's hash is a Python-level call
             pair = True
     groups = 7 - len(table)
     packed = 0

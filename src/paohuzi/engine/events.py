@@ -71,13 +71,14 @@ CARD_TEXT: tuple[str, ...] = tuple(str(c) for c in Card)
 
 
 def jsonable(value: Any) -> Any:
-    """A JSON-ready form of an engine value: cards as ``x7``, groups as ``{"kind", "cards"}``."""
+    """A JSON-ready form of an engine value: cards as ``x7``, groups as ``{"kind", "cards", "huxi"}``
+    (:meth:`paohuzi.groups.Group.to_dict`)."""
     if isinstance(value, Card):
         return CARD_TEXT[value]
     if isinstance(value, (bool, int, str)) or value is None:
         return value
     if isinstance(value, Group):
-        return {"kind": value.kind.value, "cards": [CARD_TEXT[c] for c in value.cards]}
+        return value.to_dict()
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, (tuple, list)):

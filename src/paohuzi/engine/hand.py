@@ -128,9 +128,10 @@ class Outcome:
     leaver: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
+        """JSON-ready; the win's groups, 名堂, 番 and base are :meth:`paohuzi.scoring.Win.to_dict`'s."""
         arr = self.arrangement
         score = self.score
+        win = scoring_bridge.Win(arr, score).to_dict() if arr is not None and score is not None else {}
         return {
             "kind": self.kind,
             "winner": self.winner,
@@ -139,12 +140,12 @@ class Outcome:
             "zimo": self.zimo,
             "tianhu": self.tianhu,
             "haidi": self.haidi,
-            "groups": jsonable(arr.groups) if arr is not None else None,
+            "groups": win.get("groups"),
             "loose": jsonable(arr.loose) if arr is not None else None,
             "huxi": self.huxi,
-            "names": [{"name": n, "fan": f} for n, f in scoring_bridge.names(score)],
-            "fan": score.fan if score is not None else 0,
-            "base": score.base if score is not None else 0,
+            "names": win.get("names", []),
+            "fan": win.get("fan", 0),
+            "base": win.get("base", 0),
             "points": self.points,
             "payments": list(self.payments),
             "leaver": self.leaver,

@@ -175,7 +175,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from paohuzi import GYM_ID
+import gymnasium
+
+from paohuzi import GYM_ID, _register
 from paohuzi.env.actions import NUM_ACTIONS, action_name, decode, encode
 from paohuzi.env.aec import EnvError, PaohuziEnv, RenderModeError, global_state
 from paohuzi.env.features import OBSERVATION_SIZE, action_mask, featurize, views
@@ -211,8 +213,9 @@ __all__ = [
     "GYM_ID",
 ]
 
-# GYM_ID (``paohuzi/Paohuzi-v0``) is registered by ``import paohuzi`` (see :mod:`paohuzi`):
-# ``gymnasium.make("paohuzi/Paohuzi-v0", opponents="random")``.
+# GYM_ID (``paohuzi/Paohuzi-v0``) is registered by ``import paohuzi`` as soon as Gymnasium is imported (see
+# :mod:`paohuzi`); once more here, in case Gymnasium was loaded by a finder that hook does not see.
+_register(gymnasium)
 
 
 def raw_env(rules: str | dict[str, Any] | RuleSet = "qq", render_mode: str | None = None) -> PaohuziEnv:

@@ -56,6 +56,10 @@ class Settings:
         system's default, which grows to megabytes). The server reads a socket a buffer at a time and the
         websocket layer turns all of it into messages at once, so this bounds the memory one flooding
         client can make it hold (issue 14); game traffic needs a few KiB.
+    :ivar login_rate: log-ins, claims and account deletions per second per client address;
+        ``login_burst``: how many at once (issue 13).
+    :ivar login_fail_rate: failed log-ins per second per account (and claims per player);
+        ``login_fail_burst``: how many at once.
     :ivar redis_url: empty: one process (the embedded default); ``redis://…``: the shared mode (docs/server.md).
     """
 
@@ -90,6 +94,10 @@ class Settings:
     join_guess_burst: int = 10
     recv_buffer_bytes: int = 8 * 1024
     redis_url: str = ""
+    login_rate: float = 0.2
+    login_burst: int = 10
+    login_fail_rate: float = 1 / 60
+    login_fail_burst: int = 5
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:

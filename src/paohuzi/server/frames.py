@@ -183,6 +183,12 @@ class MatchOverFrame(TypedDict):
     penalty: int | None
 
 
+class ChatFrame(TypedDict):
+    type: Literal["chat"]
+    seat: int
+    phrase: int
+
+
 class PongFrame(TypedDict):
     type: Literal["pong"]
     server_time: int
@@ -205,6 +211,7 @@ Frame = (
     | MatchOverFrame
     | PongFrame
     | ErrorFrame
+    | ChatFrame
 )
 
 
@@ -318,6 +325,10 @@ def match_over(
         "leaver": leaver,
         "penalty": penalty,
     }
+
+
+def chat(seat: int, phrase: int) -> ChatFrame:
+    return {"type": "chat", "seat": seat, "phrase": phrase}
 
 
 def pong(msg_id: MessageId | None, server_time: int) -> PongFrame:

@@ -23,7 +23,7 @@ from paohuzi.engine import Action, IllegalActionError, Match
 from paohuzi.engine.hand import FORMAT_VERSION, Hand
 from paohuzi.engine.match import replay_match
 from paohuzi.rules import RuleSet
-from paohuzi.scoring import scored_waits
+from paohuzi.scoring import scored_waits, waits_to_dicts
 from paohuzi.server import frames, store
 from paohuzi.server.frames import GameFrame, MatchInfo, MessageId, RoomError, WaitInfo
 from paohuzi.server.logs import log
@@ -227,10 +227,7 @@ class Game:
         if cached is not None and cached[0] == key:
             return cached[1]
         try:
-            found: list[WaitInfo] = [
-                {"card": str(card), "huxi": win.huxi, "points": win.points}
-                for card, win in scored_waits(cards, table, self.table.rules)
-            ]
+            found: list[WaitInfo] = waits_to_dicts(scored_waits(cards, table, self.table.rules))
         except Exception:  # noqa: BLE001 — a hint must never break a table
             log(ERROR, "waits failed", room=self.table.code, seat=seat, exc_info=True)
             found = []

@@ -146,11 +146,21 @@ class Leave(_Message):
     type: Literal["leave"]
 
 
+#: Quick chat: a fixed list of phrases and emoji, sent by number (no free text: nothing to moderate). The
+#: words are the client's (docs/protocol.md §3.1); the server relays the number.
+CHAT_PHRASES = 14
+
+
+class Chat(_Message):
+    type: Literal["chat"]
+    phrase: Annotated[int, Field(ge=0, lt=CHAT_PHRASES)]
+
+
 ClientMessage = Annotated[
-    Hello | Ping | Sync | Ready | Start | Act | Auto | Rematch | Leave, Field(discriminator="type")
+    Hello | Ping | Sync | Ready | Start | Act | Auto | Rematch | Leave | Chat, Field(discriminator="type")
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = ("act", "auto", "hello", "leave", "ping", "ready", "rematch", "start", "sync")
+MESSAGE_TYPES = ("act", "auto", "chat", "hello", "leave", "ping", "ready", "rematch", "start", "sync")
 
 
 def parse_client_frame(text: str | bytes) -> ClientMessage:

@@ -27,6 +27,10 @@ __all__ = ["Room", "RoomError", "SeatState"]
 INFO = 20
 
 
+#: Quick chat: at most one phrase per player in this many seconds.
+CHAT_INTERVAL = 3.0
+
+
 class Room:
     """A table with 3 (or 4) seats. All changes go through its async methods, which hold :attr:`lock`."""
 
@@ -53,6 +57,7 @@ class Room:
         self.match: Game | None = None
         self.lock = asyncio.Lock()
         self.idle_since = time.monotonic()
+        self.last_chat: dict[int, float] = {}  # player id → when its last quick-chat phrase went out
 
     # ---- queries -----------------------------------------------------------------------------------
 
@@ -106,6 +111,20 @@ class Room:
 
     def broadcast_room(self) -> None:
         frame = frames.room(self.state())
+        for pid in self.humans():
+            self.services.delivery.send(pid, frame)
+
+    def chat(self, player_id: int, phrase: int) -> None:
+        """Quick chat: one phrase of the fixed list to everyone seated, at most one per player every
+        :data:`CHAT_INTERVAL` seconds (docs/protocol.md §3.1). :raises RoomError: ``chat_too_fast``."""
+        seat = self._seated(player_id)
+        now = time.monotonic()
+        last = self.last_chat.get(player_id)
+        if last is not None and now - last < CHAT_INTERVAL:
+            wait = CHAT_INTERVAL - (now - last)
+            raise RoomError("chat_too_fast", f"one chat message every {CHAT_INTERVAL:g} s; wait {wait:.1f} s")
+        self.last_chat[player_id] = now
+        frame = frames.chat(seat.index, phrase)
         for pid in self.humans():
             self.services.delivery.send(pid, frame)
 

@@ -138,6 +138,8 @@ class HandSummary:
     kind: str | None = None  # hu / draw / escape; None while the hand is played
     leaver: int | None = None
     payments: list[int] | None = None
+    huxi: int | None = None  # the win's 胡息
+    names: list[dict[str, Any]] | None = None  # the win's 名堂: [{"name", "fan"}]
 
 
 @dataclass(frozen=True, slots=True)

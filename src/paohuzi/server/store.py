@@ -140,7 +140,12 @@ def touch_player(player_id: int) -> Job[None]:
 
 def leaderboard(limit: int) -> Job[list[PlayerRow]]:
     def job(s: Session) -> list[PlayerRow]:
-        rows = s.scalars(select(Player).order_by(Player.points.desc(), Player.id).limit(limit))
+        rows = s.scalars(
+            select(Player)
+            .where(Player.deleted_at.is_(None))
+            .order_by(Player.points.desc(), Player.id)
+            .limit(limit)
+        )
         return [_player(p) for p in rows]
 
     return job
@@ -388,6 +393,8 @@ def _match_summary(s: Session, m: Match, code: str | None) -> MatchSummary:
                 kind=(h.outcome or {}).get("kind"),
                 leaver=(h.outcome or {}).get("leaver"),
                 payments=(h.outcome or {}).get("payments"),
+                huxi=(h.outcome or {}).get("huxi"),
+                names=(h.outcome or {}).get("names"),
             )
             for h in hands
         ],

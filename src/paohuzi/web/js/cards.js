@@ -87,25 +87,10 @@ export const GROUP_ZH = {
   ti: "提", pao: "跑", wei: "偎", chouwei: "臭偎", kan: "坎", peng: "碰", ju: "句", jiao: "绞", jiang: "将",
 };
 
-const SAME_HUXI = { ti: [9, 12], pao: [6, 9], wei: [3, 6], chouwei: [3, 6], kan: [3, 6], peng: [1, 3] };
-
-/** 胡息 of one group (R3 table); 0 for a hidden group (another seat's 偎). */
-export function groupHuxi(group) {
-  const cards = group.cards;
-  if (!cards || !cards.length) return 0;
-  const kind = group.kind;
-  const big = isBig(cards[0]);
-  if (SAME_HUXI[kind]) return SAME_HUXI[kind][big ? 1 : 0];
-  if (kind === "ju" || kind === "ju_table") {
-    const pts = cards.map(point).sort((a, b) => a - b).join(",");
-    if (pts === "1,2,3" || pts === "2,7,10") return big ? 6 : 3;
-  }
-  return 0;
-}
-
-/** 胡息 of a group as shown: the server's `huxi` when it sends one, else the R3 table (`groupHuxi`). */
+/** 胡息 of a group as shown: the server's `huxi` (R3, from the engine's shape table); 0 for a hidden group
+ *  (another seat's 偎, sent without cards or 胡息). The client never computes 胡息 itself. */
 export function shownHuxi(group) {
-  return typeof group.huxi === "number" ? group.huxi : groupHuxi(group);
+  return group.huxi || 0;
 }
 
 /** How a table group is shown: which of its cards are face up (R5). */

@@ -229,6 +229,18 @@ const zh = {
   timesTwo: "自摸翻倍 ×2",
   cappedAt: "封顶 {n}",
   rulesShort: "规则",
+  chat: "聊天",
+  handCol: "局",
+  resultCol: "结果",
+  mingtangCol: "名堂",
+  bestHand: "最佳",
+  summaryTitle: "总结算",
+  bigWinner: "大赢家",
+  sharePng: "分享图片",
+  dissolved: "解散",
+  chatMute: "屏蔽本桌聊天",
+  chatUnmute: "显示本桌聊天",
+  err_chat_too_fast: "说话太快了，稍等几秒再发",
 };
 
 const en = {
@@ -450,6 +462,18 @@ const en = {
   timesTwo: "self-drawn ×2",
   cappedAt: "capped at {n}",
   rulesShort: "Rules",
+  chat: "Chat",
+  handCol: "Hand",
+  resultCol: "Result",
+  mingtangCol: "Patterns",
+  bestHand: "best",
+  summaryTitle: "Match summary",
+  bigWinner: "Big winner",
+  sharePng: "Share as a picture",
+  dissolved: "dissolved",
+  chatMute: "Mute this table's chat",
+  chatUnmute: "Show this table's chat",
+  err_chat_too_fast: "One message every few seconds — please wait a moment",
 };
 
 const TABLES = { zh, en };
@@ -543,6 +567,36 @@ export const TITLE_EN = {
   丞相: "Chancellor",
   帝王: "Emperor",
 };
+// Quick chat (docs/protocol.md §3.1): the server relays a phrase's number; these are its words.
+export const CHAT_ZH = [
+  "快点吧，等得花儿都谢了",
+  "不好意思，刚才走神了",
+  "这牌打得漂亮！",
+  "又断线了，网太差",
+  "和你合作真愉快",
+  "再来一局！",
+  "我要走了，下次再玩",
+  "大家好，很高兴见到各位",
+];
+export const CHAT_EN = [
+  "Hurry up, the flowers are wilting",
+  "Sorry, I was miles away",
+  "Nicely played!",
+  "Dropped again, bad connection",
+  "A pleasure playing with you",
+  "One more game!",
+  "I have to go, see you next time",
+  "Hello everyone, nice to meet you",
+];
+export const CHAT_EMOJI = ["👍", "😂", "😭", "😡", "🎉", "🙏"];
+
+/** The words (or emoji) of quick-chat phrase `n`. */
+export function chatText(n) {
+  const words = current === "en" ? CHAT_EN : CHAT_ZH;
+  if (n < words.length) return words[n];
+  return CHAT_EMOJI[n - words.length] || "";
+}
+
 export const PRESET_EN = { qq: "QQ Games", hunan: "Hunan", hengyang: "Hengyang", huayang: "Huayang" };
 
 /** A 名堂 name as shown: the server's Chinese, or its English. */

@@ -6,12 +6,13 @@
 
 import { api, ApiError, ensureGuest } from "./api.js";
 import { h, mount, toast } from "./dom.js";
-import { errorText, lang, setLang, t } from "./i18n.js";
+import { CHAT_EMOJI, CHAT_ZH, chatText, errorText, lang, setLang, t } from "./i18n.js";
 import { loadLobbyData, renderDialog, renderLobby, renderRoom } from "./lobby.js";
 import { GameSocket } from "./net.js";
 import { HandRecorder, loadReplay, renderReplay, replayKeys } from "./replay.js";
 import { rulesEl } from "./rules.js";
 import { renderSettlement } from "./settle.js";
+import { loadSummary, sharePng, summaryPng } from "./summary.js";
 import { play, played, setSound, soundFor, soundOn } from "./sound.js";
 import { renderChiChooser, renderTable, resolveSelection, restyleDrag, seatName, seatPlaces } from "./table.js";
 
@@ -32,6 +33,11 @@ const state = {
   namesMatch: null,
   dealStart: null, // {hand, at}: when this hand's deal was shown (the dealing animation)
   notice: null, // {penalty}: shown in the lobby after you left a hand (逃跑)
+  chatOpen: false, // the quick-chat panel
+  chatMuted: false, // this table's bubbles hidden (per table: reset in another room)
+  chatRoom: null,
+  bubbles: {}, // seat → {phrase, until}
+  summary: null, // 总结算 of the match just over (GET /api/matches/{id})
   screen: "lobby",
   wantLobby: false,
   dialog: null,
@@ -311,11 +317,37 @@ function onFrame(frame) {
     case "match_over":
       state.matchOver = frame;
       if (!state.handOver) state.settleOpen = false;
+      state.summary = null;
+      loadSummary(frame.match).then((summary) => {
+        if (state.matchOver === frame) {
+          state.summary = summary;
+          render();
+        }
+      });
       break;
     case "error":
       if (state.pendingAct && (frame.id === state.pendingAct.id || frame.id === undefined)) answered();
       toast(errorText(frame.code, frame.message), "error");
       break;
+    case "chat": {
+      // A bubble by the seat for a few seconds, unless this table is muted.
+      const code = state.room ? state.room.code : null;
+      if (state.chatRoom !== code) {
+        state.chatRoom = code;
+        state.chatMuted = false;
+      }
+      if (!state.chatMuted && typeof frame.seat === "number") {
+        const bubble = { phrase: frame.phrase, until: performance.now() + 4000 };
+        state.bubbles[frame.seat] = bubble;
+        setTimeout(() => {
+          if (state.bubbles[frame.seat] === bubble) {
+            delete state.bubbles[frame.seat];
+            render();
+          }
+        }, 4000);
+      }
+      break;
+    }
     case "pong":
       break;
     default:
@@ -391,6 +423,7 @@ const tableCtx = () => ({
   prev: state.prevGame,
   busy: !!state.pendingAct,
   waits: state.game ? state.game.waits : null,
+  bubbles: Object.fromEntries(Object.entries(state.bubbles).map(([s, b]) => [s, chatText(b.phrase)])),
   dealt: state.dealStart && state.game && state.dealStart.hand === state.game.hand ? performance.now() - state.dealStart.at : null,
   // 托管: a bar right above the hand says so and switches it off (the room's state, also between hands).
   bar: myAuto()
@@ -452,6 +485,13 @@ function topBar() {
           auto ? t("autoOff") : t("auto"),
         )
       : null,
+    g
+      ? h(
+          "button",
+          { class: `btn small ghost chat-btn${state.chatOpen ? " on" : ""}`, "data-action": "chat", "aria-expanded": state.chatOpen ? "true" : "false", onclick: () => { state.chatOpen = !state.chatOpen; render(); } },
+          t("chat"),
+        )
+      : null,
     h(
       "button",
       {
@@ -498,6 +538,33 @@ function speakerIcon(on) {
   return svg;
 }
 
+/** The quick-chat panel: the fixed phrases and emoji (docs/protocol.md §3.1), and the table's mute. */
+function chatPanel() {
+  const say = (n) => {
+    app.send({ type: "chat", phrase: n });
+    state.chatOpen = false;
+    render();
+  };
+  const phrases = CHAT_ZH.map((_, n) => h("button", { class: "chat-phrase", "data-phrase": String(n), onclick: () => say(n) }, chatText(n)));
+  const emoji = CHAT_EMOJI.map((_, i) => h("button", { class: "chat-emoji", "data-phrase": String(CHAT_ZH.length + i), onclick: () => say(CHAT_ZH.length + i) }, chatText(CHAT_ZH.length + i)));
+  const mute = h(
+    "button",
+    {
+      class: "btn small ghost",
+      "data-action": "chat-mute",
+      "aria-pressed": state.chatMuted ? "true" : "false",
+      onclick: () => {
+        state.chatMuted = !state.chatMuted;
+        state.chatRoom = state.room ? state.room.code : null;
+        if (state.chatMuted) state.bubbles = {};
+        render();
+      },
+    },
+    state.chatMuted ? t("chatUnmute") : t("chatMute"),
+  );
+  return h("div", { class: "chat-panel", role: "dialog", "aria-label": t("chat") }, h("div", { class: "chat-phrases" }, phrases), h("div", { class: "chat-emojis" }, emoji), mute);
+}
+
 function renderTableScreen() {
   const g = state.game;
   const screen = h("div", { class: "table-screen" });
@@ -515,6 +582,7 @@ function renderTableScreen() {
   } else {
     screen.append(h("div", { class: "table empty" }, h("div", { class: "spinner" }), t("loading")));
   }
+  if (state.chatOpen && g) screen.append(chatPanel());
   if (state.chiOptions && g && g.view.pending) {
     screen.append(renderChiChooser(state.chiOptions, g.view.pending.card, (a) => act(a), () => { state.chiOptions = null; render(); }));
   }
@@ -530,6 +598,13 @@ function renderTableScreen() {
         seat: g ? g.seat : ho.view ? ho.view.seat : 0,
         matchOver,
         nextStarted: !!(g && g.hand !== ho.hand),
+        summary: matchOver ? state.summary : null,
+        onShare: () => {
+          if (!state.summary) return;
+          const png = summaryPng(state.summary, state.room ? state.room.code : null);
+          app.lastShare = png;
+          sharePng(png);
+        },
         onNext: () => {
           state.settleOpen = false;
           render();

@@ -4,6 +4,7 @@
 import { cardEl, handColumns, shownHuxi } from "./cards.js";
 import { h } from "./dom.js";
 import { mingtangText, t, tx } from "./i18n.js";
+import { renderSummary } from "./summary.js";
 import { nameEl, seatName } from "./table.js";
 
 function arrangementEl(outcome) {
@@ -163,6 +164,7 @@ export function renderSettlement(frame, ctx) {
         ),
       );
     }
+    if (ctx.summary) sheet.append(renderSummary(ctx.summary, { me, onReplay: ctx.onReplay, onShare: ctx.onShare }));
     if (mo.penalty && o.kind !== "escape") sheet.append(h("p", { class: "penalty" }, t("penalty", { n: mo.penalty })));
   }
 

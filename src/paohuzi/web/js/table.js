@@ -178,6 +178,7 @@ export function renderTable(g, ctx) {
         ),
       ),
       timerEl(shownTimer),
+      ctx.bubbles && ctx.bubbles[s] ? h("span", { class: "bubble", "data-bubble": String(s) }, ctx.bubbles[s]) : null,
     );
   };
 

@@ -1,5 +1,5 @@
-"""Review: R4.4/R4.7 claim windows — scripted cases found by the brute-force cross-check
-(tests/engine/test_review_crosscheck.py, oracle in test_review_oracle.py)."""
+"""R4.4/R4.7 claim windows: 忍碰 when a seat answers its own 碰 with a 吃 that loses to priority — a scripted
+case first found by the brute-force cross-check (test_r4_r6_1_oracle_crosscheck.py, oracle in oracle.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The independent rule-book oracle (R4.2–R4.7, R6.1) used by test_review_crosscheck.py (no tests here):
+"""The independent rule-book oracle (R4.2–R4.7, R6.1) used by test_r4_r6_1_oracle_crosscheck.py (no tests here):
 what each seat may legally do now, computed from the visible state and a 臭 record this module keeps
 itself (not the engine's sets), and a recursive R6.1 completeness test sharing no code with the analysis.
 """

@@ -1,5 +1,5 @@
-"""Review: a brute-force cross-check of the engine's decisions against an independent oracle
-(tests/engine/test_review_oracle.py) over random hands of every preset, four_players and win_on_discard:
+"""R4.2–R4.7 and R6.1: a brute-force cross-check of the engine's decisions against an independent oracle
+(tests/engine/oracle.py) over random hands of every preset, four_players and win_on_discard:
 
 - every claim window (R4.3–R4.5): exactly the seats with a real choice are asked, each with exactly the
   legal 胡/碰/吃 (every distinct 比) and 过; a window the engine closes unasked has no option for anyone;
@@ -17,7 +17,7 @@ import pytest
 
 from paohuzi.rules import find_preset
 
-from .test_review_oracle import play_checked
+from .oracle import play_checked
 
 CONFIGS = {
     "qq": find_preset("qq"),
@@ -31,7 +31,7 @@ HANDS = 60
 
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
-def test_review_engine_decisions_match_the_oracle(name: str) -> None:
+def test_r4_r6_1_engine_decisions_match_the_oracle(name: str) -> None:
     rules = CONFIGS[name]
     problems: list[str] = []
     for seed in range(HANDS):
