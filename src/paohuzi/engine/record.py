@@ -37,7 +37,7 @@ class ReplayError(PaohuziError):
     """A record that cannot be replayed: bad format or version, or an action the rules refuse."""
 
 
-def replay(record: dict[str, Any], *, upto: int | None = None) -> Hand:
+def replay(record: dict[str, Any], *, upto: int | None = None) -> Hand:  # noqa: C901, PLR0912 (one check per field)
     """The hand of a record, replayed action by action (event for event the same as when played).
 
     :param upto: replay only the first ``upto`` actions (the recorded result is then not checked).

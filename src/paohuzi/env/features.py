@@ -111,7 +111,7 @@ def _typed(obs: Observation | Mapping[str, Any]) -> Observation:
     return obs if isinstance(obs, Observation) else Observation.from_dict(obs)
 
 
-def featurize(obs: Observation | Mapping[str, Any]) -> np.ndarray:
+def featurize(obs: Observation | Mapping[str, Any]) -> np.ndarray:  # noqa: C901, PLR0912 (one block per feature plane)
     """The observation tensor (see the :mod:`paohuzi.env` docstring) of one seat's observation.
 
     :param obs: :meth:`paohuzi.engine.Hand.observation` of the seat (R5-safe), or its JSON form.
