@@ -181,7 +181,7 @@ class _Hand:
 
     __slots__ = ("packed", "table", "fixed", "base_huxi", "fours", "table_mixed", "rest", "size", "in_play", "joinable")
 
-    def __init__(self, hand: Sequence[Card] | Sequence[int], table: Sequence[Group]) -> None:
+    def __init__(self, hand: Sequence[Card] | Sequence[int], table: Sequence[Group]) -> None:  # noqa: C901, PLR0912, PLR0915 (to be split (issue 10 item 6 debt))
         # Plain ints only (see the module's search notes): the hand as bytes (bytes() takes the cards in C;
         # indexing with IntEnum members is slower than with ints), packed two ways: 3 bits per slot for the
         # search and 6 bits per card kind for the copies in play.
@@ -453,7 +453,7 @@ def is_complete(
     return bool(arrangements(hand, table, card, source, min_huxi=min_huxi))
 
 
-def waits(
+def waits(  # noqa: PLR0912 (to be split (issue 10 item 6 debt))
     hand: Sequence[Card], table: Sequence[Group] = (), *, min_huxi: int = 15
 ) -> dict[Card, tuple[Arrangement, ...]]:
     """听牌: every card kind whose own draw would complete the hand, with its arrangements (R6).

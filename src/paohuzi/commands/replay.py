@@ -69,7 +69,7 @@ def _seat(n: int, dealer: int) -> str:
     return f"座位{n}" + ("（庄）" if n == dealer else "")
 
 
-def describe(event: dict[str, Any], dealer: int) -> list[str]:
+def describe(event: dict[str, Any], dealer: int) -> list[str]:  # noqa: C901, PLR0911, PLR0912 (to be made table-driven (issue 10 item 6 debt))
     """One event (as ``Event.to_dict`` or ``Event.for_seat`` gives it) in Chinese; [] if nothing to show."""
     t = event["type"]
     seat = event.get("seat")

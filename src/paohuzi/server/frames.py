@@ -243,7 +243,7 @@ def room(state: RoomState | None) -> RoomFrame:
     return {"type": "room", "room": state}
 
 
-def game(
+def game(  # noqa: PLR0913 (keyword-only builder, one parameter per field of the frame)
     *,
     match: int,
     hand: int,
