@@ -176,6 +176,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:  # noqa: C901, PLR0
         await hub.recover()
         hub.start_housekeeping()
         log(20, "server started", database=db.backend, version=__version__, writer_token=token)
+        on_started = getattr(app.state, "on_started", None)
+        if on_started is not None:
+            on_started()
         try:
             yield
         finally:
