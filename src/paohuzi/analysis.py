@@ -488,8 +488,14 @@ def waits(
             continue
         if not h.packed >> _SHIFT[k] & 6 and not h.joinable >> k & 1:
             # The card won can only join the free hand cards (the one-option case of R6.1).
-            if not plain_fits or not allowed >> k & 1 or not _joins_free_cards(h.packed, k, guarded):
+            if not plain_fits or not allowed >> k & 1:
                 continue
+            if not h.packed >> _SHIFT[k] & 7:
+                for need in _PARTNER_VALUES[k]:
+                    if (guarded - need) & _GUARD == _GUARD:
+                        break
+                else:
+                    continue
         found = h.arrangements(k, Source.SELF, min_huxi)
         if found:
             out[CARDS[k]] = found
@@ -518,17 +524,6 @@ def _unstranding_kinds(h: _Hand, guarded: int) -> int:
                     break
         r &= ~(7 << 3 * slot)
     return allowed
-
-
-def _joins_free_cards(packed: int, k: int, guarded: int) -> bool:
-    """Whether a card of kind ``k`` can join the free hand cards: one in hand already, or two partners
-    that make a 句/绞 with it (R3)."""
-    if packed >> _SHIFT[k] & 7:
-        return True
-    for need in _PARTNER_VALUES[k]:
-        if (guarded - need) & _GUARD == _GUARD:
-            return True
-    return False
 
 
 # Per card kind: the two other cards of each 句/绞 it belongs to (R3 shape table), packed like the search's
