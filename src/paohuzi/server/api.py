@@ -213,6 +213,7 @@ async def presets(request: Request) -> dict[str, Any]:
                 "turn_seconds": s.turn_seconds,
                 "claim_seconds": s.claim_seconds,
                 "bots_fill": True,
+                "hints": True,
             },
             "bounds": {k: list(v) for k, v in p.ROOM_BOUNDS.items()},
             "quick_hands": s.quick_hands,
