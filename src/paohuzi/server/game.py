@@ -436,6 +436,8 @@ class Game:
             winner=outcome.winner,
             points=outcome.points,
         )
+        assert hand.seed is not None  # a Match deals every hand from a seed
+        code = store.replay_code(self.hand_id, hand.seed)
         for seat in self.table.seats:
             if seat.player_id is not None:
                 frame = frames.hand_over(
@@ -445,6 +447,7 @@ class Game:
                     scores=scores,
                     deltas=payments,
                     view=view_of(hand, seat.index),
+                    code=code,
                 )
                 self.services.delivery.send(seat.player_id, frame)
         if self.engine.over:
