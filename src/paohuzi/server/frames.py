@@ -180,6 +180,7 @@ class HandOverFrame(TypedDict):
     deltas: list[int]
     view: View
     replay: str
+    replay_code: str
 
 
 class MatchOverFrame(TypedDict):
@@ -310,6 +311,7 @@ def hand_over(
     scores: list[int],
     deltas: list[int],
     view: View,
+    code: str,
 ) -> HandOverFrame:
     return {
         "type": "hand_over",
@@ -320,6 +322,7 @@ def hand_over(
         "deltas": deltas,
         "view": view,
         "replay": f"/api/replays/{hand}",
+        "replay_code": code,  # the hand's replay code (issue 12 item 4): anyone holding it may watch
     }
 
 
