@@ -169,13 +169,19 @@ class DissolveVote(_Message):
     agree: bool
 
 
+class Hint(_Message):
+    """提示 (issue #16): the suggested move and the 听牌 of each discard, for your seat."""
+
+    type: Literal["hint"]
+
+
 ClientMessage = Annotated[
-    Hello | Ping | Sync | Ready | Start | Act | Auto | Rematch | Leave | Chat | Dissolve | DissolveVote,
+    Hello | Ping | Sync | Ready | Start | Act | Auto | Rematch | Leave | Chat | Dissolve | DissolveVote | Hint,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = (
-    *("act", "auto", "chat", "dissolve", "dissolve_vote", "hello", "leave", "ping", "ready", "rematch"),
+    *("act", "auto", "chat", "dissolve", "dissolve_vote", "hello", "hint", "leave", "ping", "ready", "rematch"),
     *("start", "sync"),
 )
 
@@ -294,6 +300,8 @@ class RoomOptionsIn(_Body):
         default=None, ge=ROOM_BOUNDS["claim_seconds"][0], le=ROOM_BOUNDS["claim_seconds"][1]
     )
     bots_fill: bool = True
+    hints: bool = True  # 提示 offered at this table (issue #16)
+    bot_level: str | None = Field(default=None, max_length=16)  # the computers' level (paohuzi.bots.levels)
     # R8.1 house options; unset: the preset's (docs/protocol.md §2, docs/rules.md R8.1).
     min_huxi: Literal[15, 18, 21] | None = None  # 起胡
     zimo: Literal["plus_one", "double", "none"] | None = None  # 自摸: +1 底 / 自摸翻倍 / nothing
@@ -313,6 +321,7 @@ class QuickPlayIn(_Body):
 
     preset: str = Field(default="qq", max_length=32)
     hands: int | None = Field(default=None, ge=ROOM_BOUNDS["hands"][0], le=ROOM_BOUNDS["hands"][1])
+    bot_level: str | None = Field(default=None, max_length=16)  # the opponents' level (paohuzi.bots.levels)
 
 
 class JoinIn(_Body):
