@@ -168,6 +168,7 @@ class HandOverFrame(TypedDict):
     outcome: dict[str, Any]
     scores: list[int]
     deltas: list[int]
+    beans: list[int]  # each seat's change of 欢乐豆 (issue 13 §2; 0 at multiplier-0 tables)
     view: View
     replay: str
 
@@ -292,6 +293,7 @@ def hand_over(
     scores: list[int],
     deltas: list[int],
     view: View,
+    beans: list[int] | None = None,
 ) -> HandOverFrame:
     return {
         "type": "hand_over",
@@ -300,6 +302,7 @@ def hand_over(
         "outcome": outcome,
         "scores": scores,
         "deltas": deltas,
+        "beans": beans if beans is not None else [0] * len(deltas),
         "view": view,
         "replay": f"/api/replays/{hand}",
     }

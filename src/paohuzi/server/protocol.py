@@ -277,6 +277,7 @@ class RoomOptionsIn(_Body):
         default=None, ge=ROOM_BOUNDS["claim_seconds"][0], le=ROOM_BOUNDS["claim_seconds"][1]
     )
     bots_fill: bool = True
+    tier: str = Field(default="practice", max_length=16)  # 场次 (issue 13 §2): practice … senior
     # R8.1 house options; unset: the preset's (docs/protocol.md §2, docs/rules.md R8.1).
     min_huxi: Literal[15, 18, 21] | None = None  # 起胡
     zimo: Literal["plus_one", "double", "none"] | None = None  # 自摸: +1 底 / 自摸翻倍 / nothing
@@ -296,6 +297,7 @@ class QuickPlayIn(_Body):
 
     preset: str = Field(default="qq", max_length=32)
     hands: int | None = Field(default=None, ge=ROOM_BOUNDS["hands"][0], le=ROOM_BOUNDS["hands"][1])
+    tier: str = Field(default="practice", max_length=16)  # 场次 (issue 13 §2): practice … senior
 
 
 class JoinIn(_Body):
