@@ -454,6 +454,10 @@ class Hub:
                 await room.rematch(player_id)
             case p.Chat():
                 room.chat(player_id, msg.phrase)
+            case p.Dissolve():
+                await room.propose_dissolution(player_id)
+            case p.DissolveVote():
+                await room.vote_dissolution(player_id, msg.agree)
 
     # ---- life cycle --------------------------------------------------------------------------------
 

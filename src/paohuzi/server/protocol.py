@@ -156,11 +156,28 @@ class Chat(_Message):
     phrase: Annotated[int, Field(ge=0, lt=CHAT_PHRASES)]
 
 
+class Dissolve(_Message):
+    """解散房间 (R8.2): propose to end the match by agreement."""
+
+    type: Literal["dissolve"]
+
+
+class DissolveVote(_Message):
+    """An answer to the open 解散房间 proposal (R8.2)."""
+
+    type: Literal["dissolve_vote"]
+    agree: bool
+
+
 ClientMessage = Annotated[
-    Hello | Ping | Sync | Ready | Start | Act | Auto | Rematch | Leave | Chat, Field(discriminator="type")
+    Hello | Ping | Sync | Ready | Start | Act | Auto | Rematch | Leave | Chat | Dissolve | DissolveVote,
+    Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = ("act", "auto", "chat", "hello", "leave", "ping", "ready", "rematch", "start", "sync")
+MESSAGE_TYPES = (
+    *("act", "auto", "chat", "dissolve", "dissolve_vote", "hello", "leave", "ping", "ready", "rematch"),
+    *("start", "sync"),
+)
 
 
 def parse_client_frame(text: str | bytes) -> ClientMessage:
