@@ -54,3 +54,19 @@ def test_tiers_and_a_junior_hand_moves_beans_by_points_times_five(server: Server
     # nobody reads another player's ledger: the route is only ever one's own
     other = Client(server)
     assert [e["reason"] for e in other.api("GET", "/api/me/ledger")["entries"]] == ["start"]
+
+
+def test_leaderboards_by_points_and_beans(server: ServerProcess) -> None:
+    """R7.4 titles; all-time by balance, weekly by what hands gave (the ledger); bots have no account."""
+    lb = server.api("GET", "/api/leaderboards/beans?period=all&limit=200")
+    assert lb["board"] == "beans" and lb["period"] == "all"
+    values = [p["value"] for p in lb["players"]]
+    assert values == sorted(values, reverse=True) and [p["rank"] for p in lb["players"]] == list(
+        range(1, len(values) + 1)
+    )
+    for p in lb["players"]:
+        assert server.api("GET", f"/api/players/{p['id']}")["player"]["beans"] == p["value"]
+    week = server.api("GET", "/api/leaderboards/points?period=week&limit=200")["players"]
+    assert all(set(p) == {"rank", "id", "nickname", "title", "value"} for p in week)
+    err = server.api("GET", "/api/leaderboards/karma", expect=422)["error"]
+    assert err["code"] == "invalid"

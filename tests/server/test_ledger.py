@@ -6,10 +6,12 @@ neither the hand settled nor its ledger rows."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy.orm import Session
 
 from paohuzi.bots import make_bot
 from paohuzi.bots.tournament import play_hand
@@ -45,6 +47,30 @@ def _hand(db: Database, rules_name: str, seed: int, lineup: list[int | None]) ->
     return match, hand
 
 
+def _deal_and_settle(
+    match: int,
+    n: int,
+    outcome: dict[str, Any],
+    rec: dict[str, Any],
+    lineup: list[int | None],
+    payments: list[int],
+    results: list[tuple[int, int, bool]],
+    stake: int,
+    multiplier: int,
+    doubled: list[int],
+) -> Callable[[Session], list[int]]:
+    """One transaction per hand: the hand row, then the server's own settlement job."""
+
+    def job(s: Session) -> list[int]:
+        hand_id = store.create_hand(match, n + 1, 10_000 + n, 0, {})(s)
+        finish = store.finish_hand(hand_id, outcome, rec, match, payments, results)
+        return ledger_store.settle_hand(
+            finish, hand_id, lineup, [0, 1, 2], payments, payments, stake, multiplier, doubled
+        )(s)
+
+    return job
+
+
 def test_the_ledger_replays_to_every_balance_after_random_hands(database: Database) -> None:
     """R7.3: 1,000 random bot-played hands at every tier, double cards at random, relief when broke."""
     db = database
@@ -55,6 +81,7 @@ def test_the_ledger_replays_to_every_balance_after_random_hands(database: Databa
     beans = {pid: economy.START_BEANS for pid in players}
     points = dict.fromkeys(players, 0)
     broke_seen = relief_given = doubled_wins = 0
+    match, _first = _hand(db, rules.name, 0, [None, None, None])
     for n in range(1000):
         tier = rng.choice(economy.TIERS)
         lineup: list[int | None] = [*rng.sample(players, rng.choice((1, 2, 3))), None, None, None][:3]
@@ -69,15 +96,12 @@ def test_the_ledger_replays_to_every_balance_after_random_hands(database: Databa
         outcome = hand.outcome
         assert outcome is not None
         payments = list(outcome.payments)
-        match, hand_id = _hand(db, rules.name, n, lineup)
         held = [beans[pid] if pid is not None else None for pid in lineup]
         results = [(pid, payments[s], outcome.winner == s) for s, pid in enumerate(lineup) if pid is not None]
-        finish = store.finish_hand(hand_id, outcome.to_dict(), hand.record(), match, payments, results)
-        moves = db.run_now(
-            ledger_store.settle_hand(
-                finish, hand_id, lineup, [0, 1, 2], payments, payments, rules.stake, tier.multiplier, doubled
-            )
+        job = _deal_and_settle(
+            match, n, outcome.to_dict(), hand.record(), lineup, payments, results, rules.stake, tier.multiplier, doubled
         )
+        moves = db.run_now(job)
         assert sum(moves) == 0, "a hand never mints nor burns beans"
         for s, pid in enumerate(lineup):
             if pid is None:

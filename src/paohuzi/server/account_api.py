@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
+from paohuzi.scoring import level_title
 from paohuzi.server import account_store, accounts, economy, ledger_store
 from paohuzi.server.accounts import PASSWORD_MAX, username_key
 from paohuzi.server.connection import TokenBucket
@@ -243,3 +244,23 @@ async def my_ledger(
     player, _session = current
     rows = await _hub(request).db.run(ledger_store.entries(player["id"], currency, limit))
     return {"entries": [r.to_dict() for r in rows]}
+
+
+@router.get("/leaderboards/{board}", tags=["beans"])
+async def leaderboards(
+    request: Request,
+    board: Literal["points", "beans"],
+    period: Annotated[Literal["week", "all"], Query()] = "all",
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> dict[str, Any]:
+    """Players by 积分 or by 欢乐豆: ``all`` by balance, ``week`` by what hands gave them in the last 7
+    days (from the ledger). Bots have no account; deleted players are left out."""
+    rows = await _hub(request).db.run(ledger_store.leaderboard(board, 7 if period == "week" else None, limit))
+    return {
+        "board": board,
+        "period": period,
+        "players": [
+            {"rank": i + 1, "id": pid, "nickname": nick, "title": level_title(points), "value": value}
+            for i, (pid, nick, points, value) in enumerate(rows)
+        ],
+    }

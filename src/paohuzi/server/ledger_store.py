@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -18,7 +18,7 @@ from paohuzi.server.economy import RELIEF_AMOUNT, RELIEF_BELOW, RELIEF_PER_DAY, 
 from paohuzi.server.models import LedgerRow, Player
 from paohuzi.server.store import Job, iso
 
-__all__ = ["LedgerEntry", "settle_hand", "grant_relief", "entries", "replay", "balances", "record"]
+__all__ = ["LedgerEntry", "settle_hand", "grant_relief", "entries", "replay", "balances", "record", "leaderboard"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,3 +172,39 @@ def balances() -> Job[dict[int, dict[str, int]]]:
     return job
 
 
+
+
+def leaderboard(currency: str, days: int | None, limit: int) -> Job[list[tuple[int, str, int, int]]]:
+    """Players by ``currency`` (beans or points): all-time by balance (``days`` None), else by what
+    hands gave them in the last ``days`` days (from the ledger). Deleted players are left out; bots have
+    no account. Rows: (player id, nickname, points, value)."""
+
+    def job(s: Session) -> list[tuple[int, str, int, int]]:
+        alive = Player.deleted_at.is_(None)
+        if days is None:
+            column = Player.beans if currency == "beans" else Player.points
+            rows = s.execute(
+                select(Player.id, Player.nickname, Player.points, column)
+                .where(alive)
+                .order_by(column.desc(), Player.id)
+                .limit(limit)
+            ).all()
+        else:
+            since = datetime.now(UTC) - timedelta(days=days)
+            total = func.sum(LedgerRow.amount).label("total")
+            rows = s.execute(
+                select(Player.id, Player.nickname, Player.points, total)
+                .join(LedgerRow, LedgerRow.player_id == Player.id)
+                .where(
+                    alive,
+                    LedgerRow.currency == currency,
+                    LedgerRow.reason == "hand",
+                    LedgerRow.created_at >= since,
+                )
+                .group_by(Player.id, Player.nickname, Player.points)
+                .order_by(total.desc(), Player.id)
+                .limit(limit)
+            ).all()
+        return [(int(a), str(b), int(c), int(d)) for a, b, c, d in rows]
+
+    return job
