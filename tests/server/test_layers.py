@@ -32,9 +32,10 @@ ALLOWED = {
     "turns": {"bots", "frames"},
     "game": {"frames", "ledger_store", "logs", "services", "store", "turns"},
     "room": {"frames", "game", "logs", "services", "store", "turns"},
+    "hints": {"frames", "room"},  # 提示 (issue #16): the room is only read (type-only import)
     "hub": {
         *("bots", "config", "connection", "db", "frames", "logs"),
-        *("protocol", "registry", "room", "services", "store", "accounts", "account_store"),
+        *("protocol", "registry", "room", "services", "store", "accounts", "account_store", "hints"),
         *("economy", "ledger_store"),
     },
     "account_api": {"account_store", "accounts", "connection", "economy", "hub", "ledger_store", "room"},

@@ -106,7 +106,7 @@ _PENDING_DRAWN = _OFFSET["pending_drawn"]
 _PENDING_LAST = _OFFSET["pending_last"]
 _DECIDING = _OFFSET["deciding"]
 _PENDING_FROM = tuple(_OFFSET[f"pending_from_{r}"] for r in RELATIVE)
-def featurize(obs: Mapping[str, Any]) -> np.ndarray:
+def featurize(obs: Mapping[str, Any]) -> np.ndarray:  # noqa: C901, PLR0912, PLR0915 (debt: one block per feature plane; file under rework)
     """The observation tensor (see the :mod:`paohuzi.env` docstring) of one seat's observation dict.
 
     :param obs: :meth:`paohuzi.engine.Hand.observation` of the seat (R5-safe).

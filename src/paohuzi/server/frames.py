@@ -181,6 +181,7 @@ class HandOverFrame(TypedDict):
     beans: list[int]  # each seat's change of 欢乐豆 (issue 13 §2; 0 at multiplier-0 tables)
     view: View
     replay: str
+    replay_code: str
 
 
 class MatchOverFrame(TypedDict):
@@ -243,7 +244,7 @@ def room(state: RoomState | None) -> RoomFrame:
     return {"type": "room", "room": state}
 
 
-def game(
+def game(  # noqa: PLR0913 (keyword-only builder, one parameter per field of the frame)
     *,
     match: int,
     hand: int,
@@ -311,6 +312,7 @@ def hand_over(
     scores: list[int],
     deltas: list[int],
     view: View,
+    code: str,
     beans: list[int] | None = None,
 ) -> HandOverFrame:
     return {
@@ -323,6 +325,7 @@ def hand_over(
         "beans": beans if beans is not None else [0] * len(deltas),
         "view": view,
         "replay": f"/api/replays/{hand}",
+        "replay_code": code,  # the hand's replay code (issue 12 item 4): anyone holding it may watch
     }
 
 

@@ -450,6 +450,7 @@ class Game:
             winner=outcome.winner,
             points=outcome.points,
         )
+        code = store.replay_code(self.hand_id, hand.seed)
         for seat in self.table.seats:
             if seat.player_id is not None:
                 frame = frames.hand_over(
@@ -460,6 +461,7 @@ class Game:
                     deltas=payments,
                     beans=beans,
                     view=view_of(hand, seat.index),
+                    code=code,
                 )
                 self.services.delivery.send(seat.player_id, frame)
         if self.engine.over:

@@ -169,13 +169,19 @@ class DissolveVote(_Message):
     agree: bool
 
 
+class Hint(_Message):
+    """提示 (issue #16): the suggested move and the 听牌 of each discard, for your seat."""
+
+    type: Literal["hint"]
+
+
 ClientMessage = Annotated[
-    Hello | Ping | Sync | Ready | Start | Act | Auto | Rematch | Leave | Chat | Dissolve | DissolveVote,
+    Hello | Ping | Sync | Ready | Start | Act | Auto | Rematch | Leave | Chat | Dissolve | DissolveVote | Hint,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = (
-    *("act", "auto", "chat", "dissolve", "dissolve_vote", "hello", "leave", "ping", "ready", "rematch"),
+    *("act", "auto", "chat", "dissolve", "dissolve_vote", "hello", "hint", "leave", "ping", "ready", "rematch"),
     *("start", "sync"),
 )
 
@@ -294,6 +300,7 @@ class RoomOptionsIn(_Body):
         default=None, ge=ROOM_BOUNDS["claim_seconds"][0], le=ROOM_BOUNDS["claim_seconds"][1]
     )
     bots_fill: bool = True
+    hints: bool = True  # 提示 offered at this table (issue #16)
     tier: str = Field(default="practice", max_length=16)  # 场次 (issue 13 §2): practice … senior
     # R8.1 house options; unset: the preset's (docs/protocol.md §2, docs/rules.md R8.1).
     min_huxi: Literal[15, 18, 21] | None = None  # 起胡
