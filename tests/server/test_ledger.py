@@ -65,7 +65,7 @@ def _deal_and_settle(
         hand_id = store.create_hand(match, n + 1, 10_000 + n, 0, {})(s)
         finish = store.finish_hand(hand_id, outcome, rec, match, payments, results)
         return ledger_store.settle_hand(
-            finish, hand_id, lineup, [0, 1, 2], payments, payments, stake, multiplier, doubled
+            finish, hand_id, lineup, [0, 1, 2], payments, stake, multiplier, doubled
         )(s)
 
     return job
@@ -140,7 +140,7 @@ def test_relief_is_for_the_broke_and_limited_per_day(database: Database) -> None
     match, hand_id = _hand(db, "qq", 1, [pid, None, None])
     finish = store.finish_hand(hand_id, {}, {}, match, [-300, 150, 150], [(pid, -300, False)])
     pays = [-300, 150, 150]
-    moves = db.run_now(ledger_store.settle_hand(finish, hand_id, [pid, None, None], [0, 1, 2], pays, pays, 3, 100))
+    moves = db.run_now(ledger_store.settle_hand(finish, hand_id, [pid, None, None], [0, 1, 2], pays, 3, 100))
     assert moves == [-1000, 500, 500]  # owed 100 points × 100 = 10,000; it held 1,000
     assert db.run_now(ledger_store.grant_relief(pid)) == (None, 500)
     assert db.run_now(ledger_store.grant_relief(pid)) == ("not_broke", 500)
@@ -162,7 +162,7 @@ def test_a_failed_settlement_leaves_neither_the_hand_nor_its_ledger_rows(databas
     match, hand_id = _hand(db, "qq", 2, [pid, None, None])
     finish = store.finish_hand(hand_id, {"kind": "hu"}, {}, match, [60, -30, -30], [(pid, 60, True)])
     pays = [60, -30, -30]
-    job = ledger_store.settle_hand(finish, 2**31 - 1, [pid, None, None], [0, 1, 2], pays, pays, 3, 5)
+    job = ledger_store.settle_hand(finish, 2**31 - 1, [pid, None, None], [0, 1, 2], pays, 3, 5)
     with pytest.raises(Exception):  # noqa: B017 — the database's own integrity error, whichever driver
         db.run_now(job)
     assert db.run_now(ledger_store.balances())[pid] == {"beans": 1000, "points": 0}

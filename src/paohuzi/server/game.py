@@ -432,7 +432,6 @@ class Game:
                 [seat.player_id for seat in self.lineup],
                 list(hand.seats),
                 payments,
-                payments,
                 hand.rules.stake,
                 int(self.table.options.get("multiplier", 0)),
                 sorted(hand.double_cards),

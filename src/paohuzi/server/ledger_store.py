@@ -53,7 +53,6 @@ def settle_hand(
     hand_id: int,
     players: Sequence[int | None],
     in_hand: Sequence[int],
-    points: Sequence[int],
     payments: Sequence[int],
     stake: int,
     multiplier: int,
@@ -62,8 +61,8 @@ def settle_hand(
     """The hand's settlement ``finish`` (:func:`paohuzi.server.store.finish_hand`, which moves 积分) with,
     in the same transaction, the beans moved (:func:`paohuzi.server.economy.bean_moves`, on the balances
     read in this transaction) and a ledger row for every change. ``players``: the player id of each
-    seat (None: a bot); ``in_hand``: the seats that played the hand; ``points``: each seat's 积分 change as
-    ``finish`` applies it. Returns each seat's change of beans.
+    seat (None: a bot); ``in_hand``: the seats that played the hand; ``payments``: each seat's 积分 change
+    as ``finish`` applies it. Returns each seat's change of beans.
     """
 
     def job(s: Session) -> list[int]:
@@ -82,7 +81,7 @@ def settle_hand(
             if pid is None:
                 continue
             after_points = int(s.execute(select(Player.points).where(Player.id == pid)).scalar_one())
-            record(s, pid, "points", "hand", points[seat], after_points, hand_id)
+            record(s, pid, "points", "hand", payments[seat], after_points, hand_id)
             if moves[seat]:
                 before = held[seat]
                 assert before is not None
