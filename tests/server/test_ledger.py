@@ -92,6 +92,7 @@ def test_the_ledger_replays_to_every_balance_after_random_hands(database: Databa
             from paohuzi.engine import replay
 
             record = dict(hand.record(), double_cards=doubled)
+            record.pop("result", None)  # the result is the one the cards change
             hand = replay(record)
         outcome = hand.outcome
         assert outcome is not None
