@@ -14,7 +14,16 @@ import pytest
 from paohuzi.engine import Hand, replay
 from paohuzi.rules import RuleSet
 
-from .support import Client, ServerProcess, describe, first_legal, play_seat, postgres_available, postgres_schema
+from .support import (
+    Client,
+    ServerProcess,
+    describe,
+    first_legal,
+    never_hu,
+    play_seat,
+    postgres_available,
+    postgres_schema,
+)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -46,12 +55,6 @@ class RecordingClient(Client):
         if message.get("type") == "act":
             self.__dict__.setdefault("sent", []).append(message)
         super().send(message)
-
-
-def _never_hu(legal: list[str]) -> str:
-    """The first legal action other than 胡. Without 有胡必胡 (off in the presets) a seat offered 胡 may
-    always decline it (R4.2.3, R4.4), so the hand cannot end before the stock runs out — whatever the deal."""
-    return next((a for a in legal if a != "hu"), legal[0])
 
 
 def _play(clients: list[Client], until: str, stop_when: Any = None, choose: Any = first_legal) -> None:
@@ -106,9 +109,9 @@ def test_kill_9_mid_hand_then_resume_and_finish(database_url: str, tmp_path: Pat
     ).start()
     try:
         clients = _seated_at_a_live_hand(server)
-        # part of the hand: until five cards are drawn from the stock, nobody taking a 胡 (the random deal
-        # must not decide whether the hand lasts that long); then everyone reads what is left
-        _play(clients, until="hand_over", stop_when=lambda f: f["view"]["stock"] <= 14, choose=_never_hu)
+        # part of the hand: until five cards are drawn from the stock, nobody taking a 胡 (so the hand cannot
+        # end before: the random deal must not decide whether it lasts that long); then everyone reads the rest
+        _play(clients, until="hand_over", stop_when=lambda f: f["view"]["stock"] <= 14, choose=never_hu)
         for c in clients:
             c.drain()
         assert all(f["type"] != "hand_over" for c in clients for f in c.frames), "the hand ended too soon"
