@@ -36,7 +36,7 @@ def test_r5_hint_identical_when_hidden_cards_are_permuted() -> None:
             continue  # another seat's 提 at the deal is visible (R5 lets seat 0 see it): not the same position
         ha, hb = hint(a.observation(0)), hint(b.observation(0))
         assert ha == hb
-        assert ha["suggest"] in a.observation(0)["legal"]
+        assert ha["suggest"] in a.observation(0).to_dict()["legal"]
         compared += 1
     assert compared >= 30
 
@@ -53,8 +53,9 @@ def test_r6_discard_waits_match_the_scoring_of_the_seats_cards() -> None:
             seat = hand.deciding[0]
             obs = hand.observation(seat)
             h = hint(obs)
-            assert h["suggest"] in obs["legal"]
-            legal = sorted({Card.parse(t.split()[1]) for t in obs["legal"] if t.startswith("discard ")})
+            assert h["suggest"] in obs.to_dict()["legal"]
+            assert hint(obs.to_dict()) == h  # the JSON form reads the same
+            legal = sorted({Card.parse(t.split()[1]) for t in obs.to_dict()["legal"] if t.startswith("discard ")})
             assert [d["card"] for d in h["discards"]] == [str(c) for c in legal]
             for d in h["discards"]:
                 cards = list(hand.hand_of(seat))

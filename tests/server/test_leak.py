@@ -193,7 +193,7 @@ def _check_hand(record: dict[str, Any], frames: dict[int, list[dict[str, Any]]])
         ref = hand.referee_view()
         for seat, mine in frames.items():
             i = next_frame[seat]
-            if i < len(mine) and mine[i]["view"] == hand.observation(seat):
+            if i < len(mine) and mine[i]["view"] == hand.observation(seat).to_dict():
                 _check_frame(mine[i], seat, ref, hand)
                 next_frame[seat] = i + 1
                 checked += 1

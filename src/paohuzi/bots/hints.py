@@ -11,7 +11,7 @@ exact (:func:`paohuzi.scoring.scored_waits`, each wait scored as the seat's own 
 >>> h = hint(hand.observation(hand.deciding[0]))
 >>> sorted(h)
 ['discards', 'suggest']
->>> h["suggest"] in hand.observation(hand.deciding[0])["legal"]
+>>> h["suggest"] in hand.observation(hand.deciding[0]).to_dict()["legal"]
 True
 """
 
@@ -24,14 +24,14 @@ from paohuzi import scoring
 from paohuzi.bots.greedy import choose
 from paohuzi.bots.view import read
 from paohuzi.cards import Card
-from paohuzi.engine import Action, ActionKind
+from paohuzi.engine import Action, ActionKind, Observation
 
 __all__ = ["hint"]
 
 _CARDS = tuple(Card)
 
 
-def _discard_waits(observation: Mapping[str, Any], legal: list[Action]) -> list[dict[str, Any]]:
+def _discard_waits(observation: Observation, legal: list[Action]) -> list[dict[str, Any]]:
     """For each legal discard (card order): the 听牌 of the hand it leaves, ``[{card, huxi, points}]`` (empty
     when that hand is not 听牌, R6)."""
     view = read(observation)
@@ -46,15 +46,18 @@ def _discard_waits(observation: Mapping[str, Any], legal: list[Action]) -> list[
     return out
 
 
-def hint(observation: Mapping[str, Any]) -> dict[str, Any]:
-    """The hint for the seat whose observation this is.
+def hint(observation: Observation | Mapping[str, Any]) -> dict[str, Any]:
+    """The hint for the seat whose observation (an :class:`~paohuzi.engine.Observation` or its JSON form)
+    this is.
 
     :returns: ``{"suggest": action text or None, "discards": [{"card", "waits": [{"card", "huxi",
         "points"}]}]}`` — ``suggest`` is None when the seat has no decision to make; ``discards`` lists every
         legal discard now (none in a claim window).
     """
-    legal = [Action.parse(text) for text in observation.get("legal", [])]
-    if not observation.get("deciding") or not legal:
+    if not isinstance(observation, Observation):
+        observation = Observation.from_dict(observation)
+    legal = list(observation.legal)
+    if not observation.deciding or not legal:
         return {"suggest": None, "discards": []}
     action, _ = choose(read(observation), legal)
     return {"suggest": str(action), "discards": _discard_waits(observation, legal)}

@@ -166,7 +166,8 @@ def render_hand(hand: Hand, seat: int | None = None) -> list[str]:
     view = f"，座位{seat}的视角" if seat is not None else ""
     options = describe_options(rules)
     shown = f"，选项 {options}" if options else ""  # R8.1: the house options the hand was played under
-    lines = [f"规则 {rules.name}（{rules.title}）{shown}，种子 {hand.seed}" + view]
+    dealt = f"种子 {hand.seed}" if hand.seed is not None else "按记录发牌"  # no seed: the recorded deal
+    lines = [f"规则 {rules.name}（{rules.title}）{shown}，{dealt}" + view]
     step = 0
     for e in hand.events:
         seen = e.to_dict() if seat is None else e.for_seat(seat)

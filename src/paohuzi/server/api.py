@@ -325,7 +325,7 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
         return {
             "seat": seat,
             "action": action,
-            "views": [hand.observation(s) for s in seats],
+            "views": [hand.observation(s).to_dict() for s in seats],
             "full": hand.referee_view(),
         }
 

@@ -215,6 +215,7 @@ export function renderDialog(app, which) {
   const claim = h("input", { name: "claim_seconds", type: "number", min: "2", max: "300", value: String(defaults.claim_seconds ?? 10) });
   const four = h("input", { name: "four_players", type: "checkbox" });
   const bots = h("input", { name: "bots_fill", type: "checkbox", checked: defaults.bots_fill !== false });
+  const hintsOn = h("input", { name: "hints", type: "checkbox", checked: defaults.hints !== false }); // 提示 (hint.js)
   // R8.1 house options, their defaults from the chosen preset (changing the preset resets them).
   const choice = (name, values) => h("select", { name }, values.map(([v, label]) => h("option", { value: String(v) }, label)));
   const cap = choice("cap", [[0, t("capNone")], ...[50, 100, 200, 300, 600].map((n) => [n, String(n)])]);
@@ -237,7 +238,7 @@ export function renderDialog(app, which) {
   };
   // What was chosen survives a redraw of the lobby behind the dialog (S.createDraft, until it closes).
   const draft = S.createDraft || (S.createDraft = {});
-  const controls = [preset, hands, stake, turn, claim, four, bots, cap, zimo, mustHu, pao, minHuxi, dealer];
+  const controls = [preset, hands, stake, turn, claim, four, bots, hintsOn, cap, zimo, mustHu, pao, minHuxi, dealer];
   if (draft.preset) preset.value = draft.preset;
   fromPreset();
   for (const el of controls) {
@@ -273,11 +274,12 @@ export function renderDialog(app, which) {
     h("label", { class: "check" }, four, t("fourPlayers")),
     h("div", { class: "grid2" }, field(t("turnSeconds"), turn), field(t("claimSeconds"), claim)),
     h("label", { class: "check" }, bots, t("botsFill")),
+    h("label", { class: "check" }, hintsOn, t("optHints")),
     h("div", { class: "sheet-buttons" }, h("button", { class: "btn ghost", type: "button", onclick: close }, t("cancel")), h("button", { class: "btn primary", type: "submit", "data-action": "create-submit" }, t("create"))),
   );
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const body = { preset: preset.value, four_players: four.checked, bots_fill: bots.checked };
+    const body = { preset: preset.value, four_players: four.checked, bots_fill: bots.checked, hints: hintsOn.checked };
     if (hands.value) body.hands = Number(hands.value);
     if (stake.value) body.stake = Number(stake.value);
     if (turn.value) body.turn_seconds = Number(turn.value);

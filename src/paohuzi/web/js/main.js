@@ -7,6 +7,7 @@
 import { api, ApiError, ensureGuest } from "./api.js";
 import { dissolutionEnded, dissolveButton, dissolveDialog, dissolvedSummary } from "./dissolve.js";
 import { h, mount, toast } from "./dom.js";
+import { highlightHint, hintButton, hintPanel, onHint } from "./hint.js";
 import { CHAT_EMOJI, CHAT_ZH, chatText, errorText, lang, setLang, t } from "./i18n.js";
 import { loadLobbyData, renderDialog, renderLobby, renderRoom } from "./lobby.js";
 import { GameSocket } from "./net.js";
@@ -365,6 +366,9 @@ function onFrame(frame) {
       }
       break;
     }
+    case "hint":
+      onHint(frame, state.game);
+      break;
     case "pong":
       break;
     default:
@@ -510,6 +514,7 @@ function topBar() {
         )
       : null,
     g ? dissolveButton(room, app.send) : null,
+    hintButton(room, g, app.send),
     h(
       "button",
       {
@@ -605,6 +610,9 @@ function renderTableScreen() {
     // the two taps), and is dropped once it may not.
     state.selected = resolveSelection(g, state.selected);
     screen.append(renderTable(g, tableCtx()));
+    const hint = hintPanel(g);
+    if (hint) screen.append(hint);
+    highlightHint(screen, g);
   } else {
     screen.append(h("div", { class: "table empty" }, h("div", { class: "spinner" }), t("loading")));
   }
