@@ -91,9 +91,10 @@ const app = {
     state.dialog = which;
     render();
   },
-  async quickPlay(preset) {
+  async quickPlay(preset, level) {
     await guarded(async () => {
       const body = preset ? { preset } : {};
+      if (level) body.bot_level = level; // the opponents' level (levels.js)
       const { room } = await api("POST", "/api/rooms/quick", body);
       enterRoom(room);
     });
@@ -210,7 +211,7 @@ function rememberNames(room) {
   }
   for (const s of room.seats) {
     if (s.player) state.names[s.seat] = { nickname: s.player.nickname, bot: false };
-    else if (s.bot) state.names[s.seat] = { nickname: "", bot: true };
+    else if (s.bot) state.names[s.seat] = { nickname: "", bot: s.bot }; // the level key (levels.js)
   }
 }
 
