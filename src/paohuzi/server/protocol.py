@@ -14,7 +14,7 @@ Act(id=3, type='act', action=Action.parse('discard x7'), hand=None, seat=None)
 ...         parse_client_frame(text)
 ...     except ProtocolError as exc:
 ...         print(exc.code, "|", exc.message)
-bad_message | unknown message type 'dance' (expected one of: act, auto, hello, leave, ping, ready, ...)
+bad_message | unknown message type 'dance' (expected one of: act, auto, ...)
 bad_message | action: chi takes the two hand cards it eats with, like 'chi x8 x9'; got 1
 """
 
@@ -301,6 +301,8 @@ class RoomOptionsIn(_Body):
     )
     bots_fill: bool = True
     hints: bool = True  # 提示 offered at this table (issue #16)
+    bot_level: str | None = Field(default=None, max_length=16)  # the computers' level (paohuzi.bots.levels)
+    tier: str = Field(default="practice", max_length=16)  # 场次 (issue 13 §2): practice … senior
     # R8.1 house options; unset: the preset's (docs/protocol.md §2, docs/rules.md R8.1).
     min_huxi: Literal[15, 18, 21] | None = None  # 起胡
     zimo: Literal["plus_one", "double", "none"] | None = None  # 自摸: +1 底 / 自摸翻倍 / nothing
@@ -320,6 +322,8 @@ class QuickPlayIn(_Body):
 
     preset: str = Field(default="qq", max_length=32)
     hands: int | None = Field(default=None, ge=ROOM_BOUNDS["hands"][0], le=ROOM_BOUNDS["hands"][1])
+    bot_level: str | None = Field(default=None, max_length=16)  # the opponents' level (paohuzi.bots.levels)
+    tier: str = Field(default="practice", max_length=16)  # 场次 (issue 13 §2): practice … senior
 
 
 class JoinIn(_Body):

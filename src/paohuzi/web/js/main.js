@@ -7,6 +7,7 @@
 import { api, ApiError, ensureGuest } from "./api.js";
 import { dissolutionEnded, dissolveButton, dissolveDialog, dissolvedSummary } from "./dissolve.js";
 import { h, mount, toast } from "./dom.js";
+import { highlightHint, hintButton, hintPanel, onHint } from "./hint.js";
 import { CHAT_EMOJI, CHAT_ZH, chatText, errorText, lang, setLang, t } from "./i18n.js";
 import { loadLobbyData, renderDialog, renderLobby, renderRoom } from "./lobby.js";
 import { GameSocket } from "./net.js";
@@ -90,9 +91,10 @@ const app = {
     state.dialog = which;
     render();
   },
-  async quickPlay(preset) {
+  async quickPlay(preset, level) {
     await guarded(async () => {
       const body = preset ? { preset } : {};
+      if (level) body.bot_level = level; // the opponents' level (levels.js)
       const { room } = await api("POST", "/api/rooms/quick", body);
       enterRoom(room);
     });
@@ -209,7 +211,7 @@ function rememberNames(room) {
   }
   for (const s of room.seats) {
     if (s.player) state.names[s.seat] = { nickname: s.player.nickname, bot: false };
-    else if (s.bot) state.names[s.seat] = { nickname: "", bot: true };
+    else if (s.bot) state.names[s.seat] = { nickname: "", bot: s.bot }; // the level key (levels.js)
   }
 }
 
@@ -365,6 +367,9 @@ function onFrame(frame) {
       }
       break;
     }
+    case "hint":
+      onHint(frame, state.game);
+      break;
     case "pong":
       break;
     default:
@@ -510,6 +515,7 @@ function topBar() {
         )
       : null,
     g ? dissolveButton(room, app.send) : null,
+    hintButton(room, g, app.send),
     h(
       "button",
       {
@@ -605,6 +611,9 @@ function renderTableScreen() {
     // the two taps), and is dropped once it may not.
     state.selected = resolveSelection(g, state.selected);
     screen.append(renderTable(g, tableCtx()));
+    const hint = hintPanel(g);
+    if (hint) screen.append(hint);
+    highlightHint(screen, g);
   } else {
     screen.append(h("div", { class: "table empty" }, h("div", { class: "spinner" }), t("loading")));
   }
@@ -728,20 +737,26 @@ setInterval(() => {
 
 // ---- routing and start-up ------------------------------------------------------------------------------
 
+// One navigation to a fragment fires both popstate and hashchange, so two onRoute calls overlap: only the
+// newest one's replay is shown (an older load finishing later would reset the viewer to step 0 under the user).
+let routeSeq = 0;
+
 async function onRoute() {
+  const seq = ++routeSeq;
   const m = location.hash.match(/^#\/replay\/(\d+)/);
   const byCode = location.hash.match(/^#\/r\/([2-9A-Za-z]{7,13})$/);
+  let replay = null;
   if (m) {
     state.replay = { handId: Number(m[1]), loading: true, steps: null, mode: "none" };
     render();
-    state.replay = await loadReplay(Number(m[1]), state.player);
+    replay = await loadReplay(Number(m[1]), state.player);
   } else if (byCode) {
     state.replay = { handId: null, loading: true, steps: null, mode: "none" };
     render();
-    state.replay = await loadReplay(null, state.player, byCode[1].toUpperCase());
-  } else {
-    state.replay = null;
+    replay = await loadReplay(null, state.player, byCode[1].toUpperCase());
   }
+  if (seq !== routeSeq) return;
+  state.replay = replay;
   render();
 }
 
