@@ -189,6 +189,11 @@ class ChatFrame(TypedDict):
     phrase: int
 
 
+class KickedFrame(TypedDict):
+    type: Literal["kicked"]
+    room: str
+
+
 class PongFrame(TypedDict):
     type: Literal["pong"]
     server_time: int
@@ -212,6 +217,7 @@ Frame = (
     | PongFrame
     | ErrorFrame
     | ChatFrame
+    | KickedFrame
 )
 
 
@@ -325,6 +331,10 @@ def match_over(
         "leaver": leaver,
         "penalty": penalty,
     }
+
+
+def kicked(code: str) -> KickedFrame:
+    return {"type": "kicked", "room": code}
 
 
 def chat(seat: int, phrase: int) -> ChatFrame:

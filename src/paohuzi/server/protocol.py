@@ -156,11 +156,52 @@ class Chat(_Message):
     phrase: Annotated[int, Field(ge=0, lt=CHAT_PHRASES)]
 
 
+#: Computer levels the owner may seat (docs/protocol.md §3.1) and the bots behind them (paohuzi.bots).
+BOT_LEVELS = {"easy": "random", "normal": "greedy", "hard": "search"}
+
+
+class Kick(_Message):
+    """Owner, before a match: release a seat (a player or a computer)."""
+
+    type: Literal["kick"]
+    seat: Annotated[int, Field(ge=0, le=3)]
+
+
+class GiveOwner(_Message):
+    """Owner: hand the room over to the player in ``seat``."""
+
+    type: Literal["give_owner"]
+    seat: Annotated[int, Field(ge=0, le=3)]
+
+
+class AddBot(_Message):
+    """Owner, before a match: seat a computer of ``level`` in a free seat."""
+
+    type: Literal["add_bot"]
+    seat: Annotated[int, Field(ge=0, le=3)]
+    level: Literal["easy", "normal", "hard"] = "normal"
+
+
 ClientMessage = Annotated[
-    Hello | Ping | Sync | Ready | Start | Act | Auto | Rematch | Leave | Chat, Field(discriminator="type")
+    Hello | Ping | Sync | Ready | Start | Act | Auto | Rematch | Leave | Chat | Kick | GiveOwner | AddBot,
+    Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = ("act", "auto", "chat", "hello", "leave", "ping", "ready", "rematch", "start", "sync")
+MESSAGE_TYPES = (
+    "act",
+    "add_bot",
+    "auto",
+    "chat",
+    "give_owner",
+    "hello",
+    "kick",
+    "leave",
+    "ping",
+    "ready",
+    "rematch",
+    "start",
+    "sync",
+)
 
 
 def parse_client_frame(text: str | bytes) -> ClientMessage:

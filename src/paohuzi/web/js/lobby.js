@@ -56,6 +56,16 @@ export function renderLobby(app) {
     ),
   );
 
+  if (S.notice && S.notice.kicked) {
+    root.append(
+      h(
+        "section",
+        { class: "card-box notice", "data-testid": "kicked-notice" },
+        h("span", {}, t("kicked", { code: S.notice.kicked })),
+        h("button", { class: "btn small", "data-action": "notice-ok", onclick: () => { S.notice = null; app.rerender(); } }, t("ok")),
+      ),
+    );
+  }
   if (S.notice && S.notice.penalty) {
     // You left a hand being played (逃跑, R7.3): what it cost.
     root.append(
@@ -277,6 +287,25 @@ export function renderDialog(app, which) {
   return h("div", { class: "modal", role: "dialog" }, form);
 }
 
+// The computer levels the owner may seat (docs/protocol.md §3.1): the bot behind each.
+const BOT_LEVEL = { random: "easy", greedy: "normal", search: "hard" };
+
+/** The owner's tools for one seat (before a match): remove, make owner; a computer for a free seat. */
+function ownerTools(app, s, me) {
+  const tools = h("span", { class: "owner-tools" });
+  if (s.player && s.player.id !== me) {
+    tools.append(h("button", { class: "btn small ghost", "data-action": "give-owner", "data-seat": String(s.seat), onclick: () => app.send({ type: "give_owner", seat: s.seat }) }, t("giveOwner")));
+  }
+  if ((s.player && s.player.id !== me) || s.bot) {
+    tools.append(h("button", { class: "btn small ghost", "data-action": "kick", "data-seat": String(s.seat), onclick: () => app.send({ type: "kick", seat: s.seat }) }, t("kick")));
+  }
+  if (!s.player && !s.bot) {
+    const level = h("select", { name: `level-${s.seat}`, "aria-label": t("addBot") }, ["easy", "normal", "hard"].map((l) => h("option", { value: l, selected: l === "normal" }, t(`level_${l}`))));
+    tools.append(level, h("button", { class: "btn small", "data-action": "add-bot", "data-seat": String(s.seat), onclick: () => app.send({ type: "add_bot", seat: s.seat, level: level.value }) }, t("addBot")));
+  }
+  return tools;
+}
+
 /** The waiting room of a private room: code, share link, seats, ready / start / leave. */
 export function renderRoom(app) {
   const S = app.state;
@@ -300,7 +329,7 @@ export function renderRoom(app) {
   for (const s of room.seats) {
     let label = t("emptySeat");
     if (s.player) label = [h("span", { "data-pname": "" }, s.player.nickname), s.player.id === me ? t("you_paren") : ""];
-    else if (s.bot) label = t("botN", { n: s.seat + 1 });
+    else if (s.bot) label = [t("botN", { n: s.seat + 1 }), h("small", { class: "bot-level" }, t(`level_${BOT_LEVEL[s.bot] || "normal"}`))];
     seats.append(
       h(
         "li",
@@ -308,6 +337,7 @@ export function renderRoom(app) {
         s.player ? h("span", { class: "avatar", "data-pname": "" }, s.player.nickname.slice(0, 1)) : h("span", { class: "avatar" }, s.bot ? t("botAvatar") : "+"),
         h("span", { class: "seat-name" }, label, s.player && room.owner === s.player.id ? h("b", { class: "badge" }, t("owner")) : null),
         s.player || s.bot ? h("span", { class: `ready-mark${s.ready ? " on" : ""}` }, s.ready ? t("isReady") : t("notReady")) : null,
+        isOwner && room.kind === "private" ? ownerTools(app, s, me) : null,
       ),
     );
   }
