@@ -37,6 +37,7 @@ __all__ = [
     "dealt_tianhu",
     "tianhu_arrangement",
     "clear_cache",
+    "validate",
 ]
 
 
@@ -411,11 +412,33 @@ def arrangements(
     >>> arrangements(parse_cards("x1 x2"), [], Card.X4, Source.SELF, min_huxi=0)
     ()
     """
+    return _checked_hand(hand, table, card, source, min_huxi).arrangements(card, source, min_huxi)
+
+
+def _checked_hand(
+    hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, min_huxi: int
+) -> _Hand:
+    """Every check :func:`arrangements` makes (it raises nothing else), and the hand."""
     _check_card(card, source, min_huxi)
     h = _Hand(hand, table)
     if card is not None and h.in_play >> 6 * card & 7 >= 4:
         raise AnalysisError(f"more than 4 of a kind (hand, table and card together): 5 × {Card(card)} (R1)")
-    return h.arrangements(card, source, min_huxi)
+    return h
+
+
+def validate(
+    hand: Sequence[Card],
+    table: Sequence[Group] = (),
+    card: Card | None = None,
+    source: Source = Source.NONE,
+    *,
+    min_huxi: int = 15,
+) -> None:
+    """Raise exactly the :class:`AnalysisError` that :func:`arrangements` would raise for these arguments,
+    without the search: for callers that already know the answer is "not a win" (a discard that may not be
+    won, R4.2) but must still refuse bad input.
+    """
+    _checked_hand(hand, table, card, source, min_huxi)
 
 
 def is_complete(

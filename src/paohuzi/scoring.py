@@ -493,9 +493,11 @@ def evaluate(
     >>> evaluate(hand, table, Card.X4, Source.SELF, find_preset("qq")) is None
     True
     """
-    found = analysis.arrangements(hand, table, card, source, min_huxi=rules.min_huxi)
     if source is Source.DISCARD and not rules.win_on_discard:
-        return None  # R4.2: nobody may 胡 a discarded card
+        # R4.2: nobody may 胡 a discarded card. Bad input is still refused, without the search.
+        analysis.validate(hand, table, card, source, min_huxi=rules.min_huxi)
+        return None
+    found = analysis.arrangements(hand, table, card, source, min_huxi=rules.min_huxi)
     if zimo is None:
         zimo = source is Source.SELF or tianhu
     return _best(found, rules, zimo=zimo, haidi=last_card, tianhu=tianhu)

@@ -394,3 +394,31 @@ def test_r6_waits_shortcuts_change_nothing(chunk: int) -> None:
                 )
                 checked += 1
     assert checked > 2000
+
+
+_BAD_INPUTS = [
+    ((Card.X1,) * 5, (), None, Source.NONE, 15),
+    ((Card.X1, 20), (), None, Source.NONE, 15),  # type: ignore[arg-type]
+    ((Card.X1, -1), (), None, Source.NONE, 15),  # type: ignore[arg-type]
+    ((Card.X1,), (Group.parse("wei:x1x1x1"),), Card.X1, Source.DISCARD, 15),
+    ((Card.X1,), ("peng",), None, Source.NONE, 15),  # type: ignore[arg-type]
+    ((Card.X1,), (Group.parse("kan:x2x2x2"),), None, Source.NONE, 15),
+    ((Card.X1,), (), Card.X2, Source.NONE, 15),
+    ((Card.X1,), (), None, Source.DISCARD, 15),
+    ((Card.X1,), (), Card.X2, Source.DISCARD, "15"),  # type: ignore[arg-type]
+]
+
+
+@pytest.mark.parametrize(("hand", "table", "card", "source", "min_huxi"), _BAD_INPUTS)
+def test_validate_raises_what_arrangements_raises(
+    hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, min_huxi: int
+) -> None:
+    """``validate`` (used for discards that may not be won, R4.2) refuses exactly what ``arrangements`` does."""
+    from paohuzi.analysis import AnalysisError, validate
+
+    with pytest.raises(AnalysisError) as want:
+        arrangements(hand, table, card, source, min_huxi=min_huxi)
+    with pytest.raises(AnalysisError) as got:
+        validate(hand, table, card, source, min_huxi=min_huxi)
+    assert str(got.value) == str(want.value)
+    validate((Card.X1, Card.X2), (Group.parse("peng:x5x5x5"),), Card.X3, Source.DISCARD)  # good input: no error

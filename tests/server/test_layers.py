@@ -19,6 +19,8 @@ ALLOWED = {
     "models": set(),
     "rows": {"models"},
     "store": {"models", "rows"},
+    "accounts": set(),
+    "account_store": {"models", "rows", "store"},
     "db": {"logs", "models", "rows"},
     "bots": set(),
     "metrics": set(),  # reads the hub it is handed, imports none of it
@@ -30,11 +32,12 @@ ALLOWED = {
     "room": {"frames", "game", "logs", "services", "store", "turns"},
     "hub": {
         *("bots", "config", "connection", "db", "frames", "logs"),
-        *("protocol", "registry", "room", "services", "store"),
+        *("protocol", "registry", "room", "services", "store", "accounts", "account_store"),
     },
+    "account_api": {"account_store", "accounts", "connection", "hub", "room"},
     "ws": {"config", "connection", "hub", "logs", "metrics", "protocol", "room"},
     "api": {"protocol", "store", "connection", "hub", "room"},
-    "app": {"api", "config", "connection", "db", "hub", "logs", "metrics", "room", "ws"},
+    "app": {"account_api", "api", "config", "connection", "db", "hub", "logs", "metrics", "room", "ws"},
 }
 # What a room works with: none of these may reach the hub, not even at run time through an object.
 BELOW_HUB = ("room", "game", "turns", "services", "registry", "frames")

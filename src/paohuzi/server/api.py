@@ -138,7 +138,8 @@ async def healthz(request: Request) -> dict[str, Any]:
 @router.post("/guests", status_code=201, tags=["players"])
 async def create_guest(request: Request, body: p.GuestIn | None = None) -> dict[str, Any]:
     """A new guest identity: a random nickname (unless given) and a long random token to keep."""
-    token, player = await _hub(request).create_guest(body.nickname if body else None)
+    user_agent = request.headers.get("user-agent", "")[:120]
+    token, player = await _hub(request).create_guest(body.nickname if body else None, user_agent)
     return {"token": token, "player": player}
 
 

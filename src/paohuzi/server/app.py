@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from paohuzi import __version__
+from paohuzi.server.account_api import router as account_router
 from paohuzi.server.api import health_router, router
 from paohuzi.server.config import Settings
 from paohuzi.server.connection import TokenBucket
@@ -248,6 +249,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(health_router)
     app.include_router(router)
+    app.include_router(account_router)
     app.add_api_websocket_route("/ws", websocket_endpoint)
 
     static = web_dir()

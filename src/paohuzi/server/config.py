@@ -32,6 +32,8 @@ class Settings:
     :ivar bot_delay: how long a bot (or 托管) waits before it plays, so people can follow the game.
     :ivar offline_grace: a disconnected player's seat goes to 托管 after this (a reload keeps the turn).
     :ivar between_hands: pause between the hands of a match.
+    :ivar dissolve_seconds: time the others have to answer a 解散房间 proposal (R8.2: 60 s);
+        ``dissolve_again``: a player may propose again this long after its last proposal ended (R8.2: 30 s).
     :ivar hello_timeout: a websocket must send ``hello`` within this.
     :ivar max_frame: the largest websocket frame accepted, in bytes.
     :ivar rate: frames per second a connection may send on average; ``burst``: how many at once.
@@ -52,6 +54,10 @@ class Settings:
         more pile up (a slow or non-reading peer) is disconnected and its queue dropped.
     :ivar join_guess_rate: failed room-code look-ups (unknown code on ``GET /api/rooms/{code}`` or
         ``POST …/join``) per second per client address and per player; ``join_guess_burst``: how many at once.
+    :ivar login_rate: log-ins, claims and account deletions per second per client address;
+        ``login_burst``: how many at once (issue 13).
+    :ivar login_fail_rate: failed log-ins per second per account (and claims per player);
+        ``login_fail_burst``: how many at once.
     :ivar redis_url: empty: one process (the embedded default); ``redis://…``: the shared mode (docs/server.md).
     """
 
@@ -64,6 +70,8 @@ class Settings:
     bot_delay: float = 0.8
     offline_grace: float = 5.0
     between_hands: float = 4.0
+    dissolve_seconds: float = 60.0
+    dissolve_again: float = 30.0
     hello_timeout: float = 10.0
     max_frame: int = 4096
     rate: float = 20.0
@@ -85,6 +93,10 @@ class Settings:
     join_guess_rate: float = 0.2
     join_guess_burst: int = 10
     redis_url: str = ""
+    login_rate: float = 0.2
+    login_burst: int = 10
+    login_fail_rate: float = 1 / 60
+    login_fail_burst: int = 5
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:

@@ -102,6 +102,16 @@ class RoomState(TypedDict):
     options: dict[str, Any]
     seats: list[SeatInfo]
     match: MatchInfo | None
+    dissolution: DissolutionInfo | None
+
+
+class DissolutionInfo(TypedDict):
+    """An open 解散房间 proposal (R8.2, docs/protocol.md §2)."""
+
+    proposer: int  # seat
+    votes: list[bool | None]  # per seat: agreed, refused, or not answered yet
+    deadline: int  # server clock, ms since the epoch
+    remaining_ms: int
 
 
 class TimerInfo(TypedDict):
@@ -183,6 +193,13 @@ class MatchOverFrame(TypedDict):
     penalty: int | None
 
 
+class DissolutionFrame(TypedDict):
+    type: Literal["dissolution"]
+    result: Literal["agreed", "refused", "expired"]
+    proposer: int
+    by: int | None  # the seat that refused
+
+
 class ChatFrame(TypedDict):
     type: Literal["chat"]
     seat: int
@@ -218,6 +235,7 @@ Frame = (
     | ErrorFrame
     | ChatFrame
     | KickedFrame
+    | DissolutionFrame
 )
 
 
@@ -335,6 +353,12 @@ def match_over(
 
 def kicked(code: str) -> KickedFrame:
     return {"type": "kicked", "room": code}
+
+
+def dissolution(result: Literal["agreed", "refused", "expired"], proposer: int, by: int | None) -> DissolutionFrame:
+    """How a 解散房间 proposal ended (R8.2): ``agreed`` (``match_over`` follows), ``refused`` by seat
+    ``by``, or ``expired`` (a connected player did not answer in time)."""
+    return {"type": "dissolution", "result": result, "proposer": proposer, "by": by}
 
 
 def chat(seat: int, phrase: int) -> ChatFrame:

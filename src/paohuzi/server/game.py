@@ -333,6 +333,15 @@ class Game:
         await self.finish_hand()
         return self.penalty
 
+    async def dissolve(self) -> None:
+        """解散房间 agreed (R8.2, the lock is held): the hand in play is void — not settled, its record kept
+        and marked dissolved — and the match ends; nobody pays 逃跑."""
+        self.turns.cancel()
+        hand_open = not self.hand.over
+        self.engine.dissolve()
+        void = self.engine.void
+        await self.finish_match((self.hand_id, void) if hand_open and void is not None else None)
+
     def _schedule(self) -> None:
         options = self.table.options
         self.turns.schedule(
@@ -453,10 +462,10 @@ class Game:
             self.number += 1
             await self.begin_hand()
 
-    async def finish_match(self) -> None:
+    async def finish_match(self, void_hand: tuple[int, dict[str, Any]] | None = None) -> None:
         engine = self.engine
         self.finished = True
-        self.status = "aborted" if engine.leaver is not None else "finished"
+        self.status = "dissolved" if engine.dissolved else "aborted" if engine.leaver is not None else "finished"
         self.turns.cancel()
         standings = engine.standings()
         ranks = [0] * engine.players
@@ -465,7 +474,7 @@ class Game:
         humans = [seat.player_id for seat in self.lineup if seat.player_id is not None]
         result = {"standings": standings, "leaver": engine.leaver, "penalty": self.penalty}
         await self.services.db.run(
-            store.finish_match(self.id, self.table.id, self.status, engine.totals, ranks, result, humans)
+            store.finish_match(self.id, self.table.id, self.status, engine.totals, ranks, result, humans, void_hand)
         )
         for pid in humans:
             self.services.roster.played_match(pid)

@@ -17,7 +17,7 @@ from typing import Any
 
 from paohuzi.rules import RuleSetError, find_preset
 from paohuzi.scoring import level_title
-from paohuzi.server import frames, store
+from paohuzi.server import account_store, accounts, frames, store
 from paohuzi.server import protocol as p
 from paohuzi.server.bots import BotPool
 from paohuzi.server.config import Settings
@@ -31,6 +31,7 @@ from paohuzi.server.services import RoomServices, Tasks
 __all__ = ["Hub", "level_title", "random_nickname"]
 
 ERROR, WARNING, INFO = 40, 30, 20
+SESSION_RECHECK = 30.0  # seconds a session found live is believed without asking the database again
 
 _ADJECTIVES = (
     "快乐的",
@@ -63,7 +64,10 @@ class Hub:
         self.conns = Connections()
         self.players = PlayerCards()
         self.cards = self.players.profiles  # player id -> profile (cache of the players table)
-        self.tokens: dict[str, int] = {}  # token hash -> player id
+        # token hash -> (player id, session id, when last checked in the database): a revoked session is
+        # refused at once by this process, and by any other within SESSION_RECHECK seconds.
+        self.tokens: dict[str, tuple[int, int, float]] = {}
+        self.conn_sessions: dict[int, int] = {}  # connection id -> its session id
         self.tasks = Tasks()
         self.bots = BotPool(settings.bot_workers)
         self.services = RoomServices(settings, db, self.conns, self.players, self.tasks, self.bots)
@@ -90,28 +94,127 @@ class Hub:
         """Profile (docs/protocol.md §2) from the cache."""
         return self.players.profile(player_id)
 
-    async def create_guest(self, nickname: str | None) -> tuple[str, dict[str, Any]]:
+    async def create_guest(self, nickname: str | None, user_agent: str = "") -> tuple[str, dict[str, Any]]:
         token = secrets.token_urlsafe(32)
-        player = await self.db.run(
-            store.create_player(store.hash_token(token), nickname or random_nickname())
+        digest = store.hash_token(token)
+        player, session_id = await self.db.run(
+            account_store.create_guest(digest, nickname or random_nickname(), user_agent)
         )
-        self.tokens[store.hash_token(token)] = player.id
+        self.tokens[digest] = (player.id, session_id, time.monotonic())
         log(INFO, "guest created", player=player.id)
         return token, self._remember(player)
 
-    async def authenticate(self, token: str | None) -> dict[str, Any] | None:
-        """The profile of the token's player, or None."""
+    async def session(self, token: str | None) -> tuple[dict[str, Any], int] | None:
+        """The profile of the token's player and the session id, or None (unknown, revoked, deleted)."""
         if not token or len(token) > 200:
             return None
         digest = store.hash_token(token)
-        player_id = self.tokens.get(digest)
-        if player_id is not None and player_id in self.cards:
-            return self.profile(player_id)
-        player = await self.db.run(store.player_by_token(digest))
-        if player is None:
+        cached = self.tokens.get(digest)
+        if cached is not None and cached[0] in self.cards and time.monotonic() - cached[2] < SESSION_RECHECK:
+            return self.profile(cached[0]), cached[1]
+        found = await self.db.run(account_store.session_by_token(digest))
+        if found is None:
+            self.tokens.pop(digest, None)
             return None
-        self.tokens[digest] = player.id
-        return self._remember(player)
+        player, session_id = found
+        if len(self.tokens) > 100_000:
+            self.tokens.clear()
+        self.tokens[digest] = (player.id, session_id, time.monotonic())
+        if player.id in self.cards:  # the cache is fresher while a hand is being settled
+            return self.profile(player.id), session_id
+        return self._remember(player), session_id
+
+    async def authenticate(self, token: str | None) -> dict[str, Any] | None:
+        """The profile of the token's player, or None."""
+        found = await self.session(token)
+        return None if found is None else found[0]
+
+    # ---- accounts (issue 13) -----------------------------------------------------------------------
+
+    async def claim(self, player_id: int, username: str, password: str) -> dict[str, Any]:
+        """Give a guest a username and password. :raises RoomError: 422 for a bad username or password,
+        409 ``username_taken`` / ``already_claimed``."""
+        try:
+            name = accounts.normalize_username(username)
+            accounts.check_password(password, name)
+        except accounts.AccountError as exc:
+            raise RoomError(exc.code, exc.message, 422) from None
+        digest = await asyncio.to_thread(accounts.hash_password, password)
+        failed = await self.db.run(account_store.claim(player_id, name, accounts.username_key(name), digest))
+        if failed == "username_taken":
+            raise RoomError(failed, f"username {name!r} is taken (or looks too much like one that is)", 409)
+        if failed == "already_claimed":
+            raise RoomError(failed, "this account already has a username", 409)
+        if failed is not None:
+            raise RoomError("not_found", f"no player {player_id}", 404)
+        log(INFO, "account claimed", player=player_id)
+        return await self.account(player_id)
+
+    async def account(self, player_id: int) -> dict[str, Any]:
+        acct = await self.db.run(account_store.account(player_id))
+        if acct is None:
+            raise RoomError("not_found", f"no player {player_id}", 404)
+        return acct.to_dict()
+
+    async def _verify(self, username: str, password: str) -> int | None:
+        """The player id of the account if the password is right, else None (both cost the same)."""
+        try:
+            key = accounts.username_key(accounts.normalize_username(username))
+        except accounts.AccountError:
+            key = None
+        creds = None if key is None else await self.db.run(account_store.credentials(key))
+        stored = creds.password_hash if creds is not None else accounts.dummy_hash()
+        ok = await asyncio.to_thread(accounts.verify_password, stored, password)
+        return creds.player_id if creds is not None and ok else None
+
+    async def login_check(self, player_id: int, username: str, password: str) -> bool:
+        """Whether ``password`` is the password of ``player_id``'s account ``username``."""
+        return await self._verify(username, password) == player_id
+
+    async def login(self, username: str, password: str, user_agent: str) -> tuple[str, dict[str, Any]] | None:
+        """A new session for the account, or None for a wrong username or password (both cost the same)."""
+        player_id = await self._verify(username, password)
+        if player_id is None:
+            return None
+        token = secrets.token_urlsafe(32)
+        digest = store.hash_token(token)
+        session_id = await self.db.run(account_store.new_session(player_id, digest, "login", user_agent))
+        player = await self.db.run(store.player_by_id(player_id))
+        assert player is not None
+        self.tokens[digest] = (player.id, session_id, time.monotonic())
+        log(INFO, "logged in", player=player.id)
+        profile = self.profile(player.id) if player.id in self.cards else self._remember(player)
+        return token, profile
+
+    async def revoke(self, player_id: int, session_id: int | None) -> list[int]:
+        """Revoke one session of the player (or all): refused at once on HTTP, and a websocket that logged
+        in with it is closed (4001). The ids revoked."""
+        revoked = await self.db.run(account_store.revoke_sessions(player_id, session_id))
+        self._forget_sessions(set(revoked))
+        return revoked
+
+    def _forget_sessions(self, ids: set[int]) -> None:
+        if not ids:
+            return
+        for digest in [d for d, v in self.tokens.items() if v[1] in ids]:
+            del self.tokens[digest]
+        for conn in list(self.conns.values()):
+            if self.conn_sessions.get(conn.id) in ids:
+                conn.close(4001, "session revoked")
+
+    async def delete_account(self, player_id: int) -> None:
+        """Delete the player (anonymised in every record): leaves a waiting room first; refused mid-match.
+
+        :raises RoomError: 409 ``in_game``."""
+        room = self.room_of.get(player_id)
+        if room is not None:
+            if room.playing:
+                raise RoomError("in_game", f"you are playing in room {room.code}; leave it first", 409)
+            await self._remove(room, player_id)
+        revoked = await self.db.run(account_store.delete_player(player_id))
+        self._forget_sessions(set(revoked))
+        self.cards.pop(player_id, None)
+        log(INFO, "account deleted", player=player_id)
 
     async def set_nickname(self, player_id: int, nickname: str) -> dict[str, Any]:
         player = await self.db.run(store.set_nickname(player_id, nickname))
@@ -253,11 +356,15 @@ class Hub:
 
     # ---- websocket ---------------------------------------------------------------------------------
 
-    def attach(self, conn: Connection, player: dict[str, Any]) -> None:
+    def attach(self, conn: Connection, player: dict[str, Any], token: str | None = None) -> None:
         """A websocket said a good ``hello``: it becomes the player's one connection (an older one is
-        closed with 4000), and the player gets ``welcome``, ``room`` and ``game``."""
+        closed with 4000), and the player gets ``welcome``, ``room`` and ``game``. Revoking the session
+        of ``token`` closes it."""
         player_id = player["id"]
         conn.player_id = player_id
+        cached = self.tokens.get(store.hash_token(token)) if token else None
+        if cached is not None:
+            self.conn_sessions[conn.id] = cached[1]
         old = self.conns.get(player_id)
         self.conns[player_id] = conn
         if old is not None and old is not conn:
@@ -271,6 +378,7 @@ class Hub:
         log(INFO, "player connected", player=player_id, conn=conn.id)
 
     def detach(self, conn: Connection) -> None:
+        self.conn_sessions.pop(conn.id, None)
         player_id = conn.player_id
         if player_id is None or self.conns.get(player_id) is not conn:
             return
@@ -327,6 +435,10 @@ class Hub:
                 await room.give_owner(player_id, msg.seat)
             case p.AddBot():
                 await room.add_bot(player_id, msg.seat, p.BOT_LEVELS[msg.level])
+            case p.Dissolve():
+                await room.propose_dissolution(player_id)
+            case p.DissolveVote():
+                await room.vote_dissolution(player_id, msg.agree)
 
     # ---- life cycle --------------------------------------------------------------------------------
 

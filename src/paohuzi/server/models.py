@@ -6,6 +6,8 @@ migrations in ``migrations/``; ``tests/server/test_db.py`` checks that they matc
 - ``matches``: one 一场 of N hands at a room; ``match_seats``: who played it and the result, for history.
 - ``hands``: one hand (局): rules, seed and dealer — what the engine needs to deal it again — and, once
   finished, its outcome and record (the replay).
+- ``sessions``: server-side log-in sessions (the token only as SHA-256): listed and revoked by their player
+  (issue 13). A guest's first token is its first session.
 - ``actions``: the append-only log of every accepted action of every hand, in order. A hand is rebuilt from
   (rules, seed, dealer, actions) after a restart.
 - ``writer_fence``: one row; the fencing token of the server process that may write (see
@@ -30,6 +32,7 @@ __all__ = [
     "HandRow",
     "ActionRow",
     "WriterFence",
+    "SessionRow",
     "utcnow",
 ]
 
@@ -54,8 +57,31 @@ class Player(Base):
     matches_played: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Accounts (issue 13): a claimed guest has a username (NFKC), its skeleton (unique, see
+    # paohuzi.server.accounts.username_key) and an argon2id password hash; a deleted one has deleted_at.
+    username: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    username_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     __table_args__ = (Index("ix_players_points", "points"),)
+
+
+class SessionRow(Base):
+    """One log-in: a token (stored as SHA-256) of a player, until revoked."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))  # guest | login | claim
+    user_agent: Mapped[str] = mapped_column(String(120), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (Index("ix_sessions_player", "player_id"),)
 
 
 class Room(Base):

@@ -182,25 +182,41 @@ class AddBot(_Message):
     level: Literal["easy", "normal", "hard"] = "normal"
 
 
+class Dissolve(_Message):
+    """解散房间 (R8.2): propose to end the match by agreement."""
+
+    type: Literal["dissolve"]
+
+
+class DissolveVote(_Message):
+    """An answer to the open 解散房间 proposal (R8.2)."""
+
+    type: Literal["dissolve_vote"]
+    agree: bool
+
+
 ClientMessage = Annotated[
-    Hello | Ping | Sync | Ready | Start | Act | Auto | Rematch | Leave | Chat | Kick | GiveOwner | AddBot,
+    Hello
+    | Ping
+    | Sync
+    | Ready
+    | Start
+    | Act
+    | Auto
+    | Rematch
+    | Leave
+    | Chat
+    | Dissolve
+    | DissolveVote
+    | Kick
+    | GiveOwner
+    | AddBot,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = (
-    "act",
-    "add_bot",
-    "auto",
-    "chat",
-    "give_owner",
-    "hello",
-    "kick",
-    "leave",
-    "ping",
-    "ready",
-    "rematch",
-    "start",
-    "sync",
+    *("act", "add_bot", "auto", "chat", "dissolve", "dissolve_vote", "give_owner", "hello", "kick", "leave"),
+    *("ping", "ready", "rematch", "start", "sync"),
 )
 
 

@@ -102,6 +102,8 @@ class StoredMatch:
     scores: list[int]
     seats: list[MatchSeatRow]
     hands: list[StoredHand]
+    #: An open R8.2 解散房间 proposal (``Dissolution.to_dict``), kept in ``matches.result`` while playing.
+    dissolution: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

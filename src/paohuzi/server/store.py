@@ -140,7 +140,12 @@ def touch_player(player_id: int) -> Job[None]:
 
 def leaderboard(limit: int) -> Job[list[PlayerRow]]:
     def job(s: Session) -> list[PlayerRow]:
-        rows = s.scalars(select(Player).order_by(Player.points.desc(), Player.id).limit(limit))
+        rows = s.scalars(
+            select(Player)
+            .where(Player.deleted_at.is_(None))
+            .order_by(Player.points.desc(), Player.id)
+            .limit(limit)
+        )
         return [_player(p) for p in rows]
 
     return job
@@ -243,6 +248,7 @@ def _match_on(s: Session, room_id: int) -> StoredMatch | None:
         scores=list(match.scores),
         seats=[MatchSeatRow(x.player_id, x.bot, x.nickname) for x in mseats],
         hands=hands,
+        dissolution=(match.result or {}).get("dissolution"),
     )
 
 
@@ -337,6 +343,17 @@ def finish_hand(
     return job
 
 
+def save_dissolution(match_id: int, proposal: dict[str, Any] | None) -> Job[None]:
+    """Keep (or clear) a match's open 解散房间 proposal (R8.2) in ``matches.result`` while it is played
+    (the match's result replaces it when the match ends), so that it survives a restart."""
+
+    def job(s: Session) -> None:
+        result = None if proposal is None else {"dissolution": proposal}
+        s.execute(update(Match).where(Match.id == match_id, Match.status == "playing").values(result=result))
+
+    return job
+
+
 def finish_match(
     match_id: int,
     room_id: int,
@@ -345,8 +362,18 @@ def finish_match(
     ranks: Sequence[int],
     result: dict[str, Any],
     humans: Sequence[int],
+    void_hand: tuple[int, dict[str, Any]] | None = None,
 ) -> Job[None]:
+    """Close a match. ``void_hand``: the hand in play when the match was dissolved (R8.2) and its record
+    (marked dissolved), stored with status ``dissolved`` in the same transaction."""
+
     def job(s: Session) -> None:
+        if void_hand is not None:
+            s.execute(
+                update(HandRow)
+                .where(HandRow.id == void_hand[0])
+                .values(status="dissolved", record=void_hand[1], finished_at=utcnow())
+            )
         s.execute(
             update(Match)
             .where(Match.id == match_id)

@@ -142,7 +142,7 @@ async def _serve(websocket: WebSocket, conn: Connection, hub: Hub, settings: Set
         _error(conn, "unauthorized", "unknown token", msg.id)
         conn.close(4001, "unauthorized")
         return
-    hub.attach(conn, player)
+    hub.attach(conn, player, msg.token)
     while not conn.closed:
         message = await websocket.receive()
         text = _text(message)

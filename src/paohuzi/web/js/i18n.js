@@ -248,6 +248,23 @@ const zh = {
   chatMute: "屏蔽本桌聊天",
   chatUnmute: "显示本桌聊天",
   err_chat_too_fast: "说话太快了，稍等几秒再发",
+  dissolve: "解散房间",
+  dissolveAsk: "{name} 申请解散房间",
+  dissolveLeft: "{n} 秒后未回答：离线或托管的玩家视为同意",
+  agree: "同意",
+  refuse: "拒绝",
+  voteYes: "已同意",
+  voteWait: "等待中",
+  dissolveRefused: "{name} 拒绝解散，游戏继续",
+  dissolveExpired: "解散申请超时，游戏继续",
+  dissolveAgreed: "全体同意，房间解散",
+  dissolvedTitle: "房间已解散",
+  dissolvedNote: "本局作废，不计逃跑；已结算的局照常有效",
+  err_no_match: "现在没有正在进行的比赛",
+  err_dissolve_open: "已经有人申请解散，请先回答",
+  err_dissolve_too_soon: "刚申请过解散，30 秒后才能再次申请",
+  err_no_dissolution: "没有待回答的解散申请",
+  err_already_voted: "你已经回答过了",
 };
 
 const en = {
@@ -488,6 +505,23 @@ const en = {
   chatMute: "Mute this table's chat",
   chatUnmute: "Show this table's chat",
   err_chat_too_fast: "One message every few seconds — please wait a moment",
+  dissolve: "Dissolve room",
+  dissolveAsk: "{name} asks to dissolve the room",
+  dissolveLeft: "{n} s left: players offline or on auto-play then count as agreeing",
+  agree: "Agree",
+  refuse: "Refuse",
+  voteYes: "Agreed",
+  voteWait: "Waiting",
+  dissolveRefused: "{name} refused: the game goes on",
+  dissolveExpired: "No answer in time: the game goes on",
+  dissolveAgreed: "Everyone agreed: the room is dissolved",
+  dissolvedTitle: "Room dissolved",
+  dissolvedNote: "The hand in play is void and nobody pays for leaving; settled hands stand",
+  err_no_match: "No match is being played",
+  err_dissolve_open: "A dissolution is already proposed: answer it first",
+  err_dissolve_too_soon: "You proposed just now: wait 30 s before proposing again",
+  err_no_dissolution: "There is no dissolution to answer",
+  err_already_voted: "You have already answered"
 };
 
 const TABLES = { zh, en };

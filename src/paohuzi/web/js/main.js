@@ -5,6 +5,7 @@
 // short animations.
 
 import { api, ApiError, ensureGuest } from "./api.js";
+import { dissolutionEnded, dissolveButton, dissolveDialog, dissolvedSummary } from "./dissolve.js";
 import { h, mount, toast } from "./dom.js";
 import { CHAT_EMOJI, CHAT_ZH, chatText, errorText, lang, setLang, t } from "./i18n.js";
 import { loadLobbyData, renderDialog, renderLobby, renderRoom } from "./lobby.js";
@@ -12,7 +13,7 @@ import { GameSocket } from "./net.js";
 import { HandRecorder, loadReplay, renderReplay, replayKeys } from "./replay.js";
 import { rulesEl } from "./rules.js";
 import { renderSettlement } from "./settle.js";
-import { loadSummary, sharePng, summaryPng } from "./summary.js";
+import { loadSummary, renderSummary, sharePng, summaryPng } from "./summary.js";
 import { play, played, setSound, soundFor, soundOn } from "./sound.js";
 import { renderChiChooser, renderTable, resolveSelection, restyleDrag, seatName, seatPlaces } from "./table.js";
 
@@ -203,6 +204,10 @@ function rememberNames(room) {
   }
 }
 
+function seatNameOf(seat) {
+  return seatName(state.room, seat, state.names);
+}
+
 function names() {
   const room = state.room;
   if (!room) return null;
@@ -316,7 +321,7 @@ function onFrame(frame) {
       break;
     case "match_over":
       state.matchOver = frame;
-      if (!state.handOver) state.settleOpen = false;
+      if (!state.handOver || frame.status === "dissolved") state.settleOpen = false;
       state.summary = null;
       loadSummary(frame.match).then((summary) => {
         if (state.matchOver === frame) {
@@ -324,6 +329,9 @@ function onFrame(frame) {
           render();
         }
       });
+      break;
+    case "dissolution":
+      dissolutionEnded(frame, seatNameOf);
       break;
     case "error":
       if (state.pendingAct && (frame.id === state.pendingAct.id || frame.id === undefined)) answered();
@@ -497,6 +505,7 @@ function topBar() {
           t("chat"),
         )
       : null,
+    g ? dissolveButton(room, app.send) : null,
     h(
       "button",
       {
@@ -570,6 +579,14 @@ function chatPanel() {
   return h("div", { class: "chat-panel", role: "dialog", "aria-label": t("chat") }, h("div", { class: "chat-phrases" }, phrases), h("div", { class: "chat-emojis" }, emoji), mute);
 }
 
+/** Share the 总结算 as a PNG (summary.js). */
+function shareSummary() {
+  if (!state.summary) return;
+  const png = summaryPng(state.summary, state.room ? state.room.code : null);
+  app.lastShare = png;
+  sharePng(png);
+}
+
 function renderTableScreen() {
   const g = state.game;
   const screen = h("div", { class: "table-screen" });
@@ -588,6 +605,20 @@ function renderTableScreen() {
     screen.append(h("div", { class: "table empty" }, h("div", { class: "spinner" }), t("loading")));
   }
   if (state.chatOpen && g) screen.append(chatPanel());
+  const proposal = dissolveDialog(state.room, mySeat(), seatNameOf, app.send, () => render());
+  if (proposal) screen.append(proposal);
+  if (state.matchOver && state.matchOver.status === "dissolved") {
+    screen.append(
+      dissolvedSummary(state.matchOver, seatNameOf, state.summary ? renderSummary(state.summary, { me: mySeat(), onReplay: (hand) => app.openReplay(hand), onShare: shareSummary }) : null, () => {
+        state.matchOver = null;
+        state.handOver = null;
+        state.settleOpen = false;
+        state.game = null;
+        if (state.room && state.room.kind === "private") render();
+        else app.leaveRoom();
+      }),
+    );
+  }
   if (state.chiOptions && g && g.view.pending) {
     screen.append(renderChiChooser(state.chiOptions, g.view.pending.card, (a) => act(a), () => { state.chiOptions = null; render(); }));
   }
@@ -604,12 +635,7 @@ function renderTableScreen() {
         matchOver,
         nextStarted: !!(g && g.hand !== ho.hand),
         summary: matchOver ? state.summary : null,
-        onShare: () => {
-          if (!state.summary) return;
-          const png = summaryPng(state.summary, state.room ? state.room.code : null);
-          app.lastShare = png;
-          sharePng(png);
-        },
+        onShare: shareSummary,
         onNext: () => {
           state.settleOpen = false;
           render();

@@ -1,0 +1,211 @@
+"""The account routes of the lobby API (issue 13 §1, docs/protocol.md §2 "Accounts"): claim a guest with a
+username and password, log in on another device, list and revoke sessions ("log out everywhere"), export
+one's data, delete the account.
+
+Log-ins and claims are rate-limited per client address (every attempt) and per account (failed log-ins
+by username, claims by player): beyond, 429 ``rate_limited`` before any password is checked.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field
+
+from paohuzi.server import account_store, accounts
+from paohuzi.server.accounts import PASSWORD_MAX, username_key
+from paohuzi.server.connection import TokenBucket
+from paohuzi.server.hub import Hub
+from paohuzi.server.room import RoomError
+
+__all__ = ["router", "ClaimIn", "LoginIn", "DeleteIn"]
+
+router = APIRouter(prefix="/api")
+_bearer = HTTPBearer(auto_error=False, description="a session token (POST /api/guests or POST /api/login)")
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class ClaimIn(_Body):
+    """``POST /api/me/claim``: username (3–16 characters after NFKC) and password (8–128)."""
+
+    username: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=PASSWORD_MAX * 4)
+
+
+class LoginIn(_Body):
+    """``POST /api/login``."""
+
+    username: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=PASSWORD_MAX * 4)
+
+
+class DeleteIn(_Body):
+    """``DELETE /api/me``: the password, for an account that has one (a guest sends nothing)."""
+
+    password: str | None = Field(default=None, max_length=PASSWORD_MAX * 4)
+
+
+SessionId = Annotated[int, Path(ge=1, le=2**31 - 1, description="a session id (GET /api/me/sessions)")]
+
+
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+async def current_session(
+    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+) -> tuple[dict[str, Any], int]:
+    """The player and session id of the bearer token. :raises RoomError: 401 ``unauthorized``."""
+    if credentials is None:
+        raise RoomError("unauthorized", "send your token as 'Authorization: Bearer <token>'", 401)
+    found = await _hub(request).session(credentials.credentials)
+    if found is None:
+        raise RoomError("unauthorized", "unknown or revoked token", 401)
+    return found
+
+
+Current = Annotated[tuple[dict[str, Any], int], Depends(current_session)]
+
+
+def _bucket(request: Request, key: str, rate: float, burst: int) -> TokenBucket:
+    buckets: dict[str, TokenBucket] | None = getattr(request.app.state, "login_buckets", None)
+    if buckets is None:
+        buckets = request.app.state.login_buckets = {}
+    bucket = buckets.get(key)
+    if bucket is None:
+        if len(buckets) > 50_000:
+            buckets.clear()
+        bucket = buckets[key] = TokenBucket(rate, burst)
+    return bucket
+
+
+def _address_bucket(request: Request) -> TokenBucket:
+    s = _hub(request).settings
+    client = request.client
+    return _bucket(request, "addr:" + (client.host if client else "?"), s.login_rate, s.login_burst)
+
+
+def _account_bucket(request: Request, key: str) -> TokenBucket:
+    s = _hub(request).settings
+    return _bucket(request, "acct:" + key, s.login_fail_rate, s.login_fail_burst)
+
+
+def _limited() -> RoomError:
+    return RoomError("rate_limited", "too many log-in attempts; wait a minute and try again", 429)
+
+
+def _user_agent(request: Request) -> str:
+    return request.headers.get("user-agent", "")[:120]
+
+
+@router.post("/me/claim", tags=["accounts"])
+async def claim(request: Request, body: ClaimIn, current: Current) -> dict[str, Any]:
+    """Claim your guest account with a username and password (history, 积分 and title kept): then log in
+    with them on any device. Usernames: 3–16 characters (after NFKC), letters a–z/A–Z, digits, ``_`` or
+    Chinese characters, beginning with a letter; unique up to case and look-alikes. Passwords: 8–128
+    characters, not the username."""
+    player, _session = current
+    try:  # the rules first: a name that breaks them costs no try
+        accounts.check_password(body.password, accounts.normalize_username(body.username))
+    except accounts.AccountError as exc:
+        raise RoomError(exc.code, exc.message, 422) from None
+    if not _address_bucket(request).take() or not _account_bucket(request, f"player:{player['id']}").take():
+        raise _limited()
+    account = await _hub(request).claim(player["id"], body.username, body.password)
+    return {"account": account, "player": player}
+
+
+@router.post("/login", status_code=201, tags=["accounts"])
+async def login(request: Request, body: LoginIn) -> dict[str, Any]:
+    """Log in to a claimed account: a new session token (keep it like the guest token)."""
+    account = _account_bucket(request, username_key(body.username))
+    if not account.peek() or not _address_bucket(request).take():
+        raise _limited()
+    found = await _hub(request).login(body.username, body.password, _user_agent(request))
+    if found is None:
+        account.take()
+        raise RoomError("bad_credentials", "wrong username or password", 401)
+    token, player = found
+    return {"token": token, "player": player}
+
+
+@router.get("/me/account", tags=["accounts"])
+async def my_account(request: Request, current: Current) -> dict[str, Any]:
+    """Your username (null for a guest that has not claimed) and your live sessions; ``current`` is the id
+    of the one this request used."""
+    player, session = current
+    hub = _hub(request)
+    sessions = await hub.db.run(account_store.list_sessions(player["id"]))
+    return {
+        "account": await hub.account(player["id"]),
+        "sessions": [x.to_dict() for x in sessions],
+        "current": session,
+    }
+
+
+@router.delete("/me/sessions/{session_id}", tags=["accounts"])
+async def revoke_session(request: Request, session_id: SessionId, current: Current) -> dict[str, Any]:
+    """Revoke one of your sessions (its websocket is closed with 4001)."""
+    player, _session = current
+    revoked = await _hub(request).revoke(player["id"], session_id)
+    if not revoked:
+        raise RoomError("not_found", f"you have no live session {session_id}", 404)
+    return {"revoked": revoked}
+
+
+@router.post("/me/logout", tags=["accounts"])
+async def logout(request: Request, current: Current) -> dict[str, Any]:
+    """Revoke this session. A guest that has not claimed its account is refused (409 ``not_claimed``):
+    without a username it could never log in again."""
+    player, session = current
+    hub = _hub(request)
+    if (await hub.account(player["id"]))["username"] is None:
+        raise RoomError("not_claimed", "claim your account first: you could never log in again", 409)
+    return {"revoked": await hub.revoke(player["id"], session)}
+
+
+@router.post("/me/logout-everywhere", tags=["accounts"])
+async def logout_everywhere(request: Request, current: Current) -> dict[str, Any]:
+    """Revoke every one of your sessions, this one too (log in again with your password). Refused for a
+    guest that has not claimed (409 ``not_claimed``)."""
+    player, _session = current
+    hub = _hub(request)
+    if (await hub.account(player["id"]))["username"] is None:
+        raise RoomError("not_claimed", "claim your account first: you could never log in again", 409)
+    return {"revoked": await hub.revoke(player["id"], None)}
+
+
+@router.get("/me/export", tags=["accounts"])
+async def export(request: Request, current: Current) -> dict[str, Any]:
+    """All that is kept about you, as JSON: profile, account, sessions (without tokens) and every match you
+    played with its hands (room codes included: you sat in them)."""
+    player, _session = current
+    data = await _hub(request).db.run(account_store.export(player["id"]))
+    if data is None:
+        raise RoomError("not_found", "no such player", 404)
+    return data
+
+
+@router.delete("/me", tags=["accounts"])
+async def delete_me(request: Request, current: Current, body: DeleteIn | None = None) -> dict[str, Any]:
+    """Delete your account: every session is revoked, your username and password are forgotten, and your
+    name in every match record becomes 已注销玩家 (others' history keeps the results, not you). A claimed
+    account must send its password. Refused mid-match (409 ``in_game``)."""
+    player, _session = current
+    hub = _hub(request)
+    account = await hub.account(player["id"])
+    if account["username"] is not None:
+        if not _address_bucket(request).take():
+            raise _limited()
+        password = body.password if body is not None else None
+        found = None if password is None else await hub.login_check(player["id"], account["username"], password)
+        if not found:
+            raise RoomError("bad_credentials", "send your password to delete your account", 401)
+    await hub.delete_account(player["id"])
+    return {"deleted": player["id"]}
