@@ -265,6 +265,8 @@ const zh = {
   err_dissolve_too_soon: "刚申请过解散，30 秒后才能再次申请",
   err_no_dissolution: "没有待回答的解散申请",
   err_already_voted: "你已经回答过了",
+  err_bad_credentials: "用户名或密码不对",
+  err_not_claimed: "请先设置用户名和密码，否则以后无法再登录",
 };
 
 const en = {
@@ -521,7 +523,9 @@ const en = {
   err_dissolve_open: "A dissolution is already proposed: answer it first",
   err_dissolve_too_soon: "You proposed just now: wait 30 s before proposing again",
   err_no_dissolution: "There is no dissolution to answer",
-  err_already_voted: "You have already answered"
+  err_already_voted: "You have already answered",
+  err_bad_credentials: "Wrong username or password",
+  err_not_claimed: "Set a username and password first, or you could never log in again",
 };
 
 const TABLES = { zh, en };
