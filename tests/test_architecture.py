@@ -198,3 +198,32 @@ def test_core_uses_no_global_random(path: Path) -> None:
             and node.attr not in ("Random",)
         ):
             raise AssertionError(f"{path.name}:{node.lineno}: random.{node.attr} uses the global random state")
+
+
+# Issue 10 acceptance: no module of the package over ~600 lines; a longer one holds several concerns (split it).
+MAX_LINES = 600
+# Explicit exceptions, each with its reason and its line count today (the test also fails if one grows, so the
+# debt can only shrink): delete an entry once the module is split.
+OVERSIZED = {
+    # The hand's state machine (1,153 lines on main at 16:00); engine-api is reworking it (issue 10 item 1) in
+    # parallel with this gate, its branch then at ~1,470 lines: capped there until that work lands.
+    "engine/hand.py": 1500,
+    # 名堂 table and its evaluation; to be split (issue 10 item 6).
+    "scoring.py": 780,
+}
+
+
+@pytest.mark.parametrize("path", ALL_FILES, ids=lambda p: str(p.relative_to(SRC)))
+def test_no_module_is_over_600_lines(path: Path) -> None:
+    rel = path.relative_to(SRC).as_posix()
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    limit = OVERSIZED.get(rel, MAX_LINES)
+    assert lines <= limit, f"{rel} has {lines} lines (at most {limit}): split it along its seams"
+
+
+def test_oversized_exceptions_are_still_needed() -> None:
+    """An exception for a module that is already short enough (or gone) is removed, not left to hide growth."""
+    for rel in OVERSIZED:
+        path = SRC / rel
+        assert path.is_file(), f"OVERSIZED lists {rel}, which does not exist"
+        assert len(path.read_text(encoding="utf-8").splitlines()) > MAX_LINES, f"{rel} is short enough: unlist it"

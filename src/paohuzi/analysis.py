@@ -176,6 +176,74 @@ _LOW64 = (1 << 64) - 1
 _SIX_TOP = 32 * sum(_SIX)
 
 
+def _read_table(table: Sequence[Group]) -> tuple[tuple[Group, ...], int, int, bool, int, int]:
+    """The table groups checked (R3: no 坎 or 将 lies on a table), as (the groups, how many of four cards,
+    their 胡息, whether a 句/绞 is among them, the joinable kinds as bits, their copies packed 6 bits a kind)."""
+    if not table:
+        return (), 0, 0, False, 0, 0
+    table = tuple(table)
+    six = _SIX
+    fours = huxi = joinable = in_play = 0
+    mixed = False
+    for g in table:
+        if type(g) is not Group:
+            raise AnalysisError(f"not a group: {g!r}")
+        kind = g.kind
+        if kind is _TI or kind is _PAO:
+            fours += 1
+        elif kind is _JU or kind is _JIAO:
+            mixed = True
+        elif kind is _KAN or kind is GroupKind.JIANG:
+            raise AnalysisError(f"{kind.value} ({kind.chinese}) cannot lie on a table: {g}")
+        else:
+            joinable |= 1 << g.cards[0]  # a table 偎/臭偎/碰 of kind k, which the card won may join (R6.1)
+        for c in g.cards:
+            in_play += six[c]
+        huxi += g.huxi
+    return table, fours, huxi, mixed, joinable, in_play
+
+
+def _check_copies(cards: bytes, table: tuple[Group, ...], in_play: int) -> None:
+    """No more than 4 of a kind in hand and on the table together (R1)."""
+    # 27 added to each 6-bit count sets its top bit exactly from 5 up. With 32 cards or more a count could
+    # overflow its field: count them one by one.
+    if (in_play + _SIX_27) & _SIX_TOP or len(cards) + 4 * len(table) >= 32:
+        counts = [0] * NUM_KINDS
+        for c in (*cards, *(c for g in table for c in g.cards)):
+            counts[c] += 1
+        if max(counts) > 4:
+            many = ", ".join(f"{counts[k]} × {CARDS[k]}" for k in range(NUM_KINDS) if counts[k] > 4)
+            raise AnalysisError(f"more than 4 of a kind (hand and table together): {many} (R1)")
+
+
+def _fixed_groups(packed: int) -> tuple[tuple[Group, ...], int, int, int, int]:
+    """The hand's 坎 and 提, never broken (R3), as (the groups in card order, their 胡息, how many are 提,
+    the packed rest, how many cards they take)."""
+    fixed: list[Group] = []
+    huxi = fours = taken = 0
+    rest = packed
+    # Kinds held 3 or 4 times: bit 2 set, or bits 0 and 1 (counts are at most 4 now).
+    held3 = ((packed >> 2) | (packed >> 1 & packed)) & _LOW
+    if not held3:
+        return (), 0, 0, rest, 0
+    kinds = []
+    while held3:
+        low = held3 & -held3
+        kinds.append(_KIND[(low.bit_length() - 1) // 3])
+        held3 ^= low
+    kinds.sort()  # in card order, as the groups are listed
+    for k in kinds:
+        n = packed >> _SHIFT[k] & 7
+        # Four in hand are a 提 (R3); three are a 坎, never broken (R3).
+        g = _TI_G[k] if n == 4 else _KAN_G[k]
+        fixed.append(g)
+        huxi += g.huxi
+        fours += n == 4
+        rest -= n * _CARD_ONE[k]
+        taken += n
+    return tuple(fixed), huxi, fours, rest, taken
+
+
 class _Hand:
     """A validated hand: counts, the fixed 坎/提 groups, the table groups. Shared by the waits of one hand."""
 
@@ -195,71 +263,14 @@ class _Hand:
             bad = next(c for c in hand if not isinstance(c, int) or not 0 <= c < NUM_KINDS)
             raise AnalysisError(f"not a card: {bad!r}") from None
         packed = both & _LOW64
-        in_play = both >> 64
-        six = _SIX
-        size = len(cards)
-        fours = 0
-        huxi = 0
-        mixed = False
-        joinable = 0  # bit k: a table 偎/臭偎/碰 of kind k, which the card won may join (R6.1)
-        if table:
-            table = tuple(table)
-            for g in table:
-                if type(g) is not Group:
-                    raise AnalysisError(f"not a group: {g!r}")
-                kind = g.kind
-                if kind is _TI or kind is _PAO:
-                    fours += 1
-                elif kind is _JU or kind is _JIAO:
-                    mixed = True
-                elif kind is _KAN or kind is GroupKind.JIANG:
-                    raise AnalysisError(f"{kind.value} ({kind.chinese}) cannot lie on a table: {g}")
-                else:
-                    joinable |= 1 << g.cards[0]
-                for c in g.cards:
-                    in_play += six[c]
-                huxi += g.huxi
-        else:
-            table = ()
-        # More than 4 of a kind (R1): 27 added to each 6-bit count sets its top bit exactly from 5 up. With
-        # 32 cards or more a count could overflow its field: count them one by one.
-        if (in_play + _SIX_27) & _SIX_TOP or size + 4 * len(table) >= 32:
-            counts = [0] * NUM_KINDS
-            for c in (*cards, *(c for g in table for c in g.cards)):
-                counts[c] += 1
-            if max(counts) > 4:
-                many = ", ".join(f"{counts[k]} × {CARDS[k]}" for k in range(NUM_KINDS) if counts[k] > 4)
-                raise AnalysisError(f"more than 4 of a kind (hand and table together): {many} (R1)")
+        self.table, fours, huxi, self.table_mixed, self.joinable, table_copies = _read_table(table)
+        self.in_play = in_play = (both >> 64) + table_copies
+        _check_copies(cards, self.table, in_play)
         self.packed = packed
-        rest = packed
-        fixed: list[Group] = []
-        # Kinds held 3 or 4 times: bit 2 set, or bits 0 and 1 (counts are at most 4 now).
-        held3 = ((packed >> 2) | (packed >> 1 & packed)) & _LOW
-        if held3:
-            kinds = []
-            while held3:
-                low = held3 & -held3
-                kinds.append(_KIND[(low.bit_length() - 1) // 3])
-                held3 ^= low
-            kinds.sort()  # in card order, as the groups are listed
-            for k in kinds:
-                n = packed >> _SHIFT[k] & 7
-                # Four in hand are a 提 (R3); three are a 坎, never broken (R3).
-                g = _TI_G[k] if n == 4 else _KAN_G[k]
-                fixed.append(g)
-                huxi += g.huxi
-                fours += n == 4
-                rest -= n * _CARD_ONE[k]
-                size -= n
-        self.table = table
-        self.fixed = tuple(fixed)
-        self.base_huxi = huxi
-        self.fours = fours
-        self.table_mixed = mixed
-        self.rest = rest
-        self.size = size
-        self.in_play = in_play
-        self.joinable = joinable
+        self.fixed, fixed_huxi, fixed_fours, self.rest, fixed_size = _fixed_groups(packed)
+        self.base_huxi = huxi + fixed_huxi
+        self.fours = fours + fixed_fours
+        self.size = len(cards) - fixed_size
 
     def count(self, card: int) -> int:
         """Copies of a kind in hand."""
@@ -466,40 +477,20 @@ def waits(
     """
     h = _Hand(hand, table)
     out: dict[Card, tuple[Arrangement, ...]] = {}
-    in_play, packed, joinable = h.in_play, h.packed, h.joinable
     # Two exact shortcuts for a card of a kind not in hand and without a table 偎/碰 to join, whose only
     # use is among the free hand cards (R6.1): it completes nothing if the card count is wrong for whole
     # groups, or if the free cards hold no partners that make a 句 or 绞 with it (R3).
     plain_fits = (h.size + 1) % 3 == (2 if h.fours else 0)
     guarded = h.rest | _GUARD
-    # A third: every free card must end in a group. A free card that no 句/绞 (or 将) of the free cards can
-    # hold stays stranded unless the card won is one of its partners (or its own kind), so a card that
-    # only joins the free cards must be a partner of every stranded card (R3, R6.1).
-    allowed = _ALL_KINDS
-    if plain_fits:
-        pair = bool(h.fours)
-        r = h.rest
-        while r:
-            low = r & -r
-            slot = (low.bit_length() - 1) // 3
-            kind = _KIND[slot]
-            if not (pair and r >> 3 * slot & 6):
-                for need in _SHAPE_VALUES[kind]:
-                    if (guarded - need) & _GUARD == _GUARD:
-                        break
-                else:
-                    allowed &= _NEAR[kind]
-                    if not allowed:
-                        break
-            r &= ~(7 << 3 * slot)
+    allowed = _unstranding_kinds(h, guarded) if plain_fits else _ALL_KINDS
     for k in range(NUM_KINDS):
-        if in_play >> 6 * k & 7 >= 4:
+        if h.in_play >> 6 * k & 7 >= 4:
             continue
-        if not packed >> _SHIFT[k] & 6 and not joinable >> k & 1:
+        if not h.packed >> _SHIFT[k] & 6 and not h.joinable >> k & 1:
             # The card won can only join the free hand cards (the one-option case of R6.1).
             if not plain_fits or not allowed >> k & 1:
                 continue
-            if not packed >> _SHIFT[k] & 7:
+            if not h.packed >> _SHIFT[k] & 7:
                 for need in _PARTNER_VALUES[k]:
                     if (guarded - need) & _GUARD == _GUARD:
                         break
@@ -509,6 +500,30 @@ def waits(
         if found:
             out[CARDS[k]] = found
     return out
+
+
+def _unstranding_kinds(h: _Hand, guarded: int) -> int:
+    """The kinds (as bits) that a card joining only the free hand cards may be: every free card must end in a
+    group, and a free card that no 句/绞 (or 将) of the free cards can hold stays stranded unless the card won
+    is one of its partners (or its own kind), so that card must be a partner of every stranded card (R3, R6.1).
+    """
+    allowed = _ALL_KINDS
+    pair = bool(h.fours)
+    r = h.rest
+    while r:
+        low = r & -r
+        slot = (low.bit_length() - 1) // 3
+        kind = _KIND[slot]
+        if not (pair and r >> 3 * slot & 6):
+            for need in _SHAPE_VALUES[kind]:
+                if (guarded - need) & _GUARD == _GUARD:
+                    break
+            else:
+                allowed &= _NEAR[kind]
+                if not allowed:
+                    break
+        r &= ~(7 << 3 * slot)
+    return allowed
 
 
 # Per card kind: the two other cards of each 句/绞 it belongs to (R3 shape table), packed like the search's

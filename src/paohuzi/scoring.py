@@ -168,7 +168,7 @@ class Win:
 
     def better_than(self, other: Win | None) -> bool:
         """True if this win beats ``other`` (or there is none) by R6.2: more points, then more 胡息."""
-        return other is None or self._key() > other._key()
+        return other is None or self._key() > other._key()  # noqa: SLF001 — the same class's R6.2 order
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form of a win, the one every layer sends (``paohuzi analyze``, the engine's outcome).

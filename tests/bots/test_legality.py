@@ -7,14 +7,13 @@ few with a tiny budget (its actions are greedy's candidates, so the greedy hands
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import pytest
 
 from paohuzi.bots import Bot, make_bot
 from paohuzi.bots.tournament import play_hand
-from paohuzi.engine import Action
+from paohuzi.engine import Action, Observation
 from paohuzi.rules import find_preset
 
 
@@ -27,12 +26,12 @@ class Checked(Bot):
         self.name = inner.name
         self.calls = 0
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         before = list(legal)
         action = self.inner.act(observation, legal)
         assert action in before, f"{self.name} played {action} not in {[str(a) for a in before]}"
         assert list(legal) == before, f"{self.name} changed the legal list"
-        assert [str(a) for a in legal] == observation["legal"]
+        assert tuple(legal) == observation.legal
         self.calls += 1
         return action
 

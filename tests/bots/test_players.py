@@ -7,7 +7,7 @@ import json
 from paohuzi.bots import GreedyBot, SearchBot, make_bot
 from paohuzi.bots.greedy import choose
 from paohuzi.bots.view import read
-from paohuzi.engine import HU, ActionKind, Hand, stack_deck
+from paohuzi.engine import HU, ActionKind, Hand, Observation, stack_deck
 from paohuzi.rules import find_preset
 
 QQ = find_preset("qq")
@@ -76,7 +76,8 @@ class TestSearch:
                 legal = hand.legal_actions(seat)
                 action = bots[seat].act(obs, legal)
                 assert action in legal
-                assert twins[seat].act(json.loads(json.dumps(obs)), list(legal)) == action
+                again = Observation.from_dict(json.loads(json.dumps(obs.to_dict())))
+                assert twins[seat].act(again, list(legal)) == action
                 hand.apply(seat, action)
                 steps += 1
 

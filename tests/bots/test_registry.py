@@ -58,7 +58,7 @@ class LastBot:
     def __init__(self, seed=None, bias=0):
         self.seed, self.bias = seed, bias
     def act(self, observation, legal):
-        assert "hand" in observation and observation["deciding"]
+        assert observation.hand and observation.deciding
         return legal[-1]
 
 class NoArgs:

@@ -12,7 +12,7 @@ from itertools import combinations_with_replacement
 from paohuzi import analysis
 from paohuzi.analysis import Source
 from paohuzi.cards import NUM_KINDS, Card
-from paohuzi.engine import Action, ActionKind, Hand
+from paohuzi.engine import Action, ActionKind, Hand, Phase
 from paohuzi.groups import GroupKind
 
 HU, PASS, PENG = "hu", "pass", "peng"
@@ -247,7 +247,7 @@ class CheckedHand(Hand):
         super()._emit(event)
 
     def _ask(self, phase, legal):  # type: ignore[no-untyped-def]
-        if phase == 3:  # self_hu
+        if phase is Phase.SELF_HU:
             self._forced = None
         super()._ask(phase, legal)
 
@@ -271,7 +271,7 @@ class CheckedHand(Hand):
         self.window = (c, src, drawn, opts, claims)
         self.chosen = {}
         r = super()._open_window(c, src, drawn, last)
-        if self._phase != 2 or self._card != c:  # closed at once
+        if self._phase is not Phase.CLAIM or self._card != c:  # closed at once
             if opts:
                 self.problems.append(f"window on {Card(c)} from {src} closed unasked, oracle options {opts}")
         else:
@@ -297,7 +297,7 @@ class CheckedHand(Hand):
             return super()._close_window(idx)
         c, src, drawn, opts, claims = window
         names = {0: HU, 1: "pao", 2: PENG, 3: "chi"}
-        winner = None if idx < 0 else (names[self._claims[idx][0]], self._claims[idx][1])
+        winner = None if idx is None else (names[self._claims[idx][0]], self._claims[idx][1])
         assert self.oracle is not None
         self.oracle.mark(c, claims, self.chosen, winner)
         self._pending_cmp = (c, src, claims, dict(self.chosen), winner)

@@ -35,7 +35,10 @@ def test_record_and_partial_replay() -> None:
     play(hand, "0: discard x2", "1: hu")
     record = hand.record()
     assert record["actions"] == [[0, "discard x2"], [1, "hu"]]
-    assert record["format_version"] == 1 and record["rng_version"] == 1 and len(record["deck"]) == 80
+    # A stacked deck: the record carries the deal, no seed (docs/engine.md §8).
+    assert record["format_version"] == 2 and "seed" not in record and "rng_version" not in record
+    assert len(record["dealt"]["hands"][0]) == 21 and len(record["dealt"]["stock"]) == 19
+    assert record["result"]["winner"] == 1
     json.dumps(record)
     part = replay(record, upto=1)
     assert not part.over and part.deciding == (0, 1, 2)

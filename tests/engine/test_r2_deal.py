@@ -30,7 +30,7 @@ def test_r2_liangzhang_is_the_dealers_21st_card_shown_to_everyone() -> None:
     assert hand.liangzhang is Card.X8
     assert hand.hand_of(0).count(Card.X8) == 2  # it stays in the dealer's hand
     for seat in (0, 1, 2):
-        obs = hand.observation(seat)
+        obs = hand.observation(seat).to_dict()
         assert obs["liangzhang"] == "x8"
         assert obs["hand_counts"] == [21, 20, 20]
         deal_event = hand.events[0].for_seat(seat)
@@ -71,7 +71,7 @@ def test_r2_four_players_the_dealers_opposite_sits_out() -> None:
     assert seats_in_play(FOUR, 1) == (1, 2, 0)
     (event,) = [e for e in hand.events if e.type == "deal"]
     assert [len(h) for h in event.hands] == [20, 21, 20, 0]  # type: ignore[attr-defined]
-    obs = hand.observation(3)
+    obs = hand.observation(3).to_dict()
     assert obs["hand"] == [] and obs["legal"] == [] and obs["sitting_out"] == 3
     # 下家 of seat 2 is seat 0: the sitting-out seat is skipped.
     while not hand.over:

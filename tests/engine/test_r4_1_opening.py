@@ -24,8 +24,8 @@ def test_r4_1_1_four_of_a_kind_dealt_goes_to_the_table_as_ti() -> None:
     assert [str(g) for g in hand.table_of(1)] == ["ti:x2 x2 x2 x2"]
     assert len(hand.hand_of(1)) == 16
     # 提 shows one card: everyone sees it (R5).
-    assert hand.observation(0)["tables"][1] == [{"kind": "ti", "cards": ["x2"] * 4, "huxi": 9}]
-    assert hand.observation(0)["hand_counts"] == [21, 16, 20]
+    assert hand.observation(0).to_dict()["tables"][1] == [{"kind": "ti", "cards": ["x2"] * 4, "huxi": 9}]
+    assert hand.observation(0).to_dict()["hand_counts"] == [21, 16, 20]
 
 
 def test_r4_1_3_the_dealer_discards_first_never_a_kan_card() -> None:

@@ -11,7 +11,7 @@ def test_r4_2_a_drawn_card_nobody_takes_goes_to_the_drawers_row() -> None:
     hand = deal()
     events = play(hand, "0: discard x4")
     assert events[:8] == ["discard 0 x4", "unclaimed 0 x4", *quiet_draws(1, 2)]
-    obs = hand.observation(2)
+    obs = hand.observation(2).to_dict()
     assert obs["rows"][0][:2] == [{"card": "x4", "discarded": True}, {"card": "d5", "discarded": False}]
     assert obs["rows"][1][:2] == [{"card": "d3", "discarded": False}, {"card": "d6", "discarded": False}]
     # The drawer does not discard when its card is not taken.
@@ -77,7 +77,7 @@ def test_r4_2_2_wei_after_renpeng_is_a_chouwei() -> None:
     ]
     assert [str(g) for g in hand.table_of(1)] == ["chouwei:d4 d4 d4"]
     # A 臭偎 shows one card: everyone knows its kind (R5).
-    assert hand.observation(0)["tables"][1] == [{"kind": "chouwei", "cards": ["d4", "d4", "d4"], "huxi": 6}]
+    assert hand.observation(0).to_dict()["tables"][1] == [{"kind": "chouwei", "cards": ["d4", "d4", "d4"], "huxi": 6}]
 
 
 def test_r4_2_3_after_a_forced_wei_the_drawer_may_hu() -> None:

@@ -88,7 +88,7 @@ def test_r4_6_a_forced_wei_leaving_only_kan_makes_the_seat_dead() -> None:
     events = play(hand, "0: pass")
     # 偎 x2 leaves three 坎 (9 + 3 胡息 with the table: not complete) and a discard owed: 死手.
     assert events[:6] == ["pass 0", "chou 0 d6 chi peng", "unclaimed 0 d6", "draw 1 x2", "wei 1 x2", "dead 1"]
-    assert hand.observation(2)["dead"] == [1]
+    assert hand.observation(2).to_dict()["dead"] == [1]
     # Dead: never asked again, but still draws and still makes its forced 跑.
     while not hand.over:
         assert 1 not in hand.deciding

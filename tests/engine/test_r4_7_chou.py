@@ -20,7 +20,7 @@ def test_r4_7_never_chi_a_kind_one_has_discarded() -> None:
     i = events.index("draw 0 x4")
     assert events[i : i + 3] == ["draw 0 x4", "show 0 x4", "unclaimed 0 x4"]
     assert {"x5", "x6"} <= {str(c) for c in hand.hand_of(0)}
-    assert hand.observation(0)["chou"]["chi"] == ["x4"]
+    assert hand.observation(0).to_dict()["chou"]["chi"] == ["x4"]
 
 
 def test_r4_7_a_declined_chi_makes_the_kind_chou() -> None:
@@ -28,7 +28,7 @@ def test_r4_7_a_declined_chi_makes_the_kind_chou() -> None:
     play(hand, "0: discard x2")
     assert legal(hand, 1) == ["hu", "chi x8 x9", "pass"]
     assert play(hand, "1: pass", "2: pass")[:4] == ["pass 1", "pass 2", "chou 1 x10 chi peng", "chou 2 x10 chi peng"]
-    assert hand.observation(1)["chou"] == {"chi": ["x10"], "peng": ["x10"], "renpeng": []}
+    assert hand.observation(1).to_dict()["chou"] == {"chi": ["x10"], "peng": ["x10"], "renpeng": []}
     assert play(hand, "0: pass")[-2:] == ["draw 1 x10", "show 1 x10"]
     # 胡臭牌: a 臭 kind can still be won; it can no longer be eaten.
     assert legal(hand, 1) == ["hu", "pass"]
@@ -50,7 +50,7 @@ def test_r4_7_chou_blocks_peng_qq_on_hunan_off() -> None:
         "unclaimed 0 d4",
     ]
     # The fourth d4 came from seat 0's draw: with chou_blocks_peng seat 1 may not 碰 it.
-    assert qq.observation(1)["chou"]["peng"] == ["d4"]
+    assert qq.observation(1).to_dict()["chou"]["peng"] == ["d4"]
 
     hunan = deal(WEI_SEAT1, stock="d3 d4 d4", rules=HUNAN)
     play(hunan, "0: discard x2")
@@ -63,14 +63,14 @@ def test_r4_7_a_claim_lost_to_priority_is_not_chou() -> None:
     play(hand, "0: discard x2", "1: pass")
     events = play(hand, "2: chi x10 d10", "1: pass", "0: peng")
     assert events == ["pass 1", "peng 0 x10 from 2"]
-    assert hand.observation(2)["chou"] == {"chi": [], "peng": [], "renpeng": []}
+    assert hand.observation(2).to_dict()["chou"] == {"chi": [], "peng": [], "renpeng": []}
 
 
 def test_r4_7_an_own_draw_nobody_took_is_not_discarded() -> None:
     hand = deal()
     play(hand, "0: discard x4")
     for seat in (0, 1, 2):
-        chou = hand.observation(seat)["chou"]
+        chou = hand.observation(seat).to_dict()["chou"]
         assert chou["chi"] == (["x4"] if seat == 0 else [])
     assert hand.referee_view()["chou"][1]["discarded"] == []
 

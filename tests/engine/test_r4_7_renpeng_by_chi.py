@@ -28,4 +28,4 @@ def test_r4_7_chi_chosen_over_own_peng_that_loses_to_the_drawers_chi_is_renpeng(
     # of the 吃 — here it lost to the drawer's 吃. Its lost 吃 is not 臭 (lost to priority).
     blocks = rules.chou_blocks_peng
     assert events[:2] == ["chou 2 x4 peng renpeng" if blocks else "chou 2 x4 renpeng", "chi 1 x4 from 1 as x2 x3 x4"]
-    assert hand.observation(2)["chou"] == {"chi": [], "peng": ["x4"] if blocks else [], "renpeng": ["x4"]}
+    assert hand.observation(2).to_dict()["chou"] == {"chi": [], "peng": ["x4"] if blocks else [], "renpeng": ["x4"]}

@@ -12,21 +12,21 @@ WEI_SEAT1 = {1: swap(BASE[1], "x4 x8", "d4 d4")}
 
 def test_r5_a_seat_sees_its_own_hand_and_counts_of_the_others() -> None:
     hand = deal()
-    obs = hand.observation(1)
+    obs = hand.observation(1).to_dict()
     assert obs["seat"] == 1 and obs["hand"] == [str(c) for c in hand.hand_of(1)]
     assert obs["hand_counts"] == [21, 20, 20] and obs["stock"] == 19
     assert "hands" not in obs and "stock_cards" not in obs
     assert obs["deciding"] is False and obs["legal"] == []
-    assert hand.observation(0)["legal"] == [str(a) for a in hand.legal_actions(0)]
+    assert hand.observation(0).to_dict()["legal"] == [str(a) for a in hand.legal_actions(0)]
     json.dumps(obs)
 
 
 def test_r5_a_wei_is_hidden_from_the_others() -> None:
     hand = deal(WEI_SEAT1, stock="d4")
     play(hand, "0: discard x2")
-    assert hand.observation(1)["tables"][1] == [{"kind": "wei", "cards": ["d4", "d4", "d4"], "huxi": 6}]
+    assert hand.observation(1).to_dict()["tables"][1] == [{"kind": "wei", "cards": ["d4", "d4", "d4"], "huxi": 6}]
     for seat in (0, 2):
-        assert hand.observation(seat)["tables"][1] == [{"kind": "wei", "cards": None}]
+        assert hand.observation(seat).to_dict()["tables"][1] == [{"kind": "wei", "cards": None}]
     draw, wei = hand.events[-2], hand.events[-1]
     assert (draw.type, wei.type) == ("draw", "wei")
     assert draw.for_seat(1)["card"] == "d4" and wei.for_seat(1)["card"] == "d4"  # type: ignore[index]
@@ -60,7 +60,7 @@ def test_r5_shown_cards_rows_and_the_pending_card_are_public() -> None:
     hand = deal(W_HANDS, stock="x10")
     play(hand, "0: discard x2")
     for seat in (0, 1, 2):
-        obs = hand.observation(seat)
+        obs = hand.observation(seat).to_dict()
         assert obs["pending"] == {"card": "x10", "from": 1, "drawn": True, "last": False}
         assert obs["rows"][0] == [{"card": "x2", "discarded": True}]
         assert obs["phase"] == "claim" and obs["turn"] == 1
@@ -70,7 +70,7 @@ def test_r5_shown_cards_rows_and_the_pending_card_are_public() -> None:
 def test_r5_at_the_end_every_hand_is_shown() -> None:
     hand = deal(W_HANDS, stock="x10")
     play(hand, "0: discard x2", "1: hu")
-    obs = hand.observation(2)
+    obs = hand.observation(2).to_dict()
     assert obs["hands"][0] == [str(c) for c in hand.hand_of(0)]
     assert obs["outcome"]["winner"] == 1 and obs["outcome"]["payments"] == [-12, 24, -12]
     hu = hand.events[-2]

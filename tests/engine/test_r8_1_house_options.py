@@ -163,7 +163,7 @@ def test_r4_7_chi_over_own_peng_losing_to_the_drawers_chi_blocks_the_fourth_copy
     assert (legal(hand, 2) == ["peng", "pass"]) is peng_later
     if not peng_later:
         assert hand.deciding == (0,) and legal(hand, 2) == []
-    assert hand.observation(2)["chou"]["renpeng"] == ["x4"]
+    assert hand.observation(2).to_dict()["chou"]["renpeng"] == ["x4"]
 
 
 def test_r4_7_chi_over_own_peng_that_wins_is_still_renpeng() -> None:
@@ -305,11 +305,12 @@ def test_r8_1_every_seat_sees_the_house_options_and_bots_read_them() -> None:
     rules = HUNAN.with_options(must_hu=True, cap=100, min_huxi=18)
     hand = deal(rules=rules)
     for seat in hand.seats:
-        obs = hand.observation(seat)
+        obs = hand.observation(seat).to_dict()
         assert obs["rules"] == "hunan" and obs["options"]["must_hu"] is True and obs["options"]["cap"] == 100
         assert read(obs).rules == rules
-    obs = hand.observation(0)
+    obs = hand.observation(0).to_dict()
     obs["options"]["cap"] = 0  # a fresh dict each time
-    assert hand.observation(0)["options"]["cap"] == 100
+    assert hand.observation(0).to_dict()["options"]["cap"] == 100
+    assert hand.observation(0).options["cap"] == 100
     plain = deal()
     assert read(plain.observation(1)).rules == QQ

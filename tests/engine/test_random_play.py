@@ -105,7 +105,7 @@ def _cards_in(value: Any, out: Counter[str]) -> None:
 
 
 def _check_observation(hand: Hand, seat: int) -> None:
-    obs = hand.observation(seat)
+    obs = hand.observation(seat).to_dict()
     over = hand.over
     assert obs["hand"] == [str(c) for c in hand.hand_of(seat)]
     assert ("hands" in obs) == over

@@ -163,7 +163,7 @@ class TestMasks:
         e = raw_env()
         e.reset(seed=4)
         for agent in e.agents:
-            assert e.raw_observation(agent) == e.hand.observation(e.seat_of(agent))
+            assert e.raw_observation(agent) == e.hand.observation(e.seat_of(agent)).to_dict()
 
 
 def _claim_deck() -> list[object]:

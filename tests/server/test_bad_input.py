@@ -121,7 +121,11 @@ def test_wrong_seat_illegal_action_out_of_turn_and_stale_hand(server: ServerProc
             break
         assert frame["type"] != "hand_over", "the hand ended before seat 0 had to decide"
     view = frame["view"]
-    absent = next(c for c in ("x1", "x2", "x3", "x4", "x5", "d1", "d2", "d3", "d4", "d5") if c not in view["hand"])
+    # a well-formed action that is not legal now: a card the seat lacks, else (a hand may hold all 20 kinds)
+    # any discard/claim not in its legal list
+    kinds = [f"{case}{p}" for case in "xd" for p in range(1, 11)]
+    candidates = [f"discard {c}" for c in kinds if c not in view["hand"]] + [f"discard {c}" for c in kinds]
+    illegal = next(a for a in [*candidates, "peng", "hu", "pass"] if a not in view["legal"])
     # text that is no action at all is refused at the wire edge (bad_message, naming what is wrong); a well
     # formed action the seat may not play now is the engine's to refuse (illegal_action)
     cases = {
@@ -132,7 +136,7 @@ def test_wrong_seat_illegal_action_out_of_turn_and_stale_hand(server: ServerProc
         ),
         "discard": ("bad_message", "action: discard takes exactly one card, like 'discard x7'; got 'discard'"),
         "discard y2": ("bad_message", "action: bad card token 'y2' at position 0 in 'y2'"),
-        f"discard {absent}": ("illegal_action", None),
+        illegal: ("illegal_action", None),
     }
     for action, (code, message) in cases.items():
         player.send({"type": "act", "action": action, "id": action})

@@ -73,7 +73,7 @@ def test_r8_2_all_agree_mid_hand_voids_the_hand_and_nobody_pays_escape(server: S
     history = a.api("GET", "/api/me/history")["matches"][0]
     assert history["status"] == "dissolved" and [h["status"] for h in history["hands"]] == ["dissolved"]
     # the void hand's record is kept, marked dissolved, and can be watched again (the match is over)
-    replay = server.api("GET", f"/api/replays/{history['hands'][0]['id']}")
+    replay = a.api("GET", f"/api/replays/{history['hands'][0]['id']}")
     assert replay["record"]["dissolved"] is True and replay["hand"]["status"] == "dissolved"
     assert len(replay["steps"]) == len(replay["record"]["actions"]) + 1
     for p in (a, b, c):

@@ -30,9 +30,10 @@ ALLOWED = {
     "turns": {"bots", "frames"},
     "game": {"frames", "logs", "services", "store", "turns"},
     "room": {"frames", "game", "logs", "services", "store", "turns"},
+    "hints": {"frames", "room"},  # 提示 (issue #16): the room is only read (type-only import)
     "hub": {
         *("bots", "config", "connection", "db", "frames", "logs"),
-        *("protocol", "registry", "room", "services", "store", "accounts", "account_store"),
+        *("protocol", "registry", "room", "services", "store", "accounts", "account_store", "hints"),
     },
     "account_api": {"account_store", "accounts", "connection", "hub", "room"},
     "ws": {"config", "connection", "hub", "logs", "metrics", "protocol", "room"},

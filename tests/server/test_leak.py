@@ -164,7 +164,7 @@ def test_no_frame_leaks_hidden_cards_over_200_bot_hands(server: ServerProcess) -
             # every game frame this client got belongs to its own table's match
             assert {f["hand"] for f in c.frames if "hand" in f and f["type"] != "error"} <= hand_ids
         for hand_id in sorted(hand_ids):
-            record = server.api("GET", f"/api/replays/{hand_id}?steps=false")["record"]
+            record = clients[0].api("GET", f"/api/replays/{hand_id}?steps=false")["record"]
             frames: dict[int, list[dict[str, Any]]] = {}
             for c in clients:
                 mine = [f for f in c.frames if f["type"] in ("game", "update") and f["hand"] == hand_id]
@@ -193,7 +193,7 @@ def _check_hand(record: dict[str, Any], frames: dict[int, list[dict[str, Any]]])
         ref = hand.referee_view()
         for seat, mine in frames.items():
             i = next_frame[seat]
-            if i < len(mine) and mine[i]["view"] == hand.observation(seat):
+            if i < len(mine) and mine[i]["view"] == hand.observation(seat).to_dict():
                 _check_frame(mine[i], seat, ref, hand)
                 next_frame[seat] = i + 1
                 checked += 1

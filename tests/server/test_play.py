@@ -57,7 +57,7 @@ def test_three_clients_play_a_private_room_hand_to_settlement(server: ServerProc
     for p in players:
         seqs = [f["seq"] for f in p.frames if f["type"] == "update"]
         assert seqs == sorted(seqs)
-    data = server.api("GET", f"/api/replays/{hand_id}")
+    data = players[0].api("GET", f"/api/replays/{hand_id}")  # a private room's hand: for its players
     again = replay(data["record"])
     assert again.over and list(again.outcome.payments) == overs[0]["deltas"]
     steps = data["steps"]
@@ -132,7 +132,7 @@ def test_a_disconnected_seat_is_played_by_a_bot_and_handed_back(server: ServerPr
     state = server.api("GET", f"/api/rooms/{code}")["room"]
     seat2 = next(s for s in state["seats"] if s["player"]["id"] == gone.id)
     assert seat2["auto"] is True and seat2["connected"] is False
-    actions = server.api("GET", f"/api/replays/{overs[0]['hand']}")["record"]["actions"]
+    actions = players[0].api("GET", f"/api/replays/{overs[0]['hand']}")["record"]["actions"]
     seat_of_gone = seat2["seat"]
     assert any(s == seat_of_gone for s, _ in actions) or overs[0]["outcome"]["kind"] == "hu"
     # it comes back: 托管 ends and it plays the second hand itself

@@ -113,7 +113,7 @@ def test_kill_9_mid_hand_then_resume_and_finish(database_url: str, tmp_path: Pat
         for c in clients:
             c.close()
 
-        record = server.api("GET", f"/api/replays/{hand_id}?steps=false")["record"]
+        record = clients[0].api("GET", f"/api/replays/{hand_id}?steps=false")["record"]
         # uninterrupted replay of the same actions, from scratch
         fresh = Hand(RuleSet.from_dict(record["rules"]), record["seed"], record["dealer"])
         for seat, action in record["actions"]:

@@ -59,8 +59,11 @@ def test_update_carries_the_id_only_for_the_seat_that_acted() -> None:
 
 
 def test_hand_over_names_its_replay() -> None:
-    frame = frames.hand_over(hand=12, number=2, outcome={}, scores=[1, -1, 0], deltas=[1, -1, 0], view={})
+    frame = frames.hand_over(
+        hand=12, number=2, outcome={}, scores=[1, -1, 0], deltas=[1, -1, 0], view={}, code="DABCDEF"
+    )
     assert frame["replay"] == "/api/replays/12" and frame["type"] == "hand_over"
+    assert frame["replay_code"] == "DABCDEF"
 
 
 # ---- the delivery cache ---------------------------------------------------------------------------------

@@ -346,3 +346,53 @@ def test_a_hundred_clients_that_never_read_are_dropped_and_memory_stays_bounded(
         print(f"RSS {before / 2**20:.1f} MiB -> peak {peak / 2**20:.1f} MiB with 100 non-reading clients")
     finally:
         proc.stop()
+
+
+def test_fifty_clients_flooding_tiny_frames_cannot_balloon_memory(tmp_path: Path) -> None:
+    """The websocket layer turns everything one read of a socket returns into messages at once (~300 bytes
+    each, for frames of 6): without a bound on the socket's receive buffer, 256 KiB of empty frames cost
+    ~2.7 MiB per client (50 clients: +140 MiB measured); with ``recv_buffer_bytes`` (8 KiB) ~0.4 MiB."""
+    proc = ServerProcess(tmp_path, _sqlite(tmp_path), {"PAOHUZI_LOG_LEVEL": "INFO"}).start()
+    try:
+        clients = [Client(proc) for _ in range(50)]
+        before = proc.rss_bytes()
+        socks = []
+        for c in clients:
+            sock = _raw_websocket(proc.port)
+            sock.sendall(_frame(json.dumps({"type": "hello", "token": c.token})))
+            socks.append(sock)
+        empty = bytes([0x81, 0x80, 0, 0, 0, 0]) * (256 * 1024 // 6)  # masked empty text frames
+
+        def flood(sock: socket.socket) -> None:
+            try:
+                sock.sendall(empty)
+            except OSError:  # closed for flooding
+                pass
+
+        threads = [threading.Thread(target=flood, args=(s,)) for s in socks]
+        for t in threads:
+            t.start()
+        peak = before
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            peak = max(peak, proc.rss_bytes())
+            closed = [
+                x
+                for x in proc.log_lines()
+                if x.get("msg") in ("connection closed for flooding", "connection closed for bad frames")
+            ]
+            if len(closed) == 50 and not any(t.is_alive() for t in threads):
+                break
+            time.sleep(0.05)
+        assert len(closed) == 50
+        growth = peak - before
+        assert growth < 50 * 2**20, f"RSS grew {growth / 2**20:.1f} MiB"
+        other = Client(proc)
+        other.connect()
+        other.send({"type": "ping", "id": "ok"})
+        assert other.expect("pong")["id"] == "ok"
+        for s in socks:
+            s.close()
+        print(f"RSS {before / 2**20:.1f} MiB -> peak {peak / 2**20:.1f} MiB with 50 flooding clients")
+    finally:
+        proc.stop()

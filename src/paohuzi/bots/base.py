@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from paohuzi.cards import PaohuziError
-from paohuzi.engine import Action
+from paohuzi.engine import Action, Observation
 
 __all__ = ["Bot", "BotError", "register_bot", "alias_bot", "make_bot", "bot_names", "parse_spec", "split_specs"]
 
@@ -45,7 +45,7 @@ class Bot:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         """Choose one of ``legal`` (never empty) for the seat whose ``observation`` this is."""
         raise NotImplementedError
 

@@ -21,15 +21,14 @@ A 胡 is always taken. 坎 cards are never discardable (the engine does not offe
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from paohuzi import scoring
 from paohuzi.bots.base import Bot
 from paohuzi.bots.evaluation import partner_kinds, reach, reach3, useful_cards
 from paohuzi.bots.view import View, read
 from paohuzi.cards import NUM_KINDS, Card
-from paohuzi.engine import Action, ActionKind
+from paohuzi.engine import Action, ActionKind, Observation
 from paohuzi.groups import Group, GroupKind
 
 __all__ = ["GreedyBot", "score_hand", "choose"]
@@ -261,7 +260,7 @@ class GreedyBot(Bot):
         super().__init__(seed)
         self.useful = bool(useful)
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         action, _ = choose(read(observation), legal, useful=self.useful)

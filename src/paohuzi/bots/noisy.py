@@ -7,13 +7,12 @@ greedy's choice otherwise. A 胡 on offer is always taken (a beginner still know
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from paohuzi.bots import greedy
 from paohuzi.bots.base import Bot
 from paohuzi.bots.view import read
-from paohuzi.engine import Action, ActionKind
+from paohuzi.engine import Action, ActionKind, Observation
 
 __all__ = ["NoisyGreedyBot"]
 
@@ -30,7 +29,7 @@ class NoisyGreedyBot(Bot):
         self.eps = float(eps)
         self._rng = random.Random(seed)
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         for a in legal:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from paohuzi.bots.base import Bot
-from paohuzi.engine import Action
+from paohuzi.engine import Action, Observation
 
 __all__ = ["RandomBot"]
 
@@ -21,5 +20,5 @@ class RandomBot(Bot):
         super().__init__(seed)
         self._rng = random.Random(seed)
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         return legal[self._rng.randrange(len(legal))]

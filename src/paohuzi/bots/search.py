@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 import random
 import time as _time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from paohuzi.bots import greedy
@@ -42,7 +42,7 @@ from paohuzi.bots.infer import Sampler
 from paohuzi.bots.view import View, read
 from paohuzi.bots.world import World, build_hand, sample_world, view_of
 from paohuzi.cards import PaohuziError
-from paohuzi.engine import Action, ActionKind, Hand
+from paohuzi.engine import Action, ActionKind, Hand, Observation
 
 __all__ = ["SearchBot", "rollout"]
 
@@ -108,7 +108,7 @@ class SearchBot(Bot):
         #: Statistics of the last decision: worlds played, candidates, whether greedy was overruled.
         self.last: dict[str, Any] = {}
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         for a in legal:

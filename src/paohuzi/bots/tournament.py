@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paohuzi.bots.base import Bot, make_bot
-from paohuzi.engine import Action, Hand
+from paohuzi.engine import Action, Hand, OutcomeKind
 from paohuzi.rules import RuleSet
 from paohuzi.stats import Estimate, mean_ci, paired_difference, per_deal_means, seatings
 
@@ -135,7 +135,7 @@ def play_deal(task: _DealTask) -> list[HandResult]:
                 bots=tuple(specs[:n]),
                 points=tuple(p / stake for p in outcome.payments),
                 winner=outcome.winner,
-                draw=outcome.kind == "draw",
+                draw=outcome.kind is OutcomeKind.DRAW,
                 huxi=outcome.huxi if outcome.winner is not None else 0,
                 decisions=tuple(decisions),
                 seconds=tuple(seconds),

@@ -1,8 +1,9 @@
 """What one seat knows (R5), read from its observation: the only input a bot has.
 
-:func:`read` turns the JSON-ready dict of :meth:`paohuzi.engine.Hand.observation` into a :class:`View`
-with card counts and groups, and works out what the seat can infer from it: how many copies of each kind
-it has not seen (``unseen``), which kinds each other seat can no longer 吃 or 碰 because it discarded them
+:func:`read` turns the :class:`~paohuzi.engine.Observation` of :meth:`paohuzi.engine.Hand.observation`
+(or its JSON form) into a :class:`View` with card counts and groups, and works out what the seat can infer
+from it: how many copies of each kind it has not seen (``unseen``, :meth:`~paohuzi.engine.Observation.unseen`),
+which kinds each other seat can no longer 吃 or 碰 because it discarded them
 (R4.7), how many hidden 偎 each seat holds. Nothing here looks at anything but the observation.
 
 >>> from paohuzi.engine import Hand
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paohuzi.cards import NUM_KINDS, Card
+from paohuzi.engine import Observation
 from paohuzi.groups import Group, GroupKind
 from paohuzi.rules import RuleSet, find_preset
 
@@ -43,7 +45,8 @@ class View:
 
     :ivar seat: the seat.
     :ivar rules: the rule set (from the preset named in the observation).
-    :ivar phase: ``discard``, ``claim``, ``self_hu``, ``liangzhang`` or ``over``.
+    :ivar phase: ``discard``, ``claim``, ``self_hu``, ``liangzhang`` or ``over`` (the
+        :class:`~paohuzi.engine.Phase` value).
     :ivar counts: the seat's hand, as 20 counts.
     :ivar table: the seat's own table groups.
     :ivar tables: every seat's visible table groups (a hidden 偎 is left out and counted in ``hidden_wei``).
@@ -60,6 +63,7 @@ class View:
     :ivar dealer: the dealer; ``liangzhang`` the 亮张; ``seats`` the seats in play in turn order.
     :ivar no_chi: kinds this seat may not 吃 (臭, R4.7); ``no_peng`` those it may not 碰.
     :ivar dead: seats that are 死手 (R4.6).
+    :ivar observation: the observation this view was read from.
     """
 
     seat: int
@@ -86,6 +90,7 @@ class View:
     no_chi: frozenset[int]
     no_peng: frozenset[int]
     dead: frozenset[int]
+    observation: Observation
 
     @property
     def next_seat(self) -> int:
@@ -133,84 +138,55 @@ def _rules(name: str, options: object = None) -> RuleSet:
     return rules
 
 
-def read(observation: Mapping[str, Any], rules: RuleSet | None = None) -> View:
-    """Read a seat's observation (see ``docs/engine.md``) into a :class:`View`.
+def read(observation: Observation | Mapping[str, Any], rules: RuleSet | None = None) -> View:
+    """Read a seat's observation (an :class:`~paohuzi.engine.Observation`, or its JSON form: see
+    ``docs/engine.md``) into a :class:`View`.
 
     ``rules`` overrides the rule set of the observation (its preset ``rules`` with its ``options``).
     """
-    seat = int(observation["seat"])
+    obs = observation if isinstance(observation, Observation) else Observation.from_dict(observation)
+    seat = obs.seat
     if rules is None:
-        rules = _rules(str(observation["rules"]), observation.get("options"))
-    n = len(observation["hand_counts"])
+        rules = _rules(obs.rules, obs.options)
     counts = [0] * NUM_KINDS
-    for c in observation["hand"]:
-        counts[_CARD[c]] += 1
-    seen = counts[:]
+    for c in obs.hand:
+        counts[c] += 1
     tables: list[tuple[Group, ...]] = []
-    hidden = [0] * n
+    hidden: list[int] = []
     order: list[tuple[bool, ...]] = []
-    for s, groups in enumerate(observation["tables"]):
-        visible: list[Group] = []
-        flags: list[bool] = []
-        for data in groups:
-            g = group_of(data)
-            flags.append(g is None)
-            if g is None:
-                hidden[s] += 1
-                continue
-            visible.append(g)
-            for c in g.cards:
-                seen[c] += 1
-        tables.append(tuple(visible))
-        order.append(tuple(flags))
-    rows: list[tuple[int, ...]] = []
-    row_flags: list[tuple[bool, ...]] = []
-    discarded: list[frozenset[int]] = []
-    for row in observation["rows"]:
-        cards = tuple(int(_CARD[e["card"]]) for e in row)
-        rows.append(cards)
-        row_flags.append(tuple(bool(e["discarded"]) for e in row))
-        discarded.append(frozenset(int(_CARD[e["card"]]) for e in row if e["discarded"]))
-        for c in cards:
-            seen[c] += 1
-    pending = observation.get("pending")
-    pending_card = None
-    pending_from = None
-    pending_drawn = False
-    pending_last = False
-    if pending:
-        pending_card = int(_CARD[pending["card"]])
-        pending_from = int(pending["from"])
-        pending_drawn = bool(pending["drawn"])
-        pending_last = bool(pending.get("last", False))
-        seen[pending_card] += 1
-    chou = observation.get("chou") or {}
-    no_chi = frozenset(int(_CARD[c]) for c in chou.get("chi", ()))
-    no_peng = frozenset(int(_CARD[c]) for c in chou.get("peng", ()))
-    unseen = tuple(max(0, 4 - x) for x in seen)
+    for groups in obs.tables:
+        visible = tuple(g for g in groups if g is not None)
+        tables.append(visible)
+        hidden.append(len(groups) - len(visible))
+        order.append(tuple(g is None for g in groups))
+    rows = tuple(tuple(int(e.card) for e in row) for row in obs.rows)
+    row_flags = tuple(tuple(e.discarded for e in row) for row in obs.rows)
+    discarded = tuple(frozenset(int(e.card) for e in row if e.discarded) for row in obs.rows)
+    pending = obs.pending
     return View(
         seat=seat,
         rules=rules,
-        phase=str(observation["phase"]),
+        phase=obs.phase.value,
         counts=tuple(counts),
         table=tables[seat],
         tables=tuple(tables),
         hidden_wei=tuple(hidden),
-        hand_counts=tuple(int(x) for x in observation["hand_counts"]),
-        discarded=tuple(discarded),
-        rows=tuple(rows),
-        row_discarded=tuple(row_flags),
+        hand_counts=obs.hand_counts,
+        discarded=discarded,
+        rows=rows,
+        row_discarded=row_flags,
         table_order=tuple(order),
-        pending=pending_card,
-        pending_from=pending_from,
-        pending_drawn=pending_drawn,
-        pending_last=pending_last,
-        stock=int(observation["stock"]),
-        unseen=unseen,
-        dealer=int(observation["dealer"]),
-        liangzhang=int(_CARD[observation["liangzhang"]]),
-        seats=tuple(int(s) for s in observation["seats"]),
-        no_chi=no_chi,
-        no_peng=no_peng,
-        dead=frozenset(int(s) for s in observation.get("dead", ())),
+        pending=None if pending is None else int(pending.card),
+        pending_from=None if pending is None else pending.from_seat,
+        pending_drawn=pending is not None and pending.drawn,
+        pending_last=pending is not None and pending.last,
+        stock=obs.stock,
+        unseen=obs.unseen(),
+        dealer=obs.dealer,
+        liangzhang=int(obs.liangzhang),
+        seats=obs.seats,
+        no_chi=frozenset(int(c) for c in obs.chou.chi),
+        no_peng=frozenset(int(c) for c in obs.chou.peng),
+        dead=frozenset(obs.dead),
+        observation=obs,
     )

@@ -12,8 +12,9 @@ view implies:
   repaired by swapping cards with the stock.
 
 :func:`build_hand` turns the view and a world into an engine :class:`~paohuzi.engine.Hand` positioned at
-the seat's decision, for rollouts. Facts the view does not carry (which kinds the other seats declined to
-claim) are left out: the sampled world knows only the 臭 that discards imply (R4.7).
+the seat's decision (:meth:`~paohuzi.engine.Hand.from_position`), for rollouts. Facts the view does not
+carry (which kinds the other seats declined to claim) are left out: the sampled world knows only the 臭
+that discards imply (R4.7).
 """
 
 from __future__ import annotations
@@ -21,12 +22,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from paohuzi.bots.view import View
+from paohuzi.bots.view import View, read
 from paohuzi.cards import NUM_KINDS, Card
-from paohuzi.engine import Action, Hand
-from paohuzi.engine import hand as _engine
-from paohuzi.groups import Group, GroupKind
-from paohuzi.rules import RuleSet
+from paohuzi.engine import Hand, Hidden
+
+_CARDS = tuple(Card)
 
 __all__ = ["World", "sample_world", "build_hand", "view_of"]
 
@@ -51,7 +51,7 @@ def _left_dealer_hand(view: View) -> bool:
     return k in view.rows[d]
 
 
-def sample_world(view: View, rng: random.Random) -> World:
+def sample_world(view: View, rng: random.Random) -> World:  # noqa: C901, PLR0912 (debt: one pass per R5 constraint; file under rework (issue 10 item 1))
     """Deal the cards ``view.seat`` has not seen into the other hands, hidden 偎 and the stock."""
     pool = list(view.unseen)
     n = len(view.hand_counts)
@@ -122,167 +122,22 @@ def sample_world(view: View, rng: random.Random) -> World:
     return World(tuple(tuple(h) for h in hands), tuple(tuple(w) for w in wei), tuple(stock))
 
 
-_SAME = {kind: [Group(kind, (Card(k),) * kind.size) for k in range(NUM_KINDS)] for kind in GroupKind if kind.same_kind}
-
-
-_CACHES = ("_hcache", "_tcache", "_info")
-_TEMPLATES: dict[tuple[RuleSet, int], Hand] = {}
-
-
-def _template(rules: RuleSet, dealer: int) -> Hand:
-    """A real hand of these rules and dealer, to copy: its state is then replaced."""
-    key = (rules, dealer)
-    hand = _TEMPLATES.get(key)
-    if hand is None:
-        hand = _TEMPLATES[key] = Hand(rules, seed=0, dealer=dealer)
-    return hand
-
-
 def build_hand(view: View, world: World) -> Hand:
     """An engine hand in the state ``view`` describes, with the hidden cards of ``world``, waiting for
-    ``view.seat``'s decision (a discard, or a claim on the card on offer).
+    ``view.seat``'s decision (a discard, or a claim on the card on offer): :meth:`Hand.from_position` of
+    the view's observation and the world. The other seats' 臭 kinds are those their discards imply (R4.7).
 
-    The engine has no public constructor from a position, so this copies a real hand (every field the
-    engine keeps then exists) and sets its state fields; ``tests/bots/test_view_world.py`` checks that the
-    result offers the same choices and plays out as the real hand. The hand is only used for rollouts.
+    :raises EngineError: if the world does not fit the view (cards not conserved, R1).
     """
-    rules = view.rules
-    n = len(view.hand_counts)
-    # Start from a copy of a real hand (so every field the engine keeps exists), then set the state.
-    h = _template(rules, view.dealer).copy()
-    h.events = []
-    h.outcome = None
-    h._hands = [list(x) for x in world.hands]
-    h._hsize = [sum(x) for x in world.hands]
-    tables: list[list[Group]] = [[] for _ in range(n)]
-    weis: list[dict[int, int]] = [{} for _ in range(n)]
-    pengs: list[dict[int, int]] = [{} for _ in range(n)]
-    tsize = [0] * n
-    fours = [0] * n
-    for s in range(n):
-        hidden = iter(world.wei[s])
-        visible = iter(view.tables[s])
-        order = view.table_order[s]
-        for is_hidden in order:
-            g = _SAME[GroupKind.WEI][next(hidden)] if is_hidden else next(visible)
-            kind = g.kind
-            if kind is GroupKind.WEI or kind is GroupKind.CHOUWEI:
-                weis[s][g.cards[0]] = len(tables[s])
-            elif kind is GroupKind.PENG:
-                pengs[s][g.cards[0]] = len(tables[s])
-            elif kind.four:
-                fours[s] += 1
-            tables[s].append(g)
-            tsize[s] += kind.size
-    h._tables = tables
-    h._tsize = tsize
-    h._fours = fours
-    h._wei = weis
-    h._peng = pengs
-    h._rows = [[(c, d) for c, d in zip(view.rows[s], view.row_discarded[s], strict=False)] for s in range(n)]
-    h._stock = list(world.stock)
-    h._spos = 0
-    h._liang = view.liangzhang
-    h._no_chi = [set(view.discarded[s]) for s in range(n)]
-    h._no_peng = [set(view.discarded[s]) for s in range(n)]
-    h._no_chi[view.seat] |= view.no_chi
-    h._no_peng[view.seat] |= view.no_peng
-    h._renpeng = [set() for _ in range(n)]
-    h._discarded = [set(view.discarded[s]) for s in range(n)]
-    h._dead = [s in view.dead for s in range(n)]
-    for cache in _CACHES:  # per-seat caches of the engine, all stale now
-        if hasattr(h, cache):
-            setattr(h, cache, [None] * n)
-    h._phase = _engine._OVER
-    h._actor = view.seat
-    h._card = -1
-    h._drawn = False
-    h._last = False
-    h._claims = []
-    h._legal = {}
-    h._decided = {}
-    h._deciding = ()
-    h._actions = []
-    h._min_huxi = rules.min_huxi
-    if view.phase == "claim" and view.pending is not None and view.pending_from is not None:
-        h._run(h._open_window(view.pending, view.pending_from, view.pending_drawn, view.pending_last))
-    else:
-        kinds = [k for k in range(NUM_KINDS) if 0 < h._hands[view.seat][k] < 3]
-        h._actor = view.seat
-        h._ask(_engine._DISCARD, {view.seat: [Action.discard(Card(k)) for k in kinds]})
-    return h
-
-
-_PHASES = _engine._PHASE_NAMES
+    hidden = Hidden(
+        hands=tuple(tuple(_CARDS[k] for k in range(NUM_KINDS) for _ in range(h[k])) for h in world.hands),
+        wei=tuple(tuple(_CARDS[k] for k in w) for w in world.wei),
+        stock=tuple(_CARDS[k] for k in world.stock),
+    )
+    return Hand.from_position(view.rules, view.observation, hidden)
 
 
 def view_of(hand: Hand, seat: int) -> View:
-    """``read(hand.observation(seat))``, built straight from a (sampled) hand's state — faster, for
-    rollouts inside a world the searching bot built itself. Equal to the observation's view (tested)."""
-    n = hand.table_size
-    counts = hand._hands[seat]
-    seen = list(counts)
-    tables: list[tuple[Group, ...]] = []
-    order: list[tuple[bool, ...]] = []
-    hidden = [0] * n
-    for s in range(n):
-        visible = []
-        flags = []
-        for g in hand._tables[s]:
-            if g.kind is GroupKind.WEI and s != seat:
-                hidden[s] += 1
-                flags.append(True)
-                continue
-            flags.append(False)
-            visible.append(g)
-            for c in g.cards:
-                seen[c] += 1
-        tables.append(tuple(visible))
-        order.append(tuple(flags))
-    rows = []
-    row_flags = []
-    discarded = []
-    for s in range(n):
-        row = hand._rows[s]
-        cards = tuple(c for c, _ in row)
-        rows.append(cards)
-        row_flags.append(tuple(d for _, d in row))
-        discarded.append(frozenset(c for c, d in row if d))
-        for kind in cards:
-            seen[kind] += 1
-    phase = hand._phase
-    pending = None
-    pending_from = None
-    drawn = last = False
-    if phase == _engine._CLAIM:
-        pending = hand._card
-        pending_from = hand._actor
-        drawn = hand._drawn
-        last = hand._last
-        seen[pending] += 1
-    return View(
-        seat=seat,
-        rules=hand.rules,
-        phase=_PHASES[phase],
-        counts=tuple(counts),
-        table=tables[seat],
-        tables=tuple(tables),
-        hidden_wei=tuple(hidden),
-        hand_counts=tuple(hand._hsize),
-        discarded=tuple(discarded),
-        rows=tuple(rows),
-        row_discarded=tuple(row_flags),
-        table_order=tuple(order),
-        pending=pending,
-        pending_from=pending_from,
-        pending_drawn=drawn,
-        pending_last=last,
-        stock=len(hand._stock) - hand._spos,
-        unseen=tuple(max(0, 4 - x) for x in seen),
-        dealer=hand.dealer,
-        liangzhang=hand._liang,
-        seats=hand.seats,
-        no_chi=frozenset(hand._no_chi[seat]),
-        no_peng=frozenset(hand._no_peng[seat]),
-        dead=frozenset(s for s in hand.seats if hand._dead[s]),
-    )
+    """``read(hand.observation(seat))`` under the hand's own rule set (rollouts inside a world the
+    searching bot built itself)."""
+    return read(hand.observation(seat), hand.rules)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from paohuzi.cards import Card, PaohuziError
@@ -69,71 +70,84 @@ def _seat(n: int, dealer: int) -> str:
     return f"座位{n}" + ("（庄）" if n == dealer else "")
 
 
+def _describe_deal(event: dict[str, Any], dealer: int) -> list[str]:
+    lines = [f"庄家 座位{event['dealer']}，亮张 {_card(event['liangzhang'])}，墩 {event['stock']} 张"]
+    if event.get("sitting_out") is not None:
+        lines[0] += f"，座位{event['sitting_out']} 守醒"
+    counts = event.get("hand_counts") or [len(h or []) for h in event["hands"]]
+    for s in event["seats"]:
+        hand = event["hands"][s]
+        shown = _cards(hand) if hand is not None else f"{counts[s]} 张"
+        lines.append(f"{_seat(s, dealer)} 起手：{shown}")
+    return lines
+
+
+def _describe_wei(event: dict[str, Any], who: str, card: str) -> str:
+    if event["chou"]:
+        return f"{who} 臭偎 {card * 3}"
+    return f"{who} 偎 {card * 3}" if event["card"] is not None else f"{who} 偎（暗）"
+
+
+def _describe_chou(event: dict[str, Any], who: str, card: str) -> str:
+    what = "、".join(w for w, on in (("不能吃", event["chi"]), ("不能碰", event["peng"])) if on)
+    note = "（忍碰）" if event["renpeng"] else ""
+    return f"{who} {card} 成臭牌{note}" + (f"：{what}" if what else "")
+
+
+def _describe_chi(event: dict[str, Any], who: str, card: str) -> str:
+    text = f"{who} 吃 {card}（座位{event['source']}的牌）成 {_group(event['group'])}"
+    for g in event["bi"]:
+        text += f"，比 {_group(g)}"
+    return text
+
+
+def _describe_hu(event: dict[str, Any], who: str, card: str) -> list[str]:
+    won = f" {card}" if event.get("card") is not None else ""
+    names = "、".join(f"{n['name']}" + (f" {n['fan']}番" if n["fan"] else "") for n in event["names"])
+    head = (
+        f"{who} 胡{won}（{_HOW.get(event['source'], event['source'])}）："
+        f"{event['huxi']} 胡息，{names}，番 {event['fan']} × 底 {event['base']} = {event['points']} 分"
+    )
+    groups = "  " + " ".join(_group(g) for g in event["groups"])
+    if event["loose"]:
+        groups += f" 散牌 {_cards(event['loose'])}"
+    return [head, groups]
+
+
+# One line per event type: (event, who, card) -> the line; `who` and `card` are already in Chinese.
+_LINE: dict[str, Callable[[dict[str, Any], str, str], str]] = {
+    "ti": lambda e, who, card: f"{who} 提 {card * 4}（{_ORIGIN[e['origin']]}）",
+    "wei": _describe_wei,
+    "draw": lambda e, who, card: f"{who} 摸 {card}" if e["card"] is not None else f"{who} 摸牌",
+    "show": lambda e, who, card: f"{who} 翻出 {card}" + ("（海底）" if e["last"] else ""),
+    "discard": lambda e, who, card: f"{who} 出 {card}" + ("（只能出这张）" if e["auto"] else ""),
+    "pass": lambda e, who, card: f"{who} 过",
+    "chou": _describe_chou,
+    "pao": lambda e, who, card: f"{who} 跑 {card * 4}（{_ORIGIN[e['origin']]}，座位{e['source']}的牌）",
+    "peng": lambda e, who, card: f"{who} 碰 {card * 3}（座位{e['source']}的牌）",
+    "chi": _describe_chi,
+    "unclaimed": lambda e, who, card: f"{card} 无人要，放在座位{e.get('seat')}",
+    "dead": lambda e, who, card: f"{who} 死手",
+    "settlement": lambda e, who, card: "结算：" + "，".join(f"座位{s} {p:+d}" for s, p in enumerate(e["payments"])),
+}
+
+
 def describe(event: dict[str, Any], dealer: int) -> list[str]:
     """One event (as ``Event.to_dict`` or ``Event.for_seat`` gives it) in Chinese; [] if nothing to show."""
     t = event["type"]
     seat = event.get("seat")
     who = _seat(seat, dealer) if isinstance(seat, int) else ""
     card = _card(event.get("card")) if "card" in event else ""
+    if t in _LINE:
+        return [_LINE[t](event, who, card)]
     if t == "deal":
-        lines = [f"庄家 座位{event['dealer']}，亮张 {_card(event['liangzhang'])}，墩 {event['stock']} 张"]
-        if event.get("sitting_out") is not None:
-            lines[0] += f"，座位{event['sitting_out']} 守醒"
-        counts = event.get("hand_counts") or [len(h or []) for h in event["hands"]]
-        for s in event["seats"]:
-            hand = event["hands"][s]
-            shown = _cards(hand) if hand is not None else f"{counts[s]} 张"
-            lines.append(f"{_seat(s, dealer)} 起手：{shown}")
-        return lines
-    if t == "ti":
-        return [f"{who} 提 {card * 4}（{_ORIGIN[event['origin']]}）"]
-    if t == "wei":
-        if event["chou"]:
-            return [f"{who} 臭偎 {card * 3}"]
-        return [f"{who} 偎 {card * 3}" if event["card"] is not None else f"{who} 偎（暗）"]
-    if t == "draw":
-        return [f"{who} 摸 {card}" if event["card"] is not None else f"{who} 摸牌"]
-    if t == "show":
-        return [f"{who} 翻出 {card}" + ("（海底）" if event["last"] else "")]
-    if t == "discard":
-        return [f"{who} 出 {card}" + ("（只能出这张）" if event["auto"] else "")]
-    if t == "pass":
-        return [f"{who} 过"]
-    if t == "chou":
-        what = "、".join(w for w, on in (("不能吃", event["chi"]), ("不能碰", event["peng"])) if on)
-        note = "（忍碰）" if event["renpeng"] else ""
-        return [f"{who} {card} 成臭牌{note}" + (f"：{what}" if what else "")]
-    if t == "pao":
-        return [f"{who} 跑 {card * 4}（{_ORIGIN[event['origin']]}，座位{event['source']}的牌）"]
-    if t == "peng":
-        return [f"{who} 碰 {card * 3}（座位{event['source']}的牌）"]
-    if t == "chi":
-        text = f"{who} 吃 {card}（座位{event['source']}的牌）成 {_group(event['group'])}"
-        for g in event["bi"]:
-            text += f"，比 {_group(g)}"
-        return [text]
-    if t == "unclaimed":
-        return [f"{card} 无人要，放在座位{seat}"]
-    if t == "dead":
-        return [f"{who} 死手"]
+        return _describe_deal(event, dealer)
     if t == "hu":
-        won = f" {card}" if event.get("card") is not None else ""
-        names = "、".join(f"{n['name']}" + (f" {n['fan']}番" if n["fan"] else "") for n in event["names"])
-        head = (
-            f"{who} 胡{won}（{_HOW.get(event['source'], event['source'])}）："
-            f"{event['huxi']} 胡息，{names}，番 {event['fan']} × 底 {event['base']} = {event['points']} 分"
-        )
-        groups = "  " + " ".join(_group(g) for g in event["groups"])
-        if event["loose"]:
-            groups += f" 散牌 {_cards(event['loose'])}"
-        lines = [head, groups]
-        return lines + _shown(event, dealer)
+        return _describe_hu(event, who, card) + _shown(event, dealer)
     if t == "draw_game":
         return ["荒庄", *_shown(event, dealer)]
     if t == "escape":
         return [f"{who} 逃跑（其余两家胡息合计 {event['huxi']}）", *_shown(event, dealer)]
-    if t == "settlement":
-        return ["结算：" + "，".join(f"座位{s} {p:+d}" for s, p in enumerate(event["payments"]))]
     return [f"{t} {event}"]
 
 
@@ -152,7 +166,8 @@ def render_hand(hand: Hand, seat: int | None = None) -> list[str]:
     view = f"，座位{seat}的视角" if seat is not None else ""
     options = describe_options(rules)
     shown = f"，选项 {options}" if options else ""  # R8.1: the house options the hand was played under
-    lines = [f"规则 {rules.name}（{rules.title}）{shown}，种子 {hand.seed}" + view]
+    dealt = f"种子 {hand.seed}" if hand.seed is not None else "按记录发牌"  # no seed: the recorded deal
+    lines = [f"规则 {rules.name}（{rules.title}）{shown}，{dealt}" + view]
     step = 0
     for e in hand.events:
         seen = e.to_dict() if seat is None else e.for_seat(seat)

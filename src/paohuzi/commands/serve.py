@@ -7,6 +7,8 @@ the options below override them.
 from __future__ import annotations
 
 import argparse
+import logging
+import socket
 
 __all__ = ["add_parser", "run"]
 
@@ -60,6 +62,20 @@ def _ips(text: str | None) -> tuple[str, ...] | None:
     return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
+def listen_socket(host: str, port: int, recv_buffer: int) -> socket.socket:
+    """The listening socket, made here (not by uvicorn) to set ``SO_RCVBUF`` before ``listen``: accepted
+    sockets inherit it (see ``Settings.recv_buffer_bytes``)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if recv_buffer > 0:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, recv_buffer)
+    sock.bind((host, port))
+    sock.listen(2048)  # from now on connections wait in the backlog until the app has started
+    sock.set_inheritable(True)
+    return sock
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -105,7 +121,19 @@ def run(args: argparse.Namespace) -> int:
         server.should_exit = True
 
     app.state.stop = stop
-    server.run()
+    try:
+        sock = listen_socket(settings.host, settings.port, settings.recv_buffer_bytes)
+    except OSError as exc:
+        print(f"paohuzi serve: cannot listen on {settings.host}:{settings.port}: {exc}")
+        return 1
+    port = sock.getsockname()[1]
+    host = f"[{settings.host}]" if ":" in settings.host else settings.host
+
+    def started() -> None:  # uvicorn says this itself only when it makes the socket
+        logging.getLogger("uvicorn.error").info("Uvicorn running on http://%s:%d (Press CTRL+C to quit)", host, port)
+
+    app.state.on_started = started
+    server.run(sockets=[sock])
     if app.state.fenced:
         print("paohuzi serve: stopped: another server process took the database over (writer fence)")
         return 3

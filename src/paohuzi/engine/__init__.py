@@ -21,7 +21,18 @@ from paohuzi.engine.deck import RNG_VERSION, DeckError, seats_in_play, stack_dec
 from paohuzi.engine.events import EVERYONE, Event
 from paohuzi.engine.hand import FORMAT_VERSION, EngineError, Hand, Outcome
 from paohuzi.engine.match import Match, MatchError
-from paohuzi.engine.record import ReplayError, replay
+from paohuzi.engine.observation import (
+    ChouKinds,
+    Hidden,
+    Observation,
+    ObservationError,
+    OutcomeKind,
+    Pending,
+    Phase,
+    RowCard,
+    WinHow,
+)
+from paohuzi.engine.record import READABLE_VERSIONS, ReplayError, replay
 
 __all__ = [
     "Hand",
@@ -31,6 +42,15 @@ __all__ = [
     "Event",
     "EVERYONE",
     "Outcome",
+    "Observation",
+    "ObservationError",
+    "Hidden",
+    "Phase",
+    "OutcomeKind",
+    "WinHow",
+    "Pending",
+    "RowCard",
+    "ChouKinds",
     "IllegalActionError",
     "EngineError",
     "MatchError",
@@ -41,6 +61,7 @@ __all__ = [
     "seats_in_play",
     "RNG_VERSION",
     "FORMAT_VERSION",
+    "READABLE_VERSIONS",
     "HU",
     "PENG",
     "PASS",

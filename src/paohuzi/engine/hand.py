@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from paohuzi import analysis
 from paohuzi.analysis import Arrangement, Source
-from paohuzi.cards import NUM_KINDS, Card, NotationError, PaohuziError
+from paohuzi.cards import COPIES, NUM_KINDS, Card, NotationError, PaohuziError
 from paohuzi.engine import scoring_bridge
 from paohuzi.engine.actions import HU, PASS, PENG, Action, ActionKind, IllegalActionError
 from paohuzi.engine.deck import (
@@ -56,13 +57,26 @@ from paohuzi.engine.events import (
     Wei,
     jsonable,
 )
+from paohuzi.engine.observation import (
+    NO_CHOU,
+    ChouKinds,
+    Hidden,
+    Observation,
+    OutcomeKind,
+    Pending,
+    Phase,
+    WinHow,
+    row_card,
+)
 from paohuzi.groups import PARTNERS, Group, GroupKind, same_kind_huxi
 from paohuzi.rules import RuleSet
+from paohuzi.scoring import Score
 
 __all__ = ["Hand", "Outcome", "EngineError", "FORMAT_VERSION"]
 
-#: Version of :meth:`Hand.record`'s format.
-FORMAT_VERSION = 1
+#: Version of :meth:`Hand.record`'s format (``docs/engine.md`` §8, ``docs/record.schema.json``). Version 2
+#: added the dealt cards (``deal``) and the result; :func:`paohuzi.engine.replay` still reads version 1.
+FORMAT_VERSION = 2
 
 _CARDS = tuple(Card)
 _TI, _PAO, _WEI, _CHOUWEI, _PENG_G = GroupKind.TI, GroupKind.PAO, GroupKind.WEI, GroupKind.CHOUWEI, GroupKind.PENG
@@ -71,8 +85,14 @@ _CHI_GROUPS: dict[tuple[int, ...], Group] = {}
 _CHI_ACTIONS: dict[tuple[int, int, tuple[tuple[int, ...], ...]], Action] = {}
 
 # Phases: who must decide what.
-_OVER, _DISCARD, _CLAIM, _SELF, _LIANG = range(5)
-_PHASE_NAMES = {_OVER: "over", _DISCARD: "discard", _CLAIM: "claim", _SELF: "self_hu", _LIANG: "liangzhang"}
+_OVER, _DISCARD, _CLAIM, _SELF, _LIANG = Phase.OVER, Phase.DISCARD, Phase.CLAIM, Phase.SELF_HU, Phase.LIANGZHANG
+class _Waiting(Enum):
+    """:meth:`Hand._resolve` while a seat with priority has not answered (R4.4)."""
+
+    WAITING = "waiting"
+
+
+_WAITING = _Waiting.WAITING
 # Claim types, in priority order (R4.4).
 _C_HU, _C_PAO, _C_PENG, _C_CHI = range(4)
 
@@ -100,12 +120,13 @@ class EngineError(PaohuziError):
 class Outcome:
     """How a hand ended (R6, R7.3).
 
-    :ivar kind: ``hu`` (a win), ``draw`` (荒庄) or ``escape`` (逃跑).
+    :ivar kind: an :class:`OutcomeKind`: ``hu`` (a win), ``draw`` (荒庄) or ``escape`` (逃跑).
     :ivar winner: the winning seat, or None.
     :ivar card: the card won: the card on offer, the drawn card of a forced 提/偎 (R4.2.3) or the 亮张;
         None for a dealt 天胡 and when nobody won.
-    :ivar source: how the card was won: ``self`` (自摸 of a shown draw), ``forced`` (自摸 after a forced
-        提/偎, R4.2.3), ``other`` (another seat's draw), ``discard``, ``dealt`` (dealt 天胡), ``liangzhang``.
+    :ivar source: a :class:`WinHow`, how the card was won: ``self`` (自摸 of a shown draw), ``forced``
+        (自摸 after a forced 提/偎, R4.2.3), ``other`` (another seat's draw), ``discard``, ``dealt`` (dealt
+        天胡), ``liangzhang``.
     :ivar arrangement: the winner's arrangement (R6.2), or None.
     :ivar score: the :mod:`paohuzi.scoring` score (名堂, 番, base, points), or None.
     :ivar payments: one per seat at the table (the sitting-out seat gets 0); they sum to zero, except for a
@@ -113,15 +134,15 @@ class Outcome:
     :ivar leaver: the seat that left (逃跑), or None.
     """
 
-    kind: str
+    kind: OutcomeKind
     winner: int | None
     card: Card | None
-    source: str | None
+    source: WinHow | None
     zimo: bool
     tianhu: bool
     haidi: bool
     arrangement: Arrangement | None
-    score: Any
+    score: Score | None
     huxi: int
     points: int
     payments: tuple[int, ...]
@@ -133,10 +154,10 @@ class Outcome:
         score = self.score
         win = scoring_bridge.Win(arr, score).to_dict() if arr is not None and score is not None else {}
         return {
-            "kind": self.kind,
+            "kind": self.kind.value,
             "winner": self.winner,
             "card": jsonable(self.card),
-            "source": self.source,
+            "source": self.source.value if self.source is not None else None,
             "zimo": self.zimo,
             "tianhu": self.tianhu,
             "haidi": self.haidi,
@@ -156,7 +177,8 @@ class Hand:
     """A hand (一局) of paohuzi for the seats in play, from the deal to the settlement.
 
     :param rules: the rule set (R8).
-    :param seed: seeds the dealer draw (when ``dealer`` is None) and the shuffle (R2).
+    :param seed: seeds the dealer draw (when ``dealer`` is None) and the shuffle (R2); None for a hand
+        dealt from ``deck`` alone (a program that shuffles itself), which then needs ``dealer`` too.
     :param dealer: the dealer's seat, or None to draw it from the seed.
     :param deck: a deck in deal order (see :mod:`paohuzi.engine.deck`) instead of the shuffle — for tests.
     :param double_cards: seats holding a 双倍积分卡 (R7.3): a winning holder's gain doubles (losses never do).
@@ -206,12 +228,13 @@ class Hand:
         "_deciding",
         "_actions",
         "_min_huxi",
+        "_positioned",
     )
 
-    def __init__(
+    def __init__(  # noqa: PLR0915 (debt: one assignment per state field, as in from_position)
         self,
         rules: RuleSet,
-        seed: int = 0,
+        seed: int | None = 0,
         dealer: int | None = None,
         *,
         deck: Sequence[Card | int | str] | None = None,
@@ -219,12 +242,17 @@ class Hand:
     ) -> None:
         if not isinstance(rules, RuleSet):
             raise EngineError(f"rules must be a RuleSet (see paohuzi.rules.find_preset), got {rules!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int):
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise EngineError(f"seed must be an int, got {seed!r}")
         n = rules.players_at_table
         if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n):
             raise EngineError(f"dealer must be a seat 0–{n - 1}, got {dealer!r}")
-        dealer, cards = shuffled(seed, n, dealer)
+        if seed is None:
+            if dealer is None or deck is None:
+                raise EngineError("a hand without a seed needs the dealer and the deck (R2)")
+            cards: Sequence[Card] = ()
+        else:
+            dealer, cards = shuffled(seed, n, dealer)
         if deck is not None:
             try:
                 cards = check_deck(deck)
@@ -242,9 +270,7 @@ class Hand:
         self.table_size = n
         self._stacked = deck is not None
         self._deck = tuple(cards)
-        self._next = [-1] * n
-        for i, s in enumerate(self.seats):
-            self._next[s] = self.seats[(i + 1) % len(self.seats)]
+        self._next = _next_seats(self.seats)
         self._hands = [[0] * NUM_KINDS for _ in range(n)]
         self._hsize = [0] * n
         self._tables: list[list[Group]] = [[] for _ in range(n)]
@@ -263,7 +289,7 @@ class Hand:
         self._info: list[tuple[int, list[int]] | None] = [None] * n
         self._phase = _OVER
         self._actor = dealer
-        self._card = -1
+        self._card: int | None = None  # the card on offer, the forced draw (self_hu) or the 亮张
         self._drawn = False
         self._last = False
         self._claims: list[tuple[int, int]] = []
@@ -272,6 +298,7 @@ class Hand:
         self._deciding: tuple[int, ...] = ()
         self._actions: list[tuple[int, str]] = []
         self._min_huxi = rules.min_huxi
+        self._positioned = False
         self.events: list[Event] = []
         self.outcome: Outcome | None = None
         self._start()
@@ -291,10 +318,10 @@ class Hand:
         return self._deciding
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """What is being decided: ``discard``, ``claim`` (a card on offer), ``self_hu`` (胡 after a forced
         提/偎, R4.2.3), ``liangzhang`` (the 亮张 天胡, R6.4) or ``over``."""
-        return _PHASE_NAMES[self._phase]
+        return self._phase
 
     @property
     def stock_left(self) -> int:
@@ -321,7 +348,7 @@ class Hand:
         """``seat``'s table groups in the order they were laid down (referee information)."""
         return self._table_groups(seat)
 
-    def apply(self, seat: int, action: Action | str) -> list[Event]:
+    def apply(self, seat: int, action: Action | str) -> list[Event]:  # noqa: PLR0912 (debt: file under rework (issue 10 item 1))
         """Play ``action`` (an :class:`Action` or its text) for ``seat``; the engine then runs every forced
         move until a seat must decide again or the hand ends.
 
@@ -355,7 +382,7 @@ class Hand:
             if action is PASS or action.kind is ActionKind.PASS:
                 self._emit(Pass(seat, seat))
             idx = self._resolve()
-            if idx != -2:
+            if idx is not _WAITING:
                 if phase == _LIANG:
                     self._close_liang(idx)
                 else:
@@ -367,7 +394,7 @@ class Hand:
         else:  # _SELF: 胡 after a forced 提/偎 (R4.2.3)
             self._clear_decision()
             if action.kind is ActionKind.HU:
-                self._win(seat, None, "forced", Source.NONE, won=self._card)
+                self._win(seat, None, WinHow.FORCED, Source.NONE, won=self._card)
             elif action.kind is ActionKind.DISCARD:
                 assert action.card is not None
                 self._run(self._discard(seat, int(action.card), False))
@@ -386,16 +413,18 @@ class Hand:
             raise IllegalActionError(seat, "leave", f"seat {seat} does not play this hand (seats: {self.seats})")
         start = len(self.events)
         self._actions.append((seat, "leave"))
-        if self._phase == _CLAIM:  # the card on offer stays where it would lie if nobody took it
+        if self._phase is _CLAIM and self._card is not None:  # the card on offer stays where it would lie
             self._rows[self._actor].append((self._card, not self._drawn))
-            self._card = -1
+            self._card = None
         self._clear_decision()
         others = [s for s in self.seats if s != seat]
         huxis = {s: self._partial_huxi(s) for s in others}
         total = sum(huxis.values())
         payments = scoring_bridge.escape_payments(seat, huxis, self.rules.stake, self.table_size)
         self._emit(Escape(None, seat, total, *self._reveal()))
-        self._finish(Outcome("escape", None, None, None, False, False, False, None, None, total, 0, payments, seat))
+        self._finish(
+            Outcome(OutcomeKind.ESCAPE, None, None, None, False, False, False, None, None, total, 0, payments, seat)
+        )
         return self.events[start:]
 
     def copy(self) -> Hand:
@@ -404,7 +433,7 @@ class Hand:
         for name in (
             "rules", "seed", "dealer", "sitting_out", "seats", "table_size", "double_cards", "outcome",
             "_stacked", "_deck", "_next", "_stock", "_spos", "_liang", "_phase", "_actor", "_card", "_drawn",
-            "_last", "_deciding", "_min_huxi",
+            "_last", "_deciding", "_min_huxi", "_positioned",
         ):
             object.__setattr__(new, name, getattr(self, name))
         new.events = list(self.events)
@@ -431,58 +460,322 @@ class Hand:
         return new
 
     def record(self) -> dict[str, Any]:
-        """What reproduces this hand (R2 decision): rules, seed, RNG version, dealer, the deck if stacked,
-        and every action as ``[seat, text]`` (``leave`` for 逃跑). JSON-ready; see :func:`replay`."""
-        rec: dict[str, Any] = {
-            "format_version": FORMAT_VERSION,
-            "rules": self.rules.to_dict(),
-            "seed": self.seed,
-            "rng_version": RNG_VERSION,
-            "dealer": self.dealer,
-        }
-        if self._stacked:
-            rec["deck"] = [_TEXT[c] for c in self._deck]
+        """The hand, self-contained (``docs/engine.md`` §8): the rules, the seed and RNG version (when the
+        deal came from the seed), the dealer, the dealt cards (``dealt``), every action as ``[seat, text]`` (``leave``
+        for 逃跑) and, once over, the result. JSON-ready; :func:`replay` plays it again.
+
+        :raises EngineError: for a hand built by :meth:`from_position` (it has no deal to record).
+        """
+        if self._positioned:
+            raise EngineError("a hand built from a position (Hand.from_position) has no deal to record")
+        rec: dict[str, Any] = {"format_version": FORMAT_VERSION, "rules": self.rules.to_dict()}
+        if not self._stacked and self.seed is not None:
+            rec["seed"] = self.seed
+            rec["rng_version"] = RNG_VERSION
+        rec["dealer"] = self.dealer
+        rec["dealt"] = self.dealt()
         if self.double_cards:
             rec["double_cards"] = sorted(self.double_cards)
         rec["actions"] = [[s, a] for s, a in self._actions]
+        if self.outcome is not None:
+            rec["result"] = self.outcome.to_dict()
         return rec
+
+    def dealt(self) -> dict[str, Any]:
+        """The dealt cards (R2), JSON-ready: ``{"hands": [...], "stock": [...]}`` — per seat at the table its
+        hand in deal order (the dealer's 21st card is the 亮张; the sitting-out seat's is empty), and the
+        stock in draw order. The deck in deal order is the hands of the seats in turn order from the
+        dealer, then the stock.
+
+        :raises EngineError: for a hand built by :meth:`from_position`.
+        """
+        if self._positioned:
+            raise EngineError("a hand built from a position (Hand.from_position) has no deal")
+        hands: list[list[str]] = [[] for _ in range(self.table_size)]
+        pos = 0
+        for i, s in enumerate(self.seats):
+            size = DEALER_CARDS if i == 0 else HAND_CARDS
+            hands[s] = [_TEXT[c] for c in self._deck[pos : pos + size]]
+            pos += size
+        return {"hands": hands, "stock": [_TEXT[c] for c in self._deck[pos:]]}
 
     @property
     def actions(self) -> tuple[tuple[int, str], ...]:
         """Every action played so far, as (seat, text)."""
         return tuple(self._actions)
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may know now (R5), JSON-ready: see ``docs/engine.md``.
+    def hidden(self, seat: int) -> Hidden:
+        """What ``seat``'s observation leaves out, as it truly is (referee information): with
+        :meth:`observation` it is the whole position (:meth:`from_position`).
 
         :raises EngineError: for a seat not at the table.
         """
+        self._check_seat(seat)
+        over = self.outcome is not None
+        n = self.table_size
+        return Hidden(
+            hands=tuple(self._hand_cards(s) for s in range(n)),
+            wei=tuple(
+                tuple(g.cards[0] for g in self._tables[s] if g.kind is _WEI and s != seat and not over)
+                for s in range(n)
+            ),
+            stock=tuple(_CARDS[c] for c in self._stock[self._spos :]),
+            chou=tuple(
+                ChouKinds(
+                    _sorted_cards(self._no_chi[s]), _sorted_cards(self._no_peng[s]), _sorted_cards(self._renpeng[s])
+                )
+                for s in range(n)
+            ),
+            discarded=tuple(_sorted_cards(self._discarded[s]) for s in range(n)),
+            decided=tuple(sorted(self._decided.items())),
+            drawn=_CARDS[self._card] if self._phase is _SELF and self._card is not None else None,
+        )
+
+    @classmethod
+    def from_position(  # noqa: C901, PLR0912, PLR0915 (debt: one check and one assignment per state field)
+        cls, rules: RuleSet, observation: Observation, hidden: Hidden, *, double_cards: Iterable[int] = ()
+    ) -> Hand:
+        """A playable hand in the position of ``observation`` (what one seat sees) completed by ``hidden``
+        (what it does not): the search bot's sampled worlds, a position set up by hand. From there on it
+        plays exactly as the hand the position came from (same legal actions, events and outcome).
+
+        The cards must be conserved (R1: four of each kind among the hands, the tables, the rows, the card
+        on offer and the stock) and fit the observation (hand sizes, hidden 偎, stock size). The decision
+        pending is worked out again from the position, as the engine would have; when ``hidden`` gives no
+        seat the choice the observation shows (a sampled world that contradicts the history), the engine
+        plays on by the rules. The hand has no :meth:`record` (there is no deal) and no events before.
+
+        :raises EngineError: naming what does not fit.
+        """
+        if not isinstance(rules, RuleSet):
+            raise EngineError(f"rules must be a RuleSet (see paohuzi.rules.find_preset), got {rules!r}")
+        if not isinstance(observation, Observation):
+            raise EngineError(f"observation must be an Observation, got {type(observation).__name__}")
+        if not isinstance(hidden, Hidden):
+            raise EngineError(f"hidden must be a Hidden, got {type(hidden).__name__}")
+        obs = observation
+        if obs.rules != rules.name:
+            raise EngineError(f"the observation is of rule set {obs.rules!r}, not {rules.name!r}")
+        if obs.phase is _OVER:
+            raise EngineError("the observation is of a hand that is over: there is no position to play from")
+        n = rules.players_at_table
+        if not (isinstance(obs.dealer, int) and 0 <= obs.dealer < n):
+            raise EngineError(f"dealer must be a seat 0–{n - 1}, got {obs.dealer!r}")
+        seats = seats_in_play(rules, obs.dealer)
+        if tuple(obs.seats) != seats:
+            raise EngineError(f"seats {list(obs.seats)} do not follow from dealer {obs.dealer} ({list(seats)})")
+        sizes = {
+            "observation hand_counts": len(obs.hand_counts),
+            "observation tables": len(obs.tables),
+            "observation rows": len(obs.rows),
+            "hidden.hands": len(hidden.hands),
+            "hidden.wei": len(hidden.wei),
+        }
+        if hidden.chou:
+            sizes["hidden.chou"] = len(hidden.chou)
+        if hidden.discarded:
+            sizes["hidden.discarded"] = len(hidden.discarded)
+        for name, size in sizes.items():
+            if size != n:
+                raise EngineError(f"{name} has {size} entries for a table of {n}")
+        doubles = frozenset(double_cards)
+        if not all(isinstance(s, int) and 0 <= s < n for s in doubles):
+            raise EngineError(f"double_cards must be seats 0–{n - 1}, got {sorted(doubles)!r}")
+        seat = obs.seat
+        if sorted(hidden.hands[seat]) != list(obs.hand):
+            raise EngineError(f"hidden.hands[{seat}] is not seat {seat}'s observed hand")
+        new = object.__new__(cls)
+        new.rules = rules
+        new.seed = 0
+        new.dealer = obs.dealer
+        new.double_cards = doubles
+        new.seats = seats
+        new.sitting_out = (obs.dealer + 2) % 4 if rules.four_players else None
+        new.table_size = n
+        new._stacked = False
+        new._deck = ()
+        new._positioned = True
+        new._next = _next_seats(seats)
+        new._hands = [[0] * NUM_KINDS for _ in range(n)]
+        new._hsize = [0] * n
+        for s in range(n):
+            cards = hidden.hands[s]
+            if len(cards) != obs.hand_counts[s]:
+                raise EngineError(
+                    f"seat {s} holds {obs.hand_counts[s]} cards (hand_counts), hidden.hands[{s}] has {len(cards)}"
+                )
+            for c in cards:
+                new._hands[s][c] += 1
+            new._hsize[s] = len(cards)
+        new._tables = [[] for _ in range(n)]
+        new._tsize = [0] * n
+        new._fours = [0] * n
+        new._wei = [{} for _ in range(n)]
+        new._peng = [{} for _ in range(n)]
+        new._hcache = [None] * n
+        new._tcache = [None] * n
+        new._info = [None] * n
+        for s in range(n):
+            weis = hidden.wei[s]
+            if len(weis) != sum(1 for g in obs.tables[s] if g is None):
+                raise EngineError(
+                    f"seat {s} has {sum(1 for g in obs.tables[s] if g is None)} hidden 偎, "
+                    f"hidden.wei[{s}] names {len(weis)}"
+                )
+            kinds = iter(weis)
+            for g in obs.tables[s]:
+                new._lay(s, _SAME[_WEI][int(next(kinds))] if g is None else g)
+        new._rows = [[(int(e.card), e.discarded) for e in row] for row in obs.rows]
+        if len(hidden.stock) != obs.stock:
+            raise EngineError(f"the stock has {obs.stock} cards, hidden.stock has {len(hidden.stock)}")
+        new._stock = [int(c) for c in hidden.stock]
+        new._spos = 0
+        new._liang = int(obs.liangzhang)
+        row_discards = [{int(e.card) for e in row if e.discarded} for row in obs.rows]
+        if hidden.chou:
+            new._no_chi = [{int(c) for c in ch.chi} for ch in hidden.chou]
+            new._no_peng = [{int(c) for c in ch.peng} for ch in hidden.chou]
+            new._renpeng = [{int(c) for c in ch.renpeng} for ch in hidden.chou]
+        else:  # R4.7: a kind discarded may never be 吃 or 碰 by its discarder
+            new._no_chi = [set(d) for d in row_discards]
+            new._no_peng = [set(d) for d in row_discards]
+            new._renpeng = [set() for _ in range(n)]
+        new._no_chi[seat] = {int(c) for c in obs.chou.chi}
+        new._no_peng[seat] = {int(c) for c in obs.chou.peng}
+        new._renpeng[seat] = {int(c) for c in obs.chou.renpeng}
+        new._discarded = [{int(c) for c in d} for d in hidden.discarded] if hidden.discarded else row_discards
+        new._dead = [s in obs.dead for s in range(n)]
+        new._phase = _OVER
+        new._actor = obs.turn
+        new._card = None
+        new._drawn = False
+        new._last = False
+        new._claims = []
+        new._legal = {}
+        new._decided = {}
+        new._deciding = ()
+        new._actions = []
+        new._min_huxi = rules.min_huxi
+        new.events = []
+        new.outcome = None
+        new._check_conservation(obs.pending.card if obs.pending is not None else None)
+        new._resume(obs, hidden)
+        return new
+
+    def _check_conservation(self, pending: Card | None) -> None:
+        """R1: four copies of each kind among the hands, the tables, the rows, the card on offer, the stock."""
+        where = {name: [0] * NUM_KINDS for name in ("hands", "tables", "rows", "on offer", "stock")}
+        tables, rows, stock = where["tables"], where["rows"], where["stock"]
+        total = [0] * NUM_KINDS
+        for h in self._hands:
+            total = [a + b for a, b in zip(total, h, strict=True)]
+        where["hands"] = total[:]
+        for s in range(self.table_size):
+            for g in self._tables[s]:
+                for card in g.cards:
+                    tables[card] += 1
+                    total[card] += 1
+            for k, _ in self._rows[s]:
+                rows[k] += 1
+                total[k] += 1
+        if pending is not None:
+            where["on offer"][pending] += 1
+            total[pending] += 1
+        for k in self._stock:
+            stock[k] += 1
+            total[k] += 1
+        if total.count(COPIES) == NUM_KINDS:
+            return
+        wrong = []
+        for k in range(NUM_KINDS):
+            if total[k] != COPIES:
+                parts = ", ".join(f"{name} {counts[k]}" for name, counts in where.items() if counts[k])
+                wrong.append(f"{_CARDS[k]} appears {total[k]} times, not {COPIES} ({parts or 'nowhere'})")
+        raise EngineError("card conservation (R1): " + "; ".join(wrong))
+
+    def _resume(self, obs: Observation, hidden: Hidden) -> None:
+        """Work out the decision pending in a position just set up (see :meth:`from_position`)."""
+        phase = obs.phase
+        if phase is _CLAIM:
+            p = obs.pending
+            if p is None:
+                raise EngineError("phase claim but no card on offer (pending)")
+            if p.from_seat not in self.seats:
+                raise EngineError(f"the card on offer comes from seat {p.from_seat}, which does not play")
+            self._run(self._open_window(int(p.card), p.from_seat, p.drawn, p.last))
+        elif phase is _LIANG:
+            if not self._offer_liangzhang():
+                self._run(self._after_take(self.dealer))
+        elif phase is _SELF:
+            if hidden.drawn is None:
+                raise EngineError("phase self_hu needs hidden.drawn: the card 提'd or 偎'd (R4.2.3)")
+            self._run(self._offer_self_hu(obs.turn, int(hidden.drawn), self.stock_left == 0))
+        else:
+            if obs.turn not in self.seats:
+                raise EngineError(f"turn {obs.turn} is not a seat in play")
+            self._run(self._after_take(obs.turn))
+        if not hidden.decided:
+            return
+        if self._phase is not phase or phase not in (_CLAIM, _LIANG):
+            raise EngineError(f"hidden.decided given, but no claim window is open ({self._phase.value})")
+        for s, action in hidden.decided:
+            if s not in self._deciding or action not in self._legal[s]:
+                raise EngineError(f"hidden.decided: {action} is not a choice open to seat {s}")
+            self._decided[s] = action
+            self._deciding = tuple(x for x in self._deciding if x != s)
+        if self._resolve() is not _WAITING:
+            raise EngineError("hidden.decided would already have closed the claim window (R4.4)")
+
+    def _check_seat(self, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.table_size:
             raise EngineError(f"no such seat {seat!r} (seats are 0–{self.table_size - 1})")
-        over = self.outcome is not None
-        tables = []
-        for s in range(self.table_size):
-            groups = []
-            for g in self._tables[s]:
-                if g.kind is _WEI and s != seat and not over:
-                    groups.append({"kind": "wei", "cards": None})
-                else:
-                    groups.append(jsonable(g))
-            tables.append(groups)
-        obs = self._public()
-        obs["seat"] = seat
-        obs["hand"] = [_TEXT[c] for c in self._hand_cards(seat)]
-        obs["tables"] = tables
-        obs["chou"] = {
-            "chi": [_TEXT[k] for k in sorted(self._no_chi[seat])],
-            "peng": [_TEXT[k] for k in sorted(self._no_peng[seat])],
-            "renpeng": [_TEXT[k] for k in sorted(self._renpeng[seat])],
-        }
-        obs["deciding"] = seat in self._deciding
-        obs["legal"] = [str(a) for a in self.legal_actions(seat)]
-        if over:
-            obs["hands"] = [[_TEXT[c] for c in self._hand_cards(s)] for s in range(self.table_size)]
-        return obs
+
+    def observation(self, seat: int) -> Observation:
+        """Everything ``seat`` may know now (R5): see :class:`~paohuzi.engine.Observation` and, for its
+        JSON form (:meth:`~paohuzi.engine.Observation.to_dict`), ``docs/engine.md``.
+
+        :raises EngineError: for a seat not at the table.
+        """
+        self._check_seat(seat)
+        outcome = self.outcome
+        over = outcome is not None
+        n = self.table_size
+        tables = tuple(
+            tuple(None if g.kind is _WEI and s != seat and not over else g for g in self._tables[s])
+            for s in range(n)
+        )
+        pending = None
+        if self._phase is _CLAIM and self._card is not None:
+            pending = Pending(_CARDS[self._card], self._actor, self._drawn, self._last)
+        no_chi, no_peng, ren = self._no_chi[seat], self._no_peng[seat], self._renpeng[seat]
+        chou = (
+            ChouKinds(_sorted_cards(no_chi), _sorted_cards(no_peng), _sorted_cards(ren))
+            if no_chi or no_peng or ren
+            else NO_CHOU
+        )
+        return Observation(
+            rules=self.rules.name,
+            options=_options(self.rules),
+            dealer=self.dealer,
+            sitting_out=self.sitting_out,
+            seats=self.seats,
+            liangzhang=_CARDS[self._liang],
+            stock=len(self._stock) - self._spos,
+            hand_counts=tuple(self._hsize),
+            rows=tuple(tuple(row_card(c, d) for c, d in row) for row in self._rows),
+            dead=tuple(s for s in self.seats if self._dead[s]),
+            phase=self._phase,
+            turn=self._actor,
+            pending=pending,
+            outcome=outcome.to_dict() if outcome is not None else None,
+            seat=seat,
+            hand=self._hand_cards(seat),
+            tables=tables,
+            chou=chou,
+            deciding=seat in self._deciding,
+            legal=tuple(self._legal[seat]) if seat in self._deciding else (),
+            hands=tuple(self._hand_cards(s) for s in range(n)) if over else None,
+        )
 
     def referee_view(self) -> dict[str, Any]:
         """The whole state (R5 does not apply): every hand and table, the stock in order, 臭 kinds,
@@ -513,7 +806,7 @@ class Hand:
 
     def _public(self) -> dict[str, Any]:
         pending = None
-        if self._phase in (_CLAIM,):
+        if self._phase is _CLAIM and self._card is not None:
             pending = {"card": _TEXT[self._card], "from": self._actor, "drawn": self._drawn, "last": self._last}
         return {
             "rules": self.rules.name,
@@ -526,7 +819,7 @@ class Hand:
             "hand_counts": self._hsize[:],
             "rows": [[{"card": _TEXT[c], "discarded": d} for c, d in row] for row in self._rows],
             "dead": [s for s in self.seats if self._dead[s]],
-            "phase": _PHASE_NAMES[self._phase],
+            "phase": self._phase.value,
             "turn": self._actor,
             "pending": pending,
             "outcome": self.outcome.to_dict() if self.outcome is not None else None,
@@ -668,7 +961,7 @@ class Hand:
         self._decided = {}
         self._claims = []
 
-    def _ask(self, phase: int, legal: dict[int, list[Action]]) -> None:
+    def _ask(self, phase: Phase, legal: dict[int, list[Action]]) -> None:
         self._phase = phase
         self._legal = legal
         self._decided = {}
@@ -708,27 +1001,34 @@ class Hand:
         # R6.4: dealt 天胡 — the dealer first, then the 下家, then the 上家.
         for s in self.seats:
             if analysis.dealt_tianhu(self._hand_cards(s), self._table_groups(s)):
-                self._win(s, None, "dealt", Source.NONE)
+                self._win(s, None, WinHow.DEALT, Source.NONE)
                 return
-        # R6.4 option: 天胡 on the 亮张, offered like any 胡, the dealer first.
-        if self.rules.tianhu_on_liangzhang:
-            claims = []
-            for s in self.seats:
-                if s == self.dealer:
-                    ok = self._can_hu(s, None, Source.NONE)
-                else:
-                    ok = self._can_hu(s, self._liang, Source.OTHER)
-                if ok:
-                    claims.append((_C_HU, s))
-            if claims:
-                self._claims = claims
-                self._card = self._liang
-                if self.rules.must_hu:  # R8.1 有胡必胡: the dealer, else the 下家, else the 上家 wins at once
-                    self._close_liang(0)
-                    return
-                self._ask(_LIANG, {s: [HU, PASS] for _, s in claims})
-                return
+        if self._offer_liangzhang():
+            return
         self._run(self._after_take(self.dealer))
+
+    def _offer_liangzhang(self) -> bool:
+        """R6.4 option: 天胡 on the 亮张, offered like any 胡, the dealer first. True if a seat is asked
+        (or, with 有胡必胡, has won)."""
+        if not self.rules.tianhu_on_liangzhang:
+            return False
+        claims = []
+        for s in self.seats:
+            if s == self.dealer:
+                ok = self._can_hu(s, None, Source.NONE)
+            else:
+                ok = self._can_hu(s, self._liang, Source.OTHER)
+            if ok:
+                claims.append((_C_HU, s))
+        if not claims:
+            return False
+        self._claims = claims
+        self._card = self._liang
+        if self.rules.must_hu:  # R8.1 有胡必胡: the dealer, else the 下家, else the 上家 wins at once
+            self._close_liang(0)
+            return True
+        self._ask(_LIANG, {s: [HU, PASS] for _, s in claims})
+        return True
 
     def _run(self, nxt: int | None) -> None:
         while nxt is not None:
@@ -760,12 +1060,16 @@ class Hand:
         else:  # R4.2.4: shown and offered
             self._emit(Show(None, s, _CARDS[c], last))
             return self._open_window(c, s, True, last)
-        # R4.2.3: after a forced 提/偎 the drawer may 胡 with the cards as they now stand.
+        return self._offer_self_hu(s, c, last)
+
+    def _offer_self_hu(self, s: int, c: int, last: bool) -> int | None:
+        """R4.2.3: after a forced 提/偎 of the drawn card ``c`` the drawer may 胡 with the cards as they
+        now stand; else it goes on as after any take."""
         self._card = c
         self._last = last
         if not self._dead[s] and self._can_hu(s, None, Source.NONE):
             if self.rules.must_hu:  # R8.1 有胡必胡: made at once (before any discard, so never 死手)
-                self._win(s, None, "forced", Source.NONE, won=c, forced=True)
+                self._win(s, None, WinHow.FORCED, Source.NONE, won=c, forced=True)
                 return None
             legal = [HU]
             discards = self._discardable(s) if self._owes(s) else []
@@ -801,7 +1105,7 @@ class Hand:
         self._emit(Discard(None, s, _CARDS[c], auto))
         return self._open_window(c, s, False, False)
 
-    def _open_window(self, c: int, src: int, drawn: bool, last: bool) -> int | None:
+    def _open_window(self, c: int, src: int, drawn: bool, last: bool) -> int | None:  # noqa: C901, PLR0912 (debt: one branch per R4 claim; file under rework (issue 10 item 1))
         """A shown or discarded card is offered (R4.2–R4.4): list every claim in priority order and ask
         the seats with a real choice; resolve at once when nobody has one."""
         self._card, self._actor, self._drawn, self._last = c, src, drawn, last
@@ -824,7 +1128,7 @@ class Hand:
                 # R8.1 有胡必胡: the first seat in R4.4 order wins at once; nobody is asked, nothing else happens.
                 self._claims = claims
                 return self._close_window(0)
-        pao = -1
+        pao: int | None = None
         for s in self.seats:
             if s != src and (hands[s][c] == 3 or c in self._wei[s]):
                 pao = s
@@ -832,7 +1136,7 @@ class Hand:
             if drawn and c in self._peng[s]:
                 pao = s
                 break
-        if pao >= 0:
+        if pao is not None:
             claims.append((_C_PAO, pao))  # 跑 is forced and beats 碰/吃: those seats are not asked
         else:
             for s in self.seats:
@@ -848,7 +1152,7 @@ class Hand:
                         legal.setdefault(s, []).extend(ways)
         self._claims = claims
         if not legal:
-            return self._close_window(len(claims) - 1 if pao >= 0 else -1)
+            return self._close_window(len(claims) - 1 if pao is not None else None)
         for acts in legal.values():
             acts.append(PASS)
         self._ask(_CLAIM, legal)
@@ -894,15 +1198,16 @@ class Hand:
             avail[b] += 1
         return out
 
-    def _resolve(self) -> int:
-        """The index of the winning claim (R4.4), -1 if nobody takes the card, -2 while undecided."""
+    def _resolve(self) -> int | None | _Waiting:
+        """The index of the winning claim (R4.4), None if nobody takes the card, ``_WAITING`` while a seat
+        with priority has not answered."""
         decided = self._decided
         for i, (t, s) in enumerate(self._claims):
             if t == _C_PAO:
                 return i
             d = decided.get(s)
             if d is None:
-                return -2
+                return _WAITING
             k = d.kind
             if (
                 (t == _C_HU and k is ActionKind.HU)
@@ -910,17 +1215,18 @@ class Hand:
                 or (t == _C_CHI and k is ActionKind.CHI)
             ):
                 return i
-        return -1
+        return None
 
-    def _close_window(self, idx: int) -> int | None:
+    def _close_window(self, idx: int | None) -> int | None:  # noqa: PLR0912, PLR0915 (debt: one R4.4–R4.7 resolution)
         claims, decided = self._claims, self._decided
         c, src, drawn = self._card, self._actor, self._drawn
-        winner = claims[idx][1] if idx >= 0 else -1
+        assert c is not None  # a window is open on a card
+        winner = claims[idx][1] if idx is not None else None
         # R4.7: a declined 吃/碰 makes the kind 臭 — unless a claim with priority took the card. A 碰 answered
         # with 吃 (or 过) is declined (忍碰) whatever becomes of that 吃 — also when the seat's 吃 wins or
         # loses to the drawer's 吃: both rank below the 碰 (R4.7 decision, docs/decisions.md).
         marks: dict[int, list[bool]] = {}
-        for t, s in claims[: idx if idx >= 0 else len(claims)]:
+        for t, s in claims[: idx if idx is not None else len(claims)]:
             if t == _C_HU or (s == winner and t != _C_PENG):
                 continue
             m = marks.setdefault(s, [False, False, False])
@@ -937,18 +1243,18 @@ class Hand:
             self._emit(Chou(s, s, _CARDS[c], chi, peng, ren))
         self._clear_decision()
         self._decided = decided  # kept for the 吃 below
-        if idx < 0:
+        if idx is None:
             self._rows[src].append((c, not drawn))
             self._emit(Unclaimed(None, src, _CARDS[c]))
-            self._card = -1
+            self._card = None
             self._decided = {}
             return self._next[src]
         t, s = claims[idx]
         if t == _C_HU:
             if drawn:
-                source, how = (Source.SELF, "self") if s == src else (Source.OTHER, "other")
+                source, how = (Source.SELF, WinHow.SELF) if s == src else (Source.OTHER, WinHow.OTHER)
             else:
-                source, how = Source.DISCARD, "discard"
+                source, how = Source.DISCARD, WinHow.DISCARD
             self._win(s, c, how, source, forced=self.rules.must_hu)
             return None
         card = _CARDS[c]
@@ -987,20 +1293,20 @@ class Hand:
             # the hand, the card eaten sits in ``group``.
             self._emit(Chi(None, s, card, group, tuple(bis), src))
         self._decided = {}
-        self._card = -1
+        self._card = None
         return self._after_take(s)
 
-    def _close_liang(self, idx: int) -> None:
-        s = self._claims[idx][1] if idx >= 0 else -1
+    def _close_liang(self, idx: int | None) -> None:
+        s = self._claims[idx][1] if idx is not None else None
         self._clear_decision()
-        if idx >= 0:
+        if s is not None:
             forced = self.rules.must_hu
             if s == self.dealer:
-                self._win(s, None, "liangzhang", Source.NONE, won=self._liang, forced=forced)
+                self._win(s, None, WinHow.LIANGZHANG, Source.NONE, won=self._liang, forced=forced)
             else:
-                self._win(s, self._liang, "liangzhang", Source.OTHER, forced=forced)
+                self._win(s, self._liang, WinHow.LIANGZHANG, Source.OTHER, forced=forced)
             return
-        self._card = -1
+        self._card = None
         self._run(self._after_take(self.dealer))
 
     # ------------------------------------------------------------------------------------------------
@@ -1019,14 +1325,15 @@ class Hand:
     def _draw_game(self) -> None:
         """荒庄 (R4.2, R7.3): nobody pays."""
         self._emit(DrawGame(None, *self._reveal()))
-        self._finish(Outcome("draw", None, None, None, False, False, False, None, None, 0, 0, (0,) * self.table_size))
+        n = self.table_size
+        self._finish(Outcome(OutcomeKind.DRAW, None, None, None, False, False, False, None, None, 0, 0, (0,) * n))
 
     def _partial_huxi(self, s: int) -> int:
         """R7.3: the 胡息 of ``s``'s table groups plus the best partial arrangement of its hand (R6.4)."""
         return sum(g.huxi for g in self._tables[s]) + analysis.partial_arrangement(self._hand_cards(s)).huxi
 
     def _win(
-        self, s: int, card: int | None, how: str, source: Source, *, won: int | None = None, forced: bool = False
+        self, s: int, card: int | None, how: WinHow, source: Source, *, won: int | None = None, forced: bool = False
     ) -> None:
         """胡 by ``s`` (R6): the best arrangement and score (R6.2, R7), the payments (R7.3).
 
@@ -1036,17 +1343,17 @@ class Hand:
         """
         hand, table = self._hand_cards(s), self._table_groups(s)
         card_obj = None if card is None else _CARDS[card]
-        last = self._last and how in ("self", "other", "forced")  # 海底 (R6.3): the stock's last card
-        tianhu = how in ("dealt", "liangzhang")
-        if how == "dealt":
+        last = self._last and how in (WinHow.SELF, WinHow.OTHER, WinHow.FORCED)  # 海底 (R6.3): the stock's last card
+        tianhu = how in (WinHow.DEALT, WinHow.LIANGZHANG)
+        if how is WinHow.DEALT:
             win = scoring_bridge.dealt_tianhu(hand, table, self.rules)
-        elif how == "liangzhang":
+        elif how is WinHow.LIANGZHANG:
             win = scoring_bridge.liangzhang_tianhu(hand, table, card_obj, source, self.rules)
         else:
-            zimo = how in ("self", "forced")  # R6.3: a forced 提/偎 completion counts as 自摸
+            zimo = how in (WinHow.SELF, WinHow.FORCED)  # R6.3: a forced 提/偎 completion counts as 自摸
             win = scoring_bridge.evaluate(hand, table, card_obj, source, self.rules, last_card=last, zimo=zimo)
         # R8.1 放炮包赔: with win_on_discard, the discarder of the card won pays the whole hand.
-        payer = self._actor if how == "discard" and self.rules.discarder_pays else None
+        payer = self._actor if how is WinHow.DISCARD and self.rules.discarder_pays else None
         payments = scoring_bridge.settle(
             s, win.points, self.seats, self.rules.stake, self.double_cards, self.table_size, payer
         )
@@ -1055,20 +1362,23 @@ class Hand:
         arrangement = win.arrangement
         self._emit(
             Hu(
-                None, s, shown, how, score.zimo, tianhu, last, arrangement.groups, arrangement.loose, win.huxi,
+                None, s, shown, how.value, score.zimo, tianhu, last, arrangement.groups, arrangement.loose, win.huxi,
                 scoring_bridge.names(score), score.fan, score.base, win.points, *self._reveal(),
                 forced,
             )
         )
         self._finish(
-            Outcome("hu", s, shown, how, score.zimo, tianhu, last, arrangement, score, win.huxi, win.points, payments)
+            Outcome(
+                OutcomeKind.HU, s, shown, how, score.zimo, tianhu, last, arrangement, score, win.huxi, win.points,
+                payments,
+            )
         )
 
     # ------------------------------------------------------------------------------------------------
     # Error messages
     # ------------------------------------------------------------------------------------------------
 
-    def _why_not(self, s: int, action: Action) -> str:
+    def _why_not(self, s: int, action: Action) -> str:  # noqa: PLR0911 (debt: one refusal per R4 case; file under rework (issue 10 item 1))
         legal = ", ".join(str(a) for a in self._legal[s])
         kind = action.kind
         c = self._card
@@ -1082,7 +1392,7 @@ class Hand:
                 return f"seat {s} holds no {action.card} (legal: {legal})"
             if n >= 3:
                 return f"{action.card} is part of a 坎, which may never be discarded (R3, R4.6)"
-        elif kind in (ActionKind.CHI, ActionKind.PENG) and self._phase == _CLAIM and c >= 0:
+        elif kind in (ActionKind.CHI, ActionKind.PENG) and self._phase == _CLAIM and c is not None:
             verb = "吃" if kind is ActionKind.CHI else "碰"
             card = _CARDS[c]
             if c in self._discarded[s]:
@@ -1105,6 +1415,15 @@ class Hand:
                 f"legal: {legal}"
             )
         return f"not among the legal actions now: {legal}"
+
+
+def _next_seats(seats: tuple[int, ...]) -> dict[int, int]:
+    """下家 of each seat in play (the seat sitting out has none)."""
+    return {s: seats[(i + 1) % len(seats)] for i, s in enumerate(seats)}
+
+
+def _sorted_cards(kinds: Iterable[int]) -> tuple[Card, ...]:
+    return tuple(_CARDS[k] for k in sorted(kinds))
 
 
 _OPTIONS: dict[RuleSet, dict[str, Any]] = {}

@@ -147,8 +147,9 @@ class Match:
         return [] if self.void is not None else self.hand.legal_actions(seat)
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """The current hand's observation for ``seat`` plus the match state (hand number, totals)."""
-        obs = self.hand.observation(seat)
+        """The JSON form of the current hand's observation for ``seat`` (:meth:`Observation.to_dict`) plus
+        the match state (hand number, totals)."""
+        obs = self.hand.observation(seat).to_dict()
         obs["match"] = {"hand": self.hand_number, "hands": self.hands, "totals": list(self.totals)}
         return obs
 

@@ -1,14 +1,21 @@
-"""Records and replays (R2 decision): a hand is fully determined by (rules, seed, actions).
+"""Records and replays (R2 decision): a record carries everything that reproduces a hand and checks it.
 
-A record is the JSON-ready dict of :meth:`paohuzi.engine.Hand.record`::
+A record is the JSON-ready dict of :meth:`paohuzi.engine.Hand.record` (format 2, ``docs/engine.md`` §8,
+``docs/record.schema.json``)::
 
-    {"format_version": 1, "rules": {...}, "seed": 42, "rng_version": 1, "dealer": 0,
-     "deck": [...]            # only for a stacked deck
-     "double_cards": [...]    # only if any
-     "actions": [[0, "discard x7"], [1, "pass"], [2, "chi x8 x9"], ...]}
+    {"format_version": 2, "rules": {...},
+     "seed": 42, "rng_version": 1,      # only when the deal came from the seed
+     "dealer": 0,
+     "dealt": {"hands": [[21 cards], [20], [20]], "stock": [19 cards]},
+     "double_cards": [...],             # only if any
+     "actions": [[0, "discard x7"], [1, "pass"], [2, "chi x8 x9"], ...],
+     "result": {...}}                   # once over: Outcome.to_dict()
 
 :func:`replay` rebuilds the hand and plays every action again through :meth:`Hand.apply`, so a record
-that does not follow the rules is refused, never replayed wrongly.
+that does not follow the rules is refused, never replayed wrongly. With a seed it checks that the seed
+deals the recorded cards (``dealt``); without one it deals the recorded cards (a program that shuffles itself). A
+recorded result must be the one the replay reaches. Format 1 records (seed and actions, ``deck`` for a
+stacked deck) are still read.
 """
 
 from __future__ import annotations
@@ -16,21 +23,24 @@ from __future__ import annotations
 from typing import Any
 
 from paohuzi.cards import PaohuziError
-from paohuzi.engine.deck import RNG_VERSION
+from paohuzi.engine.deck import DEALER_CARDS, HAND_CARDS, RNG_VERSION, seats_in_play
 from paohuzi.engine.hand import FORMAT_VERSION, Hand
 from paohuzi.rules import RuleSet
 
-__all__ = ["ReplayError", "replay"]
+__all__ = ["ReplayError", "replay", "READABLE_VERSIONS"]
+
+#: The record format versions :func:`replay` reads.
+READABLE_VERSIONS = (1, FORMAT_VERSION)
 
 
 class ReplayError(PaohuziError):
     """A record that cannot be replayed: bad format or version, or an action the rules refuse."""
 
 
-def replay(record: dict[str, Any], *, upto: int | None = None) -> Hand:
+def replay(record: dict[str, Any], *, upto: int | None = None) -> Hand:  # noqa: C901, PLR0912 (one check per field)
     """The hand of a record, replayed action by action (event for event the same as when played).
 
-    :param upto: replay only the first ``upto`` actions.
+    :param upto: replay only the first ``upto`` actions (the recorded result is then not checked).
     :raises ReplayError: naming the problem (and the action number for a refused action).
 
     >>> from paohuzi.rules import find_preset
@@ -43,25 +53,41 @@ def replay(record: dict[str, Any], *, upto: int | None = None) -> Hand:
     if not isinstance(record, dict):
         raise ReplayError(f"a record is an object, got {type(record).__name__}")
     version = record.get("format_version")
-    if version != FORMAT_VERSION:
-        raise ReplayError(f"unknown record format_version {version!r} (this engine reads {FORMAT_VERSION})")
-    rng = record.get("rng_version")
-    if rng != RNG_VERSION:
-        raise ReplayError(f"record made with rng_version {rng!r}; this engine shuffles with {RNG_VERSION}")
-    for key in ("rules", "seed", "dealer", "actions"):
+    if version not in READABLE_VERSIONS:
+        raise ReplayError(
+            f"unknown record format_version {version!r} (this engine reads {', '.join(map(str, READABLE_VERSIONS))})"
+        )
+    required = ("rules", "seed", "dealer", "actions") if version == 1 else ("rules", "dealer", "dealt", "actions")
+    for key in required:
         if key not in record:
             raise ReplayError(f"record has no {key!r}")
+    seeded = "seed" in record
+    if seeded or "rng_version" in record:
+        rng = record.get("rng_version")
+        if rng != RNG_VERSION:
+            raise ReplayError(f"record made with rng_version {rng!r}; this engine shuffles with {RNG_VERSION}")
     try:
         rules = RuleSet.from_dict(record["rules"])
+        if version == 1:
+            deck = record.get("deck")
+        elif seeded:
+            deck = None
+        else:
+            deck = _deck_of(record["dealt"], rules, record["dealer"])
         hand = Hand(
             rules,
-            record["seed"],
+            record["seed"] if seeded else None,
             record["dealer"],
-            deck=record.get("deck"),
+            deck=deck,
             double_cards=record.get("double_cards", ()),
         )
     except PaohuziError as exc:
         raise ReplayError(f"bad record: {exc}") from exc
+    if version != 1 and hand.dealt() != record["dealt"]:
+        raise ReplayError(
+            f"the recorded deal is not what seed {record.get('seed')!r} deals (rng_version {RNG_VERSION}, "
+            f"dealer {record['dealer']}): {_first_difference(hand.dealt(), record['dealt'])}"
+        )
     actions = record["actions"]
     if not isinstance(actions, list):
         raise ReplayError("record actions must be a list of [seat, action]")
@@ -76,4 +102,36 @@ def replay(record: dict[str, Any], *, upto: int | None = None) -> Hand:
                 hand.apply(seat, text)
         except PaohuziError as exc:
             raise ReplayError(f"action {i} ({seat}, {text!r}) refused: {exc}") from exc
+    result = record.get("result")
+    if upto is None and result is not None:
+        got = hand.outcome.to_dict() if hand.outcome is not None else None
+        if got != result:
+            raise ReplayError(f"the recorded result is not the one the actions reach: recorded {result}, got {got}")
     return hand
+
+
+def _deck_of(dealt: Any, rules: RuleSet, dealer: Any) -> list[str]:
+    """The deck in deal order of a record's ``dealt`` (see :meth:`Hand.dealt`)."""
+    if not (isinstance(dealt, dict) and isinstance(dealt.get("hands"), list) and isinstance(dealt.get("stock"), list)):
+        raise ReplayError('record dealt must be {"hands": [[cards] per seat], "stock": [cards]}')
+    hands = dealt["hands"]
+    if len(hands) != rules.players_at_table:
+        raise ReplayError(f"record dealt has {len(hands)} hands for a table of {rules.players_at_table}")
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players_at_table:
+        raise ReplayError(f"bad record: dealer must be a seat 0–{rules.players_at_table - 1}, got {dealer!r}")
+    deck: list[str] = []
+    for i, s in enumerate(seats_in_play(rules, dealer)):
+        size = DEALER_CARDS if i == 0 else HAND_CARDS
+        if not isinstance(hands[s], list) or len(hands[s]) != size:
+            raise ReplayError(f"record dealt: seat {s} must be dealt {size} cards (R2)")
+        deck += hands[s]
+    return deck + list(dealt["stock"])
+
+
+def _first_difference(got: dict[str, Any], want: Any) -> str:
+    if not isinstance(want, dict):
+        return "dealt is not an object"
+    for s, (a, b) in enumerate(zip(got["hands"], want.get("hands") or [], strict=False)):
+        if a != b:
+            return f"seat {s} is dealt {' '.join(a)}, the record says {' '.join(map(str, b))}"
+    return f"the stock is {' '.join(got['stock'])}, the record says {' '.join(map(str, want.get('stock') or []))}"

@@ -6,7 +6,6 @@ Kept apart so that the rest of the engine does not depend on the scoring module'
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 from paohuzi import scoring
 from paohuzi.analysis import Source
@@ -88,7 +87,7 @@ def escape_payments(leaver: int, huxis: Mapping[int, int], stake: int, table_siz
     return tuple(paid.get(s, 0) for s in range(table_size))
 
 
-def names(score: Any) -> tuple[tuple[str, int], ...]:
+def names(score: scoring.Score | None) -> tuple[tuple[str, int], ...]:
     """The score's 名堂 as (name, 番) (R7.2), 平胡/天胡/自摸 included."""
     if score is None:
         return ()

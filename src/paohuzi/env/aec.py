@@ -17,7 +17,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from paohuzi.cards import Card, PaohuziError
-from paohuzi.engine import Action, Hand, IllegalActionError
+from paohuzi.engine import Action, Hand, IllegalActionError, Observation
 from paohuzi.env.actions import NUM_ACTIONS, ActionEncodingError, decode, encode
 from paohuzi.env.features import OBSERVATION_HIGH, OBSERVATION_SIZE, action_mask, featurize
 from paohuzi.rules import RuleSet, RuleSetError, parse_rules
@@ -245,7 +245,7 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._dealer = Dealer(self.rules)
         self._hand: Hand | None = None
-        self._cache: dict[str, tuple[int, dict[str, Any], dict[str, np.ndarray]]] = {}
+        self._cache: dict[str, tuple[int, Observation, dict[str, np.ndarray]]] = {}
         self._version = 0
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
@@ -297,9 +297,9 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._play(agent, self.engine_action(agent, action))
+        self.play_move(agent, self.engine_action(agent, action))
 
-    def _play(self, agent: str, move: Action) -> None:
+    def play_move(self, agent: str, move: Action) -> None:
         """Apply ``move``, a legal engine action of ``agent_selection`` (checked by :meth:`engine_action`),
         and advance the environment: the rest of :meth:`step`."""
         hand = self._hand
@@ -376,7 +376,7 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
 
     def raw_observation(self, agent: str) -> dict[str, Any]:
         """The engine's observation dict of ``agent``'s seat (R5-safe, JSON-ready; see docs/engine.md)."""
-        return self._observe(agent)[0]
+        return self._observe(agent)[0].to_dict()
 
     def legal_actions(self, agent: str) -> list[Action]:
         """The engine actions ``agent`` may take now (empty unless it is ``agent_selection``)."""
@@ -407,7 +407,7 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
             raise IllegalActionError(seat, move, f"action ID {action_id} is not legal now; legal: {legal}")
         return move
 
-    def _end_illegal(self, agent: str, reward: float) -> None:
+    def end_illegal(self, agent: str, reward: float) -> None:
         """End the hand because ``agent`` chose an illegal action, without touching the engine's state:
         ``reward`` for ``agent``, 0 for the others, every agent terminated and truncated (exactly what
         PettingZoo's ``TerminateIllegalWrapper`` does). The wrapped :func:`paohuzi.env.env` calls it."""
@@ -420,7 +420,7 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         self._deads_step_first()
         self._version += 1  # every mask is now all zeros
 
-    def _observe(self, agent: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    def _observe(self, agent: str) -> tuple[Observation, dict[str, np.ndarray]]:
         hit = self._cache.get(agent)
         if hit is not None and hit[0] == self._version:
             return hit[1], hit[2]

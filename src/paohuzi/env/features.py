@@ -1,6 +1,7 @@
 """The observation tensor and the action mask, built from a seat's observation dict only (R5).
 
-The input is :meth:`paohuzi.engine.Hand.observation` — what one seat may know — never the referee view,
+The input is :meth:`paohuzi.engine.Hand.observation` (an :class:`~paohuzi.engine.Observation`, or its
+JSON form) — what one seat may know — never the referee view,
 so the tensor cannot leak a hidden card. The tensor is one flat ``float32`` vector of
 :data:`OBSERVATION_SIZE` values made of the named pieces of :data:`PIECES`, each documented in the table
 of the :mod:`paohuzi.env` docstring (the environment's documentation page); :func:`views` gives each
@@ -14,7 +15,7 @@ piece by name. Seats are relative to the observing seat: ``me``, ``next`` (下�
 >>> t.shape, t.dtype, int(views(t)["hand"].sum()), int(views(t)["stock"][0])
 ((606,), dtype('float32'), 21, 19)
 >>> mask = action_mask(obs)
->>> mask.shape, int(mask.sum()) == len(obs["legal"])
+>>> mask.shape, int(mask.sum()) == len(obs.legal)
 ((115,), True)
 """
 
@@ -25,7 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from paohuzi.cards import NUM_KINDS, Card
+from paohuzi.cards import NUM_KINDS
+from paohuzi.engine import Observation
 from paohuzi.env.actions import NUM_ACTIONS, legal_ids
 
 __all__ = [
@@ -78,7 +80,6 @@ OBSERVATION_SIZE = _pos
 #: The largest value of every element (the smallest is 0): the ``high`` of the observation ``Box``.
 OBSERVATION_HIGH = np.concatenate([np.full(size, high, np.float32) for _, size, high in PIECES])
 
-_IDX = {str(c): int(c) for c in Card}
 _HAND, _KAN, _PENDING, _LIANG = _OFFSET["hand"], _OFFSET["kan"], _OFFSET["pending"], _OFFSET["liangzhang"]
 _CHOU_CHI, _CHOU_PENG, _RENPENG, _UNSEEN = (
     _OFFSET["chou_chi"], _OFFSET["chou_peng"], _OFFSET["renpeng"], _OFFSET["unseen"],
@@ -106,109 +107,106 @@ _PENDING_DRAWN = _OFFSET["pending_drawn"]
 _PENDING_LAST = _OFFSET["pending_last"]
 _DECIDING = _OFFSET["deciding"]
 _PENDING_FROM = tuple(_OFFSET[f"pending_from_{r}"] for r in RELATIVE)
-def featurize(obs: Mapping[str, Any]) -> np.ndarray:
-    """The observation tensor (see the :mod:`paohuzi.env` docstring) of one seat's observation dict.
+def _typed(obs: Observation | Mapping[str, Any]) -> Observation:
+    return obs if isinstance(obs, Observation) else Observation.from_dict(obs)
 
-    :param obs: :meth:`paohuzi.engine.Hand.observation` of the seat (R5-safe).
+
+def featurize(obs: Observation | Mapping[str, Any]) -> np.ndarray:  # noqa: C901, PLR0912 (one block per feature plane)
+    """The observation tensor (see the :mod:`paohuzi.env` docstring) of one seat's observation.
+
+    :param obs: :meth:`paohuzi.engine.Hand.observation` of the seat (R5-safe), or its JSON form.
     :returns: a new ``float32`` array of shape ``(OBSERVATION_SIZE,)``.
     """
+    obs = _typed(obs)
     # Every value is a small count (< 256): count in a bytearray, convert once.
-    idx = _IDX
-    me = obs["seat"]
-    seats = obs["seats"]
+    me = obs.seat
+    seats = obs.seats
     n = len(seats)
     pos = seats.index(me)
     rel = {s: (i - pos) % n for i, s in enumerate(seats)}
     b = bytearray(OBSERVATION_SIZE)
-    seen = [0] * _W  # copies of each kind I can see (the ``unseen`` piece)
-    for text in obs["hand"]:
-        seen[idx[text]] += 1
+    counts = [0] * _W
+    for card in obs.hand:
+        counts[card] += 1
     for k in range(_W):
-        c = seen[k]
+        c = counts[k]
         if c:
             b[_HAND + k] = c
             if c == 3:
                 b[_KAN + k] = 1
-    for s, groups in enumerate(obs["tables"]):
+    for s, groups in enumerate(obs.tables):
         if not groups:
             continue
         r = rel.get(s)
         if r is None:  # the seat sitting out has no table
             continue
         for g in groups:
-            cards = g["cards"]
-            if cards is None:  # another seat's 偎: three backs (R5)
+            if g is None:  # another seat's 偎: three backs (R5)
                 b[_HIDDEN_WEI[r]] += 1
                 continue
-            base = _SAME.get(g["kind"])
+            base = _SAME.get(g.kind.value)
             if base is None:  # 句 / 绞
                 off = _CHI[r]
-                for text in cards:
-                    k = idx[text]
+                for k in g.cards:
                     b[off + k] += 1
-                    seen[k] += 1
             else:
-                k = idx[cards[0]]
-                b[base[r] + k] = 1
-                seen[k] += len(cards)
-    for s, row in enumerate(obs["rows"]):
+                b[base[r] + g.cards[0]] = 1
+    for s, row in enumerate(obs.rows):
         if not row:
             continue
         r = rel[s]
         discarded, unclaimed = _ROW[True][r], _ROW[False][r]
         for entry in row:
-            k = idx[entry["card"]]
-            b[(discarded if entry["discarded"] else unclaimed) + k] += 1
-            seen[k] += 1
-    pending = obs["pending"]
+            b[(discarded if entry.discarded else unclaimed) + entry.card] += 1
+    pending = obs.pending
     if pending is not None:
-        k = idx[pending["card"]]
-        b[_PENDING + k] = 1
-        seen[k] += 1
-        b[_PENDING_FROM[rel[pending["from"]]]] = 1
-        b[_PENDING_DRAWN] = pending["drawn"]
-        b[_PENDING_LAST] = pending["last"]
-    b[_LIANG + idx[obs["liangzhang"]]] = 1
-    chou = obs["chou"]
-    for t in chou["chi"]:
-        b[_CHOU_CHI + idx[t]] = 1
-    for t in chou["peng"]:
-        b[_CHOU_PENG + idx[t]] = 1
-    for t in chou["renpeng"]:
-        b[_RENPENG + idx[t]] = 1
-    b[_DEALER[rel[obs["dealer"]]]] = 1
-    turn = rel.get(obs["turn"])
+        b[_PENDING + pending.card] = 1
+        b[_PENDING_FROM[rel[pending.from_seat]]] = 1
+        b[_PENDING_DRAWN] = pending.drawn
+        b[_PENDING_LAST] = pending.last
+    b[_LIANG + obs.liangzhang] = 1
+    chou = obs.chou
+    for k in chou.chi:
+        b[_CHOU_CHI + k] = 1
+    for k in chou.peng:
+        b[_CHOU_PENG + k] = 1
+    for k in chou.renpeng:
+        b[_RENPENG + k] = 1
+    b[_DEALER[rel[obs.dealer]]] = 1
+    turn = rel.get(obs.turn)
     if turn is not None:
         b[_TURN[turn]] = 1
-    for s in obs["dead"]:
+    for s in obs.dead:
         b[_DEAD[rel[s]]] = 1
-    phase = _PHASE.get(obs["phase"])
+    phase = _PHASE.get(obs.phase.value)
     if phase is not None:
         b[phase] = 1
-    b[_DECIDING] = obs["deciding"]
-    b[_STOCK] = obs["stock"]
-    hand_counts = obs["hand_counts"]
+    b[_DECIDING] = obs.deciding
+    b[_STOCK] = obs.stock
+    hand_counts = obs.hand_counts
     for s, r in rel.items():
         b[_HAND_COUNT[r]] = hand_counts[s]
+    unseen = obs.unseen()
     for k in range(_W):
-        b[_UNSEEN + k] = 4 - seen[k]
+        b[_UNSEEN + k] = unseen[k]
     return np.frombuffer(b, np.uint8).astype(np.float32)
 
 
-def pending_card(obs: Mapping[str, Any]) -> int | None:
+def pending_card(obs: Observation | Mapping[str, Any]) -> int | None:
     """The kind index of the card on offer in ``obs`` (a claim window), else None."""
-    pending = obs["pending"]
-    return None if pending is None else _IDX[pending["card"]]
+    pending = _typed(obs).pending
+    return None if pending is None else int(pending.card)
 
 
-def action_mask(obs: Mapping[str, Any], selected: bool = True) -> np.ndarray:
-    """The ``int8`` action mask of ``obs``: 1 for the ID of every legal action (``obs["legal"]``).
+def action_mask(obs: Observation | Mapping[str, Any], selected: bool = True) -> np.ndarray:
+    """The ``int8`` action mask of ``obs``: 1 for the ID of every legal action (``obs.legal``).
 
     :param selected: False gives all zeros (the PettingZoo convention for agents not to move).
     """
+    obs = _typed(obs)
     mask = np.zeros(NUM_ACTIONS, np.int8)
-    if selected and obs["legal"]:
-        mask[legal_ids(obs["legal"], pending_card(obs))] = 1
+    if selected and obs.legal:
+        mask[legal_ids([str(a) for a in obs.legal], pending_card(obs))] = 1
     return mask
 
 

@@ -20,13 +20,13 @@ Action.parse('discard x1')
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from paohuzi.bots import Bot, BotError
-from paohuzi.engine import Action
+from paohuzi.engine import Action, Observation
 from paohuzi.env.actions import ActionEncodingError, action_name, decode
 from paohuzi.env.features import action_mask, featurize, pending_card
 
@@ -49,7 +49,7 @@ class PolicyBot(Bot):
         """The action ID to play: ``mask[id]`` must be 1."""
         raise NotImplementedError
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         """The engine action of :meth:`policy`'s choice.
 
         :raises BotError: if the policy chose an ID that is not legal.

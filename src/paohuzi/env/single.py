@@ -22,7 +22,7 @@ import numpy as np
 from paohuzi.analysis import partial_arrangement
 from paohuzi.bots import Bot, make_bot, split_specs
 from paohuzi.cards import PaohuziError
-from paohuzi.engine import Hand
+from paohuzi.engine import Hand, OutcomeKind
 from paohuzi.env.actions import ActionEncodingError, decode
 from paohuzi.env.aec import (
     Dealer,
@@ -264,7 +264,7 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             assert hand.outcome is not None
             points = hand.outcome.payments[seat] / self.rules.stake
             info_points = points
-            reward = self.draw_reward if hand.outcome.kind == "draw" else points
+            reward = self.draw_reward if hand.outcome.kind is OutcomeKind.DRAW else points
             self._done = True
         if self.shaping:
             potential = 0.0 if hand.over else self._phi()
@@ -282,7 +282,7 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
             return None
-        text = render_text(self.hand.observation(self.seat))
+        text = render_text(self.hand.observation(self.seat).to_dict())
         if self.render_mode == "human":
             print(text)
             return None

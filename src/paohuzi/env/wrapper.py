@@ -123,11 +123,11 @@ class CheckedWrapper(OrderEnforcingWrapper):  # type: ignore[misc]
 
     @property
     def _cumulative_rewards(self) -> dict[str, float]:
-        return self._raw._cumulative_rewards
+        return self._raw._cumulative_rewards  # noqa: SLF001 — PettingZoo's own attribute, forwarded
 
     @_cumulative_rewards.setter
     def _cumulative_rewards(self, value: dict[str, float]) -> None:
-        self._raw._cumulative_rewards = value
+        self._raw._cumulative_rewards = value  # noqa: SLF001 — PettingZoo's own attribute, forwarded
 
     @property
     def unwrapped(self) -> PaohuziEnv:
@@ -155,7 +155,7 @@ class CheckedWrapper(OrderEnforcingWrapper):  # type: ignore[misc]
         agent = raw.agent_selection
         return (
             raw.observe(agent) if observe else None,
-            raw._cumulative_rewards[agent],
+            raw._cumulative_rewards[agent],  # noqa: SLF001 — PettingZoo's own attribute
             raw.terminations[agent],
             raw.truncations[agent],
             raw.infos[agent],
@@ -182,9 +182,9 @@ class CheckedWrapper(OrderEnforcingWrapper):  # type: ignore[misc]
             move = raw.engine_action(agent, action)
         except IllegalActionError:
             EnvLogger.warn_on_illegal_move()
-            raw._end_illegal(agent, self._illegal_reward)
+            raw.end_illegal(agent, self._illegal_reward)
             return
-        raw._play(agent, move)
+        raw.play_move(agent, move)
 
     def __str__(self) -> str:
         return str(self._raw)

@@ -67,12 +67,13 @@ HandId = Annotated[int, Path(ge=1, le=MAX_ID, description="a hand id")]
 
 
 def _private_codes(matches: list[dict[str, Any]], viewer: dict[str, Any] | None) -> list[dict[str, Any]]:
-    """A room code is the key to the room: only the match's own players see it (issue 14)."""
+    """A room code is the key to the room, a replay code the key to a hand: only the match's own players see
+    them (issue 14, issue 12 item 4)."""
     viewer_id = viewer["id"] if viewer is not None else None
     out = []
     for m in matches:
         if viewer_id is None or all(seat["player_id"] != viewer_id for seat in m["seats"]):
-            m = dict(m, room_code=None)
+            m = dict(m, room_code=None, hands=[dict(hd, code=None) for hd in m["hands"]])
         out.append(m)
     return out
 
@@ -212,6 +213,7 @@ async def presets(request: Request) -> dict[str, Any]:
                 "turn_seconds": s.turn_seconds,
                 "claim_seconds": s.claim_seconds,
                 "bots_fill": True,
+                "hints": True,
             },
             "bounds": {k: list(v) for k, v in p.ROOM_BOUNDS.items()},
             "quick_hands": s.quick_hands,
@@ -270,14 +272,37 @@ async def join_room(
     return {"room": _room(request, room)}
 
 
+@router.get("/replays/code/{code}", tags=["replays"])
+async def get_replay_by_code(
+    request: Request, code: Annotated[str, Path(max_length=32)], viewer: Viewer, steps: bool = True
+) -> dict[str, Any]:
+    """A finished hand opened by its replay code (issue 12 item 4): the code is the capability, so anyone
+    holding it may watch, private room or not. Unknown codes are limited like room codes (429 beyond)."""
+    buckets = _guess_buckets(request, viewer)
+    _check_guesses(buckets)
+    found = await _hub(request).db.run(store.replay_by_code(code))
+    if found is None:
+        _missed(buckets)
+        raise RoomError("not_found", "no finished hand has this replay code", 404)
+    return await _replay_data(found, steps)
+
+
 @router.get("/replays/{hand_id}", tags=["replays"])
-async def get_replay(request: Request, hand_id: HandId, steps: bool = True) -> dict[str, Any]:
+async def get_replay(request: Request, hand_id: HandId, viewer: Viewer, steps: bool = True) -> dict[str, Any]:
     """A finished hand's record (``paohuzi.engine.replay(record)`` plays it again) and, unless
     ``steps=false``, every step of it: ``[{"seat", "action", "views": [observation per seat], "full":
-    referee view}]``, the first entry being the deal (seat and action null)."""
-    found = await _hub(request).db.run(store.replay(hand_id))
-    if found is None:
+    referee view}]``, the first entry being the deal (seat and action null). A private room's hand only
+    for its players (bearer token); anyone else needs its replay code."""
+    hub = _hub(request)
+    found = await hub.db.run(store.replay(hand_id))
+    access = await hub.db.run(store.replay_access(hand_id))
+    private = access is not None and access[0] != "quick"
+    if found is None or (private and (viewer is None or access is None or viewer["id"] not in access[1])):
         raise RoomError("not_found", f"no finished hand {hand_id}", 404)
+    return await _replay_data(found, steps)
+
+
+async def _replay_data(found: store.Replay, steps: bool) -> dict[str, Any]:
     data = found.to_dict()
     if steps:
         data["steps"] = await asyncio.to_thread(replay_steps, data["record"])
@@ -300,7 +325,7 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
         return {
             "seat": seat,
             "action": action,
-            "views": [hand.observation(s) for s in seats],
+            "views": [hand.observation(s).to_dict() for s in seats],
             "full": hand.referee_view(),
         }
 

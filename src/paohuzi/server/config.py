@@ -54,6 +54,10 @@ class Settings:
         more pile up (a slow or non-reading peer) is disconnected and its queue dropped.
     :ivar join_guess_rate: failed room-code look-ups (unknown code on ``GET /api/rooms/{code}`` or
         ``POST …/join``) per second per client address and per player; ``join_guess_burst``: how many at once.
+    :ivar recv_buffer_bytes: the kernel receive buffer of each client socket (``SO_RCVBUF``; 0: the
+        system's default, which grows to megabytes). The server reads a socket a buffer at a time and the
+        websocket layer turns all of it into messages at once, so this bounds the memory one flooding
+        client can make it hold (issue 14); game traffic needs a few KiB.
     :ivar login_rate: log-ins, claims and account deletions per second per client address;
         ``login_burst``: how many at once (issue 13).
     :ivar login_fail_rate: failed log-ins per second per account (and claims per player);
@@ -92,6 +96,7 @@ class Settings:
     send_queue_bytes: int = 256 * 1024
     join_guess_rate: float = 0.2
     join_guess_burst: int = 10
+    recv_buffer_bytes: int = 8 * 1024
     redis_url: str = ""
     login_rate: float = 0.2
     login_burst: int = 10

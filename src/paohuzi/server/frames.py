@@ -180,6 +180,7 @@ class HandOverFrame(TypedDict):
     deltas: list[int]
     view: View
     replay: str
+    replay_code: str
 
 
 class MatchOverFrame(TypedDict):
@@ -248,7 +249,7 @@ def room(state: RoomState | None) -> RoomFrame:
     return {"type": "room", "room": state}
 
 
-def game(
+def game(  # noqa: PLR0913 (keyword-only builder, one parameter per field of the frame)
     *,
     match: int,
     hand: int,
@@ -316,6 +317,7 @@ def hand_over(
     scores: list[int],
     deltas: list[int],
     view: View,
+    code: str,
 ) -> HandOverFrame:
     return {
         "type": "hand_over",
@@ -326,6 +328,7 @@ def hand_over(
         "deltas": deltas,
         "view": view,
         "replay": f"/api/replays/{hand}",
+        "replay_code": code,  # the hand's replay code (issue 12 item 4): anyone holding it may watch
     }
 
 

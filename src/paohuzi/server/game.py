@@ -58,7 +58,7 @@ class Table(Protocol):
 
 def view_of(hand: Hand, seat: int) -> dict[str, Any]:
     """``seat``'s observation of ``hand`` as it goes on the wire (R5: the engine decides what it shows)."""
-    return hand.observation(seat)
+    return hand.observation(seat).to_dict()
 
 
 class Sent:
@@ -397,6 +397,7 @@ class Game:
 
     async def begin_hand(self) -> None:
         hand = self.hand
+        assert hand.seed is not None  # a Match deals every hand from a seed
         self.hand_id = await self.services.db.run(
             store.create_hand(self.id, self.number, hand.seed, hand.dealer, self.table.rules.to_dict())
         )
@@ -435,6 +436,8 @@ class Game:
             winner=outcome.winner,
             points=outcome.points,
         )
+        assert hand.seed is not None  # a Match deals every hand from a seed
+        code = store.replay_code(self.hand_id, hand.seed)
         for seat in self.table.seats:
             if seat.player_id is not None:
                 frame = frames.hand_over(
@@ -444,6 +447,7 @@ class Game:
                     scores=scores,
                     deltas=payments,
                     view=view_of(hand, seat.index),
+                    code=code,
                 )
                 self.services.delivery.send(seat.player_id, frame)
         if self.engine.over:

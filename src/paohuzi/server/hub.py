@@ -23,6 +23,7 @@ from paohuzi.server.bots import BotPool
 from paohuzi.server.config import Settings
 from paohuzi.server.connection import Connection
 from paohuzi.server.db import Database
+from paohuzi.server.hints import send_hint
 from paohuzi.server.logs import log
 from paohuzi.server.registry import Connections, PlayerCards
 from paohuzi.server.room import Room, RoomError, SeatState
@@ -256,6 +257,7 @@ class Hub:
             "turn_seconds": s.turn_seconds if turn is None else turn,
             "claim_seconds": s.claim_seconds if claim is None else claim,
             "bots_fill": bool(getattr(body, "bots_fill", True)),
+            "hints": bool(getattr(body, "hints", True)),
             "rules": rules.to_dict(),
         }
 
@@ -439,6 +441,8 @@ class Hub:
                 await room.propose_dissolution(player_id)
             case p.DissolveVote():
                 await room.vote_dissolution(player_id, msg.agree)
+            case p.Hint():
+                await send_hint(room, player_id, msg.id)
 
     # ---- life cycle --------------------------------------------------------------------------------
 

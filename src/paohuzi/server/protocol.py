@@ -195,6 +195,12 @@ class DissolveVote(_Message):
     agree: bool
 
 
+class Hint(_Message):
+    """提示 (issue #16): the suggested move and the 听牌 of each discard, for your seat."""
+
+    type: Literal["hint"]
+
+
 ClientMessage = Annotated[
     Hello
     | Ping
@@ -210,13 +216,14 @@ ClientMessage = Annotated[
     | DissolveVote
     | Kick
     | GiveOwner
-    | AddBot,
+    | AddBot
+    | Hint,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = (
-    *("act", "add_bot", "auto", "chat", "dissolve", "dissolve_vote", "give_owner", "hello", "kick", "leave"),
-    *("ping", "ready", "rematch", "start", "sync"),
+    *("act", "add_bot", "auto", "chat", "dissolve", "dissolve_vote", "give_owner", "hello", "hint", "kick"),
+    *("leave", "ping", "ready", "rematch", "start", "sync"),
 )
 
 
@@ -334,6 +341,7 @@ class RoomOptionsIn(_Body):
         default=None, ge=ROOM_BOUNDS["claim_seconds"][0], le=ROOM_BOUNDS["claim_seconds"][1]
     )
     bots_fill: bool = True
+    hints: bool = True  # 提示 offered at this table (issue #16)
     # R8.1 house options; unset: the preset's (docs/protocol.md §2, docs/rules.md R8.1).
     min_huxi: Literal[15, 18, 21] | None = None  # 起胡
     zimo: Literal["plus_one", "double", "none"] | None = None  # 自摸: +1 底 / 自摸翻倍 / nothing

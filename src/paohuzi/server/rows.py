@@ -142,6 +142,7 @@ class HandSummary:
     payments: list[int] | None = None
     huxi: int | None = None  # the win's 胡息
     names: list[dict[str, Any]] | None = None  # the win's 名堂: [{"name", "fan"}]
+    code: str | None = None  # the replay code of a finished hand (only for the match's players)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +171,7 @@ class ReplayHand:
     started_at: str | None
     finished_at: str | None
     outcome: dict[str, Any] | None
+    code: str | None = None  # the replay code
 
 
 @dataclass(frozen=True, slots=True)

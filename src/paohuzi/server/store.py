@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
@@ -415,6 +416,7 @@ def _match_summary(s: Session, m: Match, code: str | None) -> MatchSummary:
                 kind=(h.outcome or {}).get("kind"),
                 leaver=(h.outcome or {}).get("leaver"),
                 payments=(h.outcome or {}).get("payments"),
+                code=replay_code(h.id, int(h.seed)) if h.status != "playing" else None,
                 huxi=(h.outcome or {}).get("huxi"),
                 names=(h.outcome or {}).get("names"),
             )
@@ -448,23 +450,102 @@ def match_summary(match_id: int) -> Job[MatchSummary | None]:
     return job
 
 
+# ---- replay codes -------------------------------------------------------------------------------------
+
+#: Replay codes (issue 12 item 4) are written with these 32 characters (no 0/O, 1/I).
+CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+CODE_CHECK = 6  # the last 6 characters: 30 bits from the hand's secret seed
+
+
+def _b32(n: int) -> str:
+    out = ""
+    while True:
+        n, r = divmod(n, 32)
+        out = CODE_ALPHABET[r] + out
+        if n == 0:
+            return out
+
+
+def replay_code(hand_id: int, seed: int) -> str:
+    """A finished hand's replay code: the hand id in base 32, then 6 characters of SHA-256 over the id and
+    the hand's seed. The seed is secret (drawn with ``secrets``, never shown before the hand is over), so a
+    code cannot be made from an id: the code is the capability to watch the hand (hands 1–1023: 8
+    characters)."""
+    digest = int.from_bytes(hashlib.sha256(f"paohuzi-replay:{hand_id}:{seed}".encode()).digest()[:8], "big")
+    check = "".join(CODE_ALPHABET[(digest >> (5 * i)) & 31] for i in range(CODE_CHECK))
+    return _b32(hand_id) + check
+
+
+def parse_replay_code(text: str) -> int | None:
+    """The hand id a replay code names (not yet checked), or None if the text is no code. Case, spaces and
+    dashes are ignored."""
+    code = "".join(ch for ch in text.upper() if ch not in " -")
+    if not CODE_CHECK < len(code) <= CODE_CHECK + 7 or any(ch not in CODE_ALPHABET for ch in code):
+        return None
+    n = 0
+    for ch in code[:-CODE_CHECK]:
+        n = n * 32 + CODE_ALPHABET.index(ch)
+    return n if 1 <= n <= 2**31 - 1 else None
+
+
+def replay_by_code(text: str) -> Job[Replay | None]:
+    """The finished hand a replay code opens, or None (unknown, wrong, or the hand is still played)."""
+    hand_id = parse_replay_code(text)
+    code = "".join(ch for ch in text.upper() if ch not in " -")
+
+    def job(s: Session) -> Replay | None:
+        if hand_id is None:
+            return None
+        h = s.get(HandRow, hand_id)
+        if h is None or not hmac.compare_digest(replay_code(h.id, int(h.seed)), code):
+            return None
+        return _replay(h)
+
+    return job
+
+
+def replay_access(hand_id: int) -> Job[tuple[str, set[int]] | None]:
+    """Who may open a hand's replay by its id: the room's kind and the match's players (private rooms'
+    hands: only those; the code opens it for anyone)."""
+
+    def job(s: Session) -> tuple[str, set[int]] | None:
+        row = s.execute(
+            select(Room.kind, HandRow.match_id)
+            .join(Match, Match.id == HandRow.match_id)
+            .join(Room, Room.id == Match.room_id)
+            .where(HandRow.id == hand_id)
+        ).first()
+        if row is None:
+            return None
+        players = s.scalars(select(MatchSeat.player_id).where(MatchSeat.match_id == row[1])).all()
+        return str(row[0]), {p for p in players if p is not None}
+
+    return job
+
+
 def replay(hand_id: int) -> Job[Replay | None]:
     def job(s: Session) -> Replay | None:
         h = s.get(HandRow, hand_id)
-        if h is None or h.status == "playing" or h.record is None:
-            return None
-        hand = ReplayHand(
-            id=h.id,
-            match_id=h.match_id,
-            number=h.number,
-            status=h.status,
-            started_at=iso(h.started_at),
-            finished_at=iso(h.finished_at),
-            outcome=h.outcome,
-        )
-        return Replay(hand=hand, record=h.record)
+        return None if h is None else _replay(h)
 
     return job
+
+
+def _replay(h: HandRow) -> Replay | None:
+    """A finished hand as a replay; None while it is played (replays of hands in play stay unavailable)."""
+    if h.status == "playing" or h.record is None:
+        return None
+    hand = ReplayHand(
+        id=h.id,
+        match_id=h.match_id,
+        number=h.number,
+        status=h.status,
+        started_at=iso(h.started_at),
+        finished_at=iso(h.finished_at),
+        outcome=h.outcome,
+        code=replay_code(h.id, int(h.seed)),
+    )
+    return Replay(hand=hand, record=h.record)
 
 
 def hand_actions(hand_id: int) -> Job[list[tuple[int, str, str]]]:

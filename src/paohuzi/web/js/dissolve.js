@@ -11,7 +11,7 @@ let ticker = null;
 /** The button that proposes to dissolve the match (while a match is being played and no proposal is open). */
 export function dissolveButton(room, send) {
   if (!room || room.status !== "playing" || room.dissolution) return null;
-  return h("button", { class: "btn small ghost", "data-action": "dissolve", onclick: () => send({ type: "dissolve" }) }, t("dissolve"));
+  return h("button", { class: "btn small ghost", "data-action": "dissolve", title: t("dissolve"), "aria-label": t("dissolve"), onclick: () => send({ type: "dissolve" }) }, t("dissolveShort"));
 }
 
 /** A `dissolution` frame: how a proposal ended. Refused or lapsed: a toast; agreed: `match_over` follows. */

@@ -11,6 +11,23 @@ function field(label, input) {
 }
 
 /** The lobby. `app` gives state (player, presets, leaderboard, history) and actions. */
+/** A box for a replay code (issue 12 item 4): the code opens that hand's replay. */
+function replayCodeBox(app) {
+  const input = h("input", { name: "replay-code", maxlength: "16", autocomplete: "off", autocapitalize: "characters", placeholder: t("replayCodeHint"), "aria-label": t("replayCode") });
+  return h(
+    "form",
+    {
+      class: "replay-code-box",
+      onsubmit: (ev) => {
+        ev.preventDefault();
+        app.openReplayCode(input.value);
+      },
+    },
+    input,
+    h("button", { class: "btn small", type: "submit", "data-action": "replay-code-open" }, t("replayCodeOpen")),
+  );
+}
+
 export function renderLobby(app) {
   const S = app.state;
   const p = S.player || {};
@@ -111,6 +128,7 @@ export function renderLobby(app) {
         h("button", { class: "big-btn create", "data-action": "create", onclick: () => app.openDialog("create") }, h("b", {}, t("createRoom")), h("small", {}, t("createRoomSub"))),
         h("button", { class: "big-btn join", "data-action": "join", onclick: () => app.openDialog("join") }, h("b", {}, t("joinRoom")), h("small", {}, t("joinRoomSub"))),
       ),
+      replayCodeBox(app),
     ),
   );
 

@@ -140,6 +140,15 @@ const app = {
   openReplay(handId) {
     location.hash = `#/replay/${handId}`;
   },
+  /** A replay code typed in the lobby (or a link `#/r/CODE`) opens that hand's replay. */
+  openReplayCode(text) {
+    const code = String(text || "").toUpperCase().replace(/[\s-]/g, "");
+    if (!/^[2-9A-HJ-NP-Z]{7,13}$/.test(code)) {
+      toast(t("replayCodeBad"), "error");
+      return;
+    }
+    location.hash = `#/r/${code}`;
+  },
   closeReplay() {
     state.replay = null;
     history.pushState(null, "", location.pathname + location.search);
@@ -726,10 +735,15 @@ setInterval(() => {
 
 async function onRoute() {
   const m = location.hash.match(/^#\/replay\/(\d+)/);
+  const byCode = location.hash.match(/^#\/r\/([2-9A-Za-z]{7,13})$/);
   if (m) {
     state.replay = { handId: Number(m[1]), loading: true, steps: null, mode: "none" };
     render();
     state.replay = await loadReplay(Number(m[1]), state.player);
+  } else if (byCode) {
+    state.replay = { handId: null, loading: true, steps: null, mode: "none" };
+    render();
+    state.replay = await loadReplay(null, state.player, byCode[1].toUpperCase());
   } else {
     state.replay = null;
   }

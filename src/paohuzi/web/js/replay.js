@@ -90,10 +90,12 @@ function localRecord(handId) {
 }
 
 /** Load a replay: {handId, hand, record, steps: [{view, seat, caption}] | null, seats: [...], local}. */
-export async function loadReplay(handId, me) {
+export async function loadReplay(handId, me, code = null) {
   let server = null;
   try {
-    server = await api("GET", `/api/replays/${handId}`);
+    // A replay code (issue 12 item 4) opens any finished hand; an id only public hands and your own.
+    server = await api("GET", code ? `/api/replays/code/${encodeURIComponent(code)}` : `/api/replays/${handId}`);
+    if (code && server && server.hand) handId = server.hand.id;
   } catch (err) {
     server = { error: err };
   }

@@ -178,6 +178,11 @@ export function renderSettlement(frame, ctx) {
     );
     if (ctx.onQuit) buttons.append(h("button", { class: "btn", "data-action": "quit", onclick: ctx.onQuit }, t("leave")));
   }
+  if (frame.replay_code) {
+    // The hand's replay code (issue 12 item 4): whoever has it may watch the hand; the link opens it.
+    const link = `${location.origin}${location.pathname}#/r/${frame.replay_code}`;
+    sheet.append(h("p", { class: "replay-code" }, t("replayCode"), " ", h("a", { href: link, "data-testid": "replay-code" }, frame.replay_code)));
+  }
   if (frame.hand !== undefined && ctx.onReplay) {
     buttons.append(h("button", { class: "btn ghost", "data-action": "replay", onclick: () => ctx.onReplay(frame.hand) }, t("replay")));
   }

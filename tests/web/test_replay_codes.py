@@ -1,0 +1,58 @@
+"""Replay codes in the browser (issue 12 item 4): a private room's hand ends with its code on the
+settlement; a fourth, unrelated player types it into the lobby's box and watches the hand; the link opens
+it too. Waits on the page's state, never on sleeps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .conftest import Server
+from .helpers import Friend, Person, play_to_settlement
+
+
+def test_a_replay_code_typed_in_the_lobby_by_an_outsider_opens_the_hand(
+    browser: Any, server: Server, artifacts: Path
+) -> None:
+    host = Person(browser, server.url, artifacts, "host", viewport={"width": 900, "height": 760})
+    outsider = Person(browser, server.url, artifacts, "outsider", viewport={"width": 360, "height": 740})
+    friends = [Friend(server.url), Friend(server.url)]
+    try:
+        host.open()
+        host.page.wait_for_selector(".lobby .nick")
+        host.page.click("[data-action='create']")
+        host.page.fill("input[name='hands']", "1")
+        host.page.click("[data-action='create-submit']")
+        code = host.page.inner_text("[data-testid='room-code']").strip()
+        for f in friends:
+            f.join(code)
+        host.page.wait_for_function("() => document.querySelectorAll('.seats li.taken').length === 3")
+        host.page.click("[data-action='ready']")
+        host.page.wait_for_selector(".table .hand .card")
+        play_to_settlement([host])
+        replay_code = host.page.inner_text("[data-testid='replay-code']").strip()
+        link = host.page.get_attribute("[data-testid='replay-code']", "href") or ""
+        assert len(replay_code) >= 7 and link.endswith("#/r/" + replay_code), (replay_code, link)
+        hand = host.page.get_attribute(".table", "data-hand")
+        host.shot("settlement-code")
+
+        outsider.open()
+        outsider.page.wait_for_selector(".lobby .nick")
+        outsider.page.fill("input[name='replay-code']", replay_code.lower())
+        outsider.page.click("[data-action='replay-code-open']")
+        outsider.page.wait_for_selector(".replay-screen .table")
+        assert outsider.page.evaluate("() => window.paohuzi.state.replay.handId") == int(hand or 0)
+        assert outsider.page.evaluate("() => window.paohuzi.state.replay.mode") == "server"
+        outsider.shot("replay-by-code")
+        # the link opens it too
+        outsider.page.goto(server.url + "/")
+        outsider.page.wait_for_selector(".lobby .nick")
+        outsider.page.goto(link)
+        outsider.page.wait_for_selector(".replay-screen .table")
+        for p in (host, outsider):
+            assert not p.errors, p.errors
+    finally:
+        for f in friends:
+            f.close()
+        host.close()
+        outsider.close()
