@@ -272,6 +272,8 @@ const zh = {
   err_already_voted: "你已经回答过了",
   err_bad_credentials: "用户名或密码不对",
   err_not_claimed: "请先设置用户名和密码，否则以后无法再登录",
+  err_hints_off: "这一桌不提供提示",
+  err_hint_too_fast: "提示太频繁了，稍等几秒",
 };
 
 const en = {
@@ -536,6 +538,8 @@ const en = {
   err_already_voted: "You have already answered",
   err_bad_credentials: "Wrong username or password",
   err_not_claimed: "Set a username and password first, or you could never log in again",
+  err_hints_off: "Hints are not offered at this table",
+  err_hint_too_fast: "One hint every few seconds — please wait",
 };
 
 const TABLES = { zh, en };
