@@ -4,6 +4,7 @@ the exact 听牌 (R6) of each discard."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from paohuzi import scoring
 from paohuzi.bots import make_bot
@@ -71,3 +72,32 @@ def test_no_decision_no_suggestion() -> None:
     a, _ = _pair(5)
     waiting = next(s for s in a.seats if s not in a.deciding)
     assert hint(a.observation(waiting)) == {"suggest": None, "discards": []}
+
+
+def test_r5_hint_identical_mid_hand_when_hidden_cards_are_permuted() -> None:
+    """Through hands played by greedy bots, at each decision: the same position rebuilt
+    (:meth:`Hand.from_position`) with the other seats' hands and the stock dealt out again from the same
+    cards gives the deciding seat the same hint (R5)."""
+    bot = make_bot("greedy", seed=0)
+    compared = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        hand = Hand(QQ, seed=seed)
+        while not hand.over:
+            seat = hand.deciding[0]
+            obs, hidden = hand.observation(seat), hand.hidden(seat)
+            pool = [c for s, cards in enumerate(hidden.hands) if s != seat for c in cards] + list(hidden.stock)
+            rng.shuffle(pool)
+            hands = []
+            for s, cards in enumerate(hidden.hands):
+                if s == seat:
+                    hands.append(cards)
+                else:
+                    hands.append(tuple(pool[: len(cards)]))
+                    del pool[: len(cards)]
+            other = Hand.from_position(QQ, obs, replace(hidden, hands=tuple(hands), stock=tuple(pool), decided=()))
+            if other.observation(seat) == obs:  # the same position for this seat (the claim window may differ)
+                assert hint(other.observation(seat)) == hint(obs)
+                compared += 1
+            hand.apply(seat, bot.act(obs, hand.legal_actions(seat)))
+    assert compared >= 60, compared

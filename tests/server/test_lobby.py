@@ -153,9 +153,9 @@ def test_owner_tools_kick_hand_over_and_seat_a_computer(server: ServerProcess) -
         c.connect()
     guest.send({"type": "kick", "seat": 0, "id": "k0"})
     assert guest.expect("error")["code"] == "not_owner"
-    owner.send({"type": "add_bot", "seat": 2, "level": "hard", "id": "b1"})
+    owner.send({"type": "add_bot", "seat": 2, "level": "expert", "id": "b1"})
     room = owner.expect("room", where=lambda f: f["room"]["seats"][2]["bot"] is not None)["room"]
-    assert room["seats"][2]["bot"] == "search" and room["seats"][2]["ready"] is True
+    assert room["seats"][2]["bot"] == "expert" and room["seats"][2]["ready"] is True
     owner.send({"type": "add_bot", "seat": 1, "id": "b2"})
     assert owner.expect("error")["code"] == "room_full"
     owner.send({"type": "kick", "seat": 0, "id": "k1"})

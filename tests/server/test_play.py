@@ -80,7 +80,7 @@ def test_three_clients_play_a_private_room_hand_to_settlement(server: ServerProc
 def test_quick_play_starts_at_once_against_two_bots(server: ServerProcess) -> None:
     me = Client(server)
     room = me.api("POST", "/api/rooms/quick", {"hands": 1}, expect=201)["room"]
-    assert room["status"] == "playing" and [s["bot"] for s in room["seats"]][1:] == ["greedy", "greedy"]
+    assert room["status"] == "playing" and [s["bot"] for s in room["seats"]][1:] == ["normal", "normal"]
     me.connect()
     game = me.expect("game")
     assert game["seat"] == 0 and len(game["view"]["hand"]) in (20, 21) or game["view"]["tables"][0]
@@ -216,7 +216,7 @@ def test_owner_starts_with_bots_filling_free_seats(server: ServerProcess) -> Non
     friend.send({"type": "ready", "ready": True})
     owner.send({"type": "start"})
     room = owner.expect("room", where=lambda f: f["room"]["status"] == "playing")["room"]
-    assert [s["bot"] for s in room["seats"]] == [None, None, "greedy"]
+    assert [s["bot"] for s in room["seats"]] == [None, None, "normal"]
     _play_all([owner, friend])
     owner.close()
     friend.close()

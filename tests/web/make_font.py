@@ -7,7 +7,7 @@ Run by hand after adding Chinese text to the client (needs Debian's ``fonts-lxgw
     python tests/web/make_font.py
 
 The text is every string the client can show: the client's own files (HTML, JS, CSS) and the words the
-server sends that the client shows as they are — the 名堂 and level titles (``paohuzi/scoring.py``), the
+server sends that the client shows as they are — the 名堂 and level titles (``paohuzi/scoring/``), the
 preset titles (``paohuzi/rules/*.toml``) and the guest nicknames (``paohuzi/server/hub.py``).
 ``tests/web/test_static.py`` fails when the bundled font lacks one of these characters, and the browser
 tests fail when a page shows a Chinese character the font lacks.
@@ -29,7 +29,7 @@ FAMILY = "PHZ Kai"
 # Full-width digits and punctuation, for nicknames people type.
 EXTRA = "０１２３４５６７８９，。！？：；（）"
 # The server's modules whose short Chinese string constants reach the screen as they are.
-SERVER_WORDS = (PACKAGE / "scoring.py", PACKAGE / "server" / "hub.py")
+SERVER_WORDS = (*sorted((PACKAGE / "scoring").glob("*.py")), PACKAGE / "server" / "hub.py")
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 
 

@@ -217,9 +217,9 @@ def test_three_people_play_a_private_room_by_code(browser: Any, server: Server, 
         host.page.click(".seats li[data-seat='2'] [data-action='kick']")
         guests[1].page.wait_for_selector("[data-testid='kicked-notice']")
         guests[1].shot("kicked")
-        host.page.select_option("select[name='level-2']", "hard")
+        host.page.select_option("select[name='level-2']", "master")
         host.page.click(".seats li[data-seat='2'] [data-action='add-bot']")
-        assert host.page.inner_text(".seats li[data-seat='2'] .bot-level") == "困难"
+        assert "大师" in host.page.inner_text(".seats li[data-seat='2'] .seat-name")
         host.shot("computer-seated")
         host.page.click(".seats li[data-seat='2'] [data-action='kick']")
         host.page.wait_for_selector(".seats li[data-seat='2'].free")

@@ -20,6 +20,7 @@ that discards imply (R4.7).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from paohuzi.bots.view import View, read
@@ -51,29 +52,17 @@ def _left_dealer_hand(view: View) -> bool:
     return k in view.rows[d]
 
 
-def sample_world(view: View, rng: random.Random) -> World:  # noqa: C901, PLR0912 (debt: one pass per R5 constraint; file under rework (issue 10 item 1))
+def sample_world(view: View, rng: random.Random) -> World:
     """Deal the cards ``view.seat`` has not seen into the other hands, hidden 偎 and the stock."""
     pool = list(view.unseen)
     n = len(view.hand_counts)
     hands = [[0] * NUM_KINDS for _ in range(n)]
     hands[view.seat] = list(view.counts)
-    wei: list[list[int]] = [[] for _ in range(n)]
     others = [s for s in view.seats if s != view.seat]
     shown = {k for row in view.rows for k in row}
     if view.pending is not None:
         shown.add(view.pending)
-    for s in others:
-        for _ in range(view.hidden_wei[s]):
-            # A 偎 of a kind shown since would have taken it as 跑 (R4.3): prefer kinds not shown.
-            choices = [k for k in range(NUM_KINDS) if pool[k] >= 3 and k not in shown]
-            if not choices:
-                choices = [k for k in range(NUM_KINDS) if pool[k] >= 3 and k != view.pending]
-            if not choices:
-                choices = [max(range(NUM_KINDS), key=pool.__getitem__)]
-            k = rng.choice(choices)
-            take = min(3, pool[k])
-            pool[k] -= take
-            wei[s].append(k)
+    wei = _deal_hidden_wei(view, pool, shown, others, rng)
     need = {s: view.hand_counts[s] for s in others}
     if view.dealer != view.seat and view.dealer in need and not _left_dealer_hand(view):
         k = view.liangzhang
@@ -89,8 +78,34 @@ def sample_world(view: View, rng: random.Random) -> World:  # noqa: C901, PLR091
             hands[s][k] += 1
         pos += need[s]
     stock = cards[pos:]
-    # Repairs: no four in a hand; no 坎 of a kind shown since the deal (it would have been 跑'd). A card
-    # over the limit is swapped with a stock card, or else with another hidden hand's card, that fits.
+    _repair(hands, stock, others, shown)
+    return World(tuple(tuple(h) for h in hands), tuple(tuple(w) for w in wei), tuple(stock))
+
+
+def _deal_hidden_wei(
+    view: View, pool: list[int], shown: set[int], others: list[int], rng: random.Random
+) -> list[list[int]]:
+    """A kind for each hidden 偎 of the other seats, its cards taken from ``pool``."""
+    wei: list[list[int]] = [[] for _ in range(len(view.hand_counts))]
+    for s in others:
+        for _ in range(view.hidden_wei[s]):
+            # A 偎 of a kind shown since would have taken it as 跑 (R4.3): prefer kinds not shown.
+            choices = [k for k in range(NUM_KINDS) if pool[k] >= 3 and k not in shown]
+            if not choices:
+                choices = [k for k in range(NUM_KINDS) if pool[k] >= 3 and k != view.pending]
+            if not choices:
+                choices = [max(range(NUM_KINDS), key=pool.__getitem__)]
+            k = rng.choice(choices)
+            take = min(3, pool[k])
+            pool[k] -= take
+            wei[s].append(k)
+    return wei
+
+
+def _repair(hands: list[list[int]], stock: list[int], others: list[int], shown: set[int]) -> None:
+    """Repairs, in place: no four in a hand; no 坎 of a kind shown since the deal (it would have been 跑'd). A
+    card over the limit is swapped with a stock card, or else with another hidden hand's card, that fits."""
+
     def limit(k: int) -> int:
         return 2 if k in shown else 3
 
@@ -103,23 +118,27 @@ def sample_world(view: View, rng: random.Random) -> World:  # noqa: C901, PLR091
                     h[k] -= 1
                     h[stock[j]] += 1
                     stock[j] = k
-                    continue
-                swapped = False
-                for o in others:
-                    g = hands[o]
-                    if o == s or g[k] >= limit(k):
-                        continue
-                    x = next((x for x in range(NUM_KINDS) if x != k and g[x] and h[x] < limit(x)), -1)
-                    if x >= 0:
-                        h[k] -= 1
-                        g[k] += 1
-                        g[x] -= 1
-                        h[x] += 1
-                        swapped = True
-                        break
-                if not swapped:
+                elif not _swap_with_another_hand(hands, s, k, others, limit):
                     break
-    return World(tuple(tuple(h) for h in hands), tuple(tuple(w) for w in wei), tuple(stock))
+
+
+def _swap_with_another_hand(
+    hands: list[list[int]], s: int, k: int, others: list[int], limit: Callable[[int], int]
+) -> bool:
+    """Swap one ``k`` of seat ``s`` for a card of another hidden hand that fits both; False if none does."""
+    h = hands[s]
+    for o in others:
+        g = hands[o]
+        if o == s or g[k] >= limit(k):
+            continue
+        x = next((x for x in range(NUM_KINDS) if x != k and g[x] and h[x] < limit(x)), -1)
+        if x >= 0:
+            h[k] -= 1
+            g[k] += 1
+            g[x] -= 1
+            h[x] += 1
+            return True
+    return False
 
 
 def build_hand(view: View, world: World) -> Hand:

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from paohuzi import __version__
+from paohuzi.bots import levels
 from paohuzi.engine import Hand
 from paohuzi.rules import RuleSet, find_preset, preset_names
 from paohuzi.server import protocol as p
@@ -214,7 +215,9 @@ async def presets(request: Request) -> dict[str, Any]:
                 "claim_seconds": s.claim_seconds,
                 "bots_fill": True,
                 "hints": True,
+                "bot_level": s.bot_name,
             },
+            "levels": levels.to_dict(),  # 入门 普通 高手 大师 (issue #16), weakest first
             "bounds": {k: list(v) for k, v in p.ROOM_BOUNDS.items()},
             "quick_hands": s.quick_hands,
         },

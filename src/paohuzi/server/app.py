@@ -147,7 +147,7 @@ class HttpRateLimit:
         await self.app(scope, receive, send)
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:  # noqa: C901, PLR0915 (debt: one block per route group; file under rework (hosting))
+def create_app(settings: Settings | None = None) -> FastAPI:
     """The server's app. The database is opened, migrated and the open matches resumed at start-up."""
     settings = settings or Settings.from_env()
 
@@ -202,6 +202,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:  # noqa: C901, PLR0
     metrics = Metrics(lambda: getattr(app.state, "hub", None))
     app.state.metrics = metrics
 
+    _add_error_handlers(app)
+    app.add_middleware(HttpRateLimit, rate=settings.http_rate, burst=settings.http_burst)
+    docs_paths = ("/docs", "/docs/oauth2-redirect") if settings.docs else ()
+    app.add_middleware(SecurityHeaders, docs_paths=docs_paths)  # outermost: the 429s get the headers too
+
+    _add_health_routes(app, settings, metrics)
+    app.include_router(health_router)
+    app.include_router(router)
+    app.include_router(account_router)
+    app.add_api_websocket_route("/ws", websocket_endpoint)
+
+    _add_web_client(app)
+    return app
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    """Every error is ``{"error": {"code", "message"}}``; a crash is logged with its stack, never shown."""
+
     @app.exception_handler(RoomError)
     async def room_error(_request: Request, exc: RoomError) -> JSONResponse:
         return _error(exc.status, exc.code, exc.message)
@@ -224,9 +242,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:  # noqa: C901, PLR0
         log(40, "request failed", path=request.url.path, exc_info=(type(exc), exc, exc.__traceback__))
         return _error(500, "internal", "internal server error")
 
-    app.add_middleware(HttpRateLimit, rate=settings.http_rate, burst=settings.http_burst)
-    docs_paths = ("/docs", "/docs/oauth2-redirect") if settings.docs else ()
-    app.add_middleware(SecurityHeaders, docs_paths=docs_paths)  # outermost: the 429s get the headers too
+
+def _add_health_routes(app: FastAPI, settings: Settings, metrics: Metrics) -> None:
+    """``/metrics`` and ``/readyz`` (``/healthz`` is in api.py)."""
 
     @app.get("/metrics", tags=["health"], response_class=Response)
     async def prometheus_metrics() -> Response:
@@ -250,11 +268,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:  # noqa: C901, PLR0
         body = {"status": "ready" if ready else "unavailable", "checks": checks}
         return JSONResponse(body, status_code=200 if ready else 503)
 
-    app.include_router(health_router)
-    app.include_router(router)
-    app.include_router(account_router)
-    app.add_api_websocket_route("/ws", websocket_endpoint)
 
+def _add_web_client(app: FastAPI) -> None:
+    """The web client's files at ``/`` (a placeholder page when they are not installed)."""
     static = web_dir()
 
     @app.get("/", include_in_schema=False, response_model=None)
@@ -266,7 +282,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:  # noqa: C901, PLR0
 
     if static.is_dir():
         app.mount("/", StaticFiles(directory=static, html=True, check_dir=False), name="web")
-    return app
 
 
 def _ping(session: Any) -> int:

@@ -42,7 +42,8 @@ class Settings:
     :ivar http_rate: lobby-API requests per second per client address; ``http_burst``: how many at once.
     :ivar quick_hands: hands in a quick-play match; ``room_hands``: default for private rooms.
     :ivar room_idle: seconds a room with nobody connected and no match on is kept.
-    :ivar bot_name: the bot for bot seats and 托管 (``paohuzi.bots.make_bot`` name).
+    :ivar bot_name: the bot for bot seats whose room chose no level, and for 托管 (a ``paohuzi.bots.make_bot``
+        name): the ``normal`` level (普通), ``paohuzi.bots.levels.AUTOPLAY``.
     :ivar bot_workers: 0: bots think on one thread of the server process; N: on N worker processes.
     :ivar log_level: logging level name; ``log_json``: structured (JSON lines) logs.
     :ivar forwarded_allow_ips: proxies whose ``X-Forwarded-For``/``-Proto`` are believed (addresses or
@@ -87,7 +88,7 @@ class Settings:
     quick_hands: int = 4
     room_hands: int = 8
     room_idle: float = 1800.0
-    bot_name: str = "greedy"
+    bot_name: str = "normal"
     bot_workers: int = 0
     log_level: str = "INFO"
     log_json: bool = True

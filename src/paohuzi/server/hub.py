@@ -15,6 +15,7 @@ import time
 from collections.abc import Coroutine
 from typing import Any
 
+from paohuzi.bots import BotError, levels
 from paohuzi.rules import RuleSetError, find_preset
 from paohuzi.scoring import level_title
 from paohuzi.server import account_store, accounts, frames, store
@@ -258,8 +259,19 @@ class Hub:
             "claim_seconds": s.claim_seconds if claim is None else claim,
             "bots_fill": bool(getattr(body, "bots_fill", True)),
             "hints": bool(getattr(body, "hints", True)),
+            "bot_level": self._bot_level(body.bot_level),
             "rules": rules.to_dict(),
         }
+
+    def _bot_level(self, name: str | None) -> str:
+        """The computers' level (issue #16: 入门 普通 高手 大师, :mod:`paohuzi.bots.levels`) by key or name;
+        none given: the server's ``bot_name``. :raises RoomError: ``invalid`` (422) for an unknown level."""
+        if name is None:
+            return self.settings.bot_name
+        try:
+            return levels.level(name).key
+        except BotError as exc:
+            raise RoomError("invalid", str(exc), 422) from None
 
     async def _new_code(self) -> str:
         taken = set(self.rooms)
@@ -317,7 +329,7 @@ class Hub:
         await self._leave_waiting_room(player_id)
         code = await self._new_code()
         room_id = await self.db.run(store.create_room(code, "quick", player_id, options, 3))
-        bot = self.settings.bot_name
+        bot = options["bot_level"]
         seats = [
             SeatState(0, player_id, None, True),
             SeatState(1, None, bot, True),
@@ -436,7 +448,7 @@ class Hub:
             case p.GiveOwner():
                 await room.give_owner(player_id, msg.seat)
             case p.AddBot():
-                await room.add_bot(player_id, msg.seat, p.BOT_LEVELS[msg.level])
+                await room.add_bot(player_id, msg.seat, msg.level)
             case p.Dissolve():
                 await room.propose_dissolution(player_id)
             case p.DissolveVote():

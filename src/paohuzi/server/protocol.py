@@ -14,7 +14,7 @@ Act(id=3, type='act', action=Action.parse('discard x7'), hand=None, seat=None)
 ...         parse_client_frame(text)
 ...     except ProtocolError as exc:
 ...         print(exc.code, "|", exc.message)
-bad_message | unknown message type 'dance' (expected one of: act, auto, hello, leave, ping, ready, ...)
+bad_message | unknown message type 'dance' (expected one of: act, auto, ...)
 bad_message | action: chi takes the two hand cards it eats with, like 'chi x8 x9'; got 1
 """
 
@@ -156,8 +156,6 @@ class Chat(_Message):
     phrase: Annotated[int, Field(ge=0, lt=CHAT_PHRASES)]
 
 
-#: Computer levels the owner may seat (docs/protocol.md §3.1) and the bots behind them (paohuzi.bots).
-BOT_LEVELS = {"easy": "random", "normal": "greedy", "hard": "search"}
 
 
 class Kick(_Message):
@@ -179,7 +177,7 @@ class AddBot(_Message):
 
     type: Literal["add_bot"]
     seat: Annotated[int, Field(ge=0, le=3)]
-    level: Literal["easy", "normal", "hard"] = "normal"
+    level: Literal["beginner", "normal", "expert", "master"] = "normal"  # paohuzi.bots.levels
 
 
 class Dissolve(_Message):
@@ -342,6 +340,7 @@ class RoomOptionsIn(_Body):
     )
     bots_fill: bool = True
     hints: bool = True  # 提示 offered at this table (issue #16)
+    bot_level: str | None = Field(default=None, max_length=16)  # the computers' level (paohuzi.bots.levels)
     # R8.1 house options; unset: the preset's (docs/protocol.md §2, docs/rules.md R8.1).
     min_huxi: Literal[15, 18, 21] | None = None  # 起胡
     zimo: Literal["plus_one", "double", "none"] | None = None  # 自摸: +1 底 / 自摸翻倍 / nothing
@@ -361,6 +360,7 @@ class QuickPlayIn(_Body):
 
     preset: str = Field(default="qq", max_length=32)
     hands: int | None = Field(default=None, ge=ROOM_BOUNDS["hands"][0], le=ROOM_BOUNDS["hands"][1])
+    bot_level: str | None = Field(default=None, max_length=16)  # the opponents' level (paohuzi.bots.levels)
 
 
 class JoinIn(_Body):

@@ -309,7 +309,7 @@ class Room:
                     "not_ready", f"{len(free)} seats are free and this room does not fill them with bots"
                 )
             for s in free:
-                s.bot, s.ready = self.services.settings.bot_name, True
+                s.bot, s.ready = self.options.get("bot_level") or self.services.settings.bot_name, True
             await self.start_match()
 
     async def rematch(self, player_id: int) -> None:
@@ -321,7 +321,7 @@ class Room:
             if self.kind == "quick":
                 for s in self.seats:
                     if s.free:
-                        s.bot, s.ready = self.services.settings.bot_name, True
+                        s.bot, s.ready = self.options.get("bot_level") or self.services.settings.bot_name, True
             await self._maybe_start()
             if not self.playing:
                 await self._persist_seats()

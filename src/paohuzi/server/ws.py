@@ -113,18 +113,35 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             metrics.slow_disconnects.inc()
 
 
-async def _serve(websocket: WebSocket, conn: Connection, hub: Hub, settings: Settings, metrics: Metrics) -> None:  # noqa: C901, PLR0911, PLR0912, PLR0915 (debt: the message loop; file under rework (hosting))
+async def _serve(websocket: WebSocket, conn: Connection, hub: Hub, settings: Settings, metrics: Metrics) -> None:
+    """``hello`` first, then one frame at a time until the connection is closed."""
+    if await _hello(websocket, conn, hub, settings, metrics):
+        while not conn.closed:
+            text = _text(await websocket.receive())
+            if text is None:
+                return
+            admitted = _admit(conn, text, settings)
+            if admitted is False:
+                return
+            msg = _parse(conn, text, settings, metrics) if admitted else None
+            if msg is not None:
+                await _handle(conn, msg, hub, metrics)
+
+
+async def _hello(websocket: WebSocket, conn: Connection, hub: Hub, settings: Settings, metrics: Metrics) -> bool:
+    """Read the first frame within ``hello_timeout``; True once it was a good ``hello`` (the connection is
+    attached), False when the connection was closed (with a reason) or went away."""
     try:
         first = await asyncio.wait_for(websocket.receive(), settings.hello_timeout)
     except TimeoutError:
         conn.close(4002, "hello timeout")
-        return
+        return False
     text = _text(first)
     if text is None:
-        return
+        return False
     if len(text) > settings.max_frame:
         conn.close(1009, "frame too big")
-        return
+        return False
     try:
         msg = parse_client_frame(text)
         _check_text(msg)
@@ -132,58 +149,67 @@ async def _serve(websocket: WebSocket, conn: Connection, hub: Hub, settings: Set
         metrics.bad_frames.labels(code=exc.code).inc()
         _error(conn, exc.code, exc.message, exc.msg_id)
         conn.close(4001, "expected hello")
-        return
+        return False
     if not isinstance(msg, Hello):
         _error(conn, "not_authenticated", "the first frame must be hello with your token", msg.id)
         conn.close(4001, "expected hello")
-        return
+        return False
     player = await hub.authenticate(msg.token)
     if player is None:
         _error(conn, "unauthorized", "unknown token", msg.id)
         conn.close(4001, "unauthorized")
-        return
+        return False
     hub.attach(conn, player, msg.token)
-    while not conn.closed:
-        message = await websocket.receive()
-        text = _text(message)
-        if text is None:
-            return
-        if not conn.bucket.take():
-            conn.dropped += 1
-            if conn.dropped > settings.max_dropped:
-                log(WARNING, "connection closed for flooding", conn=conn.id, player=conn.player_id)
-                conn.close(1008, "rate limit exceeded")
-                return
-            if conn.should_report_limit():
-                _error(
-                    conn, "rate_limited", f"too many frames (limit {settings.rate:g}/s); frames were dropped"
-                )
-            continue
-        if len(text) > settings.max_frame:
-            conn.close(1009, "frame too big")
-            return
-        try:
-            msg = parse_client_frame(text)
-            _check_text(msg)
-        except ProtocolError as exc:
-            metrics.bad_frames.labels(code=exc.code).inc()
-            conn.strikes += 1
-            _error(conn, exc.code, exc.message, exc.msg_id)
-            if conn.strikes >= settings.max_strikes:
-                log(WARNING, "connection closed for bad frames", conn=conn.id, player=conn.player_id)
-                conn.close(1008, "too many invalid frames")
-                return
-            continue
-        started = time.perf_counter()
-        result = "ok"
-        try:
-            await hub.handle(conn, msg)
-        except RoomError as exc:
-            result = "refused"
-            _error(conn, exc.code, exc.message, msg.id)
-        except Exception:  # noqa: BLE001 — logged here, a plain error to the client
-            log(ERROR, "frame failed", conn=conn.id, player=conn.player_id, type=msg.type, exc_info=True)
-            result = "failed"
-            _error(conn, "internal", "the server failed on this frame; nothing changed", msg.id)
-        if isinstance(msg, Act):
-            metrics.action_seconds.labels(result=result).observe(time.perf_counter() - started)
+    return True
+
+
+def _admit(conn: Connection, text: str | bytes, settings: Settings) -> bool | None:
+    """The rate and size limits: True to read the frame, None to drop it (over the rate: counted in
+    ``conn.dropped``), False when the connection was closed for it."""
+    if not conn.bucket.take():
+        conn.dropped += 1
+        if conn.dropped > settings.max_dropped:
+            log(WARNING, "connection closed for flooding", conn=conn.id, player=conn.player_id)
+            conn.close(1008, "rate limit exceeded")
+            return False
+        if conn.should_report_limit():
+            _error(conn, "rate_limited", f"too many frames (limit {settings.rate:g}/s); frames were dropped")
+        return None
+    if len(text) > settings.max_frame:
+        conn.close(1009, "frame too big")
+        return False
+    return True
+
+
+def _parse(conn: Connection, text: str | bytes, settings: Settings, metrics: Metrics) -> Any:
+    """The frame's message, or None when it was refused at the wire edge (a strike and an error frame; the
+    connection is closed at ``max_strikes``)."""
+    try:
+        msg = parse_client_frame(text)
+        _check_text(msg)
+    except ProtocolError as exc:
+        metrics.bad_frames.labels(code=exc.code).inc()
+        conn.strikes += 1
+        _error(conn, exc.code, exc.message, exc.msg_id)
+        if conn.strikes >= settings.max_strikes:
+            log(WARNING, "connection closed for bad frames", conn=conn.id, player=conn.player_id)
+            conn.close(1008, "too many invalid frames")
+        return None
+    return msg
+
+
+async def _handle(conn: Connection, msg: Any, hub: Hub, metrics: Metrics) -> None:
+    """Hand a message to the hub; a refusal or a failure becomes an error frame. ``act`` is timed."""
+    started = time.perf_counter()
+    result = "ok"
+    try:
+        await hub.handle(conn, msg)
+    except RoomError as exc:
+        result = "refused"
+        _error(conn, exc.code, exc.message, msg.id)
+    except Exception:  # noqa: BLE001 — logged here, a plain error to the client
+        log(ERROR, "frame failed", conn=conn.id, player=conn.player_id, type=msg.type, exc_info=True)
+        result = "failed"
+        _error(conn, "internal", "the server failed on this frame; nothing changed", msg.id)
+    if isinstance(msg, Act):
+        metrics.action_seconds.labels(result=result).observe(time.perf_counter() - started)

@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { cardEl } from "./cards.js";
 import { h } from "./dom.js";
 import { presetText, t, titleText, tx } from "./i18n.js";
+import { botName, levelSelect } from "./levels.js";
 import { fangpao, rulesEl } from "./rules.js";
 
 function field(label, input) {
@@ -111,17 +112,19 @@ export function renderLobby(app) {
   const presetSelect = (name) =>
     h("select", { name }, presets.map((pr) => h("option", { value: pr.name }, presetText(pr.name, pr.title))));
   const quickPreset = presetSelect("preset");
+  const quickLevel = levelSelect("bot_level", S.quickLevel || (S.presets && S.presets.room_options && S.presets.room_options.defaults.bot_level));
+  quickLevel.addEventListener("change", () => { S.quickLevel = quickLevel.value; });
   root.append(
     h(
       "section",
       { class: "play" },
       h(
         "button",
-        { class: "big-btn quick", "data-action": "quick", onclick: () => app.quickPlay(quickPreset.value) },
+        { class: "big-btn quick", "data-action": "quick", onclick: () => app.quickPlay(quickPreset.value, quickLevel.value) },
         h("b", {}, t("quickPlay")),
         h("small", {}, t("quickPlaySub")),
       ),
-      h("div", { class: "quick-opts" }, field(t("preset"), quickPreset)),
+      h("div", { class: "quick-opts" }, field(t("preset"), quickPreset), field(t("botLevel"), quickLevel)),
       h(
         "div",
         { class: "two" },
@@ -225,6 +228,8 @@ export function renderDialog(app, which) {
   const claim = h("input", { name: "claim_seconds", type: "number", min: "2", max: "300", value: String(defaults.claim_seconds ?? 10) });
   const four = h("input", { name: "four_players", type: "checkbox" });
   const bots = h("input", { name: "bots_fill", type: "checkbox", checked: defaults.bots_fill !== false });
+  const hintsOn = h("input", { name: "hints", type: "checkbox", checked: defaults.hints !== false }); // 提示 (hint.js)
+  const botLevel = levelSelect("bot_level", defaults.bot_level); // levels.js
   // R8.1 house options, their defaults from the chosen preset (changing the preset resets them).
   const choice = (name, values) => h("select", { name }, values.map(([v, label]) => h("option", { value: String(v) }, label)));
   const cap = choice("cap", [[0, t("capNone")], ...[50, 100, 200, 300, 600].map((n) => [n, String(n)])]);
@@ -247,7 +252,7 @@ export function renderDialog(app, which) {
   };
   // What was chosen survives a redraw of the lobby behind the dialog (S.createDraft, until it closes).
   const draft = S.createDraft || (S.createDraft = {});
-  const controls = [preset, hands, stake, turn, claim, four, bots, cap, zimo, mustHu, pao, minHuxi, dealer];
+  const controls = [preset, hands, stake, turn, claim, four, bots, hintsOn, botLevel, cap, zimo, mustHu, pao, minHuxi, dealer];
   if (draft.preset) preset.value = draft.preset;
   fromPreset();
   for (const el of controls) {
@@ -283,11 +288,13 @@ export function renderDialog(app, which) {
     h("label", { class: "check" }, four, t("fourPlayers")),
     h("div", { class: "grid2" }, field(t("turnSeconds"), turn), field(t("claimSeconds"), claim)),
     h("label", { class: "check" }, bots, t("botsFill")),
+    h("label", { class: "check" }, hintsOn, t("optHints")),
+    h("div", { class: "grid2" }, field(t("botLevel"), botLevel)),
     h("div", { class: "sheet-buttons" }, h("button", { class: "btn ghost", type: "button", onclick: close }, t("cancel")), h("button", { class: "btn primary", type: "submit", "data-action": "create-submit" }, t("create"))),
   );
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const body = { preset: preset.value, four_players: four.checked, bots_fill: bots.checked };
+    const body = { preset: preset.value, four_players: four.checked, bots_fill: bots.checked, hints: hintsOn.checked, bot_level: botLevel.value };
     if (hands.value) body.hands = Number(hands.value);
     if (stake.value) body.stake = Number(stake.value);
     if (turn.value) body.turn_seconds = Number(turn.value);
@@ -305,9 +312,6 @@ export function renderDialog(app, which) {
   return h("div", { class: "modal", role: "dialog" }, form);
 }
 
-// The computer levels the owner may seat (docs/protocol.md §3.1): the bot behind each.
-const BOT_LEVEL = { random: "easy", greedy: "normal", search: "hard" };
-
 /** The owner's tools for one seat (before a match): remove, make owner; a computer for a free seat. */
 function ownerTools(app, s, me) {
   const tools = h("span", { class: "owner-tools" });
@@ -318,7 +322,7 @@ function ownerTools(app, s, me) {
     tools.append(h("button", { class: "btn small ghost", "data-action": "kick", "data-seat": String(s.seat), onclick: () => app.send({ type: "kick", seat: s.seat }) }, t("kick")));
   }
   if (!s.player && !s.bot) {
-    const level = h("select", { name: `level-${s.seat}`, "aria-label": t("addBot") }, ["easy", "normal", "hard"].map((l) => h("option", { value: l, selected: l === "normal" }, t(`level_${l}`))));
+    const level = levelSelect(`level-${s.seat}`, "normal");
     tools.append(level, h("button", { class: "btn small", "data-action": "add-bot", "data-seat": String(s.seat), onclick: () => app.send({ type: "add_bot", seat: s.seat, level: level.value }) }, t("addBot")));
   }
   return tools;
@@ -347,7 +351,7 @@ export function renderRoom(app) {
   for (const s of room.seats) {
     let label = t("emptySeat");
     if (s.player) label = [h("span", { "data-pname": "" }, s.player.nickname), s.player.id === me ? t("you_paren") : ""];
-    else if (s.bot) label = [t("botN", { n: s.seat + 1 }), h("small", { class: "bot-level" }, t(`level_${BOT_LEVEL[s.bot] || "normal"}`))];
+    else if (s.bot) label = botName(s.seat, s.bot);
     seats.append(
       h(
         "li",

@@ -7,6 +7,7 @@
 import { api, ApiError, ensureGuest } from "./api.js";
 import { dissolutionEnded, dissolveButton, dissolveDialog, dissolvedSummary } from "./dissolve.js";
 import { h, mount, toast } from "./dom.js";
+import { highlightHint, hintButton, hintPanel, onHint } from "./hint.js";
 import { CHAT_EMOJI, CHAT_ZH, chatText, errorText, lang, setLang, t } from "./i18n.js";
 import { loadLobbyData, renderDialog, renderLobby, renderRoom } from "./lobby.js";
 import { GameSocket } from "./net.js";
@@ -90,9 +91,10 @@ const app = {
     state.dialog = which;
     render();
   },
-  async quickPlay(preset) {
+  async quickPlay(preset, level) {
     await guarded(async () => {
       const body = preset ? { preset } : {};
+      if (level) body.bot_level = level; // the opponents' level (levels.js)
       const { room } = await api("POST", "/api/rooms/quick", body);
       enterRoom(room);
     });
@@ -209,7 +211,7 @@ function rememberNames(room) {
   }
   for (const s of room.seats) {
     if (s.player) state.names[s.seat] = { nickname: s.player.nickname, bot: false };
-    else if (s.bot) state.names[s.seat] = { nickname: "", bot: true };
+    else if (s.bot) state.names[s.seat] = { nickname: "", bot: s.bot }; // the level key (levels.js)
   }
 }
 
@@ -370,6 +372,9 @@ function onFrame(frame) {
       }
       break;
     }
+    case "hint":
+      onHint(frame, state.game);
+      break;
     case "pong":
       break;
     default:
@@ -515,6 +520,7 @@ function topBar() {
         )
       : null,
     g ? dissolveButton(room, app.send) : null,
+    hintButton(room, g, app.send),
     h(
       "button",
       {
@@ -610,6 +616,9 @@ function renderTableScreen() {
     // the two taps), and is dropped once it may not.
     state.selected = resolveSelection(g, state.selected);
     screen.append(renderTable(g, tableCtx()));
+    const hint = hintPanel(g);
+    if (hint) screen.append(hint);
+    highlightHint(screen, g);
   } else {
     screen.append(h("div", { class: "table empty" }, h("div", { class: "spinner" }), t("loading")));
   }

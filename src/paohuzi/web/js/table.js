@@ -4,6 +4,7 @@
 import { cardEl, groupFaces, handColumns, point, shownHuxi } from "./cards.js";
 import { h } from "./dom.js";
 import { lang, t, tx } from "./i18n.js";
+import { botName } from "./levels.js";
 
 const ACT_ZH = { hu: "胡", peng: "碰", chi: "吃", pass: "过" };
 
@@ -24,10 +25,10 @@ export function seatPlaces(me, size) {
 export function seatName(room, seat, names) {
   const named = names ? names[seat] : null;
   if (typeof named === "string" && named) return named;
-  if (named && typeof named === "object") return named.bot ? t("botN", { n: seat + 1 }) : named.nickname;
+  if (named && typeof named === "object") return named.bot ? botName(seat, named.bot) : named.nickname;
   const info = room && room.seats ? room.seats[seat] : null;
   if (info && info.player) return info.player.nickname;
-  if (info && info.bot) return t("botN", { n: seat + 1 });
+  if (info && info.bot) return botName(seat, info.bot);
   return t("seatN", { n: seat + 1 });
 }
 

@@ -8,8 +8,9 @@ Sections implemented here:
   (听牌) score the candidates of :mod:`paohuzi.analysis` and keep the best by (points, 胡息);
   :func:`analyze_hand` is "the best win with this card, else the waits" (``paohuzi analyze``), and
   :meth:`Win.to_dict` / :func:`waits_to_dicts` the one JSON form of a win and of waits.
-- R7.3 settlement: :func:`settle`, :func:`escape_penalty`, :func:`escape_settlement`.
-- R7.4 levels: :data:`LEVELS`, :func:`level_title`, :func:`level_number`.
+- R7.3 settlement: :func:`settle`, :func:`escape_penalty`, :func:`escape_settlement`, and
+- R7.4 levels: :data:`LEVELS`, :func:`level_title`, :func:`level_number`, in :mod:`paohuzi.scoring.settlement`
+  (re-exported here).
 
 Where the rule book leaves a question open the choice is written in ``docs/scoring.md`` and
 ``docs/decisions.md``; comments cite them as "decision".
@@ -26,15 +27,25 @@ Where the rule book leaves a question open the choice is written in ``docs/scori
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, TypedDict
+from typing import Any, TypedDict
 
 from paohuzi import analysis
 from paohuzi.analysis import Arrangement, Source
-from paohuzi.cards import IS_BIG, IS_RED, Card, PaohuziError
+from paohuzi.cards import IS_BIG, IS_RED, Card
 from paohuzi.groups import Group
 from paohuzi.rules import RuleSet
+from paohuzi.scoring.fan import PINGHU, TABLES, TIANHU, ZIMO, Counts, Name, named
+from paohuzi.scoring.settlement import (
+    LEVELS,
+    ScoringError,
+    escape_penalty,
+    escape_settlement,
+    level_number,
+    level_title,
+    settle,
+)
 
 __all__ = [
     "LEVELS",
@@ -60,31 +71,6 @@ __all__ = [
     "scored_waits",
     "settle",
 ]
-
-#: The entries of :attr:`Score.names` that are not 名堂 (R7.2: shown, but they act on the base or are the
-#: plain hand).
-PINGHU = "平胡"
-ZIMO = "自摸"
-TIANHU = "天胡"
-
-
-class ScoringError(PaohuziError):
-    """Scoring or settlement asked with values that make no sense (a winner not at the table …)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Name:
-    """One line of a score's 名堂 list: a Chinese name (红胡, 对对胡, 自摸 …) and the 番 it adds. R7.2.
-
-    ``str(name)`` is ``"红胡 2"``. 自摸 and 天胡 have 番 0: they act on the base (R7.1).
-    """
-
-    name: str
-    fan: int
-
-    def __str__(self) -> str:
-        return f"{self.name} {self.fan}"
-
 
 @dataclass(frozen=True, slots=True)
 class Score:
@@ -226,117 +212,6 @@ def base_of(huxi: int, *, zimo: bool = False, doubled: bool = False) -> int:
     return max(0, (h - 12) // 3) + (1 if zimo else 0)
 
 
-# ---------------------------------------------------------------------------------------------------
-# R7.2 名堂 tables
-# ---------------------------------------------------------------------------------------------------
-
-
-class _Counts(NamedTuple):
-    red: int
-    big: int
-    small: int
-    duidui: bool
-    haidi: bool
-
-
-# Names are immutable: each (name, 番) is built once and shared (a hot path: every scored win lists some).
-_NAMES: dict[tuple[str, int], Name] = {}
-
-
-def _name(name: str, fan: int) -> Name:
-    got = _NAMES.get((name, fan))
-    if got is None:
-        got = _NAMES[name, fan] = Name(name, fan)
-    return got
-
-
-def _haidi(names: list[Name], name: str) -> None:
-    """海底 (tables A and C): +2 番 on a 名堂胡; a 平胡 goes from 1 to 2 番, i.e. 平胡 1 + 海底 1."""
-    if names:
-        names.append(_name(name, 2))
-    else:
-        names.extend((_name(PINGHU, 1), _name(name, 1)))
-
-
-def _fan_qq(c: _Counts, rules: RuleSet) -> list[Name]:
-    """Table A (QQ游戏): every 名堂 that applies, 番 add up. R7.2."""
-    names: list[Name] = []
-    red = c.red
-    # The red 名堂 exclude each other: 0, 1, 4, 7, 10, 11–12, ≥ 13 (table A, the source's literal reading).
-    if red in (4, 7) or 10 < red < 13:
-        names.append(_name("红胡", 2))
-    elif red == 1:
-        names.append(_name("真点胡", 4))
-    elif red == 10:
-        names.append(_name("假点胡", 3))
-    elif red >= 13:
-        names.append(_name("红乌", 4 + red - 13))
-    elif red == 0:
-        names.append(_name("乌胡", 5))
-    if c.duidui:
-        names.append(_name("对对胡", 5))
-    if c.big >= 18:
-        names.append(_name("大字胡", 6 + c.big - 18))
-    if c.small >= 16:
-        names.append(_name("小字胡", 8 + c.small - 16))
-    if c.haidi:
-        _haidi(names, "海底胡")
-    return names
-
-
-def _fan_hunan(c: _Counts, rules: RuleSet) -> list[Name]:
-    """Table B (湖南): one multiplier, the largest that applies; 16小字 and 18大字 add on. R7.2.
-
-    海底 is not a 名堂 of table B and adds nothing (decision, docs/scoring.md).
-    """
-    red, dd = c.red, c.duidui
-    candidates = [
-        _name(name, fan)
-        for name, fan, applies in (
-            ("红和", 2, 10 <= red < 13),
-            ("一点红", 3, red == 1),
-            ("红乌", 4, red >= 13),
-            ("对对胡", 4, dd),
-            ("黑乌", 5, red == 0),
-            ("红对", 6, dd and 10 <= red <= 12),
-            ("红乌对", 8, dd and red >= 13),
-            ("乌对", 10, dd and red == 0),
-        )
-        if applies
-    ]
-    names = [max(candidates, key=lambda n: n.fan)] if candidates else []
-    # "如果还构成其他名堂的，在此基础上倍数累加": the 字 multipliers add to the one above (decision).
-    if c.small >= 16:
-        names.append(_name("16小字", 4 + c.small - 16))
-    if c.big >= 18:
-        names.append(_name("18大字", 4 + c.big - 18))
-    return names
-
-
-def _fan_huayang(c: _Counts, rules: RuleSet) -> list[Name]:
-    """Table C (花样): 番 add up; ``basic`` has the red 名堂 only, ``half`` adds 对对胡 and 海底. R7.2."""
-    names: list[Name] = []
-    red = c.red
-    if 10 <= red < 13:
-        names.append(_name("红胡", 2))
-    elif red == 1:
-        names.append(_name("点胡", 3))
-    elif red >= 13:
-        names.append(_name("红乌", 4))
-    elif red == 0:
-        names.append(_name("乌胡", 5))
-    if rules.huayang_level == "half":
-        if c.duidui:
-            # "乌胡和对对胡同时出现算10番": 乌胡 5 + 对对胡 5 instead of 4 (decision: shown as two lines).
-            names.append(_name("对对胡", 5 if red == 0 else 4))
-        if c.haidi:
-            _haidi(names, "海底")
-    return names
-
-
-_TABLES = {"qq": _fan_qq, "hunan": _fan_hunan, "huayang": _fan_huayang}
-
-
 def _colours(cards: Iterable[Card]) -> tuple[int, int, int]:
     """(red, big, all) cards among these (R1)."""
     red = big = n = 0
@@ -407,15 +282,15 @@ def score(
         n += counted[2]
     small = n - big
     zimo = zimo or tianhu  # 天胡 counts as 自摸 (R6.4)
-    counts = _Counts(red, big, small, arrangement.duidui, haidi)
-    names = _TABLES[rules.fan_table](counts, rules)
+    counts = Counts(red, big, small, arrangement.duidui, haidi)
+    names = TABLES[rules.fan_table](counts, rules)
     if not names:
-        names.append(_name(PINGHU, 1))  # R7.2: a hand with no 名堂 is 平胡 with 番 1
+        names.append(named(PINGHU, 1))  # R7.2: a hand with no 名堂 is 平胡 with 番 1
     fan = sum(n.fan for n in names)
     if tianhu:
-        names.append(_name(TIANHU, 0))
+        names.append(named(TIANHU, 0))
     if zimo:
-        names.append(_name(ZIMO, 0))
+        names.append(named(ZIMO, 0))
     # R8.1: the +1 of R7.1 only under zimo plus_one; 自摸翻倍 doubles the points; then 封顶.
     plus_one = zimo and rules.zimo == "plus_one"
     base = base_of(arrangement.huxi, zimo=plus_one, doubled=tianhu and rules.tianhu_double_huxi)
@@ -601,180 +476,3 @@ def analyze_hand(
         if dealt is not None and dealt.better_than(win):
             win = dealt
     return HandAnalysis(win, tuple(scored_waits(hand, table, rules, last_card=last_card)))
-
-
-# ---------------------------------------------------------------------------------------------------
-# R7.3 settlement
-# ---------------------------------------------------------------------------------------------------
-
-
-def _whole(name: str, value: object, *, low: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise ScoringError(f"{name} must be a whole number ≥ {low}, got {value!r}")
-    return value
-
-
-def settle(
-    winner: int | None,
-    points: int,
-    seats: Iterable[int],
-    stake: int,
-    double_cards: Iterable[int] = frozenset(),
-    *,
-    payer: int | None = None,
-) -> dict[int, int]:
-    """What each seat wins (+) or pays (−) for a hand (R7.3).
-
-    Each loser pays points × stake to the winner; the winner receives the sum. A drawn hand (荒庄, winner
-    None) pays nothing. The deltas add up to 0 unless the winner holds a 双倍积分卡.
-
-    - 双倍积分卡 (R7.3 option ``double_card``): the card doubles only its holder's own **gain**; a loss is
-      never doubled and the other seats' changes are untouched, so a winning holder receives twice what
-      the losers pay (the hand is then not zero-sum).
-    - 放炮包赔 (R8.1 ``discarder_pays``): ``payer`` (the discarder of the card won) pays every loser's
-      share; the other losers pay nothing.
-
-    :param seats: the seats that play the hand (a 守醒 player sitting out is not one of them).
-    :param double_cards: the seats holding a 双倍积分卡 for this hand.
-    :param payer: the one seat that pays for everybody (放炮包赔), or None.
-    :raises ScoringError: for a winner or payer not among the seats, repeated seats or negative values.
-
-    >>> settle(0, 10, (0, 1, 2), 3)                         # QQ: the winner gets 2 × points × d
-    {0: 60, 1: -30, 2: -30}
-    >>> settle(0, 10, (0, 1, 2), 3, double_cards={0})      # the winner's gain doubles, nobody pays more
-    {0: 120, 1: -30, 2: -30}
-    >>> settle(0, 10, (0, 1, 2), 3, double_cards={2})      # a losing holder's loss is not doubled
-    {0: 60, 1: -30, 2: -30}
-    >>> settle(0, 10, (0, 1, 2), 3, payer=2)               # 放炮包赔: the discarder pays both shares
-    {0: 60, 1: 0, 2: -60}
-    >>> settle(None, 0, (0, 1, 2), 3)
-    {0: 0, 1: 0, 2: 0}
-    """
-    seat_list = list(seats)
-    if len(set(seat_list)) != len(seat_list):
-        raise ScoringError(f"seats repeat: {seat_list}")
-    _whole("points", points)
-    _whole("stake", stake)
-    result = {s: 0 for s in seat_list}
-    if winner is None:
-        return result  # 荒庄
-    if winner not in result:
-        raise ScoringError(f"winner {winner!r} is not one of the seats {seat_list}")
-    if payer is not None and (payer not in result or payer == winner):
-        raise ScoringError(f"payer {payer!r} must be a losing seat among {seat_list}")
-    gain = 0
-    for seat in seat_list:
-        if seat == winner:
-            continue
-        pay = points * stake
-        result[payer if payer is not None else seat] -= pay
-        gain += pay
-    # R7.3 双倍积分卡: the holder's own gain only (decision in RULES.md R7.3).
-    result[winner] += gain * (2 if winner in frozenset(double_cards) else 1)
-    return result
-
-
-def escape_penalty(remaining_huxi_sum: int, stake: int) -> int:
-    """What a player who leaves a hand early (逃跑, R7.3) pays: (max(0, floor((H − 12) / 3)) + 8) × d.
-
-    H is the sum, over the remaining players, of the 胡息 of each one's best partial arrangement
-    (:func:`paohuzi.analysis.partial_arrangement` of table and hand cards).
-
-    >>> escape_penalty(0, 3), escape_penalty(14, 3), escape_penalty(15, 3), escape_penalty(30, 1)
-    (24, 24, 27, 14)
-    """
-    _whole("remaining_huxi_sum", remaining_huxi_sum)
-    _whole("stake", stake)
-    return (max(0, (remaining_huxi_sum - 12) // 3) + 8) * stake
-
-
-def escape_settlement(leaver: int, remaining: Mapping[int, int], stake: int) -> dict[int, int]:
-    """Deltas when ``leaver`` leaves a hand early (逃跑, R7.3): the leaver pays :func:`escape_penalty` of the
-    remaining players' 胡息 sum, shared equally among them; the odd point goes to the one with more 胡息,
-    and on equal 胡息 to the first after the leaver in turn order (decision).
-
-    :param remaining: seat → that player's partial-arrangement 胡息, for each player still at the table.
-
-    >>> escape_settlement(0, {1: 10, 2: 9}, 3)          # H = 19: (2 + 8) × 3 = 30
-    {0: -30, 1: 15, 2: 15}
-    >>> escape_settlement(0, {1: 3, 2: 9}, 1)           # H = 12: 8 × 1, shared 4 / 4
-    {0: -8, 1: 4, 2: 4}
-    >>> escape_settlement(1, {0: 9, 2: 3}, 3)           # H = 12: 24 shared 12 / 12
-    {1: -24, 0: 12, 2: 12}
-    >>> escape_settlement(2, {0: 7, 1: 21}, 1)          # H = 28: 5 + 8 = 13, the odd point to seat 1
-    {2: -13, 0: 6, 1: 7}
-    """
-    if not remaining:
-        raise ScoringError("escape_settlement needs the remaining players")
-    if leaver in remaining:
-        raise ScoringError(f"the leaver {leaver} cannot also be a remaining player")
-    for seat, huxi in remaining.items():
-        _whole(f"胡息 of seat {seat}", huxi)
-    penalty = escape_penalty(sum(remaining.values()), stake)
-    share, odd = divmod(penalty, len(remaining))
-    span = max(leaver, *remaining) + 1
-    # Most 胡息 first; ties in turn order from the leaver's 下家.
-    order = sorted(remaining, key=lambda s: (-remaining[s], (s - leaver) % span))
-    result = {leaver: -penalty}
-    for seat in remaining:
-        result[seat] = share
-    for seat in order[:odd]:
-        result[seat] += 1
-    return result
-
-
-# ---------------------------------------------------------------------------------------------------
-# R7.4 levels
-# ---------------------------------------------------------------------------------------------------
-
-#: The 23 level titles (等级, QQ) with the total points each starts at, lowest first (R7.4). The sources
-#: give 包身工 (below 30), 佃户 90, 贫农 180, 猎人 530 and 掌柜 1600; the others are the project's
-#: (decision, docs/scoring.md): the step from one title to the next never shrinks. 包身工 also covers
-#: every total below 0.
-LEVELS: tuple[tuple[int, str], ...] = (
-    (0, "包身工"),
-    (30, "短工"),
-    (60, "长工"),
-    (90, "佃户"),
-    (180, "贫农"),
-    (330, "渔夫"),
-    (530, "猎人"),
-    (800, "中农"),
-    (1150, "富农"),
-    (1600, "掌柜"),
-    (2200, "商人"),
-    (3000, "衙役"),
-    (4000, "小财主"),
-    (5500, "大财主"),
-    (7500, "小地主"),
-    (10000, "大地主"),
-    (13500, "知县"),
-    (18000, "通判"),
-    (24000, "知府"),
-    (32000, "总督"),
-    (43000, "巡抚"),
-    (57000, "丞相"),
-    (75000, "帝王"),
-)
-
-
-def level_number(points: int) -> int:
-    """The level (等级) of a points total, 1 (包身工) to 23 (帝王). R7.4.
-
-    >>> level_number(-5), level_number(29), level_number(30), level_number(1600), level_number(10**9)
-    (1, 1, 2, 10, 23)
-    """
-    level = 1
-    for i, (threshold, _title) in enumerate(LEVELS):
-        if points >= threshold:
-            level = i + 1
-    return level
-
-
-def level_title(points: int) -> str:
-    """The level title (等级名) of a points total. R7.4.
-
-    >>> level_title(29), level_title(90), level_title(179), level_title(180), level_title(1600)
-    ('包身工', '佃户', '佃户', '贫农', '掌柜')
-    """
-    return LEVELS[level_number(points) - 1][1]

@@ -1,0 +1,30 @@
+"""Difficulty levels in the browser (issue #16 item 3): quick play lets the player choose the opponents' level
+(入门 普通 高手 大师), and the bot seats show it by their names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .conftest import Server
+from .helpers import Person
+from .test_browser import _no_errors
+
+
+def test_quick_play_opponents_show_the_chosen_level(browser: Any, server: Server, artifacts: Path) -> None:
+    me = Person(browser, server.url, artifacts, "levels", viewport={"width": 1280, "height": 800})
+    try:
+        me.open()
+        me.page.wait_for_selector(".lobby .nick")
+        options = me.page.eval_on_selector_all("select[name='bot_level'] option", "os => os.map(o => o.textContent)")
+        assert options == ["入门", "普通", "高手", "大师"]
+        assert me.page.input_value("select[name='bot_level']") == "normal"
+        me.page.select_option("select[name='bot_level']", "expert")
+        me.page.click("[data-action='quick']")
+        me.page.wait_for_selector(".table .hand .card")
+        for seat in (2, 3):
+            me.page.locator(f".table .who [data-pname]:text-is('电脑{seat}·高手')").wait_for()
+        me.shot("expert-opponents")
+        _no_errors(me)
+    finally:
+        me.close()
