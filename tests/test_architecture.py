@@ -205,8 +205,9 @@ MAX_LINES = 600
 # Explicit exceptions, each with its reason and its line count today (the test also fails if one grows, so the
 # debt can only shrink): delete an entry once the module is split.
 OVERSIZED = {
-    # The hand's state machine (1,153 lines on main at 16:00); engine-api is reworking it (issue 10 item 1) in
-    # parallel with this gate, its branch then at ~1,470 lines: capped there until that work lands.
+    # The hand's state machine: 1,472 lines after engine-api's rework (issue 10 item 1, Hand.from_position)
+    # landed; still to be split (e.g. claim windows, settlement, position construction). Capped a little above
+    # so that work in flight on 2026-12-01 could land; lower the cap as it shrinks.
     "engine/hand.py": 1500,
 }
 

@@ -268,6 +268,12 @@ def first_legal(legal: list[str]) -> str:
     return legal[0]
 
 
+def never_hu(legal: list[str]) -> str:
+    """The first legal action other than 胡. Without 有胡必胡 (off in the presets) a seat offered 胡 may
+    always decline it (R4.2.3, R4.4): a test that needs a hand to go on must not let the deal end it."""
+    return next((a for a in legal if a != "hu"), legal[0])
+
+
 def play_seat(
     client: Client,
     until: str = "hand_over",

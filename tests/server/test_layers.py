@@ -20,7 +20,9 @@ ALLOWED = {
     "rows": {"models"},
     "store": {"models", "rows"},
     "accounts": set(),
-    "account_store": {"models", "rows", "store"},
+    "account_store": {"economy", "models", "rows", "store"},
+    "economy": set(),
+    "ledger_store": {"economy", "models", "store"},
     "db": {"logs", "models", "rows"},
     "bots": set(),
     "metrics": set(),  # reads the hub it is handed, imports none of it
@@ -28,14 +30,15 @@ ALLOWED = {
     "registry": {"connection", "frames", "rows"},
     "services": {"bots", "config", "db", "frames", "logs"},
     "turns": {"bots", "frames"},
-    "game": {"frames", "logs", "services", "store", "turns"},
+    "game": {"frames", "ledger_store", "logs", "services", "store", "turns"},
     "room": {"frames", "game", "logs", "services", "store", "turns"},
     "hints": {"frames", "room"},  # 提示 (issue #16): the room is only read (type-only import)
     "hub": {
         *("bots", "config", "connection", "db", "frames", "logs"),
         *("protocol", "registry", "room", "services", "store", "accounts", "account_store", "hints"),
+        *("economy", "ledger_store"),
     },
-    "account_api": {"account_store", "accounts", "connection", "hub", "room"},
+    "account_api": {"account_store", "accounts", "connection", "economy", "hub", "ledger_store", "room"},
     "ws": {"config", "connection", "hub", "logs", "metrics", "protocol", "room"},
     "api": {"protocol", "store", "connection", "hub", "room"},
     "app": {"account_api", "api", "config", "connection", "db", "hub", "logs", "metrics", "room", "ws"},

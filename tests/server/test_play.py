@@ -9,7 +9,7 @@ from typing import Any
 
 from paohuzi.engine import replay
 
-from .support import Client, ServerProcess, play_seat
+from .support import Client, ServerProcess, never_hu, play_seat
 
 
 def _private_table(server: ServerProcess, **options: Any) -> tuple[list[Client], str]:
@@ -96,12 +96,22 @@ def test_quick_play_starts_at_once_against_two_bots(server: ServerProcess) -> No
     me.close()
 
 
+def _at_third_decision(server: ServerProcess) -> Client:
+    """A quick-play player whose seat has played two decisions (never 胡) and has a third to make. The bots
+    may still win first (about one hand in 60, or a dealt 天胡, R6.4): then a new player tries a new hand."""
+    for _ in range(5):
+        me = Client(server)
+        me.api("POST", "/api/rooms/quick", {"hands": 1}, expect=201)
+        me.connect()
+        me.expect("game")
+        if play_seat(me, until="hand_over", choose=never_hu, max_actions=2, timeout=60) is None:
+            return me
+        me.close()
+    raise AssertionError("five hands in a row ended before the seat's third decision")
+
+
 def test_reconnect_mid_hand_gets_the_full_snapshot_from_another_tab(server: ServerProcess) -> None:
-    me = Client(server)
-    me.api("POST", "/api/rooms/quick", {"hands": 1}, expect=201)
-    me.connect()
-    me.expect("game")
-    assert play_seat(me, until="never", max_actions=2, timeout=30) is None
+    me = _at_third_decision(server)
     last = [f for f in me.frames if f["type"] in ("update", "game")][-1]
     # a second tab with the same token takes over; the first is closed with 4000
     tab = Client(server, token=me.token)

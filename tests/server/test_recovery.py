@@ -14,7 +14,16 @@ import pytest
 from paohuzi.engine import Hand, replay
 from paohuzi.rules import RuleSet
 
-from .support import Client, ServerProcess, describe, play_seat, postgres_available, postgres_schema
+from .support import (
+    Client,
+    ServerProcess,
+    describe,
+    first_legal,
+    never_hu,
+    play_seat,
+    postgres_available,
+    postgres_schema,
+)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -48,12 +57,12 @@ class RecordingClient(Client):
         super().send(message)
 
 
-def _play(clients: list[Client], until: str, stop_when: Any = None) -> None:
+def _play(clients: list[Client], until: str, stop_when: Any = None, choose: Any = first_legal) -> None:
     errors: list[BaseException] = []
 
     def run(c: Client) -> None:
         try:
-            play_seat(c, until=until, stop_when=stop_when, timeout=60)
+            play_seat(c, until=until, choose=choose, stop_when=stop_when, timeout=60)
         except BaseException as exc:  # noqa: BLE001
             errors.append(exc)
 
@@ -74,23 +83,35 @@ def _last_views(clients: list[Client]) -> dict[int, dict[str, Any]]:
     return out
 
 
-def test_kill_9_mid_hand_then_resume_and_finish(database_url: str, tmp_path: Path) -> None:
-    # long turn timers: every action of this hand must be a player's own, even on a busy machine
-    server = ServerProcess(
-        tmp_path, database_url, {"PAOHUZI_TURN_SECONDS": "300", "PAOHUZI_CLAIM_SECONDS": "300"}
-    ).start()
-    try:
-        clients = [RecordingClient(server) for _ in range(3)]
+def _seated_at_a_live_hand(server: ServerProcess) -> list[Client]:
+    """Three players in a new one-hand room, the hand dealt. A dealt 天胡 (R6.4, about one deal in 10,000)
+    ends a hand before anyone plays; then the players leave that (finished) room for a new one."""
+    for _ in range(3):
+        clients: list[Client] = [RecordingClient(server) for _ in range(3)]
         code = clients[0].api("POST", "/api/rooms", {"hands": 1}, expect=201)["room"]["code"]
         for c in clients[1:]:
             c.api("POST", f"/api/rooms/{code}/join")
         for c in clients:
             c.connect()
             c.send({"type": "ready", "ready": True})
+        games = [c.expect("game") for c in clients]
+        if games[0]["view"]["phase"] != "over":
+            return clients
         for c in clients:
-            c.expect("game")
-        # part of the hand: until five cards are drawn from the stock; then everyone reads what is left
-        _play(clients, until="hand_over", stop_when=lambda f: f["view"]["stock"] <= 14)
+            c.close()
+    raise AssertionError("three dealt 天胡 in a row")
+
+
+def test_kill_9_mid_hand_then_resume_and_finish(database_url: str, tmp_path: Path) -> None:
+    # long turn timers: every action of this hand must be a player's own, even on a busy machine
+    server = ServerProcess(
+        tmp_path, database_url, {"PAOHUZI_TURN_SECONDS": "300", "PAOHUZI_CLAIM_SECONDS": "300"}
+    ).start()
+    try:
+        clients = _seated_at_a_live_hand(server)
+        # part of the hand: until five cards are drawn from the stock, nobody taking a 胡 (so the hand cannot
+        # end before: the random deal must not decide whether it lasts that long); then everyone reads the rest
+        _play(clients, until="hand_over", stop_when=lambda f: f["view"]["stock"] <= 14, choose=never_hu)
         for c in clients:
             c.drain()
         assert all(f["type"] != "hand_over" for c in clients for f in c.frames), "the hand ended too soon"

@@ -82,7 +82,7 @@ def test_the_code_opens_the_hand_for_anyone_the_id_only_for_players_of_a_private
 
 def test_unknown_replay_codes_are_limited(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'p.sqlite3'}"
-    server = ServerProcess(tmp_path, url, {"PAOHUZI_JOIN_GUESS_BURST": "3"}).start()
+    server = ServerProcess(tmp_path, url, {"PAOHUZI_JOIN_GUESS_BURST": "3", "PAOHUZI_JOIN_GUESS_RATE": "0.001"}).start()
     try:
         guesser = Client(server)
         statuses = [guesser.api("GET", f"/api/replays/code/{n}ABCDEF", expect=None) for n in range(2, 7)]

@@ -44,11 +44,30 @@ def test_a_replay_code_typed_in_the_lobby_by_an_outsider_opens_the_hand(
         assert outsider.page.evaluate("() => window.paohuzi.state.replay.handId") == int(hand or 0)
         assert outsider.page.evaluate("() => window.paohuzi.state.replay.mode") == "server"
         outsider.shot("replay-by-code")
-        # the link opens it too
+        # the link opens it too. One navigation fires popstate and hashchange: two loads of the replay. The
+        # first is held back here until the viewer (shown from the second) was stepped: its late answer must
+        # not reset the viewer to step 0 (the race behind a failed step check in test_browser, issue 12).
         outsider.page.goto(server.url + "/")
         outsider.page.wait_for_selector(".lobby .nick")
+        held: list[Any] = []
+
+        def hold_the_first(route: Any) -> None:
+            if held:
+                route.continue_()
+            else:
+                held.append(route)
+
+        outsider.page.route("**/api/replays/code/*", hold_the_first)
         outsider.page.goto(link)
         outsider.page.wait_for_selector(".replay-screen .table")
+        assert len(held) == 1
+        for _ in range(2):
+            outsider.page.click("[data-action='next']")
+        outsider.page.wait_for_selector(".step-no[data-step='2']")
+        with outsider.page.expect_response(lambda r: "/api/matches/" in r.url):  # the held load's last request
+            held[0].continue_()
+        outsider.page.evaluate("() => new Promise((done) => setTimeout(done, 100))")
+        assert outsider.page.get_attribute(".step-no", "data-step") == "2"
         for p in (host, outsider):
             assert not p.errors, p.errors
     finally:

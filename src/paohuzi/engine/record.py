@@ -37,7 +37,7 @@ class ReplayError(PaohuziError):
     """A record that cannot be replayed: bad format or version, or an action the rules refuse."""
 
 
-def replay(record: dict[str, Any], *, upto: int | None = None) -> Hand:  # noqa: C901, PLR0912 (one check per field)
+def replay(record: dict[str, Any], *, upto: int | None = None) -> Hand:
     """The hand of a record, replayed action by action (event for event the same as when played).
 
     :param upto: replay only the first ``upto`` actions (the recorded result is then not checked).
@@ -50,6 +50,19 @@ def replay(record: dict[str, Any], *, upto: int | None = None) -> Hand:  # noqa:
     >>> again.events == hand.events
     True
     """
+    version, seeded = _check_header(record)
+    hand = _dealt_hand(record, version, seeded)
+    _play(hand, record["actions"], upto)
+    result = record.get("result")
+    if upto is None and result is not None:
+        got = hand.outcome.to_dict() if hand.outcome is not None else None
+        if got != result:
+            raise ReplayError(f"the recorded result is not the one the actions reach: recorded {result}, got {got}")
+    return hand
+
+
+def _check_header(record: Any) -> tuple[int, bool]:
+    """The record's format version and whether it is dealt from a seed; its required keys are checked."""
     if not isinstance(record, dict):
         raise ReplayError(f"a record is an object, got {type(record).__name__}")
     version = record.get("format_version")
@@ -66,6 +79,12 @@ def replay(record: dict[str, Any], *, upto: int | None = None) -> Hand:  # noqa:
         rng = record.get("rng_version")
         if rng != RNG_VERSION:
             raise ReplayError(f"record made with rng_version {rng!r}; this engine shuffles with {RNG_VERSION}")
+    return version, seeded
+
+
+def _dealt_hand(record: dict[str, Any], version: int, seeded: bool) -> Hand:
+    """The hand as dealt: from the seed, the recorded deck (format 1) or the recorded deal, checked against
+    each other when the record has both."""
     try:
         rules = RuleSet.from_dict(record["rules"])
         if version == 1:
@@ -88,7 +107,11 @@ def replay(record: dict[str, Any], *, upto: int | None = None) -> Hand:  # noqa:
             f"the recorded deal is not what seed {record.get('seed')!r} deals (rng_version {RNG_VERSION}, "
             f"dealer {record['dealer']}): {_first_difference(hand.dealt(), record['dealt'])}"
         )
-    actions = record["actions"]
+    return hand
+
+
+def _play(hand: Hand, actions: Any, upto: int | None) -> None:
+    """Apply the recorded actions (the first ``upto`` of them) to the hand."""
     if not isinstance(actions, list):
         raise ReplayError("record actions must be a list of [seat, action]")
     for i, entry in enumerate(actions[:upto] if upto is not None else actions):
@@ -102,12 +125,6 @@ def replay(record: dict[str, Any], *, upto: int | None = None) -> Hand:  # noqa:
                 hand.apply(seat, text)
         except PaohuziError as exc:
             raise ReplayError(f"action {i} ({seat}, {text!r}) refused: {exc}") from exc
-    result = record.get("result")
-    if upto is None and result is not None:
-        got = hand.outcome.to_dict() if hand.outcome is not None else None
-        if got != result:
-            raise ReplayError(f"the recorded result is not the one the actions reach: recorded {result}, got {got}")
-    return hand
 
 
 def _deck_of(dealt: Any, rules: RuleSet, dealer: Any) -> list[str]:

@@ -8,13 +8,14 @@ by username, claims by player): beyond, 429 ``rate_limited`` before any password
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
-from paohuzi.server import account_store, accounts
+from paohuzi.scoring import level_title
+from paohuzi.server import account_store, accounts, economy, ledger_store
 from paohuzi.server.accounts import PASSWORD_MAX, username_key
 from paohuzi.server.connection import TokenBucket
 from paohuzi.server.hub import Hub
@@ -209,3 +210,57 @@ async def delete_me(request: Request, current: Current, body: DeleteIn | None = 
             raise RoomError("bad_credentials", "send your password to delete your account", 401)
     await hub.delete_account(player["id"])
     return {"deleted": player["id"]}
+
+
+# ---- 欢乐豆 (issue 13 §2) ---------------------------------------------------------------------------
+
+
+@router.get("/tiers", tags=["beans"])
+async def tiers() -> dict[str, Any]:
+    """The table tiers (场次): multiplier of beans per point and the beans needed to sit down; the start
+    grant and the daily relief."""
+    return {
+        "tiers": [t.to_dict() for t in economy.TIERS],
+        "start_beans": economy.START_BEANS,
+        "relief": {"amount": economy.RELIEF_AMOUNT, "below": economy.RELIEF_BELOW, "per_day": economy.RELIEF_PER_DAY},
+    }
+
+
+@router.post("/me/relief", tags=["beans"])
+async def relief(request: Request, current: Current) -> dict[str, Any]:
+    """The daily relief (救济) for a player holding under 100 beans: 500 beans, twice a UTC day."""
+    player, _session = current
+    return await _hub(request).relief(player["id"])
+
+
+@router.get("/me/ledger", tags=["beans"])
+async def my_ledger(
+    request: Request,
+    current: Current,
+    currency: Annotated[Literal["beans", "points"] | None, Query()] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> dict[str, Any]:
+    """Your ledger: every change of your beans and points (积分), newest first — only ever your own."""
+    player, _session = current
+    rows = await _hub(request).db.run(ledger_store.entries(player["id"], currency, limit))
+    return {"entries": [r.to_dict() for r in rows]}
+
+
+@router.get("/leaderboards/{board}", tags=["beans"])
+async def leaderboards(
+    request: Request,
+    board: Literal["points", "beans"],
+    period: Annotated[Literal["week", "all"], Query()] = "all",
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> dict[str, Any]:
+    """Players by 积分 or by 欢乐豆: ``all`` by balance, ``week`` by what hands gave them in the last 7
+    days (from the ledger). Bots have no account; deleted players are left out."""
+    rows = await _hub(request).db.run(ledger_store.leaderboard(board, 7 if period == "week" else None, limit))
+    return {
+        "board": board,
+        "period": period,
+        "players": [
+            {"rank": i + 1, "id": pid, "nickname": nick, "title": level_title(points), "value": value}
+            for i, (pid, nick, points, value) in enumerate(rows)
+        ],
+    }

@@ -11,7 +11,8 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from paohuzi.server.models import MatchSeat, Player, RoomSeat, SessionRow, utcnow
+from paohuzi.server.economy import START_BEANS
+from paohuzi.server.models import LedgerRow, MatchSeat, Player, RoomSeat, SessionRow, utcnow
 from paohuzi.server.rows import PlayerRow
 from paohuzi.server.store import Job, hash_token, history, iso, player_by_id
 
@@ -77,6 +78,7 @@ def _player(p: Player) -> PlayerRow:
         hands_won=p.hands_won,
         matches_played=p.matches_played,
         created_at=iso(p.created_at),
+        beans=int(p.beans),
     )
 
 
@@ -84,9 +86,22 @@ def create_guest(token_hash: str, nickname: str, user_agent: str) -> Job[tuple[P
     """A new guest and its first session: the player and the session id."""
 
     def job(s: Session) -> tuple[PlayerRow, int]:
-        p = Player(token_hash=token_hash, nickname=nickname, points=0, hands_played=0, hands_won=0, matches_played=0)
+        p = Player(
+            token_hash=token_hash,
+            nickname=nickname,
+            points=0,
+            hands_played=0,
+            hands_won=0,
+            matches_played=0,
+            beans=START_BEANS,
+        )
         s.add(p)
         s.flush()
+        s.add(
+            LedgerRow(
+                player_id=p.id, currency="beans", reason="start", amount=START_BEANS, balance_after=START_BEANS
+            )
+        )
         row = SessionRow(player_id=p.id, token_hash=token_hash, kind="guest", user_agent=user_agent[:120])
         s.add(row)
         s.flush()

@@ -178,6 +178,7 @@ class HandOverFrame(TypedDict):
     outcome: dict[str, Any]
     scores: list[int]
     deltas: list[int]
+    beans: list[int]  # each seat's change of 欢乐豆 (issue 13 §2; 0 at multiplier-0 tables)
     view: View
     replay: str
     replay_code: str
@@ -318,6 +319,7 @@ def hand_over(
     deltas: list[int],
     view: View,
     code: str,
+    beans: list[int] | None = None,
 ) -> HandOverFrame:
     return {
         "type": "hand_over",
@@ -326,6 +328,7 @@ def hand_over(
         "outcome": outcome,
         "scores": scores,
         "deltas": deltas,
+        "beans": beans if beans is not None else [0] * len(deltas),
         "view": view,
         "replay": f"/api/replays/{hand}",
         "replay_code": code,  # the hand's replay code (issue 12 item 4): anyone holding it may watch

@@ -24,7 +24,7 @@ from paohuzi.engine.hand import FORMAT_VERSION, Hand
 from paohuzi.engine.match import replay_match
 from paohuzi.rules import RuleSet
 from paohuzi.scoring import scored_waits, waits_to_dicts
-from paohuzi.server import frames, store
+from paohuzi.server import frames, ledger_store, store
 from paohuzi.server.frames import GameFrame, MatchInfo, MessageId, RoomError, WaitInfo
 from paohuzi.server.logs import log
 from paohuzi.server.services import RoomServices
@@ -424,9 +424,23 @@ class Game:
             for s, seat in enumerate(self.lineup)
             if seat.player_id is not None and s in hand.seats
         ]
-        await self.services.db.run(store.finish_hand(self.hand_id, data, hand.record(), self.id, scores, results))
+        # 积分 and 欢乐豆 move with their ledger rows in the settlement's own transaction (issue 13 §2).
+        finish = store.finish_hand(self.hand_id, data, hand.record(), self.id, scores, results)
+        beans = await self.services.db.run(
+            ledger_store.settle_hand(
+                finish,
+                self.hand_id,
+                [seat.player_id for seat in self.lineup],
+                list(hand.seats),
+                payments,
+                hand.rules.stake,
+                int(self.table.options.get("multiplier", 0)),
+                sorted(hand.double_cards),
+            )
+        )
         for pid, delta, won in results:
-            self.services.roster.won(pid, delta, won)
+            seat_of = next(s for s, x in enumerate(self.lineup) if x.player_id == pid)
+            self.services.roster.won(pid, delta, won, beans[seat_of])
         log(
             INFO,
             "hand over",
@@ -446,6 +460,7 @@ class Game:
                     outcome=data,
                     scores=scores,
                     deltas=payments,
+                    beans=beans,
                     view=view_of(hand, seat.index),
                     code=code,
                 )

@@ -18,7 +18,7 @@ from typing import Any
 from paohuzi.bots import BotError, levels
 from paohuzi.rules import RuleSetError, find_preset
 from paohuzi.scoring import level_title
-from paohuzi.server import account_store, accounts, frames, store
+from paohuzi.server import account_store, accounts, economy, frames, ledger_store, store
 from paohuzi.server import protocol as p
 from paohuzi.server.bots import BotPool
 from paohuzi.server.config import Settings
@@ -246,6 +246,10 @@ class Hub:
             rules = rules.with_options(four_players=four, stake=rules.stake if stake is None else stake, **house)
         except RuleSetError as exc:
             raise RoomError("invalid", str(exc), 422) from None
+        try:
+            tier = economy.find_tier(body.tier)
+        except KeyError as exc:
+            raise RoomError("invalid", str(exc.args[0]), 422) from None
         s = self.settings
         hands = body.hands or (s.quick_hands if quick else s.room_hands)
         turn = getattr(body, "turn_seconds", None)
@@ -260,6 +264,9 @@ class Hub:
             "bots_fill": bool(getattr(body, "bots_fill", True)),
             "hints": bool(getattr(body, "hints", True)),
             "bot_level": self._bot_level(body.bot_level),
+            "tier": tier.name,
+            "multiplier": tier.multiplier,
+            "minimum": tier.minimum,
             "rules": rules.to_dict(),
         }
 
@@ -311,8 +318,34 @@ class Hub:
         await room.join(player_id, seat)
         self.room_of[player_id] = room
 
+    async def _check_beans(self, player_id: int, options: dict[str, Any]) -> None:
+        """A tier asks a minimum of beans to sit down (R7.3). :raises RoomError: 409 ``not_enough_beans``."""
+        minimum = int(options.get("minimum", 0))
+        if minimum <= 0:
+            return
+        fresh = await self.db.run(store.player_by_id(player_id))
+        beans = fresh.beans if fresh is not None else 0
+        if beans < minimum:
+            raise RoomError(
+                "not_enough_beans", f"this table asks {minimum} 欢乐豆 to sit down; you hold {beans}", 409
+            )
+
+    async def relief(self, player_id: int) -> dict[str, Any]:
+        """The daily relief (救济) for a broke player. :raises RoomError: 409 ``not_broke`` / ``relief_used``."""
+        failed, beans = await self.db.run(ledger_store.grant_relief(player_id))
+        if failed == "not_broke":
+            raise RoomError(failed, f"relief is for players holding under {economy.RELIEF_BELOW} 欢乐豆", 409)
+        if failed is not None:
+            times = economy.RELIEF_PER_DAY
+            raise RoomError(failed, f"relief is given {times} times a day (UTC); come back tomorrow", 409)
+        row = self.players.profiles.get(player_id)
+        if row is not None:
+            row.beans = beans
+        return {"granted": economy.RELIEF_AMOUNT, "beans": beans}
+
     async def create_room(self, player_id: int, body: p.RoomOptionsIn) -> Room:
         options = self.room_options(body, quick=False)
+        await self._check_beans(player_id, options)
         await self._leave_waiting_room(player_id)
         n = 4 if options["four_players"] else 3
         code = await self._new_code()
@@ -326,6 +359,7 @@ class Hub:
 
     async def quick_play(self, player_id: int, body: p.QuickPlayIn) -> Room:
         options = self.room_options(body, quick=True)
+        await self._check_beans(player_id, options)
         await self._leave_waiting_room(player_id)
         code = await self._new_code()
         room_id = await self.db.run(store.create_room(code, "quick", player_id, options, 3))
@@ -349,6 +383,7 @@ class Hub:
             raise RoomError("not_found", f"no open room {code!r}", 404)
         if self.room_of.get(player_id) is room:
             return room
+        await self._check_beans(player_id, room.options)
         await self._leave_waiting_room(player_id)
         await self._join(room, player_id, seat)
         return room

@@ -8,6 +8,8 @@ migrations in ``migrations/``; ``tests/server/test_db.py`` checks that they matc
   finished, its outcome and record (the replay).
 - ``sessions``: server-side log-in sessions (the token only as SHA-256): listed and revoked by their player
   (issue 13). A guest's first token is its first session.
+- ``ledger``: every change of a player's 欢乐豆 (beans) or 积分 (points), append-only, with the balance
+  after it; written in the transaction of the change (issue 13 §2).
 - ``actions``: the append-only log of every accepted action of every hand, in order. A hand is rebuilt from
   (rules, seed, dealer, actions) after a restart.
 - ``writer_fence``: one row; the fencing token of the server process that may write (see
@@ -33,6 +35,7 @@ __all__ = [
     "ActionRow",
     "WriterFence",
     "SessionRow",
+    "LedgerRow",
     "utcnow",
 ]
 
@@ -64,6 +67,7 @@ class Player(Base):
     password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
     claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    beans: Mapped[int] = mapped_column(BigInteger, default=1000)  # 欢乐豆 (R7.3); every change is in ledger
 
     __table_args__ = (Index("ix_players_points", "points"),)
 
@@ -181,3 +185,20 @@ class WriterFence(Base):
     token: Mapped[int] = mapped_column(BigInteger)
     holder: Mapped[str] = mapped_column(String(128))
     taken_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LedgerRow(Base):
+    """One change of a player's beans or points: append-only (never updated or deleted)."""
+
+    __tablename__ = "ledger"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"), nullable=True)
+    currency: Mapped[str] = mapped_column(String(8))  # beans | points
+    reason: Mapped[str] = mapped_column(String(16))  # start | opening | hand | relief
+    amount: Mapped[int] = mapped_column(BigInteger)
+    balance_after: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_ledger_player", "player_id", "id"),)

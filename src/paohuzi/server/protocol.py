@@ -341,6 +341,7 @@ class RoomOptionsIn(_Body):
     bots_fill: bool = True
     hints: bool = True  # 提示 offered at this table (issue #16)
     bot_level: str | None = Field(default=None, max_length=16)  # the computers' level (paohuzi.bots.levels)
+    tier: str = Field(default="practice", max_length=16)  # 场次 (issue 13 §2): practice … senior
     # R8.1 house options; unset: the preset's (docs/protocol.md §2, docs/rules.md R8.1).
     min_huxi: Literal[15, 18, 21] | None = None  # 起胡
     zimo: Literal["plus_one", "double", "none"] | None = None  # 自摸: +1 底 / 自摸翻倍 / nothing
@@ -361,6 +362,7 @@ class QuickPlayIn(_Body):
     preset: str = Field(default="qq", max_length=32)
     hands: int | None = Field(default=None, ge=ROOM_BOUNDS["hands"][0], le=ROOM_BOUNDS["hands"][1])
     bot_level: str | None = Field(default=None, max_length=16)  # the opponents' level (paohuzi.bots.levels)
+    tier: str = Field(default="practice", max_length=16)  # 场次 (issue 13 §2): practice … senior
 
 
 class JoinIn(_Body):

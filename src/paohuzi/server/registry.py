@@ -50,11 +50,12 @@ class PlayerCards:
             return {"id": player_id, "nickname": "?", "title": level_title(0), "points": 0}
         return {"id": player_id, "nickname": data.nickname, "title": level_title(data.points), "points": data.points}
 
-    def won(self, player_id: int, delta: int, won: bool) -> None:
-        """A hand ended: ``delta`` points, and one more hand played (and won)."""
+    def won(self, player_id: int, delta: int, won: bool, beans: int = 0) -> None:
+        """A hand ended: ``delta`` points, ``beans`` 欢乐豆, and one more hand played (and won)."""
         data = self.profiles.get(player_id)
         if data is not None:
             data.points += delta
+            data.beans += beans
             data.hands_played += 1
             data.hands_won += 1 if won else 0
 

@@ -39,6 +39,7 @@ class PlayerRow:
     hands_won: int
     matches_played: int
     created_at: str | None
+    beans: int = 1000  # 欢乐豆 (issue 13 §2)
 
     def to_dict(self) -> dict[str, Any]:
         """Profile (docs/protocol.md §2) without its ``title``."""

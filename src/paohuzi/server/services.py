@@ -26,8 +26,8 @@ class Roster(Protocol):
     def card(self, player_id: int) -> PlayerCard:
         """What a room shows of a seated player."""
 
-    def won(self, player_id: int, delta: int, won: bool) -> None:
-        """A hand ended for the player: ``delta`` points; ``won`` if it was theirs."""
+    def won(self, player_id: int, delta: int, won: bool, beans: int = 0) -> None:
+        """A hand ended for the player: ``delta`` points, ``beans`` 欢乐豆; ``won`` if it was theirs."""
 
     def played_match(self, player_id: int) -> None:
         """A match the player sat in ended."""

@@ -78,6 +78,7 @@ def _player(p: Player) -> PlayerRow:
         hands_won=p.hands_won,
         matches_played=p.matches_played,
         created_at=iso(p.created_at),
+        beans=int(p.beans),
     )
 
 

@@ -742,20 +742,26 @@ setInterval(() => {
 
 // ---- routing and start-up ------------------------------------------------------------------------------
 
+// One navigation to a fragment fires both popstate and hashchange, so two onRoute calls overlap: only the
+// newest one's replay is shown (an older load finishing later would reset the viewer to step 0 under the user).
+let routeSeq = 0;
+
 async function onRoute() {
+  const seq = ++routeSeq;
   const m = location.hash.match(/^#\/replay\/(\d+)/);
   const byCode = location.hash.match(/^#\/r\/([2-9A-Za-z]{7,13})$/);
+  let replay = null;
   if (m) {
     state.replay = { handId: Number(m[1]), loading: true, steps: null, mode: "none" };
     render();
-    state.replay = await loadReplay(Number(m[1]), state.player);
+    replay = await loadReplay(Number(m[1]), state.player);
   } else if (byCode) {
     state.replay = { handId: null, loading: true, steps: null, mode: "none" };
     render();
-    state.replay = await loadReplay(null, state.player, byCode[1].toUpperCase());
-  } else {
-    state.replay = null;
+    replay = await loadReplay(null, state.player, byCode[1].toUpperCase());
   }
+  if (seq !== routeSeq) return;
+  state.replay = replay;
   render();
 }
 

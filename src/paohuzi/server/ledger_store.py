@@ -1,0 +1,209 @@
+"""The ledger (issue 13 §2): every change of a player's 欢乐豆 or 积分 is an append-only ``ledger`` row
+(player, hand, currency, reason, amount, balance after), written in the same transaction as the change
+itself — :func:`settle_hand` wraps the hand's settlement job, so a hand is never settled without its
+ledger rows, nor the reverse. :func:`replay` recomputes every balance from the ledger.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from paohuzi.server.economy import RELIEF_AMOUNT, RELIEF_BELOW, RELIEF_PER_DAY, bean_moves
+from paohuzi.server.models import LedgerRow, Player
+from paohuzi.server.store import Job, iso
+
+__all__ = ["LedgerEntry", "settle_hand", "grant_relief", "entries", "replay", "balances", "record", "leaderboard"]
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    id: int
+    hand_id: int | None
+    currency: str  # beans | points
+    reason: str  # start | opening | hand | relief
+    amount: int
+    balance_after: int
+    created_at: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def record(s: Session, player_id: int, currency: str, reason: str, amount: int, after: int, hand: int | None) -> None:
+    s.add(
+        LedgerRow(
+            player_id=player_id,
+            hand_id=hand,
+            currency=currency,
+            reason=reason,
+            amount=amount,
+            balance_after=after,
+        )
+    )
+
+
+def settle_hand(
+    finish: Job[None],
+    hand_id: int,
+    players: Sequence[int | None],
+    in_hand: Sequence[int],
+    payments: Sequence[int],
+    stake: int,
+    multiplier: int,
+    doubled: Sequence[int] = (),
+) -> Job[list[int]]:
+    """The hand's settlement ``finish`` (:func:`paohuzi.server.store.finish_hand`, which moves 积分) with,
+    in the same transaction, the beans moved (:func:`paohuzi.server.economy.bean_moves`, on the balances
+    read in this transaction) and a ledger row for every change. ``players``: the player id of each
+    seat (None: a bot); ``in_hand``: the seats that played the hand; ``payments``: each seat's 积分 change
+    as ``finish`` applies it. Returns each seat's change of beans.
+    """
+
+    def job(s: Session) -> list[int]:
+        finish(s)
+        n = len(players)
+        held: list[int | None] = [None] * n
+        for seat in in_hand:
+            pid = players[seat]
+            if pid is not None:
+                held[seat] = int(s.execute(select(Player.beans).where(Player.id == pid)).scalar_one())
+        moves = bean_moves(
+            [payments[i] if i in in_hand else 0 for i in range(n)], stake, multiplier, held, doubled
+        )
+        for seat in in_hand:
+            pid = players[seat]
+            if pid is None:
+                continue
+            after_points = int(s.execute(select(Player.points).where(Player.id == pid)).scalar_one())
+            record(s, pid, "points", "hand", payments[seat], after_points, hand_id)
+            if moves[seat]:
+                before = held[seat]
+                assert before is not None
+                after = before + moves[seat]
+                s.execute(update(Player).where(Player.id == pid).values(beans=after))
+                record(s, pid, "beans", "hand", moves[seat], after, hand_id)
+        return moves
+
+    return job
+
+
+def _today_start() -> datetime:
+    now = datetime.now(UTC)
+    return now.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def grant_relief(player_id: int) -> Job[tuple[str | None, int]]:
+    """The daily relief (救济) for a broke player: (None, beans after) when granted, else (the reason —
+    ``not_broke`` or ``relief_used`` —, beans now)."""
+
+    def job(s: Session) -> tuple[str | None, int]:
+        p = s.get(Player, player_id)
+        assert p is not None
+        beans = int(p.beans)
+        if beans >= RELIEF_BELOW:
+            return "not_broke", beans
+        today = s.execute(
+            select(func.count())
+            .select_from(LedgerRow)
+            .where(
+                LedgerRow.player_id == player_id,
+                LedgerRow.reason == "relief",
+                LedgerRow.created_at >= _today_start(),
+            )
+        ).scalar_one()
+        if today >= RELIEF_PER_DAY:
+            return "relief_used", beans
+        after = beans + RELIEF_AMOUNT
+        s.execute(update(Player).where(Player.id == player_id).values(beans=after))
+        record(s, player_id, "beans", "relief", RELIEF_AMOUNT, after, None)
+        return None, after
+
+    return job
+
+
+def entries(player_id: int, currency: str | None, limit: int) -> Job[list[LedgerEntry]]:
+    """The player's ledger rows, newest first."""
+
+    def job(s: Session) -> list[LedgerEntry]:
+        q = select(LedgerRow).where(LedgerRow.player_id == player_id)
+        if currency is not None:
+            q = q.where(LedgerRow.currency == currency)
+        rows = s.scalars(q.order_by(LedgerRow.id.desc()).limit(limit))
+        return [
+            LedgerEntry(r.id, r.hand_id, r.currency, r.reason, int(r.amount), int(r.balance_after), iso(r.created_at))
+            for r in rows
+        ]
+
+    return job
+
+
+def replay() -> Job[dict[int, dict[str, int]]]:
+    """Every player's balances recomputed from the ledger alone: ``{player: {"beans", "points"}}``.
+
+    :raises AssertionError: if a row's ``balance_after`` is not the running sum, or beans go below zero.
+    """
+
+    def job(s: Session) -> dict[int, dict[str, int]]:
+        out: dict[int, dict[str, int]] = {}
+        for r in s.scalars(select(LedgerRow).order_by(LedgerRow.id)):
+            bal = out.setdefault(r.player_id, {"beans": 0, "points": 0})
+            bal[r.currency] += int(r.amount)
+            assert bal[r.currency] == int(r.balance_after), f"ledger row {r.id}: balance after"
+            assert r.currency != "beans" or bal["beans"] >= 0, f"ledger row {r.id}: beans below zero"
+        return out
+
+    return job
+
+
+def balances() -> Job[dict[int, dict[str, int]]]:
+    """Every player's balances as the players table holds them."""
+
+    def job(s: Session) -> dict[int, dict[str, int]]:
+        rows = s.execute(select(Player.id, Player.beans, Player.points))
+        return {pid: {"beans": int(b), "points": int(p)} for pid, b, p in rows}
+
+    return job
+
+
+
+
+def leaderboard(currency: str, days: int | None, limit: int) -> Job[list[tuple[int, str, int, int]]]:
+    """Players by ``currency`` (beans or points): all-time by balance (``days`` None), else by what
+    hands gave them in the last ``days`` days (from the ledger). Deleted players are left out; bots have
+    no account. Rows: (player id, nickname, points, value)."""
+
+    def job(s: Session) -> list[tuple[int, str, int, int]]:
+        alive = Player.deleted_at.is_(None)
+        if days is None:
+            column = Player.beans if currency == "beans" else Player.points
+            rows = s.execute(
+                select(Player.id, Player.nickname, Player.points, column)
+                .where(alive)
+                .order_by(column.desc(), Player.id)
+                .limit(limit)
+            ).all()
+        else:
+            since = datetime.now(UTC) - timedelta(days=days)
+            total = func.sum(LedgerRow.amount).label("total")
+            rows = s.execute(
+                select(Player.id, Player.nickname, Player.points, total)
+                .join(LedgerRow, LedgerRow.player_id == Player.id)
+                .where(
+                    alive,
+                    LedgerRow.currency == currency,
+                    LedgerRow.reason == "hand",
+                    LedgerRow.created_at >= since,
+                )
+                .group_by(Player.id, Player.nickname, Player.points)
+                .order_by(total.desc(), Player.id)
+                .limit(limit)
+            ).all()
+        return [(int(a), str(b), int(c), int(d)) for a, b, c, d in rows]
+
+    return job
