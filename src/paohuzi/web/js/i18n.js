@@ -287,6 +287,7 @@ const zh = {
   err_not_claimed: "请先设置用户名和密码，否则以后无法再登录",
   err_hints_off: "这一桌不提供提示",
   err_hint_too_fast: "提示太频繁了，稍等几秒",
+  err_not_enough_beans: "欢乐豆不够了",
 };
 
 const en = {
@@ -566,6 +567,7 @@ const en = {
   err_not_claimed: "Set a username and password first, or you could never log in again",
   err_hints_off: "Hints are not offered at this table",
   err_hint_too_fast: "One hint every few seconds — please wait",
+  err_not_enough_beans: "Not enough beans for this table",
 };
 
 const TABLES = { zh, en };
