@@ -219,6 +219,7 @@ def test_three_people_play_a_private_room_by_code(browser: Any, server: Server, 
         guests[1].shot("kicked")
         host.page.select_option("select[name='level-2']", "master")
         host.page.click(".seats li[data-seat='2'] [data-action='add-bot']")
+        host.page.wait_for_selector(".seats li[data-seat='2'].taken")  # the room frame with the computer
         assert "大师" in host.page.inner_text(".seats li[data-seat='2'] .seat-name")
         host.shot("computer-seated")
         host.page.click(".seats li[data-seat='2'] [data-action='kick']")
