@@ -31,7 +31,8 @@ ALLOWED = {
     "services": {"bots", "config", "db", "frames", "logs"},
     "turns": {"bots", "frames"},
     "game": {"frames", "ledger_store", "logs", "services", "store", "turns"},
-    "room": {"frames", "game", "logs", "services", "store", "turns"},
+    "room": {"dissolve", "frames", "game", "logs", "services", "store", "turns"},
+    "dissolve": {"frames", "game", "logs", "services", "store", "turns"},  # R8.2, the room's vote (a mixin)
     "hints": {"frames", "room"},  # 提示 (issue #16): the room is only read (type-only import)
     "hub": {
         *("bots", "config", "connection", "db", "frames", "logs"),
@@ -44,7 +45,7 @@ ALLOWED = {
     "app": {"account_api", "api", "config", "connection", "db", "hub", "logs", "metrics", "room", "ws"},
 }
 # What a room works with: none of these may reach the hub, not even at run time through an object.
-BELOW_HUB = ("room", "game", "turns", "services", "registry", "frames")
+BELOW_HUB = ("room", "dissolve", "game", "turns", "services", "registry", "frames")
 
 
 def _server_imports(path: Path) -> set[str]:

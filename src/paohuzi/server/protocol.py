@@ -14,7 +14,7 @@ Act(id=3, type='act', action=Action.parse('discard x7'), hand=None, seat=None)
 ...         parse_client_frame(text)
 ...     except ProtocolError as exc:
 ...         print(exc.code, "|", exc.message)
-bad_message | unknown message type 'dance' (expected one of: act, auto, ...)
+bad_message | unknown message type 'dance' (expected one of: act, ...)
 bad_message | action: chi takes the two hand cards it eats with, like 'chi x8 x9'; got 1
 """
 

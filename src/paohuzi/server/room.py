@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from paohuzi.engine import Action, IllegalActionError
 from paohuzi.rules import RuleSet
 from paohuzi.server import frames, store
-from paohuzi.server.frames import DissolutionInfo, MessageId, RoomError, RoomState, SeatInfo
+from paohuzi.server.dissolve import Dissolution, DissolutionVotes
+from paohuzi.server.frames import MessageId, RoomError, RoomState, SeatInfo
 from paohuzi.server.game import Game
 from paohuzi.server.logs import log
 from paohuzi.server.services import RoomServices
@@ -31,38 +31,7 @@ INFO = 20
 #: Quick chat: at most one phrase per player in this many seconds.
 CHAT_INTERVAL = 3.0
 
-@dataclass
-class Dissolution:
-    """An open 解散房间 proposal (R8.2): who proposed, until when (wall clock, so that it survives a restart)
-    and each seat's answer so far (the proposer and computer seats agree at once)."""
-
-    proposer: int
-    deadline: float  # seconds since the epoch
-    votes: dict[int, bool] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "proposer": self.proposer,
-            "deadline": self.deadline,
-            "votes": {str(k): v for k, v in self.votes.items()},
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Dissolution:
-        votes = {int(k): bool(v) for k, v in dict(data.get("votes") or {}).items()}
-        return cls(int(data["proposer"]), float(data["deadline"]), votes)
-
-    def info(self, seats: int) -> DissolutionInfo:
-        remaining = max(0, int((self.deadline - time.time()) * 1000))
-        return {
-            "proposer": self.proposer,
-            "votes": [self.votes.get(i) for i in range(seats)],
-            "deadline": int(self.deadline * 1000),
-            "remaining_ms": remaining,
-        }
-
-
-class Room:
+class Room(DissolutionVotes):
     """A table with 3 (or 4) seats. All changes go through its async methods, which hold :attr:`lock`."""
 
     def __init__(
@@ -486,108 +455,6 @@ class Room:
                 self._dissolution_timer(self.dissolution)
             await game.carry_on(data)
             log(INFO, "match resumed", room=self.code, match=game.id, hand=game.hand_id, seq=game.seq)
-
-    # ---- 解散房间 (R8.2) ------------------------------------------------------------------------------------
-
-    async def propose_dissolution(self, player_id: int) -> None:
-        """A seated player proposes to end the match by agreement (R8.2): every other seated player is
-        asked; computer seats agree at once. Alone with computers, the match ends at once."""
-        async with self.lock:
-            seat = self._seated(player_id)
-            if not self.playing:
-                raise RoomError("no_match", "no match is being played")
-            if self.dissolution is not None:
-                raise RoomError("dissolve_open", "a proposal to dissolve the match is already open")
-            ended = self.proposal_ended.get(player_id)
-            again = self.services.settings.dissolve_again  # R8.2: 30 s
-            if ended is not None and time.monotonic() - ended < again:
-                wait = again - (time.monotonic() - ended)
-                raise RoomError(
-                    "dissolve_too_soon",
-                    f"you may propose again {again:g} s after your last proposal; wait {wait:.0f} s",
-                )
-            votes = {s.index: True for s in self.seats if s.index == seat.index or s.player_id is None}
-            proposal = Dissolution(seat.index, time.time() + self.services.settings.dissolve_seconds, votes)
-            self.dissolution = proposal
-            log(INFO, "dissolution proposed", room=self.code, seat=seat.index)
-            if len(votes) == len(self.seats):
-                await self._dissolve(proposal)
-                return
-            await self._save_proposal()
-            self._dissolution_timer(proposal)
-            self.broadcast_room()
-
-    async def vote_dissolution(self, player_id: int, agree: bool) -> None:
-        """A seated player answers the open proposal: one refusal cancels it; the last agreement ends the
-        match (R8.2)."""
-        async with self.lock:
-            seat = self._seated(player_id)
-            proposal = self.dissolution
-            if proposal is None:
-                raise RoomError("no_dissolution", "there is no proposal to dissolve the match")
-            if seat.index in proposal.votes:
-                raise RoomError("already_voted", "you have already answered this proposal")
-            if not agree:
-                self._end_proposal()
-                await self._save_proposal()
-                self._send_all(frames.dissolution("refused", proposal.proposer, seat.index))
-                log(INFO, "dissolution refused", room=self.code, seat=seat.index)
-                self.broadcast_room()
-                return
-            proposal.votes[seat.index] = True
-            if len(proposal.votes) == len(self.seats):
-                await self._dissolve(proposal)
-                return
-            await self._save_proposal()
-            self.broadcast_room()
-
-    def _dissolution_timer(self, proposal: Dissolution) -> None:
-        delay = max(0.0, proposal.deadline - time.time())
-        asyncio.get_running_loop().call_later(
-            delay, lambda: self.services.tasks.spawn(self._dissolution_timeout(proposal))
-        )
-
-    async def _dissolution_timeout(self, proposal: Dissolution) -> None:
-        """The proposal's 60 s are up: a seat offline or under 托管 that did not answer agrees (R8.2); if a
-        connected player did not answer, the proposal lapses (``expired``)."""
-        async with self.lock:
-            if self.dissolution is not proposal or not self.playing:
-                return
-            delivery = self.services.delivery
-            for s in self.seats:
-                if s.index not in proposal.votes and s.player_id is not None:
-                    if s.auto or not delivery.online(s.player_id):
-                        proposal.votes[s.index] = True
-            if len(proposal.votes) == len(self.seats):
-                await self._dissolve(proposal)
-                return
-            self._end_proposal()
-            await self._save_proposal()
-            self._send_all(frames.dissolution("expired", proposal.proposer, None))
-            log(INFO, "dissolution expired", room=self.code)
-            self.broadcast_room()
-
-    async def _dissolve(self, proposal: Dissolution) -> None:
-        """Everyone agreed: the hand in play is void and the match ends with its summary; nobody pays 逃跑
-        (R8.2). The lock is held."""
-        self._end_proposal()
-        self._send_all(frames.dissolution("agreed", proposal.proposer, None))
-        log(INFO, "match dissolved", room=self.code)
-        assert self.match is not None
-        await self.match.dissolve()
-
-    def _end_proposal(self) -> None:
-        proposal = self.dissolution
-        self.dissolution = None
-        if proposal is not None:
-            proposer = self.seats[proposal.proposer].player_id
-            if proposer is not None:
-                self.proposal_ended[proposer] = time.monotonic()
-
-    async def _save_proposal(self) -> None:
-        if self.match is not None:
-            data = self.dissolution.to_dict() if self.dissolution is not None else None
-            await self.services.db.run(store.save_dissolution(self.match.id, data))
 
     def _send_all(self, frame: frames.Frame) -> None:
         for pid in self.humans():
