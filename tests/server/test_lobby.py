@@ -141,3 +141,36 @@ def test_openapi_and_index_page(server: ServerProcess) -> None:
     assert "/api/rooms" in spec["paths"] and "/api/guests" in spec["paths"]
     r = httpx.get(server.url + "/")
     assert r.status_code == 200 and "paohuzi" in r.text
+
+
+def test_owner_tools_kick_hand_over_and_seat_a_computer(server: ServerProcess) -> None:
+    """Issue 12 item 5, before the first hand: the owner seats a computer of a chosen level, releases a seat
+    (a computer, or a player who is told and leaves the room), and hands the room over; others may not."""
+    owner, guest, other = Client(server), Client(server), Client(server)
+    code = owner.api("POST", "/api/rooms", {"hands": 1}, expect=201)["room"]["code"]
+    guest.api("POST", f"/api/rooms/{code}/join", {"seat": 1})
+    for c in (owner, guest):
+        c.connect()
+    guest.send({"type": "kick", "seat": 0, "id": "k0"})
+    assert guest.expect("error")["code"] == "not_owner"
+    owner.send({"type": "add_bot", "seat": 2, "level": "expert", "id": "b1"})
+    room = owner.expect("room", where=lambda f: f["room"]["seats"][2]["bot"] is not None)["room"]
+    assert room["seats"][2]["bot"] == "expert" and room["seats"][2]["ready"] is True
+    owner.send({"type": "add_bot", "seat": 1, "id": "b2"})
+    assert owner.expect("error")["code"] == "room_full"
+    owner.send({"type": "kick", "seat": 0, "id": "k1"})
+    assert owner.expect("error")["code"] == "bad_request"
+    owner.send({"type": "kick", "seat": 2})
+    owner.expect("room", where=lambda f: f["room"]["seats"][2]["bot"] is None)
+    owner.send({"type": "kick", "seat": 1})
+    assert guest.expect("kicked") == {"type": "kicked", "room": code}
+    guest.expect("room", where=lambda f: f["room"] is None)
+    assert guest.api("GET", "/api/me")["room"] is None
+    owner.expect("room", where=lambda f: f["room"]["seats"][1]["player"] is None)
+    other.api("POST", f"/api/rooms/{code}/join", {"seat": 2})
+    owner.send({"type": "give_owner", "seat": 2})
+    assert owner.expect("room", where=lambda f: f["room"]["owner"] == other.id)["room"]["owner"] == other.id
+    owner.send({"type": "add_bot", "seat": 1, "id": "b3"})
+    assert owner.expect("error")["code"] == "not_owner"
+    for c in (owner, guest):
+        c.close()

@@ -65,14 +65,19 @@ class Person:
         """Wait (on the page's state, not a sleep) until the table asks for a decision or the hand ends."""
         self.page.wait_for_selector(DECISION, timeout=timeout)
 
-    def play_until_discard(self, timeout: float = 60.0) -> None:
-        """Make every claim decision until it is this person's turn to discard (and stop there)."""
+    def play_until_discard(self, timeout: float = 90.0) -> None:
+        """Make every claim decision until it is this person's turn to discard (and stop there). A hand that
+        ends first (the computers win fast) is followed by the next one (or the next match)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             self.wait_for_decision()
             if self.page.locator(".hand.my-turn .card.playable").count():
                 return
-            assert not self.settled(), "the hand ended before a discard"
+            if self.settled():
+                self.page.click(".settle-modal [data-action='next'], .settle-modal [data-action='rematch']")
+                self.page.wait_for_selector(".settle-modal", state="detached")
+                self.page.wait_for_selector(".table .hand .card")
+                continue
             self.step()
         raise TimeoutError("no discard decision")
 

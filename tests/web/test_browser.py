@@ -212,6 +212,27 @@ def test_three_people_play_a_private_room_by_code(browser: Any, server: Server, 
         listed = guests[0].page.inner_text("[data-testid='rules'] .rules-list")
         assert "封顶\n100" in listed and "自摸翻倍" in listed, listed
         guests[0].shot("room-rules")
+        # Owner tools before the first hand (issue 12 item 5): release a player's seat (told in the lobby),
+        # seat a computer of a chosen level and release it again, hand the room over.
+        host.page.click(".seats li[data-seat='2'] [data-action='kick']")
+        guests[1].page.wait_for_selector("[data-testid='kicked-notice']")
+        guests[1].shot("kicked")
+        host.page.select_option("select[name='level-2']", "master")
+        host.page.click(".seats li[data-seat='2'] [data-action='add-bot']")
+        host.page.wait_for_selector(".seats li[data-seat='2'].taken")  # the room frame with the computer
+        assert "大师" in host.page.inner_text(".seats li[data-seat='2'] .seat-name")
+        host.shot("computer-seated")
+        host.page.click(".seats li[data-seat='2'] [data-action='kick']")
+        host.page.wait_for_selector(".seats li[data-seat='2'].free")
+        guests[1].page.click("[data-action='notice-ok']")
+        guests[1].page.click("[data-action='join']")
+        guests[1].page.fill("input[name='code']", code)
+        guests[1].page.click("[data-action='join-submit']")
+        guests[1].page.wait_for_selector("[data-testid='room-code']")
+        host.page.wait_for_function("() => document.querySelectorAll('.seats li.taken').length === 3")
+        host.page.click(".seats li[data-seat='1'] [data-action='give-owner']")
+        guests[0].page.wait_for_selector("[data-action='start']")
+        host.page.wait_for_selector("[data-action='start']", state="detached")  # (its own room frame)
         host.shot("room-full")
         for p in people:
             p.page.click("[data-action='ready']")

@@ -208,6 +208,11 @@ class ChatFrame(TypedDict):
     phrase: int
 
 
+class KickedFrame(TypedDict):
+    type: Literal["kicked"]
+    room: str
+
+
 class PongFrame(TypedDict):
     type: Literal["pong"]
     server_time: int
@@ -231,6 +236,7 @@ Frame = (
     | PongFrame
     | ErrorFrame
     | ChatFrame
+    | KickedFrame
     | DissolutionFrame
 )
 
@@ -349,6 +355,10 @@ def match_over(
         "leaver": leaver,
         "penalty": penalty,
     }
+
+
+def kicked(code: str) -> KickedFrame:
+    return {"type": "kicked", "room": code}
 
 
 def dissolution(result: Literal["agreed", "refused", "expired"], proposer: int, by: int | None) -> DissolutionFrame:

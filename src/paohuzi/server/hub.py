@@ -304,6 +304,16 @@ class Hub:
             self.forget_room(room)
         return penalty
 
+    async def kick(self, room: Room, owner_id: int, seat: int) -> None:
+        """The owner releases ``seat`` before a match: a computer leaves it, or a player is sent out of the
+        room (told by a ``kicked`` frame and ``room: null``)."""
+        target = await room.check_kick(owner_id, seat)
+        if target is None:
+            return  # a computer's seat: freed by check_kick
+        await self._remove(room, target)
+        self.conns.send(target, frames.kicked(room.code))
+        self.conns.send(target, frames.room(None))
+
     async def _join(self, room: Room, player_id: int, seat: int | None) -> None:
         await room.join(player_id, seat)
         self.room_of[player_id] = room
@@ -444,6 +454,8 @@ class Hub:
                     self.conns.send(player_id, frames.room(None))
             case p.Leave():
                 await self.leave(player_id)
+            case p.Kick():
+                await self.kick(self._room_of(player_id), player_id, msg.seat)
             case _:
                 await self._in_room(self._room_of(player_id), player_id, msg)
 
@@ -468,6 +480,10 @@ class Hub:
                 await room.rematch(player_id)
             case p.Chat():
                 room.chat(player_id, msg.phrase)
+            case p.GiveOwner():
+                await room.give_owner(player_id, msg.seat)
+            case p.AddBot():
+                await room.add_bot(player_id, msg.seat, msg.level)
             case p.Dissolve():
                 await room.propose_dissolution(player_id)
             case p.DissolveVote():

@@ -156,6 +156,30 @@ class Chat(_Message):
     phrase: Annotated[int, Field(ge=0, lt=CHAT_PHRASES)]
 
 
+
+
+class Kick(_Message):
+    """Owner, before a match: release a seat (a player or a computer)."""
+
+    type: Literal["kick"]
+    seat: Annotated[int, Field(ge=0, le=3)]
+
+
+class GiveOwner(_Message):
+    """Owner: hand the room over to the player in ``seat``."""
+
+    type: Literal["give_owner"]
+    seat: Annotated[int, Field(ge=0, le=3)]
+
+
+class AddBot(_Message):
+    """Owner, before a match: seat a computer of ``level`` in a free seat."""
+
+    type: Literal["add_bot"]
+    seat: Annotated[int, Field(ge=0, le=3)]
+    level: Literal["beginner", "normal", "expert", "master"] = "normal"  # paohuzi.bots.levels
+
+
 class Dissolve(_Message):
     """解散房间 (R8.2): propose to end the match by agreement."""
 
@@ -176,13 +200,28 @@ class Hint(_Message):
 
 
 ClientMessage = Annotated[
-    Hello | Ping | Sync | Ready | Start | Act | Auto | Rematch | Leave | Chat | Dissolve | DissolveVote | Hint,
+    Hello
+    | Ping
+    | Sync
+    | Ready
+    | Start
+    | Act
+    | Auto
+    | Rematch
+    | Leave
+    | Chat
+    | Dissolve
+    | DissolveVote
+    | Kick
+    | GiveOwner
+    | AddBot
+    | Hint,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = (
-    *("act", "auto", "chat", "dissolve", "dissolve_vote", "hello", "hint", "leave", "ping", "ready", "rematch"),
-    *("start", "sync"),
+    *("act", "add_bot", "auto", "chat", "dissolve", "dissolve_vote", "give_owner", "hello", "hint", "kick"),
+    *("leave", "ping", "ready", "rematch", "start", "sync"),
 )
 
 

@@ -233,6 +233,54 @@ class Room:
             self.broadcast_room()
             return penalty
 
+    # ---- owner tools (before a match) -----------------------------------------------------------------
+
+    def _owner_seat_check(self, player_id: int, seat: int) -> SeatState:
+        """The owner's request about ``seat`` before a match. :raises RoomError: otherwise."""
+        self._seated(player_id)
+        if self.kind != "private" or self.owner_id != player_id:
+            raise RoomError("not_owner", "only the room's owner can do that")
+        if self.playing:
+            raise RoomError("room_started", "a match is being played")
+        if not 0 <= seat < len(self.seats):
+            raise RoomError("bad_request", f"no seat {seat} (seats 0–{len(self.seats) - 1})", 400)
+        return self.seats[seat]
+
+    async def check_kick(self, player_id: int, seat: int) -> int | None:
+        """Kick ``seat``: a computer is removed here (None); a player's id is answered, for the hub to remove."""
+        async with self.lock:
+            target = self._owner_seat_check(player_id, seat)
+            if target.player_id == player_id:
+                raise RoomError("bad_request", "that is your own seat: leave the room instead", 400)
+            if target.player_id is not None:
+                return target.player_id
+            if target.bot is None:
+                raise RoomError("bad_request", f"seat {seat} is free", 400)
+            target.bot, target.ready, target.brain = None, False, None
+            await self._persist_seats()
+            self.broadcast_room()
+            return None
+
+    async def give_owner(self, player_id: int, seat: int) -> None:
+        async with self.lock:
+            self._seated(player_id)
+            if self.kind != "private" or self.owner_id != player_id:
+                raise RoomError("not_owner", "only the room's owner can do that")
+            if not 0 <= seat < len(self.seats) or self.seats[seat].player_id in (None, player_id):
+                raise RoomError("bad_request", f"seat {seat} has no other player", 400)
+            self.owner_id = self.seats[seat].player_id
+            await self._persist_seats()
+            self.broadcast_room()
+
+    async def add_bot(self, player_id: int, seat: int, bot: str) -> None:
+        async with self.lock:
+            target = self._owner_seat_check(player_id, seat)
+            if target.player_id is not None:
+                raise RoomError("room_full", f"seat {seat} is taken")
+            target.bot, target.ready, target.brain = bot, True, None
+            await self._persist_seats()
+            self.broadcast_room()
+
     async def set_ready(self, player_id: int, ready: bool) -> None:
         async with self.lock:
             seat = self._seated(player_id)

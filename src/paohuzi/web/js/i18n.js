@@ -238,6 +238,10 @@ const zh = {
   rulesShort: "规则",
   chat: "聊天",
   handCol: "局",
+  kick: "请出",
+  giveOwner: "转让房主",
+  addBot: "加电脑",
+  kicked: "你被房主请出了房间 {code}",
   resultCol: "结果",
   mingtangCol: "名堂",
   bestHand: "最佳",
@@ -279,6 +283,11 @@ const zh = {
   err_dissolve_too_soon: "刚申请过解散，30 秒后才能再次申请",
   err_no_dissolution: "没有待回答的解散申请",
   err_already_voted: "你已经回答过了",
+  err_bad_credentials: "用户名或密码不对",
+  err_not_claimed: "请先设置用户名和密码，否则以后无法再登录",
+  err_hints_off: "这一桌不提供提示",
+  err_hint_too_fast: "提示太频繁了，稍等几秒",
+  err_not_enough_beans: "欢乐豆不够了",
 };
 
 const en = {
@@ -509,6 +518,10 @@ const en = {
   rulesShort: "Rules",
   chat: "Chat",
   handCol: "Hand",
+  kick: "Remove",
+  giveOwner: "Make owner",
+  addBot: "Add computer",
+  kicked: "The owner removed you from room {code}",
   resultCol: "Result",
   mingtangCol: "Patterns",
   bestHand: "best",
@@ -549,7 +562,12 @@ const en = {
   err_dissolve_open: "A dissolution is already proposed: answer it first",
   err_dissolve_too_soon: "You proposed just now: wait 30 s before proposing again",
   err_no_dissolution: "There is no dissolution to answer",
-  err_already_voted: "You have already answered"
+  err_already_voted: "You have already answered",
+  err_bad_credentials: "Wrong username or password",
+  err_not_claimed: "Set a username and password first, or you could never log in again",
+  err_hints_off: "Hints are not offered at this table",
+  err_hint_too_fast: "One hint every few seconds — please wait",
+  err_not_enough_beans: "Not enough beans for this table",
 };
 
 const TABLES = { zh, en };

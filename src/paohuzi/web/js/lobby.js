@@ -74,6 +74,16 @@ export function renderLobby(app) {
     ),
   );
 
+  if (S.notice && S.notice.kicked) {
+    root.append(
+      h(
+        "section",
+        { class: "card-box notice", "data-testid": "kicked-notice" },
+        h("span", {}, t("kicked", { code: S.notice.kicked })),
+        h("button", { class: "btn small", "data-action": "notice-ok", onclick: () => { S.notice = null; app.rerender(); } }, t("ok")),
+      ),
+    );
+  }
   if (S.notice && S.notice.penalty) {
     // You left a hand being played (逃跑, R7.3): what it cost.
     root.append(
@@ -302,6 +312,22 @@ export function renderDialog(app, which) {
   return h("div", { class: "modal", role: "dialog" }, form);
 }
 
+/** The owner's tools for one seat (before a match): remove, make owner; a computer for a free seat. */
+function ownerTools(app, s, me) {
+  const tools = h("span", { class: "owner-tools" });
+  if (s.player && s.player.id !== me) {
+    tools.append(h("button", { class: "btn small ghost", "data-action": "give-owner", "data-seat": String(s.seat), onclick: () => app.send({ type: "give_owner", seat: s.seat }) }, t("giveOwner")));
+  }
+  if ((s.player && s.player.id !== me) || s.bot) {
+    tools.append(h("button", { class: "btn small ghost", "data-action": "kick", "data-seat": String(s.seat), onclick: () => app.send({ type: "kick", seat: s.seat }) }, t("kick")));
+  }
+  if (!s.player && !s.bot) {
+    const level = levelSelect(`level-${s.seat}`, "normal");
+    tools.append(level, h("button", { class: "btn small", "data-action": "add-bot", "data-seat": String(s.seat), onclick: () => app.send({ type: "add_bot", seat: s.seat, level: level.value }) }, t("addBot")));
+  }
+  return tools;
+}
+
 /** The waiting room of a private room: code, share link, seats, ready / start / leave. */
 export function renderRoom(app) {
   const S = app.state;
@@ -333,6 +359,7 @@ export function renderRoom(app) {
         s.player ? h("span", { class: "avatar", "data-pname": "" }, s.player.nickname.slice(0, 1)) : h("span", { class: "avatar" }, s.bot ? t("botAvatar") : "+"),
         h("span", { class: "seat-name" }, label, s.player && room.owner === s.player.id ? h("b", { class: "badge" }, t("owner")) : null),
         s.player || s.bot ? h("span", { class: `ready-mark${s.ready ? " on" : ""}` }, s.ready ? t("isReady") : t("notReady")) : null,
+        isOwner && room.kind === "private" ? ownerTools(app, s, me) : null,
       ),
     );
   }

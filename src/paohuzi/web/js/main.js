@@ -348,6 +348,11 @@ function onFrame(frame) {
       if (state.pendingAct && (frame.id === state.pendingAct.id || frame.id === undefined)) answered();
       toast(errorText(frame.code, frame.message), "error");
       break;
+    case "kicked":
+      state.notice = { kicked: frame.room };
+      state.room = null;
+      state.game = null;
+      break;
     case "chat": {
       // A bubble by the seat for a few seconds, unless this table is muted.
       const code = state.room ? state.room.code : null;
