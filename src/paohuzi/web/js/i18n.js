@@ -610,7 +610,7 @@ export function errorText(code, message) {
 /** Every error code the server may send (docs/protocol.md §2, §3.3), for the tests. */
 export const ERROR_CODES = Object.keys(zh).filter((k) => k.startsWith("err_")).map((k) => k.slice(4));
 
-// Words the server sends in Chinese, in English: the 名堂 (R7.2, paohuzi/scoring.py), the level titles (R7.4),
+// Words the server sends in Chinese, in English: the 名堂 (R7.2, paohuzi/scoring/fan.py), the level titles (R7.4),
 // the preset titles (R8). Chinese mode shows the server's words as they are.
 export const MINGTANG_EN = {
   平胡: "Plain win",
