@@ -258,3 +258,15 @@ def test_docs_rules_md_is_the_shared_rule_book() -> None:
         return [line.rstrip() for line in path.read_text(encoding="utf-8").splitlines()]
 
     assert lines(RULES_MD) == lines(SHARED_RULES)
+
+
+@pytest.mark.parametrize("name", ["qq", "hengyang", "huayang"])
+def test_r8_1_four_players_is_a_hunan_option_only(name: str) -> None:
+    assert find_preset("hunan").with_options(four_players=True).players_at_table == 4
+    with pytest.raises(RuleSetError) as err:
+        find_preset(name).with_options(four_players=True)
+    assert str(err.value) == (
+        f"invalid rule options: four_players is offered with the hunan rules only (R8.1), not with {name!r}"
+    )
+    with pytest.raises(RuleSetError, match="hunan rules only"):
+        parse_rules(f'{{"name": "{name}", "four_players": true}}')

@@ -124,6 +124,10 @@ def test_four_player_room_has_four_seats(server: ServerProcess) -> None:
     a = Client(server)
     room = a.api("POST", "/api/rooms", {"preset": "hunan", "four_players": True}, expect=201)["room"]
     assert len(room["seats"]) == 4 and room["options"]["rules"]["four_players"] is True
+    # R8.1: 守醒 is offered with the hunan rules only
+    refused = a.api("POST", "/api/rooms", {"preset": "qq", "four_players": True}, expect=422)
+    assert refused["error"]["code"] == "invalid"
+    assert "four_players is offered with the hunan rules only (R8.1), not with 'qq'" in refused["error"]["message"]
 
 
 def test_leaderboard_and_unknown_things(server: ServerProcess) -> None:

@@ -169,6 +169,8 @@ def _problems(rules: RuleSet) -> list[str]:
         # bool is an int: True must not pass for 1 (and no choice is a bool)
         if isinstance(value, bool) or value not in allowed or type(value) is not type(allowed[0]):
             problems.append(f"{name} must be one of {', '.join(map(str, allowed))}, got {value!r}")
+    if rules.four_players is True and rules.name != "hunan":  # R8.1: 守醒 is a 湖南 custom
+        problems.append(f"four_players is offered with the hunan rules only (R8.1), not with {rules.name!r}")
     return problems
 
 

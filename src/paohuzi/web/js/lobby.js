@@ -249,6 +249,7 @@ export function renderDialog(app, which) {
     minHuxi.value = String(r.min_huxi ?? 15);
     dealer.value = r.first_dealer || "draw";
     four.checked = !!r.four_players;
+    four.disabled = preset.value !== "hunan"; // R8.1: 守醒 (four players) is a hunan option only
   };
   // What was chosen survives a redraw of the lobby behind the dialog (S.createDraft, until it closes).
   const draft = S.createDraft || (S.createDraft = {});
