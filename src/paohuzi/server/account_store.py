@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from paohuzi.server.economy import START_BEANS
 from paohuzi.server.models import LedgerRow, MatchSeat, Player, RoomSeat, SessionRow, utcnow
 from paohuzi.server.rows import PlayerRow
-from paohuzi.server.store import Job, hash_token, history, iso, player_by_id
+from paohuzi.server.store import Job, hash_token, history, iso, player_by_id, player_row
 
 __all__ = [
     "DELETED_NICKNAME",
@@ -69,19 +69,6 @@ class Credentials:
     password_hash: str
 
 
-def _player(p: Player) -> PlayerRow:
-    return PlayerRow(
-        id=p.id,
-        nickname=p.nickname,
-        points=int(p.points),
-        hands_played=p.hands_played,
-        hands_won=p.hands_won,
-        matches_played=p.matches_played,
-        created_at=iso(p.created_at),
-        beans=int(p.beans),
-    )
-
-
 def create_guest(token_hash: str, nickname: str, user_agent: str) -> Job[tuple[PlayerRow, int]]:
     """A new guest and its first session: the player and the session id."""
 
@@ -105,7 +92,7 @@ def create_guest(token_hash: str, nickname: str, user_agent: str) -> Job[tuple[P
         row = SessionRow(player_id=p.id, token_hash=token_hash, kind="guest", user_agent=user_agent[:120])
         s.add(row)
         s.flush()
-        return _player(p), row.id
+        return player_row(p), row.id
 
     return job
 
@@ -124,7 +111,7 @@ def session_by_token(token_hash: str) -> Job[tuple[PlayerRow, int] | None]:
         row, p = found
         if row.revoked_at is not None or p.deleted_at is not None:
             return None
-        return _player(p), row.id
+        return player_row(p), row.id
 
     return job
 

@@ -69,7 +69,8 @@ def iso(value: datetime | None) -> str | None:
     return text + "Z"
 
 
-def _player(p: Player) -> PlayerRow:
+def player_row(p: Player) -> PlayerRow:
+    """A player as the typed row the rest of the server sees."""
     return PlayerRow(
         id=p.id,
         nickname=p.nickname,
@@ -92,7 +93,7 @@ def create_player(token_hash: str, nickname: str) -> Job[PlayerRow]:
         )
         s.add(p)
         s.flush()
-        return _player(p)
+        return player_row(p)
 
     return job
 
@@ -100,7 +101,7 @@ def create_player(token_hash: str, nickname: str) -> Job[PlayerRow]:
 def player_by_token(token_hash: str) -> Job[PlayerRow | None]:
     def job(s: Session) -> PlayerRow | None:
         p = s.scalars(select(Player).where(Player.token_hash == token_hash)).first()
-        return None if p is None else _player(p)
+        return None if p is None else player_row(p)
 
     return job
 
@@ -108,7 +109,7 @@ def player_by_token(token_hash: str) -> Job[PlayerRow | None]:
 def player_by_id(player_id: int) -> Job[PlayerRow | None]:
     def job(s: Session) -> PlayerRow | None:
         p = s.get(Player, player_id)
-        return None if p is None else _player(p)
+        return None if p is None else player_row(p)
 
     return job
 
@@ -117,7 +118,7 @@ def players_by_ids(ids: Sequence[int]) -> Job[dict[int, PlayerRow]]:
     def job(s: Session) -> dict[int, PlayerRow]:
         if not ids:
             return {}
-        return {p.id: _player(p) for p in s.scalars(select(Player).where(Player.id.in_(list(ids))))}
+        return {p.id: player_row(p) for p in s.scalars(select(Player).where(Player.id.in_(list(ids))))}
 
     return job
 
@@ -128,7 +129,7 @@ def set_nickname(player_id: int, nickname: str) -> Job[PlayerRow | None]:
         if p is None:
             return None
         p.nickname = nickname
-        return _player(p)
+        return player_row(p)
 
     return job
 
@@ -148,7 +149,7 @@ def leaderboard(limit: int) -> Job[list[PlayerRow]]:
             .order_by(Player.points.desc(), Player.id)
             .limit(limit)
         )
-        return [_player(p) for p in rows]
+        return [player_row(p) for p in rows]
 
     return job
 
