@@ -41,6 +41,12 @@ def _form_error(page: Any, form: str, code: str) -> str:
     return str(line.text_content())
 
 
+def _wait_nickname(page: Any, nickname: str, same: bool) -> None:
+    """Wait until the lobby shows ``nickname`` (``same``), or another player's (a new guest)."""
+    test = "===" if same else "!=="
+    page.wait_for_function(f"n => document.querySelector('[data-testid=nickname]')?.textContent {test} n", arg=nickname)
+
+
 def _failed_requests(person: Person) -> list[int]:
     """The HTTP statuses of the failed requests the console logged, taken out of ``person.errors``."""
     failed = [e for e in person.errors if "Failed to load resource: the server responded with a status of" in e]
@@ -93,7 +99,7 @@ def test_claim_log_in_elsewhere_revoke_export_delete(browser: Any, own_server: S
         assert _form_error(dpage, "login", "bad_credentials") == "用户名或密码不对"
         _submit(dpage, "login", {"login-username": "LAN_HUA", "login-password": "secret pass"})
         dpage.wait_for_selector(".lobby .nick")
-        dpage.wait_for_function("n => document.querySelector('[data-testid=nickname]').textContent === n", arg=nickname)
+        _wait_nickname(dpage, nickname, True)
         dpage.wait_for_function("() => window.paohuzi.state.conn === 'online'")
         desk.shot("lobby-after-login")
         # both devices are listed; the phone revokes the desktop's session: the desktop is told at once (its
@@ -108,7 +114,7 @@ def test_claim_log_in_elsewhere_revoke_export_delete(browser: Any, own_server: S
         dpage.wait_for_selector("[data-testid=logged-out]")
         desk.shot("logged-out")
         dpage.click("[data-action=logged-out-ok]")
-        dpage.wait_for_function("n => document.querySelector('[data-testid=nickname]')?.textContent !== n", arg=nickname)
+        _wait_nickname(dpage, nickname, False)
         # export: a JSON file of all that is kept about me
         with page.expect_download() as download:
             page.click("[data-action=export]")
@@ -127,21 +133,21 @@ def test_claim_log_in_elsewhere_revoke_export_delete(browser: Any, own_server: S
         desk.shot("account-guest-en", full_page=True)
         # log out everywhere: the desktop logs in again, the phone logs every device out
         _submit(dpage, "login", {"login-username": "lan_hua", "login-password": "secret pass"})
-        dpage.wait_for_function("n => document.querySelector('[data-testid=nickname]')?.textContent === n", arg=nickname)
+        _wait_nickname(dpage, nickname, True)
         dpage.wait_for_function("() => window.paohuzi.state.conn === 'online'")
         _reopen_account(page)
         page.wait_for_selector("[data-testid=sessions] li:nth-child(2)")
         page.click("[data-action=logout-everywhere]")
         page.wait_for_selector(".lobby .nick")
-        page.wait_for_function("n => document.querySelector('[data-testid=nickname]').textContent !== n", arg=nickname)
+        _wait_nickname(page, nickname, False)
         dpage.wait_for_selector("[data-testid=logged-out]")
         _scan_english(desk, "logged out")
         dpage.click("[data-action=logged-out-ok]")
-        dpage.wait_for_function("n => document.querySelector('[data-testid=nickname]')?.textContent !== n", arg=nickname)
+        _wait_nickname(dpage, nickname, False)
         # deletion wants the password; then the device starts again as a new guest, and the name is gone
         dpage.goto(own_server.url + "/#/account")
         _submit(dpage, "login", {"login-username": "lan_hua", "login-password": "secret pass"})
-        dpage.wait_for_function("n => document.querySelector('[data-testid=nickname]')?.textContent === n", arg=nickname)
+        _wait_nickname(dpage, nickname, True)
         dpage.goto(own_server.url + "/#/account")
         dpage.wait_for_selector("[data-testid=account-state][data-claimed=yes]")
         dpage.check("[name=delete-sure]")
@@ -150,7 +156,7 @@ def test_claim_log_in_elsewhere_revoke_export_delete(browser: Any, own_server: S
         desk.shot("delete-error", full_page=True)
         _submit(dpage, "delete", {"delete-password": "secret pass"})
         dpage.wait_for_selector(".lobby .nick")
-        dpage.wait_for_function("n => document.querySelector('[data-testid=nickname]').textContent !== n", arg=nickname)
+        _wait_nickname(dpage, nickname, False)
         page.goto(own_server.url + "/#/account")
         _submit(page, "login", {"login-username": "lan_hua", "login-password": "secret pass"})
         _form_error(page, "login", "bad_credentials")
