@@ -25,6 +25,7 @@ ALLOWED = {
     "crash": set(),  # the kill -9 test hook (PAOHUZI_TEST_CRASH_AT)
     "double_cards": {"models", "store"},  # 双倍积分卡 (issue 13 §3)
     "ledger_store": {"crash", "double_cards", "economy", "models", "store"},
+    "profile_store": {"economy", "models", "store"},
     "db": {"logs", "models", "rows"},
     "bots": set(),
     "metrics": set(),  # reads the hub it is handed, imports none of it
@@ -46,7 +47,8 @@ ALLOWED = {
     },
     "ws": {"config", "connection", "hub", "logs", "metrics", "protocol", "room"},
     "api": {"protocol", "store", "connection", "hub", "room"},
-    "app": {"account_api", "api", "config", "connection", "db", "hub", "logs", "metrics", "room", "ws"},
+    "profile_api": {"account_api", "economy", "hub", "profile_store", "room", "store"},
+    "app": {"account_api", "api", "profile_api", "config", "connection", "db", "hub", "logs", "metrics", "room", "ws"},
 }
 # What a room works with: none of these may reach the hub, not even at run time through an object.
 BELOW_HUB = ("room", "dissolve", "game", "turns", "services", "registry", "frames")
