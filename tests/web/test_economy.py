@@ -26,7 +26,7 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 SETTLEMENT_SHOWN = """() => {
     const rows = [...document.querySelectorAll('.results tbody tr')];
     return {
-        points: rows.map(r => Number(r.querySelector('[data-points]').dataset.points)),
+        points: rows.map(r => Number(r.children[1].textContent)),
         beans: rows.map(r => Number(r.querySelector('[data-beans]').dataset.beans)),
         me: rows.findIndex(r => r.classList.contains('me')),
         winner: rows.findIndex(r => r.classList.contains('winner')),
