@@ -205,6 +205,10 @@ def test_claim_log_in_elsewhere_junior_table_double_card_both_ledgers(
         assert page.locator("[data-testid=bean-history]").count() == 0  # never on a public profile
         _scan_english(phone, "public profile")
         phone.shot("player-phone-en")
+        page.goto(url + "/#/player/999999")
+        missing = page.wait_for_selector("[data-testid=page-error][data-code=not_found]")
+        assert missing.text_content() == "No such player (or the account was deleted)"
+        assert _failed_requests(phone) == [404]
         _no_errors(phone, desk)
     finally:
         phone.close()

@@ -218,7 +218,10 @@ export function renderPage(app) {
   const head = h("header", { class: "replay-head page-head" }, back, h("h2", {}, t(TITLES[page.name])), app.langButton());
   let body;
   if (page.loading) body = h("div", { class: "card-box empty" }, h("div", { class: "spinner" }), t("loading"));
-  else if (page.error) body = h("div", { class: "card-box empty", "data-testid": "page-error" }, errorText(page.error));
+  else if (page.error) {
+    const text = page.name === "player" && page.error === "not_found" ? t("playerNotFound") : errorText(page.error);
+    body = h("div", { class: "card-box empty", "data-testid": "page-error", "data-code": page.error }, text);
+  }
   else if (page.name === "me") body = profileBody(app, page.data, true);
   else if (page.name === "player") body = profileBody(app, page.data, false);
   else if (page.name === "account") body = renderAccount(app, page.data);
