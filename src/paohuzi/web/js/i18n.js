@@ -364,6 +364,8 @@ const zh = {
   err_already_claimed: "这个账号已经设置过用户名了",
   err_not_broke: "欢乐豆少于 100 时才能领救济",
   err_relief_used: "今天的救济已领完，明天再来",
+  beansTimes: "欢乐豆 ×{m}",
+  playerNotFound: "没有这位玩家（或已注销）",
 };
 
 const en = {
@@ -720,6 +722,8 @@ const en = {
   err_already_claimed: "This account already has a username",
   err_not_broke: "Relief is for players holding under 100 beans",
   err_relief_used: "No relief left today: come back tomorrow",
+  beansTimes: "Beans ×{m}",
+  playerNotFound: "No such player (or the account was deleted)",
 };
 
 const TABLES = { zh, en };
