@@ -6,7 +6,7 @@
 
 import { api, ApiError, ensureGuest } from "./api.js";
 import { dissolutionEnded, dissolveButton, dissolveDialog, dissolvedSummary } from "./dissolve.js";
-import { h, mount, toast } from "./dom.js";
+import { h, keepClicksAcrossRedraws, mount, toast } from "./dom.js";
 import { highlightHint, hintButton, hintPanel, onHint } from "./hint.js";
 import { CHAT_EMOJI, CHAT_ZH, chatText, errorText, lang, setLang, t } from "./i18n.js";
 import { loadLobbyData, renderDialog, renderLobby, renderRoom } from "./lobby.js";
@@ -41,6 +41,7 @@ const state = {
   bubbles: {}, // seat → {phrase, until}
   summary: null, // 总结算 of the match just over (GET /api/matches/{id})
   screen: "lobby",
+  booted: false, // start-up done: identity, route, the lobby's data (body[data-ready] once also online)
   wantLobby: false,
   dialog: null,
   presets: null,
@@ -716,6 +717,8 @@ function render() {
   }
   restyleDrag();
   document.body.dataset.screen = screen;
+  // Ready: start-up finished and the game connection is up (what a test waits for before it clicks).
+  document.body.toggleAttribute("data-ready", state.booted && state.conn === "online");
   if (activeName) {
     const again = rootEl.querySelector(`[name="${activeName}"]`);
     if (again && again.tagName === "INPUT" && again.type !== "checkbox") {
@@ -767,6 +770,7 @@ async function onRoute() {
 
 async function start() {
   rootEl = document.getElementById("app");
+  keepClicksAcrossRedraws(); // a click split by a redraw still counts (dom.js)
   setLang(lang());
   document.addEventListener("keydown", (ev) => {
     if (state.replay) replayKeys(app, ev);
@@ -791,7 +795,9 @@ async function start() {
     if (!state.room || state.room.code !== code) await app.joinRoom(code);
   }
   await onRoute();
-  if (currentScreen() === "lobby") refreshLobby();
+  if (currentScreen() === "lobby") await refreshLobby();
+  state.booted = true;
+  render();
 }
 
 start();
