@@ -9,7 +9,7 @@ import { dissolutionEnded, dissolveButton, dissolveDialog, dissolvedSummary } fr
 import { h, keepClicksAcrossRedraws, mount, toast } from "./dom.js";
 import { highlightHint, hintButton, hintPanel, onHint } from "./hint.js";
 import { CHAT_EMOJI, CHAT_ZH, chatText, errorText, lang, setLang, t } from "./i18n.js";
-import { loadLobbyData, renderDialog, renderLobby, renderRoom } from "./lobby.js";
+import { loadLobbyData, renderDialog, renderLobby, renderRoom, stampReadyClocks } from "./lobby.js";
 import { GameSocket } from "./net.js";
 import { HandRecorder, loadReplay, renderReplay, replayKeys } from "./replay.js";
 import { rulesEl } from "./rules.js";
@@ -175,7 +175,7 @@ async function guarded(fn) {
 }
 
 function enterRoom(room) {
-  state.room = room;
+  state.room = stampReadyClocks(room);
   state.wantLobby = false;
   state.matchOver = null;
   state.handOver = null;
@@ -261,7 +261,7 @@ function onFrame(frame) {
       break;
     case "room": {
       const old = state.room;
-      state.room = frame.room;
+      state.room = stampReadyClocks(frame.room);
       rememberNames(frame.room);
       if (frame.room && frame.room.status === "closed") state.room = null;
       if (old && state.room && old.code !== state.room.code) state.matchOver = null;
@@ -350,7 +350,8 @@ function onFrame(frame) {
       toast(errorText(frame.code, frame.message), "error");
       break;
     case "kicked":
-      state.notice = { kicked: frame.room };
+      // by the owner, or for not getting ready in time (reason "ready_timeout", docs/protocol.md §3.2)
+      state.notice = { kicked: frame.room, reason: frame.reason, seconds: frame.seconds };
       state.room = null;
       state.game = null;
       break;
