@@ -166,7 +166,10 @@ def test_claim_log_in_elsewhere_junior_table_double_card_both_ledgers(
         points = first["points"][first["me"]]
         # the ledger the API keeps has exactly what the page showed, for this hand
         ledger = _api(dpage, "GET", "/api/me/ledger?limit=20")["data"]["entries"]
-        rows = sorted((e["currency"], e["amount"], e["balance_after"]) for e in ledger if e["hand_id"] == first["hand"])
+        mine = [e for e in ledger if e["hand_id"] == first["hand"]]
+        rows = sorted((e["currency"], e["amount"], e["balance_after"]) for e in mine if e["currency"] != "cards")
+        # the day's first hand gives a 双倍积分卡 (issue 13 §3; with one more per level first reached, R7.4)
+        assert [(e["reason"], e["amount"]) for e in mine if e["currency"] == "cards"][-1] == ("daily", 1)
         expect = [("points", points, points)]
         if first["beans"][first["me"]]:
             expect.insert(0, ("beans", first["beans"][first["me"]], held))
