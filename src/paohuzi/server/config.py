@@ -67,6 +67,7 @@ class Settings:
     :ivar login_fail_rate: failed log-ins per second per account (and claims per player);
         ``login_fail_burst``: how many at once.
     :ivar redis_url: empty: one process (the embedded default); ``redis://…``: the shared mode (docs/server.md).
+    :ivar double_card_seconds: how long an activated 双倍积分卡 lasts (wall-clock; R7.3, issue 13 §3).
     :ivar testing: TESTING ONLY (``PAOHUZI_TESTING=1``): allows ``test_match_seed``; never set it in production.
     :ivar test_match_seed: TESTING ONLY: every match is dealt from this seed (the same deal every time), so a
         browser test can script a known win (docs/server.md). -1 (the default): a secret random seed per
@@ -111,6 +112,7 @@ class Settings:
     login_burst: int = 10
     login_fail_rate: float = 1 / 60
     login_fail_burst: int = 5
+    double_card_seconds: float = 3600.0
     testing: bool = False
     test_match_seed: int = -1
 
