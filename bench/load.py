@@ -234,6 +234,19 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _thread_cpu(pid: int) -> dict[str, float]:
+    """CPU seconds so far of a process's main thread (the event loop) and of its other threads together."""
+    out: dict[str, float] = {}
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError):
+                name = "main" if task.name == str(pid) else "others"
+                fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+                ticks = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+                out[name] = out.get(name, 0.0) + ticks
+    return out
+
+
 def _postgres_cpu() -> float:
     """CPU seconds of every PostgreSQL process on this machine so far (its backends, WAL writer …)."""
     total = 0.0
@@ -359,16 +372,19 @@ def _measure(urls: list[str], pids: list[int], args: argparse.Namespace) -> tupl
     results: list[dict[str, Any]] = []
     _wait_for(queue, "measuring", len(workers), results)
     cpu0 = [_cpu_seconds(pid) for pid in pids]
+    threads0 = _thread_cpu(pids[0]) if pids else {}
     pg0, (busy0, total0) = _postgres_cpu(), _machine_busy()
     wall0 = time.perf_counter()
     spy = _profile(pids[0], args) if args.profile and pids else None
     _wait_for(queue, "stopped", len(workers), results)
     wall = time.perf_counter() - wall0
     busy1, total1 = _machine_busy()
+    threads1 = _thread_cpu(pids[0]) if pids else {}
     usage = {
         "servers": [(_cpu_seconds(pid) - c) / wall for pid, c in zip(pids, cpu0, strict=True)],
         "postgres": (_postgres_cpu() - pg0) / wall,
         "machine": (busy1 - busy0) / (total1 - total0) * (os.cpu_count() or 1),
+        "threads": {k: (v - threads0.get(k, 0.0)) / wall for k, v in threads1.items() if v > threads0.get(k, 0.0)},
     }
     while len(results) < len(workers):
         item = queue.get()
@@ -413,6 +429,7 @@ def _report(args: argparse.Namespace, results: list[dict[str, Any]], usage: dict
         "server_cpu": round(server_cpu, 2),
         "server_cpu_each": [round(x, 2) for x in usage["servers"]],
         "server_cpu_ms_per_action": round(1000 * server_cpu * elapsed / actions, 2) if actions else None,
+        "first_server_main_others": {k: round(v, 3) for k, v in usage["threads"].items()},
         "postgres_cpu": round(usage["postgres"], 2) if args.database_url else None,
         "machine_cpu": round(usage["machine"], 2),
         "client_cpu_s": round(sum(r["cpu"] for r in results), 1),
