@@ -32,6 +32,7 @@ from paohuzi.server.hub import Hub
 from paohuzi.server.logs import log
 from paohuzi.server.metrics import CONTENT_TYPE_LATEST, Metrics
 from paohuzi.server.room import RoomError
+from paohuzi.server.shared import SharedHub
 from paohuzi.server.ws import websocket_endpoint
 
 __all__ = ["create_app", "web_dir", "SecurityHeaders", "CSP"]
@@ -166,16 +167,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(settings.database_url)
         await asyncio.to_thread(db.migrate)
-        token = await asyncio.to_thread(db.take_over, f"{socket.gethostname()}:{os.getpid()}")
+        redis: Any = None
+        token: int | None = None
+        if settings.redis_url:  # the shared mode: rooms are leased one by one (shared.py), no writer fence
+            import redis.asyncio as aioredis
+
+            redis = aioredis.Redis.from_url(settings.redis_url, socket_connect_timeout=5)
+        else:
+            token = await asyncio.to_thread(db.take_over, f"{socket.gethostname()}:{os.getpid()}")
         db.on_fenced = fenced
         db.on_batch = metrics.observe_batch
         db.on_action = metrics.observe_action
         db.start()
-        hub = Hub(settings, db)
+        hub = Hub(settings, db) if redis is None else SharedHub(settings, db, redis)
         app.state.hub = hub
+        if isinstance(hub, SharedHub):
+            hub.on_lease = lambda change: metrics.lease_changes.labels(change=change).inc()
+            await hub.start()
         await hub.recover()
         hub.start_housekeeping()
-        log(20, "server started", database=db.backend, version=__version__, writer_token=token)
+        log(
+            20,
+            "server started",
+            database=db.backend,
+            version=__version__,
+            writer_token=token,
+            process=getattr(hub, "me", None),
+        )
         on_started = getattr(app.state, "on_started", None)
         if on_started is not None:
             on_started()
@@ -184,6 +202,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await hub.shutdown()
             db.stop()
+            if redis is not None:
+                await redis.aclose()
             log(20, "server stopped")
 
     app = FastAPI(
