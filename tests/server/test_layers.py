@@ -22,7 +22,10 @@ ALLOWED = {
     "accounts": set(),
     "account_store": {"economy", "models", "rows", "store"},
     "economy": set(),
-    "ledger_store": {"economy", "models", "store"},
+    "crash": set(),  # the kill -9 test hook (PAOHUZI_TEST_CRASH_AT)
+    "double_cards": {"models", "store"},  # 双倍积分卡 (issue 13 §3)
+    "ledger_store": {"crash", "double_cards", "economy", "models", "store"},
+    "profile_store": {"economy", "models", "store"},
     "db": {"logs", "models", "rows"},
     "bots": set(),
     "metrics": set(),  # reads the hub it is handed, imports none of it
@@ -30,7 +33,7 @@ ALLOWED = {
     "registry": {"connection", "frames", "rows"},
     "services": {"bots", "config", "db", "frames", "logs"},
     "turns": {"bots", "frames"},
-    "game": {"frames", "ledger_store", "logs", "services", "store", "turns"},
+    "game": {"crash", "double_cards", "frames", "ledger_store", "logs", "services", "store", "turns"},
     "room": {"dissolve", "frames", "game", "logs", "services", "store", "turns"},
     "dissolve": {"frames", "game", "logs", "services", "store", "turns"},  # R8.2, the room's vote (a mixin)
     "hints": {"frames", "room"},  # 提示 (issue #16): the room is only read (type-only import)
@@ -44,10 +47,16 @@ ALLOWED = {
     "shared": {
         *("config", "db", "frames", "hub", "lease", "logs", "protocol", "relay", "room", "services", "store"),
     },
-    "account_api": {"account_store", "accounts", "connection", "economy", "hub", "ledger_store", "room"},
+    "account_api": {
+        *("account_store", "accounts", "connection", "double_cards", "economy", "hub", "ledger_store", "room"),
+    },
     "ws": {"config", "connection", "hub", "logs", "metrics", "protocol", "room"},
     "api": {"frames", "protocol", "store", "connection", "hub", "room"},
-    "app": {"account_api", "api", "config", "connection", "db", "hub", "logs", "metrics", "room", "shared", "ws"},
+    "profile_api": {"account_api", "economy", "hub", "profile_store", "room", "store"},
+    "app": {
+        *("account_api", "api", "profile_api", "config", "connection", "db", "hub", "logs", "metrics", "room"),
+        *("shared", "ws"),
+    },
 }
 # What a room works with: none of these may reach the hub, not even at run time through an object.
 BELOW_HUB = ("room", "dissolve", "game", "turns", "services", "registry", "frames")

@@ -77,6 +77,8 @@ class SeatInfo(TypedDict):
     ready: bool
     connected: bool
     auto: bool
+    ready_deadline: int | None
+    ready_remaining_ms: int | None
 
 
 class MatchInfo(TypedDict):
@@ -89,6 +91,7 @@ class MatchInfo(TypedDict):
     finished: bool
     ranking: list[int] | None
     leaver: int | None
+    double_cards: list[int]  # seats whose 双倍积分卡 doubles the current hand (R7.3)
 
 
 class RoomState(TypedDict):
@@ -179,6 +182,7 @@ class HandOverFrame(TypedDict):
     scores: list[int]
     deltas: list[int]
     beans: list[int]  # each seat's change of 欢乐豆 (issue 13 §2; 0 at multiplier-0 tables)
+    double_cards: list[int]  # seats whose 双倍积分卡 was active in this hand (R7.3: own gain × 2)
     view: View
     replay: str
     replay_code: str
@@ -211,6 +215,8 @@ class ChatFrame(TypedDict):
 class KickedFrame(TypedDict):
     type: Literal["kicked"]
     room: str
+    reason: Literal["owner", "ready_timeout"]
+    seconds: NotRequired[int]
 
 
 class PongFrame(TypedDict):
@@ -310,7 +316,7 @@ def update(
     return frame
 
 
-def hand_over(
+def hand_over(  # noqa: PLR0913 (keyword-only builder, one parameter per field of the frame)
     *,
     hand: int,
     number: int,
@@ -320,6 +326,7 @@ def hand_over(
     view: View,
     code: str,
     beans: list[int] | None = None,
+    double_cards: list[int] | None = None,
 ) -> HandOverFrame:
     return {
         "type": "hand_over",
@@ -329,6 +336,7 @@ def hand_over(
         "scores": scores,
         "deltas": deltas,
         "beans": beans if beans is not None else [0] * len(deltas),
+        "double_cards": double_cards or [],
         "view": view,
         "replay": f"/api/replays/{hand}",
         "replay_code": code,  # the hand's replay code (issue 12 item 4): anyone holding it may watch
@@ -357,8 +365,13 @@ def match_over(
     }
 
 
-def kicked(code: str) -> KickedFrame:
-    return {"type": "kicked", "room": code}
+def kicked(code: str, reason: Literal["owner", "ready_timeout"] = "owner", seconds: float = 0) -> KickedFrame:
+    """Your seat in room ``code`` was released: by the ``owner``, or for not saying ``ready`` within
+    ``seconds`` (``ready_timeout``, issue 12 item 5)."""
+    frame: KickedFrame = {"type": "kicked", "room": code, "reason": reason}
+    if reason == "ready_timeout":
+        frame["seconds"] = round(seconds)
+    return frame
 
 
 def dissolution(result: Literal["agreed", "refused", "expired"], proposer: int, by: int | None) -> DissolutionFrame:

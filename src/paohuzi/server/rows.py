@@ -76,8 +76,19 @@ class ActionLogRow:
     created_at: datetime = field(default_factory=utcnow)
 
     def values(self) -> dict[str, Any]:
-        """The row's columns, for an insert."""
-        return asdict(self)
+        """The row's columns, for an insert.
+
+        >>> ActionLogRow(7, 1, 0, "pass", "player").values()["action"]
+        'pass'
+        """
+        return {
+            "hand_id": self.hand_id,
+            "seq": self.seq,
+            "seat": self.seat,
+            "action": self.action,
+            "by": self.by,
+            "created_at": self.created_at,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +101,7 @@ class StoredHand:
     dealer: int | None
     status: str
     actions: list[tuple[int, str]]
+    double_cards: list[int] = field(default_factory=list)  # seats whose 双倍积分卡 was active (R7.3)
 
 
 @dataclass(frozen=True, slots=True)

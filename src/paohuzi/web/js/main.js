@@ -1,16 +1,19 @@
 // The paohuzi web client: state, the websocket frames, and which screen to draw.
 //
-// Screens: lobby → (private room: waiting room) → table (with the settlement on top) ; replay (#/replay/ID).
+// Screens: lobby → (private room: waiting room) → table (with the settlement on top) ; replay (#/replay/ID);
+// the profile pages (#/me, #/player/ID, #/account, #/boards: profile.js).
 // The table is redrawn from each `game`/`update` frame's `view`; nothing is computed from events but the
 // short animations.
 
+import { loggedOutNotice } from "./account.js";
 import { api, ApiError, ensureGuest } from "./api.js";
 import { dissolutionEnded, dissolveButton, dissolveDialog, dissolvedSummary } from "./dissolve.js";
-import { h, mount, toast } from "./dom.js";
+import { h, keepClicksAcrossRedraws, mount, toast } from "./dom.js";
 import { highlightHint, hintButton, hintPanel, onHint } from "./hint.js";
 import { CHAT_EMOJI, CHAT_ZH, chatText, errorText, lang, setLang, t } from "./i18n.js";
-import { loadLobbyData, renderDialog, renderLobby, renderRoom } from "./lobby.js";
+import { loadLobbyData, renderDialog, renderLobby, renderRoom, stampReadyClocks } from "./lobby.js";
 import { GameSocket } from "./net.js";
+import { loadPage, pageRoute, renderPage } from "./profile.js";
 import { HandRecorder, loadReplay, renderReplay, replayKeys } from "./replay.js";
 import { rulesEl } from "./rules.js";
 import { renderSettlement } from "./settle.js";
@@ -41,12 +44,15 @@ const state = {
   bubbles: {}, // seat → {phrase, until}
   summary: null, // 总结算 of the match just over (GET /api/matches/{id})
   screen: "lobby",
+  booted: false, // start-up done: identity, route, the lobby's data (body[data-ready] once also online)
   wantLobby: false,
   dialog: null,
   presets: null,
   leaderboard: null,
   history: null,
   replay: null,
+  page: null, // a profile page (profile.js): {name, data, loading, error}
+  loggedOut: false, // the socket was refused (4001): this session was revoked elsewhere
   error: null,
 };
 
@@ -156,6 +162,24 @@ const app = {
     history.pushState(null, "", location.pathname + location.search);
     onRoute();
   },
+  closePage() {
+    state.page = null;
+    history.pushState(null, "", location.pathname + location.search);
+    onRoute();
+  },
+  /** Load the page on screen again (after a change made on it), and the player's profile. */
+  async reloadPage() {
+    const page = state.page;
+    if (!page) return;
+    await loadPage(page);
+    try {
+      state.player = (await api("GET", "/api/me")).player;
+    } catch {
+      /* keep the old profile */
+    }
+    render();
+  },
+  guard: (fn) => guarded(fn),
 };
 app.sounds = played; // how many sounds were asked for (the browser tests read it)
 window.paohuzi = app; // for debugging in the console
@@ -166,7 +190,8 @@ async function guarded(fn) {
     await fn();
   } catch (err) {
     const code = err instanceof ApiError ? err.code : "internal";
-    toast(t("errorPrefix") + errorText(code, err.message), "error");
+    if (code === "unauthorized") state.loggedOut = true; // this session was revoked elsewhere (account.js)
+    else toast(t("errorPrefix") + errorText(code, err.message), "error");
   } finally {
     state.busy = false;
     render();
@@ -174,7 +199,7 @@ async function guarded(fn) {
 }
 
 function enterRoom(room) {
-  state.room = room;
+  state.room = stampReadyClocks(room);
   state.wantLobby = false;
   state.matchOver = null;
   state.handOver = null;
@@ -260,7 +285,7 @@ function onFrame(frame) {
       break;
     case "room": {
       const old = state.room;
-      state.room = frame.room;
+      state.room = stampReadyClocks(frame.room);
       rememberNames(frame.room);
       if (frame.room && frame.room.status === "closed") state.room = null;
       if (old && state.room && old.code !== state.room.code) state.matchOver = null;
@@ -349,7 +374,8 @@ function onFrame(frame) {
       toast(errorText(frame.code, frame.message), "error");
       break;
     case "kicked":
-      state.notice = { kicked: frame.room };
+      // by the owner, or for not getting ready in time (reason "ready_timeout", docs/protocol.md §3.2)
+      state.notice = { kicked: frame.room, reason: frame.reason, seconds: frame.seconds };
       state.room = null;
       state.game = null;
       break;
@@ -409,6 +435,7 @@ function animate(events, g) {
 
 function onStatus(status) {
   state.conn = status;
+  if (status === "unauthorized") state.loggedOut = true;
   if (status !== "online") answered(); // a new connection gets the full snapshot
   render();
 }
@@ -481,6 +508,7 @@ const tableCtx = () => ({
 
 function currentScreen() {
   if (state.replay) return "replay";
+  if (state.page) return "page";
   if (state.wantLobby || !state.room) return "lobby";
   if (state.game || state.settleOpen || state.room.status === "playing") return "table";
   if (state.room.kind === "private") return "room";
@@ -695,11 +723,13 @@ function render() {
   const scrollY = window.scrollY;
   let content;
   if (screen === "replay") content = renderReplay(app);
+  else if (screen === "page") content = renderPage(app);
   else if (screen === "table") content = renderTableScreen();
   else if (screen === "room") content = renderRoom(app);
   else content = renderLobby(app);
   const wrap = h("div", { class: `screen screen-${screen}`, "data-screen": screen }, content);
   if (state.dialog && screen === "lobby") wrap.append(renderDialog(app, state.dialog));
+  if (state.loggedOut) wrap.append(loggedOutNotice());
   if (screen !== "table" && state.conn !== "online" && state.conn !== "idle") {
     wrap.append(h("div", { class: `conn-float conn-${state.conn}`, "data-conn": state.conn }, h("i", {}), t(state.conn)));
   }
@@ -716,6 +746,8 @@ function render() {
   }
   restyleDrag();
   document.body.dataset.screen = screen;
+  // Ready: start-up finished and the game connection is up (what a test waits for before it clicks).
+  document.body.toggleAttribute("data-ready", state.booted && state.conn === "online");
   if (activeName) {
     const again = rootEl.querySelector(`[name="${activeName}"]`);
     if (again && again.tagName === "INPUT" && again.type !== "checkbox") {
@@ -747,7 +779,21 @@ setInterval(() => {
 let routeSeq = 0;
 
 async function onRoute() {
+  const page = pageRoute(location.hash);
+  // one navigation fires both popstate and hashchange: the page already loading for this hash is kept
+  if (page && state.page && state.page.loading && state.page.hash === location.hash) return;
   const seq = ++routeSeq;
+  if (page) {
+    page.hash = location.hash;
+    // a profile page (profile.js): drawn at once, filled when its data comes
+    state.replay = null;
+    state.page = Object.assign(page, { loading: true });
+    render();
+    await loadPage(page);
+    if (seq === routeSeq) render();
+    return;
+  }
+  state.page = null;
   const m = location.hash.match(/^#\/replay\/(\d+)/);
   const byCode = location.hash.match(/^#\/r\/([2-9A-Za-z]{7,13})$/);
   let replay = null;
@@ -767,6 +813,7 @@ async function onRoute() {
 
 async function start() {
   rootEl = document.getElementById("app");
+  keepClicksAcrossRedraws(); // a click split by a redraw still counts (dom.js)
   setLang(lang());
   document.addEventListener("keydown", (ev) => {
     if (state.replay) replayKeys(app, ev);
@@ -791,7 +838,9 @@ async function start() {
     if (!state.room || state.room.code !== code) await app.joinRoom(code);
   }
   await onRoute();
-  if (currentScreen() === "lobby") refreshLobby();
+  if (currentScreen() === "lobby") await refreshLobby();
+  state.booted = true;
+  render();
 }
 
 start();
