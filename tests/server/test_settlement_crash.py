@@ -1,11 +1,11 @@
 """``kill -9`` during settlement (issue 13 acceptance, R7.3): a real server process is killed with SIGKILL
 at three moments of a hand's settlement — the hand marked settled but no ledger row written, every row
 written but nothing committed, and everything committed but nothing sent (the test hook
-``PAOHUZI_TEST_CRASH_AT`` with ``PAOHUZI_TESTING=1``, paohuzi.server.crash) — then started again on the same database. It settles
-the hand exactly once; afterwards every settled hand has exactly its ledger rows, no ledger row names a
-hand that is not settled, and the ledger replays to every balance (beans, 积分, 双倍积分卡). The crashed
-hands are dealt with a 双倍积分卡 active, so the card the restart deals them with is the stored one.
-SQLite and PostgreSQL."""
+``PAOHUZI_TEST_CRASH_AT`` with ``PAOHUZI_TESTING=1``, paohuzi.server.crash) — then started again on the
+same database. It settles the hand exactly once; afterwards every settled hand has exactly its ledger
+rows, no ledger row names a hand that is not settled, and the ledger replays to every balance (beans,
+积分, 双倍积分卡). The crashed hands are dealt with a 双倍积分卡 active, so the card the restart deals them
+with is the stored one. SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
