@@ -18,6 +18,7 @@ from paohuzi.rules import RuleSet, find_preset, preset_names
 from paohuzi.server import protocol as p
 from paohuzi.server import store
 from paohuzi.server.connection import TokenBucket
+from paohuzi.server.frames import RoomState
 from paohuzi.server.hub import Hub, level_title
 from paohuzi.server.room import Room, RoomError
 
@@ -111,8 +112,8 @@ def _missed(buckets: list[TokenBucket]) -> None:
         b.take()
 
 
-def _room(request: Request, room: Room) -> dict[str, Any]:
-    state: dict[str, Any] = dict(room.state())
+def _room(request: Request, room: Room | RoomState) -> dict[str, Any]:
+    state: dict[str, Any] = dict(room.state() if isinstance(room, Room) else room)
     state["share_url"] = str(request.base_url).rstrip("/") + state["share_path"]
     return state
 
@@ -152,7 +153,7 @@ async def me(request: Request, player: Player) -> dict[str, Any]:
     fresh = await hub.db.run(store.player_by_id(player["id"]))
     if fresh is not None:
         hub.cards[player["id"]] = fresh
-    room = hub.room_of.get(player["id"])
+    room = await hub.player_room_state(player["id"])
     return {"player": hub.profile(player["id"]), "room": _room(request, room) if room is not None else None}
 
 
@@ -243,7 +244,7 @@ async def quick_play(request: Request, player: Player, body: p.QuickPlayIn | Non
 @router.post("/rooms/leave", tags=["rooms"])
 async def leave_room(request: Request, player: Player) -> dict[str, Any]:
     """Leave your room. Mid-hand that is 逃跑: you pay the penalty (R7.3) and the match ends."""
-    code, penalty = await _hub(request).leave(player["id"])
+    code, penalty = await _hub(request).leave_room(player["id"])
     return {"left": code, "penalty": penalty}
 
 
@@ -253,7 +254,7 @@ async def get_room(request: Request, code: str, viewer: Viewer) -> dict[str, Any
     (``join_guess_rate``): beyond that, 429 for any code."""
     buckets = _guess_buckets(request, viewer)
     _check_guesses(buckets)
-    room = _hub(request).rooms.get(code)
+    room = await _hub(request).room_state(code)
     if room is None:
         _missed(buckets)
         raise RoomError("not_found", f"no open room {code[:12]!r}", 404)
@@ -268,10 +269,10 @@ async def join_room(
     per address and player (``join_guess_rate``): beyond that, 429 for any code."""
     buckets = _guess_buckets(request, player)
     _check_guesses(buckets)
-    if code not in _hub(request).rooms:
+    if await _hub(request).room_state(code) is None:
         _missed(buckets)
         raise RoomError("not_found", f"no open room {code[:12]!r}", 404)
-    room = await _hub(request).join(player["id"], code, body.seat if body else None)
+    room = await _hub(request).join_room(player["id"], code, body.seat if body else None)
     return {"room": _room(request, room)}
 
 
