@@ -26,13 +26,14 @@ from paohuzi import __version__
 from paohuzi.server.account_api import router as account_router
 from paohuzi.server.api import health_router, router
 from paohuzi.server.config import Settings
-from paohuzi.server.connection import TokenBucket
 from paohuzi.server.db import Database
 from paohuzi.server.hub import Hub
+from paohuzi.server.limits import Limits
 from paohuzi.server.logs import log
 from paohuzi.server.metrics import CONTENT_TYPE_LATEST, Metrics
 from paohuzi.server.profile_api import router as profile_router
 from paohuzi.server.room import RoomError
+from paohuzi.server.shared import SharedHub
 from paohuzi.server.ws import websocket_endpoint
 
 __all__ = ["create_app", "web_dir", "SecurityHeaders", "CSP"]
@@ -124,24 +125,20 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 class HttpRateLimit:
     """Pure ASGI middleware: at most ``rate`` lobby-API requests a second per client address (bursts of
-    ``burst``); beyond that, HTTP 429 ``rate_limited``. Websockets have their own limit (``ws.py``)."""
+    ``burst``); beyond that, HTTP 429 ``rate_limited``. The buckets are the app's
+    :class:`~paohuzi.server.limits.Limits` (shared by every process in the shared mode). Websockets have
+    their own limit (``ws.py``)."""
 
     def __init__(self, app: Any, rate: float, burst: int) -> None:
         self.app = app
         self.rate = rate
         self.burst = burst
-        self.buckets: dict[str, TokenBucket] = {}
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["path"].startswith("/api/"):
             client = scope.get("client")
-            key = client[0] if client else "?"
-            bucket = self.buckets.get(key)
-            if bucket is None:
-                if len(self.buckets) > 50_000:
-                    self.buckets.clear()
-                bucket = self.buckets[key] = TokenBucket(self.rate, self.burst)
-            if not bucket.take():
+            limits: Limits = scope["app"].state.limits
+            if not await limits.take("http:" + (client[0] if client else "?"), self.rate, self.burst):
                 response = _error(429, "rate_limited", "too many requests; slow down")
                 await response(scope, receive, send)
                 return
@@ -167,16 +164,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(settings.database_url)
         await asyncio.to_thread(db.migrate)
-        token = await asyncio.to_thread(db.take_over, f"{socket.gethostname()}:{os.getpid()}")
         db.on_fenced = fenced
         db.on_batch = metrics.observe_batch
         db.on_action = metrics.observe_action
-        db.start()
-        hub = Hub(settings, db)
+        hub, redis, token = await _open_hub(settings, db, metrics)
         app.state.hub = hub
+        if redis is not None:
+            app.state.limits = Limits(redis, settings.redis_prefix)
         await hub.recover()
         hub.start_housekeeping()
-        log(20, "server started", database=db.backend, version=__version__, writer_token=token)
+        log(20, "server started", database=db.backend, version=__version__, writer_token=token,
+            process=getattr(hub, "me", None))
         if settings.testing:
             log(30, "TESTING MODE: not for production", test_match_seed=settings.test_match_seed)
         on_started = getattr(app.state, "on_started", None)
@@ -187,6 +185,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await hub.shutdown()
             db.stop()
+            if redis is not None:
+                await redis.aclose()
             log(20, "server stopped")
 
     app = FastAPI(
@@ -201,7 +201,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.fenced = False
-    app.state.code_guesses = {}
+    app.state.limits = Limits()  # in this process; in Redis once the shared mode starts (lifespan)
     metrics = Metrics(lambda: getattr(app.state, "hub", None))
     app.state.metrics = metrics
 
@@ -219,6 +219,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     _add_web_client(app)
     return app
+
+
+async def _open_hub(settings: Settings, db: Database, metrics: Metrics) -> tuple[Hub, Any, int | None]:
+    """The hub, with the database's worker started: one process (the writer fence taken: its token), or
+    the shared mode with ``redis_url`` (rooms leased one by one, shared.py; no writer fence)."""
+    if not settings.redis_url:
+        token = await asyncio.to_thread(db.take_over, f"{socket.gethostname()}:{os.getpid()}")
+        db.start()
+        return Hub(settings, db), None, token
+    import redis.asyncio as aioredis
+
+    redis = aioredis.Redis.from_url(settings.redis_url, socket_connect_timeout=5)
+    db.start()
+    hub = SharedHub(settings, db, redis)
+    hub.on_lease = lambda change: metrics.lease_changes.labels(change=change).inc()
+    await hub.start()
+    return hub, redis, None
 
 
 def _add_error_handlers(app: FastAPI) -> None:

@@ -67,6 +67,9 @@ class Settings:
     :ivar login_fail_rate: failed log-ins per second per account (and claims per player);
         ``login_fail_burst``: how many at once.
     :ivar redis_url: empty: one process (the embedded default); ``redis://…``: the shared mode (docs/server.md).
+    :ivar redis_prefix: the prefix of every Redis key and channel of the shared mode (one per deployment).
+    :ivar lease_ms: a room lease's time to live in the shared mode: a process that dies (``kill -9``) has
+        its rooms taken over by the others after this (renewed every third of it).
     :ivar double_card_seconds: how long an activated 双倍积分卡 lasts (wall-clock; R7.3, issue 13 §3).
     :ivar testing: TESTING ONLY (``PAOHUZI_TESTING=1``): allows ``test_match_seed``; never set it in production.
     :ivar test_match_seed: TESTING ONLY: every match is dealt from this seed (the same deal every time), so a
@@ -108,6 +111,8 @@ class Settings:
     join_guess_burst: int = 10
     recv_buffer_bytes: int = 8 * 1024
     redis_url: str = ""
+    redis_prefix: str = "paohuzi"
+    lease_ms: int = 3000
     login_rate: float = 0.2
     login_burst: int = 10
     login_fail_rate: float = 1 / 60
