@@ -34,14 +34,17 @@ ALLOWED = {
     "room": {"dissolve", "frames", "game", "logs", "services", "store", "turns"},
     "dissolve": {"frames", "game", "logs", "services", "store", "turns"},  # R8.2, the room's vote (a mixin)
     "hints": {"frames", "room"},  # 提示 (issue #16): the room is only read (type-only import)
+    "queue_store": {"models", "store"},
+    "matchmaking": {"config", "db", "economy", "frames", "logs", "queue_store"},  # 匹配 (issue 13 §4)
+    "public": {"db", "frames", "logs", "matchmaking", "protocol", "room", "services", "store"},
     "hub": {
         *("bots", "config", "connection", "db", "frames", "logs"),
         *("protocol", "registry", "room", "services", "store", "accounts", "account_store", "hints"),
-        *("economy", "ledger_store"),
+        *("economy", "ledger_store", "matchmaking", "public"),
     },
     "account_api": {"account_store", "accounts", "connection", "economy", "hub", "ledger_store", "room"},
     "ws": {"config", "connection", "hub", "logs", "metrics", "protocol", "room"},
-    "api": {"protocol", "store", "connection", "hub", "room"},
+    "api": {"economy", "protocol", "store", "connection", "hub", "room"},
     "app": {"account_api", "api", "config", "connection", "db", "hub", "logs", "metrics", "room", "ws"},
 }
 # What a room works with: none of these may reach the hub, not even at run time through an object.

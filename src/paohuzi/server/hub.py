@@ -26,6 +26,8 @@ from paohuzi.server.connection import Connection
 from paohuzi.server.db import Database
 from paohuzi.server.hints import send_hint
 from paohuzi.server.logs import log
+from paohuzi.server.matchmaking import Matchmaker
+from paohuzi.server.public import PublicTables
 from paohuzi.server.registry import Connections, PlayerCards
 from paohuzi.server.room import Room, RoomError, SeatState
 from paohuzi.server.services import RoomServices, Tasks
@@ -55,8 +57,9 @@ def random_nickname() -> str:
     return secrets.choice(_ADJECTIVES) + secrets.choice(_NOUNS) + str(secrets.randbelow(100))
 
 
-class Hub:
-    """Rooms by code, which room each player sits in, and each player's one websocket."""
+class Hub(PublicTables):
+    """Rooms by code, which room each player sits in, each player's one websocket, and the queue of the
+    public tables (匹配, :class:`~paohuzi.server.public.PublicTables`)."""
 
     def __init__(self, settings: Settings, db: Database) -> None:
         self.settings = settings
@@ -73,6 +76,7 @@ class Hub:
         self.tasks = Tasks()
         self.bots = BotPool(settings.bot_workers)
         self.services = RoomServices(settings, db, self.conns, self.players, self.tasks, self.bots)
+        self.queue = Matchmaker(settings, db, self.conns, self.open_public)
         self._next_conn = 0
         self._housekeeper: asyncio.Task[Any] | None = None
 
@@ -213,6 +217,7 @@ class Hub:
             if room.playing:
                 raise RoomError("in_game", f"you are playing in room {room.code}; leave it first", 409)
             await self._remove(room, player_id)
+        await self.queue.leave(player_id)
         revoked = await self.db.run(account_store.delete_player(player_id))
         self._forget_sessions(set(revoked))
         self.cards.pop(player_id, None)
@@ -345,6 +350,7 @@ class Hub:
 
     async def create_room(self, player_id: int, body: p.RoomOptionsIn) -> Room:
         options = self.room_options(body, quick=False)
+        self.not_queued(player_id)
         await self._check_beans(player_id, options)
         await self._leave_waiting_room(player_id)
         n = 4 if options["four_players"] else 3
@@ -359,6 +365,7 @@ class Hub:
 
     async def quick_play(self, player_id: int, body: p.QuickPlayIn) -> Room:
         options = self.room_options(body, quick=True)
+        self.not_queued(player_id)
         await self._check_beans(player_id, options)
         await self._leave_waiting_room(player_id)
         code = await self._new_code()
@@ -383,6 +390,7 @@ class Hub:
             raise RoomError("not_found", f"no open room {code!r}", 404)
         if self.room_of.get(player_id) is room:
             return room
+        self.not_queued(player_id)
         await self._check_beans(player_id, room.options)
         await self._leave_waiting_room(player_id)
         await self._join(room, player_id, seat)
@@ -424,6 +432,7 @@ class Hub:
             room.connected(player_id)  # sends everyone (this connection too) the room, and it the game
         else:
             self.conns.send(player_id, frames.room(None))
+        self.queue.connected(player_id)  # waiting for a public table: waits online again, told its place
         log(INFO, "player connected", player=player_id, conn=conn.id)
 
     def detach(self, conn: Connection) -> None:
@@ -432,6 +441,7 @@ class Hub:
         if player_id is None or self.conns.get(player_id) is not conn:
             return
         del self.conns[player_id]
+        self.queue.disconnected(player_id)
         room = self.room_of.get(player_id)
         if room is not None:
             room.disconnected(player_id)
@@ -452,6 +462,14 @@ class Hub:
                     room.sync(player_id)
                 else:
                     self.conns.send(player_id, frames.room(None))
+                if self.queue.of(player_id) is not None:
+                    self.queue.send(player_id)
+            case p.QueueJoin():
+                await self.queue_join(player_id, msg.tier)
+            case p.QueueLeave():
+                await self.queue_leave(player_id)
+            case p.Rematch() if self._room_of(player_id).kind == "public":
+                await self.public_rematch(self._room_of(player_id), player_id)
             case p.Leave():
                 await self.leave(player_id)
             case p.Kick():
@@ -515,10 +533,12 @@ class Hub:
                     room.status = "waiting"
             elif data.status == "playing":
                 room.status = "waiting"
+        await self.queue.restore()
         log(INFO, "recovered", rooms=len(rooms), matches=resumed)
 
     def start_housekeeping(self) -> None:
         self._housekeeper = self.spawn(self._housekeeping())
+        self.spawn(self.queue.run())
 
     async def _housekeeping(self) -> None:
         period = max(0.5, min(60.0, self.settings.room_idle / 4))

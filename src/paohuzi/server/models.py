@@ -12,6 +12,8 @@ migrations in ``migrations/``; ``tests/server/test_db.py`` checks that they matc
   after it; written in the transaction of the change (issue 13 §2).
 - ``actions``: the append-only log of every accepted action of every hand, in order. A hand is rebuilt from
   (rules, seed, dealer, actions) after a restart.
+- ``queue_entries``: the players waiting for a public table (匹配, issue 13 §4), one row each, so that the
+  queue survives a restart (a player is queued again when it reconnects).
 - ``writer_fence``: one row; the fencing token of the server process that may write (see
   :meth:`paohuzi.server.db.Database.take_over`).
 """
@@ -36,6 +38,7 @@ __all__ = [
     "WriterFence",
     "SessionRow",
     "LedgerRow",
+    "QueueEntry",
     "utcnow",
 ]
 
@@ -202,3 +205,14 @@ class LedgerRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     __table_args__ = (Index("ix_ledger_player", "player_id", "id"),)
+
+
+class QueueEntry(Base):
+    """A player waiting in a tier's queue for a public table (匹配): one row per player, deleted when it is
+    seated, leaves the queue or is dropped."""
+
+    __tablename__ = "queue_entries"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    tier: Mapped[str] = mapped_column(String(16))
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
