@@ -113,12 +113,15 @@ export function renderSettlement(frame, ctx) {
     );
   }
 
-  // Each seat: this hand and the match total.
+  // Each seat: this hand and the match total; 欢乐豆 at a table with a multiplier (R7.3: points × 倍数).
   const seats = (frame.deltas || []).map((_, s) => s);
+  const multiplier = (ctx.room && ctx.room.options && ctx.room.options.multiplier) || 0;
+  const beans = frame.beans && (multiplier > 0 || frame.beans.some((b) => b !== 0)) ? frame.beans : null;
+  const signed = (n) => (n > 0 ? "+" : "") + n;
   const table = h(
     "table",
     { class: "results" },
-    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("thisHand")), h("th", {}, t("total")))),
+    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("thisHand")), h("th", {}, t("total")), beans ? h("th", {}, t("beansCol", { n: multiplier })) : null)),
     h(
       "tbody",
       {},
@@ -130,6 +133,7 @@ export function renderSettlement(frame, ctx) {
           h("td", {}, o.winner === s ? h("span", { class: "win-mark" }, t("winnerMark")) : null, o.kind === "escape" && o.leaver === s ? h("span", { class: "esc-mark" }, t("escapeHand", { name: "" }).trim()) : null, name(s)),
           h("td", { class: d > 0 ? "plus" : d < 0 ? "minus" : "" }, (d > 0 ? "+" : "") + d),
           h("td", {}, String(frame.scores ? frame.scores[s] : "")),
+          beans ? h("td", { class: `beans ${beans[s] > 0 ? "plus" : beans[s] < 0 ? "minus" : ""}`, "data-beans": String(beans[s]) }, signed(beans[s])) : null,
         );
       }),
     ),
@@ -152,7 +156,8 @@ export function renderSettlement(frame, ctx) {
     sheet.append(det);
   }
 
-  if (ctx.matchOver) {
+  const isPublic = !!(ctx.room && ctx.room.kind === "public"); // 匹配: one hand per match, 继续 / 换桌 / 离开
+  if (ctx.matchOver && !isPublic) {
     const mo = ctx.matchOver;
     sheet.append(h("h3", { class: "match-over" }, t("matchOver")));
     if (mo.ranking) {
@@ -169,7 +174,11 @@ export function renderSettlement(frame, ctx) {
   }
 
   const buttons = h("div", { class: "settle-buttons" });
-  if (ctx.matchOver) {
+  if (isPublic && ctx.matchOver) {
+    buttons.append(h("button", { class: "btn primary", "data-action": "rematch", onclick: ctx.onRematch }, t("continue")));
+    buttons.append(h("button", { class: "btn", "data-action": "change-table", onclick: ctx.onChangeTable }, t("changeTable")));
+    buttons.append(h("button", { class: "btn", "data-action": "leave", onclick: ctx.onLeave }, t("backLobby")));
+  } else if (ctx.matchOver) {
     buttons.append(h("button", { class: "btn primary", "data-action": "rematch", onclick: ctx.onRematch }, t("rematch")));
     buttons.append(h("button", { class: "btn", "data-action": "leave", onclick: ctx.onLeave }, t("backLobby")));
   } else {
