@@ -72,7 +72,10 @@ def test_the_tiers_the_waiting_screen_and_cancel_on_a_phone(browser: Any, slow_f
         assert page.evaluate(CJK_OUTSIDE_CARDS_AND_NAMES) == []
         page.locator("[data-testid='match']").scroll_into_view_if_needed()
         me.shot("lobby-en")
-        state = page.evaluate("() => fetch('/api/queue', {headers: {Authorization: 'Bearer ' + localStorage.getItem('paohuzi.token')}}).then(r => r.json())")
+        state = page.evaluate(
+            """() => fetch('/api/queue', {headers: {Authorization: 'Bearer ' + localStorage.getItem('paohuzi.token')}})
+                .then(r => r.json())"""
+        )
         assert state["queue"] is None
         _no_errors(me)
     finally:
@@ -114,7 +117,9 @@ def test_junior_table_with_two_computers_to_the_settlement_beans_times_five(
         if winners:
             expected[winners[0]] = -sum(expected)
         assert over["beans"] == expected
-        shown = page.evaluate("() => [...document.querySelectorAll('.results td.beans')].map(td => Number(td.dataset.beans))")
+        shown = page.evaluate(
+            "() => [...document.querySelectorAll('.results td.beans')].map(td => Number(td.dataset.beans))"
+        )
         assert shown == expected
         assert "欢乐豆（5倍）" in page.text_content(".results thead")
         me.shot("settlement")
