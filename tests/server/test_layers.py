@@ -23,6 +23,7 @@ ALLOWED = {
     "account_store": {"economy", "models", "rows", "store"},
     "economy": set(),
     "ledger_store": {"economy", "models", "store"},
+    "profile_store": {"economy", "models", "store"},
     "db": {"logs", "models", "rows"},
     "bots": set(),
     "metrics": set(),  # reads the hub it is handed, imports none of it
@@ -45,7 +46,8 @@ ALLOWED = {
     "account_api": {"account_store", "accounts", "connection", "economy", "hub", "ledger_store", "room"},
     "ws": {"config", "connection", "hub", "logs", "metrics", "protocol", "room"},
     "api": {"economy", "protocol", "store", "connection", "hub", "room"},
-    "app": {"account_api", "api", "config", "connection", "db", "hub", "logs", "metrics", "room", "ws"},
+    "profile_api": {"account_api", "economy", "hub", "profile_store", "room", "store"},
+    "app": {"account_api", "api", "profile_api", "config", "connection", "db", "hub", "logs", "metrics", "room", "ws"},
 }
 # What a room works with: none of these may reach the hub, not even at run time through an object.
 BELOW_HUB = ("room", "dissolve", "game", "turns", "services", "registry", "frames")

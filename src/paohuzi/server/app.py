@@ -31,6 +31,7 @@ from paohuzi.server.db import Database
 from paohuzi.server.hub import Hub
 from paohuzi.server.logs import log
 from paohuzi.server.metrics import CONTENT_TYPE_LATEST, Metrics
+from paohuzi.server.profile_api import router as profile_router
 from paohuzi.server.room import RoomError
 from paohuzi.server.ws import websocket_endpoint
 
@@ -211,6 +212,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health_router)
     app.include_router(router)
     app.include_router(account_router)
+    app.include_router(profile_router)
     app.add_api_websocket_route("/ws", websocket_endpoint)
 
     _add_web_client(app)

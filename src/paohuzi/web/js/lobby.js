@@ -70,6 +70,14 @@ export function renderLobby(app) {
           h("span", {}, t("points"), " ", h("b", { "data-testid": "points" }, String(p.points ?? 0))),
           h("span", {}, t("handsPlayed"), " ", h("b", {}, String(p.hands_played ?? 0))),
           h("span", {}, t("handsWon"), " ", h("b", {}, String(p.hands_won ?? 0))),
+          h("span", {}, t("beans"), " ", h("b", { "data-testid": "lobby-beans" }, String(p.beans ?? 0))),
+        ),
+        // the profile pages (profile.js): my profile, my account
+        h(
+          "div",
+          { class: "profile-links" },
+          h("a", { class: "btn small", href: "#/me", "data-action": "profile" }, t("profileTitle")),
+          h("a", { class: "btn small ghost", href: "#/account", "data-action": "account" }, t("accountTitle")),
         ),
       ),
     ),
@@ -147,7 +155,7 @@ export function renderLobby(app) {
         "li",
         { class: row.id === p.id ? "me" : "" },
         h("span", { class: "rank" }, String(row.rank)),
-        h("span", { class: "b-name", "data-pname": "" }, row.nickname),
+        h("a", { class: "b-name", href: `#/player/${row.id}`, "data-pname": "" }, row.nickname),
         h("span", { class: "b-title" }, titleText(row.title)),
         h("b", { class: "b-points" }, String(row.points)),
       ),
@@ -193,7 +201,7 @@ export function renderLobby(app) {
     );
   }
   root.append(
-    h("section", { class: "lists" }, h("div", { class: "card-box" }, h("h3", {}, t("leaderboard")), board), h("div", { class: "card-box" }, h("h3", {}, t("recent")), recent)),
+    h("section", { class: "lists" }, h("div", { class: "card-box" }, h("h3", { class: "h-link" }, t("leaderboard"), h("a", { class: "link", href: "#/boards", "data-action": "boards" }, t("allBoards"))), board), h("div", { class: "card-box" }, h("h3", {}, t("recent")), recent)),
   );
   return root;
 }

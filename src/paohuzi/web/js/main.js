@@ -1,9 +1,11 @@
 // The paohuzi web client: state, the websocket frames, and which screen to draw.
 //
-// Screens: lobby → (private room: waiting room) → table (with the settlement on top) ; replay (#/replay/ID).
+// Screens: lobby → (private room: waiting room) → table (with the settlement on top) ; replay (#/replay/ID);
+// the profile pages (#/me, #/player/ID, #/account, #/boards: profile.js).
 // The table is redrawn from each `game`/`update` frame's `view`; nothing is computed from events but the
 // short animations.
 
+import { loggedOutNotice } from "./account.js";
 import { api, ApiError, ensureGuest } from "./api.js";
 import { dissolutionEnded, dissolveButton, dissolveDialog, dissolvedSummary } from "./dissolve.js";
 import { h, mount, toast } from "./dom.js";
@@ -12,6 +14,7 @@ import { CHAT_EMOJI, CHAT_ZH, chatText, errorText, lang, setLang, t } from "./i1
 import { loadLobbyData, renderDialog, renderLobby, renderRoom } from "./lobby.js";
 import { changeTable, loadMatchData, onQueue, publicWaiting, renderQueue, roomLabel } from "./match.js";
 import { GameSocket } from "./net.js";
+import { loadPage, pageRoute, renderPage } from "./profile.js";
 import { HandRecorder, loadReplay, renderReplay, replayKeys } from "./replay.js";
 import { rulesEl } from "./rules.js";
 import { renderSettlement } from "./settle.js";
@@ -49,6 +52,8 @@ const state = {
   leaderboard: null,
   history: null,
   replay: null,
+  page: null, // a profile page (profile.js): {name, data, loading, error}
+  loggedOut: false, // the socket was refused (4001): this session was revoked elsewhere
   error: null,
 };
 
@@ -159,6 +164,24 @@ const app = {
     history.pushState(null, "", location.pathname + location.search);
     onRoute();
   },
+  closePage() {
+    state.page = null;
+    history.pushState(null, "", location.pathname + location.search);
+    onRoute();
+  },
+  /** Load the page on screen again (after a change made on it), and the player's profile. */
+  async reloadPage() {
+    const page = state.page;
+    if (!page) return;
+    await loadPage(page);
+    try {
+      state.player = (await api("GET", "/api/me")).player;
+    } catch {
+      /* keep the old profile */
+    }
+    render();
+  },
+  guard: (fn) => guarded(fn),
 };
 app.sounds = played; // how many sounds were asked for (the browser tests read it)
 window.paohuzi = app; // for debugging in the console
@@ -169,7 +192,8 @@ async function guarded(fn) {
     await fn();
   } catch (err) {
     const code = err instanceof ApiError ? err.code : "internal";
-    toast(t("errorPrefix") + errorText(code, err.message), "error");
+    if (code === "unauthorized") state.loggedOut = true; // this session was revoked elsewhere (account.js)
+    else toast(t("errorPrefix") + errorText(code, err.message), "error");
   } finally {
     state.busy = false;
     render();
@@ -415,6 +439,7 @@ function animate(events, g) {
 
 function onStatus(status) {
   state.conn = status;
+  if (status === "unauthorized") state.loggedOut = true;
   if (status !== "online") answered(); // a new connection gets the full snapshot
   render();
 }
@@ -488,6 +513,7 @@ const tableCtx = () => ({
 function currentScreen() {
   if (state.replay) return "replay";
   if (state.queue && !state.room) return "queue";
+  if (state.page) return "page";
   if (state.wantLobby || !state.room) return "lobby";
   if (state.game || state.settleOpen || state.room.status === "playing") return "table";
   if (state.room.kind === "private") return "room";
@@ -706,12 +732,14 @@ function render() {
   const scrollY = window.scrollY;
   let content;
   if (screen === "replay") content = renderReplay(app);
+  else if (screen === "page") content = renderPage(app);
   else if (screen === "table") content = renderTableScreen();
   else if (screen === "room") content = renderRoom(app);
   else if (screen === "queue") content = renderQueue(app);
   else content = renderLobby(app);
   const wrap = h("div", { class: `screen screen-${screen}`, "data-screen": screen }, content);
   if (state.dialog && screen === "lobby") wrap.append(renderDialog(app, state.dialog));
+  if (state.loggedOut) wrap.append(loggedOutNotice());
   if (screen !== "table" && state.conn !== "online" && state.conn !== "idle") {
     wrap.append(h("div", { class: `conn-float conn-${state.conn}`, "data-conn": state.conn }, h("i", {}), t(state.conn)));
   }
@@ -760,6 +788,17 @@ let routeSeq = 0;
 
 async function onRoute() {
   const seq = ++routeSeq;
+  const page = pageRoute(location.hash);
+  if (page) {
+    // a profile page (profile.js): drawn at once, filled when its data comes
+    state.replay = null;
+    state.page = Object.assign(page, { loading: true });
+    render();
+    await loadPage(page);
+    if (seq === routeSeq) render();
+    return;
+  }
+  state.page = null;
   const m = location.hash.match(/^#\/replay\/(\d+)/);
   const byCode = location.hash.match(/^#\/r\/([2-9A-Za-z]{7,13})$/);
   let replay = null;
