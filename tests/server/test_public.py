@@ -154,7 +154,7 @@ def test_a_waiting_player_takes_a_computer_seat_at_the_next_hand(slow: ServerPro
     # between hands leaving is free (no 逃跑)
     assert b.api("POST", "/api/rooms/leave") == {"left": code, "penalty": None}
     assert c.api("POST", "/api/rooms/leave") == {"left": code, "penalty": None}
-    a.send({"type": "rematch"})
+    a.send({"type": "start"})  # at a public table `start` and `ready` are 继续 too
     room = a.expect("room", where=lambda f: f["room"]["status"] == "playing")["room"]
     assert [s["player"]["id"] if s["player"] else s["bot"] for s in room["seats"]] == [a.id, "normal", "normal"]
     _auto_hand([a])
@@ -162,7 +162,7 @@ def test_a_waiting_player_takes_a_computer_seat_at_the_next_hand(slow: ServerPro
     d = Client(slow)
     d.connect()
     assert _queued(d, "novice")["position"] == 1
-    a.send({"type": "rematch"})
+    a.send({"type": "ready", "ready": True})
     seated = _seated(d)
     assert seated["code"] == code
     assert [s["player"]["id"] if s["player"] else s["bot"] for s in seated["seats"]] == [a.id, d.id, "normal"]

@@ -53,7 +53,7 @@ def test_the_tiers_the_waiting_screen_and_cancel_on_a_phone(browser: Any, slow_f
         assert page.text_content("[data-testid='beans']") == "1000"
         # a new player holds 1,000 beans: 中级场 (5,000) and 高级场 (20,000) are out of reach
         assert _tiers(page) == {"practice": True, "novice": True, "junior": True, "middle": False, "senior": False}
-        page.locator("[data-testid='match']").scroll_into_view_if_needed()
+        page.evaluate("() => document.querySelector('[data-testid=match]').scrollIntoView()")
         me.shot("lobby-tiers")
         page.click(".tier-btn[data-tier='novice']")
         page.wait_for_selector("[data-testid='queue'][data-tier='novice']")
@@ -70,7 +70,7 @@ def test_the_tiers_the_waiting_screen_and_cancel_on_a_phone(browser: Any, slow_f
         page.click("[data-action='queue-cancel']")
         page.wait_for_selector("[data-testid='match'] .tier-btn")
         assert page.evaluate(CJK_OUTSIDE_CARDS_AND_NAMES) == []
-        page.locator("[data-testid='match']").scroll_into_view_if_needed()
+        page.evaluate("() => document.querySelector('[data-testid=match]').scrollIntoView()")
         me.shot("lobby-en")
         state = page.evaluate(
             """() => fetch('/api/queue', {headers: {Authorization: 'Bearer ' + localStorage.getItem('paohuzi.token')}})

@@ -468,8 +468,8 @@ class Hub(PublicTables):
                 await self.queue_join(player_id, msg.tier)
             case p.QueueLeave():
                 await self.queue_leave(player_id)
-            case p.Rematch() if self._room_of(player_id).kind == "public":
-                await self.public_rematch(self._room_of(player_id), player_id)
+            case p.Rematch() | p.Start() | p.Ready(ready=True) if self._room_of(player_id).kind == "public":
+                await self.public_rematch(self._room_of(player_id), player_id)  # 继续 (docs/protocol.md §3.8)
             case p.Leave():
                 await self.leave(player_id)
             case p.Kick():

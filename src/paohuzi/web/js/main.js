@@ -284,6 +284,7 @@ function onFrame(frame) {
   switch (frame.type) {
     case "welcome":
       state.player = frame.player;
+      state.queue = null; // a `queue` frame follows while we still wait (match.js)
       break;
     case "room": {
       const old = state.room;

@@ -27,14 +27,13 @@ export function tierName(name) {
 export async function loadMatchData(app) {
   try {
     const d = await api("GET", "/api/queue");
-    tiers = d.tiers;
-    if (d.queue && !app.state.queue) onQueue(app.state, d.queue);
+    tiers = d.tiers; // our own place comes in `queue` frames only (after `welcome` too): never a stale one
   } catch {
     /* keep what we had */
   }
 }
 
-/** A `queue` frame (or the answer of POST /api/queue): our place, with the moment we began waiting on this
+/** A `queue` frame: our place, with the moment we began waiting on this
  * page's clock (the waited time counts on from it). */
 export function onQueue(state, queue) {
   state.queue = queue ? { ...queue, since: performance.now() - (queue.waited_ms || 0) } : null;
@@ -42,8 +41,7 @@ export function onQueue(state, queue) {
 
 async function join(app, tier) {
   await app.guarded(async () => {
-    const { queue } = await api("POST", "/api/queue", { tier });
-    if (queue && !app.state.queue) onQueue(app.state, queue);
+    await api("POST", "/api/queue", { tier }); // the `queue` frame (or, seated at once, `room`) follows
     app.state.notice = null;
   });
 }
