@@ -121,3 +121,20 @@ def test_match_refuses_bad_arguments_and_early_next_hand() -> None:
             match.next_hand()
     obs = match.observation(0)
     assert obs["match"] == {"hand": 1, "hands": 2, "totals": [0, 0, 0]}
+
+
+def test_r7_3_double_cards_per_hand_replay_from_the_match_record() -> None:
+    """R7.3 双倍积分卡: each hand may have its own holders (a card is active for a while); the match record
+    replays every hand with its own."""
+    m = Match(find_preset("qq"), seed=5, hands=3, double_cards=(1,))
+    wanted = [frozenset({1}), frozenset(), frozenset({0, 2})]
+    for i in range(3):
+        assert m.hand.double_cards == wanted[i]
+        while not m.hand.over:
+            s = m.deciding[0]
+            m.apply(s, m.legal_actions(s)[-1])
+        if i < 2:
+            m.next_hand(sorted(wanted[i + 1]))
+    again = replay_match(m.record())
+    assert [r.record.get("double_cards", []) for r in again.results] == [[1], [], [0, 2]]
+    assert again.totals == m.totals and again.record() == m.record()

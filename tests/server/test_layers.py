@@ -22,7 +22,9 @@ ALLOWED = {
     "accounts": set(),
     "account_store": {"economy", "models", "rows", "store"},
     "economy": set(),
-    "ledger_store": {"economy", "models", "store"},
+    "crash": set(),  # the kill -9 test hook (PAOHUZI_TEST_CRASH_AT)
+    "double_cards": {"models", "store"},  # 双倍积分卡 (issue 13 §3)
+    "ledger_store": {"crash", "double_cards", "economy", "models", "store"},
     "profile_store": {"economy", "models", "store"},
     "db": {"logs", "models", "rows"},
     "bots": set(),
@@ -31,7 +33,7 @@ ALLOWED = {
     "registry": {"connection", "frames", "rows"},
     "services": {"bots", "config", "db", "frames", "logs"},
     "turns": {"bots", "frames"},
-    "game": {"frames", "ledger_store", "logs", "services", "store", "turns"},
+    "game": {"crash", "double_cards", "frames", "ledger_store", "logs", "services", "store", "turns"},
     "room": {"dissolve", "frames", "game", "logs", "services", "store", "turns"},
     "dissolve": {"frames", "game", "logs", "services", "store", "turns"},  # R8.2, the room's vote (a mixin)
     "hints": {"frames", "room"},  # 提示 (issue #16): the room is only read (type-only import)
@@ -43,7 +45,9 @@ ALLOWED = {
         *("protocol", "registry", "room", "services", "store", "accounts", "account_store", "hints"),
         *("economy", "ledger_store", "matchmaking", "public"),
     },
-    "account_api": {"account_store", "accounts", "connection", "economy", "hub", "ledger_store", "room"},
+    "account_api": {
+        *("account_store", "accounts", "connection", "double_cards", "economy", "hub", "ledger_store", "room"),
+    },
     "ws": {"config", "connection", "hub", "logs", "metrics", "protocol", "room"},
     "api": {"economy", "protocol", "store", "connection", "hub", "room"},
     "profile_api": {"account_api", "economy", "hub", "profile_store", "room", "store"},

@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 from sqlalchemy.orm import Session
 
-from paohuzi.bots import make_bot
-from paohuzi.bots.tournament import play_hand
-from paohuzi.rules import find_preset
-from paohuzi.server import account_store, economy, ledger_store, store
+from paohuzi.bots import Bot, make_bot
+from paohuzi.engine import Hand
+from paohuzi.rules import RuleSet, find_preset
+from paohuzi.scoring import level_number
+from paohuzi.server import account_store, double_cards, economy, ledger_store, store
 from paohuzi.server.db import Database
 
 from .support import postgres_available, postgres_schema
@@ -50,59 +51,110 @@ def _hand(db: Database, rules_name: str, seed: int, lineup: list[int | None]) ->
 def _deal_and_settle(
     match: int,
     n: int,
-    outcome: dict[str, Any],
-    rec: dict[str, Any],
+    hand: Hand,
     lineup: list[int | None],
-    payments: list[int],
-    results: list[tuple[int, int, bool]],
     stake: int,
     multiplier: int,
-    doubled: list[int],
 ) -> Callable[[Session], list[int]]:
-    """One transaction per hand: the hand row, then the server's own settlement job."""
+    """One transaction per hand: the hand row (with its 双倍积分卡 holders), then the server's own settlement
+    job, given what the server gives it (game.py ``finish_hand``)."""
+    outcome = hand.outcome
+    assert outcome is not None
+    payments = list(outcome.payments)
+    results = [(pid, payments[s], outcome.winner == s) for s, pid in enumerate(lineup) if pid is not None]
+    doubled = [outcome.winner] if outcome.winner in hand.double_cards else []
 
     def job(s: Session) -> list[int]:
-        hand_id = store.create_hand(match, n + 1, 10_000 + n, 0, {})(s)
-        finish = store.finish_hand(hand_id, outcome, rec, match, payments, results)
-        return ledger_store.settle_hand(
-            finish, hand_id, lineup, [0, 1, 2], payments, stake, multiplier, doubled
-        )(s)
+        hand_id = store.create_hand(match, n + 1, 10_000 + n, 0, {}, sorted(hand.double_cards))(s)
+        finish = store.finish_hand(hand_id, outcome.to_dict(), hand.record(), match, payments, results)
+        return ledger_store.settle_hand(finish, hand_id, lineup, [0, 1, 2], payments, stake, multiplier, doubled)(s)
 
     return job
 
 
+def _play(rules: RuleSet, seed: int, bots: list[Bot], cards: list[int]) -> Hand:
+    """A bot-played hand dealt with these 双倍积分卡 holders (R7.3)."""
+    hand = Hand(rules, seed=seed, double_cards=cards)
+    for bot in bots:
+        bot.new_hand()
+    while not hand.over:
+        seat = hand.deciding[0]
+        hand.apply(seat, bots[seat].act(hand.observation(seat), hand.legal_actions(seat)))
+    return hand
+
+
+class Model:
+    """What every balance must be, kept by the test alone: beans, 积分 and 双倍积分卡 per player (R7.3, R7.4,
+    docs/decisions.md): one card on a player's first settled hand of the UTC day, one per level reached for
+    the first time, one less per activation."""
+
+    def __init__(self, players: list[int]) -> None:
+        self.beans = {pid: economy.START_BEANS for pid in players}
+        self.points = dict.fromkeys(players, 0)
+        self.cards = dict.fromkeys(players, 0)
+        self.best: dict[int, int] = {}
+        self.daily: set[tuple[int, date]] = set()
+
+    def settled(self, pid: int, points: int, beans: int, day: date) -> None:
+        before = self.points[pid]
+        self.points[pid] += points
+        self.beans[pid] += beans
+        if (pid, day) not in self.daily:
+            self.daily.add((pid, day))
+            self.cards[pid] += 1
+        base = self.best.get(pid, level_number(before))
+        level = level_number(self.points[pid])
+        self.cards[pid] += max(0, level - base)
+        self.best[pid] = max(base, level)
+
+    def balances(self, pid: int) -> dict[str, int]:
+        return {"beans": self.beans[pid], "points": self.points[pid], "cards": self.cards[pid]}
+
+
+def _today() -> date:
+    return datetime.now(UTC).date()
+
+
 def test_the_ledger_replays_to_every_balance_after_random_hands(database: Database) -> None:
-    """R7.3: 1,000 random bot-played hands at every tier, double cards at random, relief when broke."""
+    """R7.3, R7.4: 1,000 random bot-played hands at every tier; players activate the 双倍积分卡 they are
+    given (an hour each on a clock that moves 5 minutes a hand, so cards run out and are used again), broke
+    players claim relief. After every hand the settlement's changes are exactly the expected ones; at the
+    end the ledger replays to every balance — beans, 积分 and cards — and the players table agrees."""
     db = database
     rng = random.Random(13)
     players = [db.run_now(account_store.create_guest(f"{i:064x}", f"p{i}", ""))[0].id for i in range(1, 9)]
     rules = find_preset("qq")
-    bots = [make_bot("random", seed=s) for s in range(3)]
-    beans = {pid: economy.START_BEANS for pid in players}
-    points = dict.fromkeys(players, 0)
-    broke_seen = relief_given = doubled_wins = 0
+    bots: list[Bot] = [make_bot(name, seed=s) for s, name in enumerate(("greedy", "random", "random"))]
+    model = Model(players)
+    broke_seen = relief_given = doubled_wins = doubled_losses = activations = 0
+    clock = datetime(2026, 1, 1, tzinfo=UTC)
     match, _first = _hand(db, rules.name, 0, [None, None, None])
     for n in range(1000):
+        clock += timedelta(minutes=5)
         tier = rng.choice(economy.TIERS)
         lineup: list[int | None] = [*rng.sample(players, rng.choice((1, 2, 3))), None, None, None][:3]
         rng.shuffle(lineup)
-        doubled = sorted(s for s in range(3) if rng.random() < 0.2)
-        hand, _d, _s = play_hand(rules, 10_000 + n, bots)
-        if doubled:  # the same deal and actions, scored with the cards (R7.3)
-            from paohuzi.engine import replay
-
-            record = dict(hand.record(), double_cards=doubled)
-            record.pop("result", None)  # the result is the one the cards change
-            hand = replay(record)
+        humans = [pid for pid in lineup if pid is not None]
+        for pid in humans:  # a player holding a card uses it now and then (never two at once)
+            if model.cards[pid] and rng.random() < 0.7:
+                failed, st = db.run_now(double_cards.activate(pid, 3600, now=clock))
+                if failed is None:
+                    activations += 1
+                    model.cards[pid] -= 1
+                    assert st.held == model.cards[pid] and st.seconds_left == 3600
+                else:
+                    assert failed == "card_active" and st.held == model.cards[pid]
+        active = db.run_now(double_cards.active_players(humans, now=clock))
+        cards = sorted(s for s, pid in enumerate(lineup) if pid in active)
+        hand = _play(rules, 10_000 + n, bots, cards)
         outcome = hand.outcome
         assert outcome is not None
         payments = list(outcome.payments)
-        held = [beans[pid] if pid is not None else None for pid in lineup]
-        results = [(pid, payments[s], outcome.winner == s) for s, pid in enumerate(lineup) if pid is not None]
-        job = _deal_and_settle(
-            match, n, outcome.to_dict(), hand.record(), lineup, payments, results, rules.stake, tier.multiplier, doubled
-        )
-        moves = db.run_now(job)
+        held = [model.beans[pid] if pid is not None else None for pid in lineup]
+        day = _today()
+        moves = db.run_now(_deal_and_settle(match, n, hand, lineup, rules.stake, tier.multiplier))
+        if _today() != day:  # the UTC day turned during this settlement: which day it counted for is unknown
+            pytest.skip("the test ran across UTC midnight")
         assert sum(moves) == 0, "a hand never mints nor burns beans"
         for s, pid in enumerate(lineup):
             if pid is None:
@@ -115,23 +167,28 @@ def test_the_ledger_replays_to_every_balance_after_random_hands(database: Databa
                 owed = -payments[s] * tier.multiplier // rules.stake
                 assert moves[s] == -min(owed, held_s)
                 broke_seen += held_s < owed
-            beans[pid] += moves[s]
-            points[pid] += payments[s]
-            assert beans[pid] >= 0
-        doubled_wins += outcome.winner in doubled
+            model.settled(pid, payments[s], moves[s], day)
+            assert model.beans[pid] >= 0
+        if outcome.winner is not None and outcome.winner in cards:  # R7.3: the holder's own gain doubles
+            doubled_wins += 1
+            gain = sum(-p for p in payments if p < 0)
+            assert payments[outcome.winner] == 2 * gain
+        doubled_losses += any(s != outcome.winner and payments[s] < 0 for s in cards)
         for pid in players:
-            if beans[pid] < economy.RELIEF_BELOW and rng.random() < 0.5:
+            if model.beans[pid] < economy.RELIEF_BELOW and rng.random() < 0.5:
                 failed, after = db.run_now(ledger_store.grant_relief(pid))
                 if failed is None:
                     relief_given += 1
-                    beans[pid] = after
+                    model.beans[pid] = after
                 else:
-                    assert failed == "relief_used" and after == beans[pid]
-    assert broke_seen > 0 and relief_given > 0 and doubled_wins > 0
+                    assert failed == "relief_used" and after == model.beans[pid]
+    counts = (broke_seen, relief_given, doubled_wins, doubled_losses, activations)
+    assert min(counts) >= 10, counts  # every case was met, often (the run is deterministic)
     stored = db.run_now(ledger_store.balances())
     replayed = db.run_now(ledger_store.replay())
     for pid in players:
-        assert stored[pid] == replayed[pid] == {"beans": beans[pid], "points": points[pid]}
+        assert stored[pid] == replayed[pid] == model.balances(pid)
+        assert db.run_now(double_cards.state(pid, now=clock)).held == model.cards[pid]
 
 
 def test_relief_is_for_the_broke_and_limited_per_day(database: Database) -> None:
@@ -166,6 +223,6 @@ def test_a_failed_settlement_leaves_neither_the_hand_nor_its_ledger_rows(databas
     job = ledger_store.settle_hand(finish, 2**31 - 1, [pid, None, None], [0, 1, 2], pays, 3, 5)
     with pytest.raises(Exception):  # noqa: B017 — the database's own integrity error, whichever driver
         db.run_now(job)
-    assert db.run_now(ledger_store.balances())[pid] == {"beans": 1000, "points": 0}
+    assert db.run_now(ledger_store.balances())[pid] == {"beans": 1000, "points": 0, "cards": 0}
     assert [e.reason for e in db.run_now(ledger_store.entries(pid, None, 10))] == ["start"]
     assert db.run_now(store.match_summary(match)).hands[0].status == "playing"

@@ -26,6 +26,7 @@ final ranking.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,7 +65,8 @@ class Match:
     :param seed: seeds the first dealer and every hand.
     :param players: 3 or 4 (default: the rule set's table size).
     :param hands: how many hands to play (≥ 1; default the rule set's ``rounds``, R8.1).
-    :param double_cards: seats holding a 双倍积分卡 for the whole match (R7.3).
+    :param double_cards: seats holding a 双倍积分卡 (R7.3) for the first hand, and for every later hand
+        that :meth:`next_hand` is not given its own.
     :param owner: the seat of the room's creator; required under ``first_dealer`` ``owner`` (R8.1), where
         that seat deals the first hand.
     :raises MatchError: for bad arguments.
@@ -164,8 +166,10 @@ class Match:
         self._book()
         return events
 
-    def next_hand(self) -> Hand:
-        """Start the next hand (R2 dealer rule).
+    def next_hand(self, double_cards: Iterable[int] | None = None) -> Hand:
+        """Start the next hand (R2 dealer rule). ``double_cards``: the seats holding a 双倍积分卡 (R7.3) in
+        this hand (a card is active for some time, so it may differ from hand to hand); None: the match's
+        ``double_cards``.
 
         :raises MatchError: if the current hand is not over or the match is over.
         """
@@ -183,7 +187,7 @@ class Match:
             if self._draws_in_row >= 3:
                 self.dealer = (self.dealer + 1) % self.players
                 self._draws_in_row = 0
-        self.hand = self._new_hand()
+        self.hand = self._new_hand(self.double_cards if double_cards is None else frozenset(double_cards))
         return self.hand
 
     def leave(self, seat: int) -> list[Event]:
@@ -255,9 +259,10 @@ class Match:
 
     # -- internals ------------------------------------------------------------------------------
 
-    def _new_hand(self) -> Hand:
+    def _new_hand(self, double_cards: frozenset[int] | None = None) -> Hand:
         seed = self._rng.getrandbits(63)
-        hand = Hand(self.rules, seed, self.dealer, double_cards=self.double_cards)
+        cards = self.double_cards if double_cards is None else double_cards
+        hand = Hand(self.rules, seed, self.dealer, double_cards=cards)
         self._booked = False
         self.hand = hand
         self._book()  # a dealt 天胡 ends the hand at once
@@ -291,8 +296,8 @@ def replay_match(record: dict[str, Any]) -> Match:
     )
     records = record["records"]
     for i, rec in enumerate(records):
-        if i:
-            match.next_hand()
+        if i:  # each hand's own 双倍积分卡 (a hand's record lists them only if any)
+            match.next_hand(rec.get("double_cards", ()))
         if rec["seed"] != match.hand.seed or rec["dealer"] != match.hand.dealer:
             raise MatchError(f"hand {i + 1}: seed/dealer differ from the record")
         for seat, text in rec["actions"]:

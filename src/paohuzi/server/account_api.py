@@ -15,7 +15,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 from paohuzi.scoring import level_title
-from paohuzi.server import account_store, accounts, economy, ledger_store
+from paohuzi.server import account_store, accounts, double_cards, economy, ledger_store
 from paohuzi.server.accounts import PASSWORD_MAX, username_key
 from paohuzi.server.connection import TokenBucket
 from paohuzi.server.hub import Hub
@@ -237,10 +237,11 @@ async def relief(request: Request, current: Current) -> dict[str, Any]:
 async def my_ledger(
     request: Request,
     current: Current,
-    currency: Annotated[Literal["beans", "points"] | None, Query()] = None,
+    currency: Annotated[Literal["beans", "points", "cards"] | None, Query()] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> dict[str, Any]:
-    """Your ledger: every change of your beans and points (积分), newest first — only ever your own."""
+    """Your ledger: every change of your beans, points (积分) and 双倍积分卡 held, newest first — only ever
+    your own."""
     player, _session = current
     rows = await _hub(request).db.run(ledger_store.entries(player["id"], currency, limit))
     return {"entries": [r.to_dict() for r in rows]}
@@ -264,3 +265,32 @@ async def leaderboards(
             for i, (pid, nick, points, value) in enumerate(rows)
         ],
     }
+
+
+# ---- 双倍积分卡 (issue 13 §3, R7.3) ------------------------------------------------------------------
+
+
+@router.get("/me/double-cards", tags=["beans"])
+async def my_double_cards(request: Request, current: Current) -> dict[str, Any]:
+    """Your 双倍积分卡: how many you hold unused, and the active one (start, end, seconds left) if any. One
+    card a UTC day on your first settled hand, one per level (R7.4) reached for the first time."""
+    player, _session = current
+    found = await _hub(request).db.run(double_cards.state(player["id"]))
+    if found is None:
+        raise RoomError("not_found", "no such player", 404)
+    return {"cards": found.to_dict(), "card_seconds": _hub(request).settings.double_card_seconds}
+
+
+@router.post("/me/double-cards/activate", tags=["beans"])
+async def activate_double_card(request: Request, current: Current) -> dict[str, Any]:
+    """Use one 双倍积分卡: for the next hour (wall-clock) every hand that starts doubles your own 积分 gain
+    (R7.3; beans never double). 409 ``no_card`` when you hold none, ``card_active`` while one is active
+    (cards do not stack)."""
+    player, _session = current
+    hub = _hub(request)
+    failed, found = await hub.db.run(double_cards.activate(player["id"], hub.settings.double_card_seconds))
+    if failed == "no_card":
+        raise RoomError(failed, "you hold no 双倍积分卡", 409)
+    if failed == "card_active":
+        raise RoomError(failed, f"a 双倍积分卡 is already active until {found.active_until}; cards do not stack", 409)
+    return {"cards": found.to_dict(), "card_seconds": hub.settings.double_card_seconds}

@@ -68,6 +68,7 @@ class Settings:
     :ivar queue_resume_seconds: after a restart, how long a player who was waiting keeps its place in the
         queue without reconnecting (an offline player otherwise keeps it for ``offline_grace``).
     :ivar redis_url: empty: one process (the embedded default); ``redis://…``: the shared mode (docs/server.md).
+    :ivar double_card_seconds: how long an activated 双倍积分卡 lasts (wall-clock; R7.3, issue 13 §3).
     """
 
     host: str = "127.0.0.1"
@@ -109,6 +110,7 @@ class Settings:
     login_burst: int = 10
     login_fail_rate: float = 1 / 60
     login_fail_burst: int = 5
+    double_card_seconds: float = 3600.0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:

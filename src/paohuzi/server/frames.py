@@ -92,6 +92,7 @@ class MatchInfo(TypedDict):
     finished: bool
     ranking: list[int] | None
     leaver: int | None
+    double_cards: list[int]  # seats whose 双倍积分卡 doubles the current hand (R7.3)
 
 
 class RoomState(TypedDict):
@@ -182,6 +183,7 @@ class HandOverFrame(TypedDict):
     scores: list[int]
     deltas: list[int]
     beans: list[int]  # each seat's change of 欢乐豆 (issue 13 §2; 0 at multiplier-0 tables)
+    double_cards: list[int]  # seats whose 双倍积分卡 was active in this hand (R7.3: own gain × 2)
     view: View
     replay: str
     replay_code: str
@@ -333,7 +335,7 @@ def update(
     return frame
 
 
-def hand_over(
+def hand_over(  # noqa: PLR0913 (keyword-only builder, one parameter per field of the frame)
     *,
     hand: int,
     number: int,
@@ -343,6 +345,7 @@ def hand_over(
     view: View,
     code: str,
     beans: list[int] | None = None,
+    double_cards: list[int] | None = None,
 ) -> HandOverFrame:
     return {
         "type": "hand_over",
@@ -352,6 +355,7 @@ def hand_over(
         "scores": scores,
         "deltas": deltas,
         "beans": beans if beans is not None else [0] * len(deltas),
+        "double_cards": double_cards or [],
         "view": view,
         "replay": f"/api/replays/{hand}",
         "replay_code": code,  # the hand's replay code (issue 12 item 4): anyone holding it may watch

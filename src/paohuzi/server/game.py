@@ -24,7 +24,8 @@ from paohuzi.engine.hand import FORMAT_VERSION, Hand
 from paohuzi.engine.match import replay_match
 from paohuzi.rules import RuleSet
 from paohuzi.scoring import scored_waits, waits_to_dicts
-from paohuzi.server import frames, ledger_store, store
+from paohuzi.server import double_cards, frames, ledger_store, store
+from paohuzi.server.crash import crash_point
 from paohuzi.server.frames import GameFrame, MatchInfo, MessageId, RoomError, WaitInfo
 from paohuzi.server.logs import log
 from paohuzi.server.services import RoomServices
@@ -54,6 +55,16 @@ class Table(Protocol):
 
     async def match_over(self) -> None:
         """The match ended (its result is stored and sent): the room waits for the next one."""
+
+
+async def active_cards(services: RoomServices, lineup: Lineup) -> list[int]:
+    """The seats whose player has a 双倍积分卡 active now (R7.3; a hand starting now is doubled for them).
+    Bots never hold cards."""
+    humans = {seat.player_id: i for i, seat in enumerate(lineup) if seat.player_id is not None}
+    if not humans:
+        return []
+    active = await services.db.run(double_cards.active_players(sorted(humans)))
+    return sorted(humans[pid] for pid in active)
 
 
 def view_of(hand: Hand, seat: int) -> dict[str, Any]:
@@ -129,7 +140,9 @@ class Game:
         rules = table.rules
         # R8.1 坐庄 ``owner``: the owner's seat deals the first hand (a quick-play table's player sits at 0)
         owner = next((s.index for s in table.seats if s.player_id is not None and s.player_id == table.owner_id), 0)
-        engine = Match(rules, seed, players=len(table.seats), hands=int(table.options["hands"]), owner=owner)
+        cards = await active_cards(services, lineup)
+        hands = int(table.options["hands"])
+        engine = Match(rules, seed, players=len(table.seats), hands=hands, owner=owner, double_cards=tuple(cards))
         match_id = await services.db.run(store.create_match(table.id, seed, rules.to_dict(), engine.hands, lineup))
         return cls(table, services, match_id, engine, lineup)
 
@@ -144,12 +157,18 @@ class Game:
             "seed": data.seed,
             "players": len(table.seats),
             "hands": data.hands_total,
-            "double_cards": [],
+            # R7.3 双倍积分卡: each hand's own, as they were when it started (hands.double_cards)
+            "double_cards": data.hands[0].double_cards if data.hands else [],
             "leaver": None,
             # R8.1 坐庄 by the owner: the owner's seat is the first hand's dealer
             "owner": data.hands[0].dealer if data.hands and data.hands[0].dealer is not None else 0,
             "records": [
-                {"seed": h.seed, "dealer": h.dealer, "actions": [[seat, text] for seat, text in h.actions]}
+                {
+                    "seed": h.seed,
+                    "dealer": h.dealer,
+                    "double_cards": h.double_cards,
+                    "actions": [[seat, text] for seat, text in h.actions],
+                }
                 for h in data.hands
             ],
         }
@@ -172,7 +191,7 @@ class Game:
         elif engine.over:
             await self.finish_match()
         else:
-            engine.next_hand()
+            engine.next_hand(await active_cards(self.services, self.lineup))
             self.number += 1
             await self.begin_hand()
 
@@ -195,6 +214,7 @@ class Game:
             "finished": self.finished,
             "ranking": engine.ranking() if self.finished else None,
             "leaver": engine.leaver,
+            "double_cards": sorted(engine.hand.double_cards),  # R7.3: seats whose card doubles this hand
         }
 
     def snapshot(self, seat: int) -> GameFrame:
@@ -399,7 +419,9 @@ class Game:
         hand = self.hand
         assert hand.seed is not None  # a Match deals every hand from a seed
         self.hand_id = await self.services.db.run(
-            store.create_hand(self.id, self.number, hand.seed, hand.dealer, self.table.rules.to_dict())
+            store.create_hand(
+                self.id, self.number, hand.seed, hand.dealer, self.table.rules.to_dict(), sorted(hand.double_cards)
+            )
         )
         self.seq = len(hand.actions)
         self.sent.clear()
@@ -424,6 +446,8 @@ class Game:
             for s, seat in enumerate(self.lineup)
             if seat.player_id is not None and s in hand.seats
         ]
+        # R7.3: the seat whose 积分 gain a card doubled (a win's winner; an escape's shares are never doubled)
+        doubled = [outcome.winner] if outcome.winner is not None and outcome.winner in hand.double_cards else []
         # 积分 and 欢乐豆 move with their ledger rows in the settlement's own transaction (issue 13 §2).
         finish = store.finish_hand(self.hand_id, data, hand.record(), self.id, scores, results)
         beans = await self.services.db.run(
@@ -435,9 +459,10 @@ class Game:
                 payments,
                 hand.rules.stake,
                 int(self.table.options.get("multiplier", 0)),
-                sorted(hand.double_cards),
+                doubled,
             )
         )
+        crash_point("settled")
         for pid, delta, won in results:
             seat_of = next(s for s, x in enumerate(self.lineup) if x.player_id == pid)
             self.services.roster.won(pid, delta, won, beans[seat_of])
@@ -461,6 +486,7 @@ class Game:
                     scores=scores,
                     deltas=payments,
                     beans=beans,
+                    double_cards=sorted(hand.double_cards),
                     view=view_of(hand, seat.index),
                     code=code,
                 )
@@ -477,7 +503,7 @@ class Game:
             engine = self.engine
             if self.table.match is not self or self.finished or not engine.hand.over or engine.over:
                 return
-            engine.next_hand()
+            engine.next_hand(await active_cards(self.services, self.lineup))
             self.number += 1
             await self.begin_hand()
 

@@ -14,6 +14,8 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
+from paohuzi.server.crash import crash_point
+from paohuzi.server.double_cards import grant_after_hand
 from paohuzi.server.economy import RELIEF_AMOUNT, RELIEF_BELOW, RELIEF_PER_DAY, bean_moves
 from paohuzi.server.models import LedgerRow, Player
 from paohuzi.server.store import Job, iso
@@ -25,8 +27,8 @@ __all__ = ["LedgerEntry", "settle_hand", "grant_relief", "entries", "replay", "b
 class LedgerEntry:
     id: int
     hand_id: int | None
-    currency: str  # beans | points
-    reason: str  # start | opening | hand | relief
+    currency: str  # beans | points | cards (双倍积分卡 held)
+    reason: str  # start | opening | hand | relief | daily | level | activate
     amount: int
     balance_after: int
     created_at: str | None
@@ -60,13 +62,15 @@ def settle_hand(
 ) -> Job[list[int]]:
     """The hand's settlement ``finish`` (:func:`paohuzi.server.store.finish_hand`, which moves 积分) with,
     in the same transaction, the beans moved (:func:`paohuzi.server.economy.bean_moves`, on the balances
-    read in this transaction) and a ledger row for every change. ``players``: the player id of each
+    read in this transaction), the 双倍积分卡 the hand gives (:func:`paohuzi.server.double_cards.grant_after_hand`)
+    and a ledger row for every change. ``players``: the player id of each
     seat (None: a bot); ``in_hand``: the seats that played the hand; ``payments``: each seat's 积分 change
     as ``finish`` applies it. Returns each seat's change of beans.
     """
 
     def job(s: Session) -> list[int]:
         finish(s)
+        crash_point("settle_begin")
         n = len(players)
         held: list[int | None] = [None] * n
         for seat in in_hand:
@@ -82,12 +86,15 @@ def settle_hand(
                 continue
             after_points = int(s.execute(select(Player.points).where(Player.id == pid)).scalar_one())
             record(s, pid, "points", "hand", payments[seat], after_points, hand_id)
+            grant_after_hand(s, pid, hand_id, after_points - payments[seat], after_points)
             if moves[seat]:
                 before = held[seat]
                 assert before is not None
                 after = before + moves[seat]
                 s.execute(update(Player).where(Player.id == pid).values(beans=after))
                 record(s, pid, "beans", "hand", moves[seat], after, hand_id)
+        s.flush()
+        crash_point("settle_end")
         return moves
 
     return job
@@ -144,7 +151,7 @@ def entries(player_id: int, currency: str | None, limit: int) -> Job[list[Ledger
 
 
 def replay() -> Job[dict[int, dict[str, int]]]:
-    """Every player's balances recomputed from the ledger alone: ``{player: {"beans", "points"}}``.
+    """Every player's balances recomputed from the ledger alone: ``{player: {"beans", "points", "cards"}}``.
 
     :raises AssertionError: if a row's ``balance_after`` is not the running sum, or beans go below zero.
     """
@@ -152,10 +159,10 @@ def replay() -> Job[dict[int, dict[str, int]]]:
     def job(s: Session) -> dict[int, dict[str, int]]:
         out: dict[int, dict[str, int]] = {}
         for r in s.scalars(select(LedgerRow).order_by(LedgerRow.id)):
-            bal = out.setdefault(r.player_id, {"beans": 0, "points": 0})
+            bal = out.setdefault(r.player_id, {"beans": 0, "points": 0, "cards": 0})
             bal[r.currency] += int(r.amount)
             assert bal[r.currency] == int(r.balance_after), f"ledger row {r.id}: balance after"
-            assert r.currency != "beans" or bal["beans"] >= 0, f"ledger row {r.id}: beans below zero"
+            assert r.currency == "points" or bal[r.currency] >= 0, f"ledger row {r.id}: {r.currency} below zero"
         return out
 
     return job
@@ -165,12 +172,10 @@ def balances() -> Job[dict[int, dict[str, int]]]:
     """Every player's balances as the players table holds them."""
 
     def job(s: Session) -> dict[int, dict[str, int]]:
-        rows = s.execute(select(Player.id, Player.beans, Player.points))
-        return {pid: {"beans": int(b), "points": int(p)} for pid, b, p in rows}
+        rows = s.execute(select(Player.id, Player.beans, Player.points, Player.double_cards))
+        return {pid: {"beans": int(b), "points": int(p), "cards": int(c)} for pid, b, p, c in rows}
 
     return job
-
-
 
 
 def leaderboard(currency: str, days: int | None, limit: int) -> Job[list[tuple[int, str, int, int]]]:

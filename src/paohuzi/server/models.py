@@ -10,6 +10,8 @@ migrations in ``migrations/``; ``tests/server/test_db.py`` checks that they matc
   (issue 13). A guest's first token is its first session.
 - ``ledger``: every change of a player's 欢乐豆 (beans) or 积分 (points), append-only, with the balance
   after it; written in the transaction of the change (issue 13 §2).
+- ``card_activations``: each 双倍积分卡 used, with the hour it is active (issue 13 §3); the cards held are
+  ``players.double_cards``, each hand's holders ``hands.double_cards``.
 - ``actions``: the append-only log of every accepted action of every hand, in order. A hand is rebuilt from
   (rules, seed, dealer, actions) after a restart.
 - ``queue_entries``: the players waiting for a public table (匹配, issue 13 §4), one row each, so that the
@@ -38,6 +40,7 @@ __all__ = [
     "WriterFence",
     "SessionRow",
     "LedgerRow",
+    "CardActivation",
     "QueueEntry",
     "utcnow",
 ]
@@ -71,6 +74,10 @@ class Player(Base):
     claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     beans: Mapped[int] = mapped_column(BigInteger, default=1000)  # 欢乐豆 (R7.3); every change is in ledger
+    # 双倍积分卡 (R7.3, issue 13 §3): unused cards held (every change is a ``cards`` ledger row), and the
+    # highest level (R7.4) a level-up card was given for (None: none yet)
+    double_cards: Mapped[int] = mapped_column(BigInteger, default=0)
+    card_level: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     __table_args__ = (Index("ix_players_points", "points"),)
 
@@ -157,6 +164,7 @@ class HandRow(Base):
     dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), default="playing")  # playing | finished | aborted
+    double_cards: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)  # seats with an active card
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -198,13 +206,27 @@ class LedgerRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"), nullable=True)
-    currency: Mapped[str] = mapped_column(String(8))  # beans | points
-    reason: Mapped[str] = mapped_column(String(16))  # start | opening | hand | relief
+    currency: Mapped[str] = mapped_column(String(8))  # beans | points | cards (双倍积分卡 held)
+    reason: Mapped[str] = mapped_column(String(16))  # start | opening | hand | relief | daily | level | activate
     amount: Mapped[int] = mapped_column(BigInteger)
     balance_after: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     __table_args__ = (Index("ix_ledger_player", "player_id", "id"),)
+
+
+class CardActivation(Base):
+    """One 双倍积分卡 used (R7.3, issue 13 §3): its holder's own 积分 gains double in every hand that starts
+    from ``started_at`` until ``expires_at``."""
+
+    __tablename__ = "card_activations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_card_activations_player", "player_id", "expires_at"),)
 
 
 class QueueEntry(Base):

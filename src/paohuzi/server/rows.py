@@ -90,6 +90,7 @@ class StoredHand:
     dealer: int | None
     status: str
     actions: list[tuple[int, str]]
+    double_cards: list[int] = field(default_factory=list)  # seats whose 双倍积分卡 was active (R7.3)
 
 
 @dataclass(frozen=True, slots=True)

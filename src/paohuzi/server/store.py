@@ -241,6 +241,7 @@ def _match_on(s: Session, room_id: int) -> StoredMatch | None:
                 dealer=hand.dealer,
                 status=hand.status,
                 actions=[(a.seat, a.action) for a in actions],
+                double_cards=[int(x) for x in hand.double_cards or ()],
             )
         )
     return StoredMatch(
@@ -293,9 +294,21 @@ def create_match(
     return job
 
 
-def create_hand(match_id: int, number: int, seed: int, dealer: int, rules: dict[str, Any]) -> Job[int]:
+def create_hand(
+    match_id: int, number: int, seed: int, dealer: int, rules: dict[str, Any], double_cards: Sequence[int] = ()
+) -> Job[int]:
+    """A hand dealt; ``double_cards``: the seats whose 双倍积分卡 was active as it started (R7.3)."""
+
     def job(s: Session) -> int:
-        h = HandRow(match_id=match_id, number=number, seed=seed, dealer=dealer, rules=rules, status="playing")
+        h = HandRow(
+            match_id=match_id,
+            number=number,
+            seed=seed,
+            dealer=dealer,
+            rules=rules,
+            status="playing",
+            double_cards=sorted(double_cards) or None,
+        )
         s.add(h)
         s.flush()
         return h.id

@@ -311,7 +311,6 @@ const zh = {
   waitOthers: "等待其他玩家继续…",
   continue: "继续",
   changeTable: "换桌",
-  beansCol: "欢乐豆（{n}倍）",
   err_queued: "你正在排队匹配，请先取消",
   err_already_queued: "你已经在排队了",
   err_not_queued: "你没有在排队",
@@ -392,6 +391,8 @@ const zh = {
   err_already_claimed: "这个账号已经设置过用户名了",
   err_not_broke: "欢乐豆少于 100 时才能领救济",
   err_relief_used: "今天的救济已领完，明天再来",
+  beansTimes: "欢乐豆 ×{m}",
+  playerNotFound: "没有这位玩家（或已注销）",
 };
 
 const en = {
@@ -695,7 +696,6 @@ const en = {
   waitOthers: "Waiting for the others to continue…",
   continue: "Continue",
   changeTable: "Change table",
-  beansCol: "Beans (×{n})",
   err_queued: "You are waiting for a table: cancel that first",
   err_already_queued: "You are already waiting for a table",
   err_not_queued: "You are not waiting for a table",
@@ -776,6 +776,8 @@ const en = {
   err_already_claimed: "This account already has a username",
   err_not_broke: "Relief is for players holding under 100 beans",
   err_relief_used: "No relief left today: come back tomorrow",
+  beansTimes: "Beans ×{m}",
+  playerNotFound: "No such player (or the account was deleted)",
 };
 
 const TABLES = { zh, en };

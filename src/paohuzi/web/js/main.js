@@ -788,9 +788,12 @@ setInterval(() => {
 let routeSeq = 0;
 
 async function onRoute() {
-  const seq = ++routeSeq;
   const page = pageRoute(location.hash);
+  // one navigation fires both popstate and hashchange: the page already loading for this hash is kept
+  if (page && state.page && state.page.loading && state.page.hash === location.hash) return;
+  const seq = ++routeSeq;
   if (page) {
+    page.hash = location.hash;
     // a profile page (profile.js): drawn at once, filled when its data comes
     state.replay = null;
     state.page = Object.assign(page, { loading: true });

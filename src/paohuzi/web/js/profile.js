@@ -117,10 +117,13 @@ function beansChart(history) {
   svg.setAttribute("class", "beans-chart");
   svg.setAttribute("preserveAspectRatio", "none");
   svg.setAttribute("aria-hidden", "true");
+  // from the lowest balance (bottom) to the highest (top): a change of 10 on 1,000 still shows
   const values = history.map((e) => e.balance_after);
-  const max = Math.max(1, ...values);
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const y = (v) => (hi === lo ? ht / 2 : ht - 6 - ((v - lo) / (hi - lo)) * (ht - 12));
   const step = values.length > 1 ? w / (values.length - 1) : 0;
-  const points = values.map((v, i) => `${(i * step).toFixed(1)},${(ht - 4 - (v / max) * (ht - 8)).toFixed(1)}`);
+  const points = values.map((v, i) => `${(i * step).toFixed(1)},${y(v).toFixed(1)}`);
   if (points.length === 1) points.push(`${w},${points[0].split(",")[1]}`);
   const line = document.createElementNS(NS, "polyline");
   line.setAttribute("points", points.join(" "));
@@ -150,7 +153,15 @@ function beansBox(app, beans) {
       ),
     ),
     h("p", { class: "muted" }, t("reliefRule", { below: relief.below, n: relief.amount, left: relief.left_today })),
-    beans.history.length > 1 ? beansChart(beans.history) : null,
+    beans.history.length > 1
+      ? h(
+          "div",
+          { class: "chart" },
+          beansChart(beans.history),
+          h("span", { class: "chart-hi" }, String(Math.max(...beans.history.map((e) => e.balance_after)))),
+          h("span", { class: "chart-lo" }, String(Math.min(...beans.history.map((e) => e.balance_after)))),
+        )
+      : null,
     h(
       "table",
       { class: "ledger", "data-testid": "bean-history" },
@@ -207,7 +218,10 @@ export function renderPage(app) {
   const head = h("header", { class: "replay-head page-head" }, back, h("h2", {}, t(TITLES[page.name])), app.langButton());
   let body;
   if (page.loading) body = h("div", { class: "card-box empty" }, h("div", { class: "spinner" }), t("loading"));
-  else if (page.error) body = h("div", { class: "card-box empty", "data-testid": "page-error" }, errorText(page.error));
+  else if (page.error) {
+    const text = page.name === "player" && page.error === "not_found" ? t("playerNotFound") : errorText(page.error);
+    body = h("div", { class: "card-box empty", "data-testid": "page-error", "data-code": page.error }, text);
+  }
   else if (page.name === "me") body = profileBody(app, page.data, true);
   else if (page.name === "player") body = profileBody(app, page.data, false);
   else if (page.name === "account") body = renderAccount(app, page.data);

@@ -113,15 +113,16 @@ export function renderSettlement(frame, ctx) {
     );
   }
 
-  // Each seat: this hand and the match total; 欢乐豆 at a table with a multiplier (R7.3: points × 倍数).
+  // Each seat: this hand and the match total; at a table of beans (a tier with a multiplier, R7.3) each seat's
+  // change of 欢乐豆 too — the hand's points × the multiplier, never doubled, a loser paying at most what it holds.
   const seats = (frame.deltas || []).map((_, s) => s);
-  const multiplier = (ctx.room && ctx.room.options && ctx.room.options.multiplier) || 0;
+  const multiplier = ctx.room && ctx.room.options ? ctx.room.options.multiplier || 0 : 0;
   const beans = frame.beans && (multiplier > 0 || frame.beans.some((b) => b !== 0)) ? frame.beans : null;
   const signed = (n) => (n > 0 ? "+" : "") + n;
   const table = h(
     "table",
     { class: "results" },
-    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("thisHand")), h("th", {}, t("total")), beans ? h("th", {}, t("beansCol", { n: multiplier })) : null)),
+    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("thisHand")), h("th", {}, t("total")), beans ? h("th", {}, t("beansTimes", { m: multiplier })) : null)),
     h(
       "tbody",
       {},
@@ -131,9 +132,9 @@ export function renderSettlement(frame, ctx) {
           "tr",
           { class: `${s === me ? "me" : ""}${o.winner === s ? " winner" : ""}`, "data-seat": String(s) },
           h("td", {}, o.winner === s ? h("span", { class: "win-mark" }, t("winnerMark")) : null, o.kind === "escape" && o.leaver === s ? h("span", { class: "esc-mark" }, t("escapeHand", { name: "" }).trim()) : null, name(s)),
-          h("td", { class: d > 0 ? "plus" : d < 0 ? "minus" : "" }, (d > 0 ? "+" : "") + d),
+          h("td", { class: d > 0 ? "plus" : d < 0 ? "minus" : "", "data-points": String(d) }, signed(d)),
           h("td", {}, String(frame.scores ? frame.scores[s] : "")),
-          beans ? h("td", { class: `beans ${beans[s] > 0 ? "plus" : beans[s] < 0 ? "minus" : ""}`, "data-beans": String(beans[s]) }, signed(beans[s])) : null,
+          beans ? h("td", { class: `beans-cell ${beans[s] > 0 ? "plus" : beans[s] < 0 ? "minus" : ""}`, "data-beans": String(beans[s]) }, signed(beans[s])) : null,
         );
       }),
     ),

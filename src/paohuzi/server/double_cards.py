@@ -1,0 +1,177 @@
+"""双倍积分卡 as inventory items (R7.3, issue 13 §3; decisions in docs/decisions.md "双倍积分卡"):
+
+- **Granted** in the settlement's own transaction (:func:`grant_after_hand`, called by
+  :func:`paohuzi.server.ledger_store.settle_hand`): one on a player's first settled hand of each UTC day
+  (reason ``daily``), and one for each level (R7.4) the hand lifts the player above the highest level it
+  was ever given a card for (reason ``level``: dropping a level and climbing back gives nothing).
+- **Held**: ``players.double_cards``; every change is a ledger row of currency ``cards`` (reasons
+  ``daily``, ``level``, ``activate``) with the count after it, so the ledger replays to it too.
+- **Activated** by the player (:func:`activate`, ``POST /api/me/double-cards/activate``): one card for
+  :data:`CARD_SECONDS` of wall-clock time. Cards do not stack: while one is active another is refused
+  (``card_active``).
+- **Applies** to every hand that *starts* while the card is active (:func:`active_players`, asked by the
+  server as a hand is dealt): the seat is in the hand's ``double_cards`` (stored with the hand, so a
+  restart deals it again the same), for the whole hand, even if the hour ends mid-hand. Bots never hold
+  cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from paohuzi.scoring import level_number
+from paohuzi.server.models import CardActivation, LedgerRow, Player
+from paohuzi.server.store import Job, iso
+
+__all__ = ["CARD_SECONDS", "CardState", "state", "activate", "active_players", "grant_after_hand"]
+
+CARD_SECONDS = 3600  # how long an activated card lasts (wall-clock); PAOHUZI_DOUBLE_CARD_SECONDS
+
+
+@dataclass(frozen=True, slots=True)
+class CardState:
+    """What a player holds: unused cards, and the active one's start and end (ISO 8601 UTC) if any;
+    ``seconds_left`` of the active card (0: none)."""
+
+    held: int
+    active_since: str | None
+    active_until: str | None
+    seconds_left: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _utc(value: datetime) -> datetime:
+    """SQLite gives naive datetimes back; they are UTC."""
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _now(now: datetime | None) -> datetime:
+    return datetime.now(UTC) if now is None else now
+
+
+def _active(s: Session, player_id: int, now: datetime) -> CardActivation | None:
+    return s.scalars(
+        select(CardActivation)
+        .where(
+            CardActivation.player_id == player_id,
+            CardActivation.started_at <= now,
+            CardActivation.expires_at > now,
+        )
+        .order_by(CardActivation.expires_at.desc())
+    ).first()
+
+
+def _state(s: Session, player_id: int, now: datetime) -> CardState | None:
+    held = s.execute(select(Player.double_cards).where(Player.id == player_id)).scalar_one_or_none()
+    if held is None:
+        return None
+    act = _active(s, player_id, now)
+    if act is None:
+        return CardState(int(held), None, None, 0)
+    left = int((_utc(act.expires_at) - now).total_seconds() + 0.999)
+    return CardState(int(held), iso(act.started_at), iso(act.expires_at), max(0, left))
+
+
+def state(player_id: int, now: datetime | None = None) -> Job[CardState | None]:
+    """The player's cards (None: no such player)."""
+
+    def job(s: Session) -> CardState | None:
+        return _state(s, player_id, _now(now))
+
+    return job
+
+
+def activate(player_id: int, seconds: float, now: datetime | None = None) -> Job[tuple[str | None, CardState]]:
+    """Use one card for ``seconds``: (None, the state after) — or (``no_card`` / ``card_active``, the state
+    unchanged). The card, its ledger row and the activation are one transaction."""
+
+    def job(s: Session) -> tuple[str | None, CardState]:
+        at = _now(now)
+        # lock the player's row (PostgreSQL) so that two activations at once cannot both pass the checks
+        held = s.execute(select(Player.double_cards).where(Player.id == player_id).with_for_update()).scalar_one()
+        before = _state(s, player_id, at)
+        assert before is not None
+        if before.active_until is not None:
+            return "card_active", before
+        if held < 1:
+            return "no_card", before
+        after = int(held) - 1
+        s.execute(update(Player).where(Player.id == player_id).values(double_cards=after))
+        s.add(CardActivation(player_id=player_id, started_at=at, expires_at=at + timedelta(seconds=seconds)))
+        s.add(
+            LedgerRow(
+                player_id=player_id, hand_id=None, currency="cards", reason="activate", amount=-1, balance_after=after
+            )
+        )
+        s.flush()
+        out = _state(s, player_id, at)
+        assert out is not None
+        return None, out
+
+    return job
+
+
+def active_players(player_ids: Sequence[int], now: datetime | None = None) -> Job[set[int]]:
+    """Which of these players have a card active now (a hand starting now doubles their 积分 gain)."""
+
+    def job(s: Session) -> set[int]:
+        if not player_ids:
+            return set()
+        at = _now(now)
+        rows = s.scalars(
+            select(CardActivation.player_id).where(
+                CardActivation.player_id.in_(list(player_ids)),
+                CardActivation.started_at <= at,
+                CardActivation.expires_at > at,
+            )
+        )
+        return set(rows)
+
+    return job
+
+
+def _day_start(now: datetime) -> datetime:
+    return now.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def grant_after_hand(s: Session, player_id: int, hand_id: int, points_before: int, points_after: int) -> int:
+    """Inside a hand's settlement transaction: the cards the hand gives the player (the day's first hand,
+    level-ups, R7.4), with their ledger rows. Returns how many were given."""
+    p = s.execute(select(Player.double_cards, Player.card_level).where(Player.id == player_id)).one()
+    held, best = int(p[0]), p[1]
+    given: list[tuple[str, int]] = []
+    today = s.execute(
+        select(func.count())
+        .select_from(LedgerRow)
+        .where(
+            LedgerRow.player_id == player_id,
+            LedgerRow.currency == "cards",
+            LedgerRow.reason == "daily",
+            LedgerRow.created_at >= _day_start(datetime.now(UTC)),
+        )
+    ).scalar_one()
+    if today == 0:
+        given.append(("daily", 1))
+    base = level_number(points_before) if best is None else int(best)
+    level = level_number(points_after)
+    if level > base:
+        given.append(("level", level - base))
+    new_best = max(base, level)
+    for reason, n in given:
+        held += n
+        s.add(
+            LedgerRow(
+                player_id=player_id, hand_id=hand_id, currency="cards", reason=reason, amount=n, balance_after=held
+            )
+        )
+    if given or best != new_best:
+        s.execute(update(Player).where(Player.id == player_id).values(double_cards=held, card_level=new_best))
+    return sum(n for _r, n in given)
