@@ -133,7 +133,7 @@ def _make_tables(url: str, tables: int) -> list[list[str]]:
 
 
 async def _drive(
-    url: str, tables: list[list[str]], think: float, warmup: float, duration: float, seed: int
+    url: str, tables: list[list[str]], think: float, warmup: float, duration: float, seed: int, out: Any
 ) -> dict[str, Any]:
     stats = Stats()
     stop = asyncio.Event()
@@ -151,9 +151,11 @@ async def _drive(
     await asyncio.wait_for(asyncio.gather(*(e.wait() for e in started)), timeout=300)
     await asyncio.sleep(warmup)
     stats.measuring = True
+    out.put("measuring")
     t0 = time.perf_counter()
     await asyncio.sleep(duration)
     stats.measuring = False
+    out.put("stopped")
     elapsed = time.perf_counter() - t0
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -170,7 +172,7 @@ async def _drive(
 def _worker(
     url: str, tables: list[list[str]], think: float, warmup: float, duration: float, seed: int, out: Any
 ) -> None:
-    out.put(asyncio.run(_drive(url, tables, think, warmup, duration, seed)))
+    out.put(asyncio.run(_drive(url, tables, think, warmup, duration, seed, out)))
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -209,6 +211,25 @@ def _start_server(workdir: Path, database_url: str | None) -> tuple[subprocess.P
     raise SystemExit("server did not start in time")
 
 
+def _profile(proc: subprocess.Popen[bytes], args: argparse.Namespace) -> subprocess.Popen[bytes]:
+    """py-spy sampling the server over the measured seconds (from when every client process has begun measuring)."""
+    spy_bin = Path(sys.executable).with_name("py-spy")
+    command = [str(spy_bin), "record", "--pid", str(proc.pid), "--rate", "100", "--nonblocking", "--threads"]
+    command += ["--format", "raw", "--output", args.profile, "--duration", str(int(args.duration))]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _wait_for(queue: Any, word: str, count: int, results: list[dict[str, Any]]) -> None:
+    """Read the workers' queue until ``count`` of them said ``word``; results read meanwhile are kept."""
+    said = 0
+    while said < count:
+        item = queue.get()
+        if item == word:
+            said += 1
+        elif isinstance(item, dict):
+            results.append(item)
+
+
 def _pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -228,6 +249,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--url", default=None, help="use this running server instead of starting one")
     parser.add_argument("--database-url", default=None, help="database for the server started here")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--profile",
+        default=None,
+        metavar="FILE",
+        help="sample the server with py-spy (the dev extra) while measuring; collapsed stacks to FILE",
+    )
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory(prefix="paohuzi-load-") as tmp:
@@ -240,8 +267,6 @@ def main(argv: list[str] | None = None) -> int:
             tables = _make_tables(url, args.tables)
             took = time.perf_counter() - t_setup
             print(f"{args.tables} tables ({3 * args.tables} players) set up in {took:.1f} s", flush=True)
-            cpu0 = _cpu_seconds(proc.pid) if proc else 0.0
-            wall0 = time.perf_counter()
             queue: Any = multiprocessing.get_context("spawn").Queue()
             shares = [tables[i :: args.procs] for i in range(args.procs)]
             workers = [
@@ -254,10 +279,19 @@ def main(argv: list[str] | None = None) -> int:
             ]
             for w in workers:
                 w.start()
-            results = [queue.get() for _ in workers]
+            _wait_for(queue, "measuring", len(workers), [])
+            cpu0 = _cpu_seconds(proc.pid) if proc else 0.0
+            wall0 = time.perf_counter()
+            spy = _profile(proc, args) if args.profile and proc else None
+            results: list[dict[str, Any]] = []
+            _wait_for(queue, "stopped", len(workers), results)
+            cpu = (_cpu_seconds(proc.pid) - cpu0) / (time.perf_counter() - wall0) if proc else float("nan")
+            while len(results) < len(workers):
+                results.append(queue.get())
             for w in workers:
                 w.join()
-            cpu = (_cpu_seconds(proc.pid) - cpu0) / (time.perf_counter() - wall0) if proc else float("nan")
+            if spy is not None:
+                spy.wait(60)
         finally:
             if proc is not None:
                 proc.terminate()

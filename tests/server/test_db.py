@@ -11,6 +11,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect
+from sqlalchemy.orm import Session
 
 from paohuzi.server import store
 from paohuzi.server.db import Database
@@ -67,3 +68,40 @@ def test_tokens_are_stored_hashed(database: Database) -> None:
     with database.engine.connect() as conn:
         stored = conn.exec_driver_sql("SELECT token_hash FROM players").scalar()
     assert stored != "secret-token-123" and len(stored) == 64
+
+
+def test_the_worker_gets_a_new_connection_when_the_database_dropped_its_own(tmp_path: Path) -> None:
+    """The worker keeps one connection between transactions (no ping per transaction); when PostgreSQL
+    ended that session meanwhile (a restart, an admin, a timeout), the next batch runs on a new connection
+    — nothing is lost, nothing fails."""
+    if not postgres_available():
+        pytest.skip("no PostgreSQL on 127.0.0.1:5432")
+    import psycopg
+    from sqlalchemy import text
+
+    def backend_pid(s: Session) -> int:
+        return int(s.execute(text("SELECT pg_backend_pid()")).scalar_one())
+
+    with postgres_schema() as url:
+        db = Database(url)
+        db.migrate()
+        db.take_over("test")
+
+        async def main() -> None:
+            db.start()
+            room = await db.run(store.create_room("654321", "private", None, {}, 3))
+            match = await db.run(store.create_match(room, 7, {}, 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
+            hand = await db.run(store.create_hand(match, 1, 7, 0, {}))
+            await db.append_action(store.action_row(hand, 1, 0, "pass", "bot"))
+            first = await db.run(backend_pid)
+            assert await db.run(backend_pid) == first  # the same connection from batch to batch
+            with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=test", autocommit=True) as admin:
+                assert admin.execute("SELECT pg_terminate_backend(%s)", (first,)).fetchone() == (True,)
+            await db.append_action(store.action_row(hand, 2, 1, "pass", "bot"))
+            assert await db.run(backend_pid) != first
+            assert await db.run(store.hand_actions(hand)) == [(0, "pass", "bot"), (1, "pass", "bot")]
+
+        try:
+            asyncio.run(main())
+        finally:
+            db.stop()

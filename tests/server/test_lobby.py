@@ -167,7 +167,7 @@ def test_owner_tools_kick_hand_over_and_seat_a_computer(server: ServerProcess) -
     owner.send({"type": "kick", "seat": 2})
     owner.expect("room", where=lambda f: f["room"]["seats"][2]["bot"] is None)
     owner.send({"type": "kick", "seat": 1})
-    assert guest.expect("kicked") == {"type": "kicked", "room": code}
+    assert guest.expect("kicked") == {"type": "kicked", "room": code, "reason": "owner"}
     guest.expect("room", where=lambda f: f["room"] is None)
     assert guest.api("GET", "/api/me")["room"] is None
     owner.expect("room", where=lambda f: f["room"]["seats"][1]["player"] is None)

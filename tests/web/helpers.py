@@ -40,8 +40,10 @@ class Person:
             self.errors.append(f"console: {msg.text}")
 
     def open(self, path: str = "/") -> Person:
+        """Open the client and wait until it says it is ready (``body[data-ready]``: its start-up is done —
+        identity, route, the lobby's data — and the game connection is up), so no click races the start."""
         self.page.goto(self.base_url + path)
-        self.page.wait_for_selector("[data-screen]")
+        self.page.wait_for_selector("body[data-ready] [data-screen]")
         return self
 
     def shot(self, label: str, full_page: bool = False) -> Path:
@@ -82,36 +84,62 @@ class Person:
         raise TimeoutError("no discard decision")
 
     def step(self, swipe: bool = False) -> str | None:
-        """Make one decision if the table asks for one; returns what was done, or None."""
+        """Make one decision if the table asks for one; returns what was done, or None — also when the
+        decision went away before the click landed (another seat's 碰 closed a 吃 window, the hand ended):
+        the caller looks again."""
         page = self.page
         if page.locator(".chi-modal .chi-option").count():
-            page.locator(".chi-modal .chi-option").first.click()
+            if not _click(page.locator(".chi-modal .chi-option").first):
+                return None
             self.moves += 1
             return "chi-option"
         for kind in CLAIM_ORDER:
             button = page.locator(f".actions button[data-action='{kind}']:not([disabled])")
             if button.count():
-                button.first.click()
+                if not _click(button.first):
+                    return None
                 self.moves += 1
                 return kind
         playable = page.locator(".hand.my-turn .card.playable")
         if playable.count():
             if swipe:
-                box = playable.last.bounding_box()
-                if box:
-                    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-                    page.mouse.move(x, y)
-                    page.mouse.down()
-                    page.mouse.move(x, y - 40, steps=3)
-                    page.mouse.move(x, y - 90, steps=3)
-                    page.mouse.up()
-            else:
-                playable.last.click()  # lift it …
-                page.locator(".hand.my-turn .card.selected").click()  # … and tap again to discard
+                box = _box(playable.last)
+                if not box:
+                    return None
+                x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+                page.mouse.move(x, y)
+                page.mouse.down()
+                page.mouse.move(x, y - 40, steps=3)
+                page.mouse.move(x, y - 90, steps=3)
+                page.mouse.up()
+            elif not _click(playable.last) or not _click(page.locator(".hand.my-turn .card.selected")):
+                return None  # lift it … and tap again to discard (unless the turn went meanwhile)
             self.moves += 1
             self.discards += 1
             return "discard"
         return None
+
+
+def _click(locator: Any, timeout: float = 5_000) -> bool:
+    """Click ``locator``; False when it is not there to click within ``timeout`` ms (it went away)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        locator.click(timeout=timeout)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+def _box(locator: Any, timeout: float = 5_000) -> dict[str, float] | None:
+    """The bounding box of ``locator``, or None when it went away."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        box: dict[str, float] | None = locator.bounding_box(timeout=timeout)
+    except PlaywrightTimeout:
+        return None
+    return box
 
 
 def play_to_settlement(people: list[Person], timeout: float = 90.0, shoot_first: bool = True) -> None:

@@ -27,7 +27,8 @@ SETTLEMENT_SHOWN = """() => {
     const rows = [...document.querySelectorAll('.results tbody tr')];
     return {
         points: rows.map(r => Number(r.children[1].textContent)),
-        beans: rows.map(r => Number(r.querySelector('[data-beans]').dataset.beans)),
+        beans: rows.map(r => Number(r.querySelector('[data-beans]')?.dataset.beans ?? 0)),
+        beansShown: !!document.querySelector('.results [data-beans]'),
         me: rows.findIndex(r => r.classList.contains('me')),
         winner: rows.findIndex(r => r.classList.contains('winner')),
         formula: document.querySelector('.score-line')?.dataset.formula || null,
@@ -97,6 +98,38 @@ def _check_r7_3(shown: dict[str, Any], multiplier: int, stake: int, held: int, d
     assert beans[winner] == -sum(beans[s] for s in range(3) if s != winner)  # a hand never makes beans
 
 
+TIERS = {"practice": (0, 0), "junior": (5, 1000)}  # 练习场 ×0, 初级场 ×5 with 1,000 beans to sit down
+
+
+def _tier_hand(person: Person, tier: str, held: int, points: int, doubled: bool) -> tuple[dict[str, Any], int, int]:
+    """A hand at a table of ``tier``: what the settlement showed, checked against R7.3 and the API's ledger;
+    the beans held and the 积分 after it."""
+    page = person.page
+    multiplier, minimum = TIERS[tier]
+    made = _api(page, "POST", "/api/rooms/quick", {"tier": tier, "hands": 1, "bot_level": "beginner"})
+    assert made["status"] == 201, made
+    options = made["data"]["room"]["options"]
+    assert (options["tier"], options["multiplier"], options["minimum"]) == (tier, multiplier, minimum)
+    shown = _play_hand(person)
+    person.shot(f"settlement-{tier}{'-card' if doubled else ''}")
+    assert shown["beansShown"] == (multiplier > 0)  # the 欢乐豆 column at a table of beans only
+    _check_r7_3(shown, multiplier, options["stake"], held, doubled)
+    me = shown["me"]
+    held += shown["beans"][me]
+    points += shown["points"][me]
+    # the ledger the API keeps has exactly what the page showed, for this hand (and the cards it granted)
+    ledger = _api(page, "GET", "/api/me/ledger?limit=50")["data"]["entries"]
+    rows = [(e["currency"], e["amount"], e["balance_after"]) for e in ledger if e["hand_id"] == shown["hand"]]
+    expect = [("points", shown["points"][me], points)]
+    if shown["beans"][me]:
+        expect.append(("beans", shown["beans"][me], held))
+    assert sorted(r for r in rows if r[0] != "cards") == sorted(expect)
+    page.click(".settle-modal [data-action='quit'], .settle-modal [data-action='leave']")
+    page.wait_for_selector(".lobby .nick")
+    page.wait_for_function("n => document.querySelector('[data-testid=lobby-beans]').textContent === n", arg=str(held))
+    return shown, held, points
+
+
 def _scan_english(person: Person, label: str) -> None:
     found = person.page.evaluate(CJK_OUTSIDE_CARDS_AND_NAMES)
     assert not found, f"{label}: Chinese outside cards and names: {found}"
@@ -151,40 +184,47 @@ def test_claim_log_in_elsewhere_junior_table_double_card_both_ledgers(
         _wait_nickname(dpage, nickname, True)
         assert dpage.text_content("[data-testid=lobby-beans]") == "1000"
         dpage.wait_for_function("() => window.paohuzi.state.conn === 'online'")
-        # 初级场: multiplier 5, 1,000 beans to sit down
-        made = _api(dpage, "POST", "/api/rooms/quick", {"tier": "junior", "hands": 1, "bot_level": "beginner"})
-        assert made["status"] == 201, made
-        options = made["data"]["room"]["options"]
-        assert (options["tier"], options["multiplier"], options["minimum"]) == ("junior", 5, 1000)
-        stake = options["stake"]
-        first = _play_hand(desk)
-        desk.shot("settlement-junior")
-        _check_r7_3(first, 5, stake, 1000, doubled=False)
-        _no_errors(phone, desk)
-        assert not _failed_requests(desk)
-        held = 1000 + first["beans"][first["me"]]
-        points = first["points"][first["me"]]
-        # the ledger the API keeps has exactly what the page showed, for this hand
-        ledger = _api(dpage, "GET", "/api/me/ledger?limit=20")["data"]["entries"]
-        rows = sorted((e["currency"], e["amount"], e["balance_after"]) for e in ledger if e["hand_id"] == first["hand"])
-        expect = [("points", points, points)]
-        if first["beans"][first["me"]]:
-            expect.insert(0, ("beans", first["beans"][first["me"]], held))
-        assert rows == expect
-        # the profile page shows the same: title, hands, the bean history's newest row
-        dpage.click(".settle-modal [data-action='quit'], .settle-modal [data-action='leave']")
-        dpage.wait_for_selector(".lobby .nick")
+        # a first hand at the practice table (×0: 积分 only) — the day's first settled hand grants a 双倍积分卡
+        # (with 1,000 beans, the 初级场 minimum, a hand lost at a table of beans would keep us out of it)
+        first, held, points = _tier_hand(desk, "practice", 1000, 0, doubled=False)
+        assert held == 1000
+        cards = _api(dpage, "GET", "/api/me/double-cards")["data"]["cards"]
+        assert cards["held"] >= 1 and cards["active_until"] is None
+        # the card is activated, and a second 初级场 hand starts with it: 积分 gain × 2, beans never
+        activated = _api(dpage, "POST", "/api/me/double-cards/activate")
+        assert activated["status"] == 200 and activated["data"]["cards"]["held"] == cards["held"] - 1
+        # (a 荒庄 moves nothing: the table is taken again, with the same beans and the card still active)
+        played = []
+        for _try in range(8):
+            second, held, points = _tier_hand(desk, "junior", held, points, doubled=True)
+            assert second["doubled"] == [second["me"]]
+            played.append(second)
+            if second["winner"] >= 0:
+                break
+        assert second["winner"] >= 0 and second["beans"][second["me"]] != 0
+        # the profile page shows the same: hands, 积分, beans, the bean history's newest rows
         dpage.click("[data-action=profile]")
         dpage.wait_for_selector("[data-testid=level]")
-        assert dpage.text_content("[data-testid=stat-hands]") == "1"
+        assert dpage.text_content("[data-testid=stat-hands]") == str(1 + len(played))
         assert dpage.text_content("[data-testid=stat-points]") == str(points)
         assert dpage.text_content("[data-testid=beans]") == str(held)
-        top = dpage.locator("[data-testid=bean-history] tbody tr").first
-        if first["beans"][first["me"]]:
-            assert top.get_attribute("data-hand") == str(first["hand"])
+        moved = [h for h in (first, *played) if h["beans"][h["me"]]]  # 荒庄 and practice move nothing
+        shown = dpage.locator("[data-testid=bean-history] tbody tr")
+        for i, hand in enumerate(reversed(moved)):  # newest first
+            assert shown.nth(i).get_attribute("data-hand") == str(hand["hand"])
+            assert shown.nth(i).locator("td").nth(1).text_content() == f"{hand['beans'][hand['me']]:+d}"
         desk.shot("profile-desktop")
+        won = [h for h in (first, *played) if h["winner"] == h["me"]]
+        best = dpage.locator("[data-testid=best-hand]")
+        assert best.count() == (1 if won else 0)
+        if won:  # the best hand's replay opens from the profile (a quick-play hand: by id)
+            assert best.get_attribute("data-hand") in {str(h["hand"]) for h in won}
+            dpage.click("[data-action=best-replay]")
+            dpage.wait_for_selector(".replay-screen")
+            dpage.go_back()
+            dpage.wait_for_selector("[data-testid=level]")
         # leaderboards: by 积分 and by beans, all time and this week; bots have no account, never listed
-        _check_boards(desk, points, first["beans"][first["me"]], held)
+        _check_boards(desk, points, held - 1000, held)
         # the phone (the same account) sees the same profile; English: nothing Chinese but names and cards
         page.goto(url + "/#/me")
         page.wait_for_selector("[data-testid=level]")

@@ -177,6 +177,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hub.recover()
         hub.start_housekeeping()
         log(20, "server started", database=db.backend, version=__version__, writer_token=token)
+        if settings.testing:
+            log(30, "TESTING MODE: not for production", test_match_seed=settings.test_match_seed)
         on_started = getattr(app.state, "on_started", None)
         if on_started is not None:
             on_started()

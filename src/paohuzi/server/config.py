@@ -34,6 +34,9 @@ class Settings:
     :ivar between_hands: pause between the hands of a match.
     :ivar dissolve_seconds: time the others have to answer a 解散房间 proposal (R8.2: 60 s);
         ``dissolve_again``: a player may propose again this long after its last proposal ended (R8.2: 30 s).
+    :ivar ready_seconds: before a friend room's first match, a seated player (not the owner) who has not said
+        ``ready`` within this is stood up and sent back to the lobby (``kicked`` with ``reason``
+        ``ready_timeout``; issue 12 item 5); 0 turns it off.
     :ivar hello_timeout: a websocket must send ``hello`` within this.
     :ivar max_frame: the largest websocket frame accepted, in bytes.
     :ivar rate: frames per second a connection may send on average; ``burst``: how many at once.
@@ -69,6 +72,10 @@ class Settings:
         queue without reconnecting (an offline player otherwise keeps it for ``offline_grace``).
     :ivar redis_url: empty: one process (the embedded default); ``redis://…``: the shared mode (docs/server.md).
     :ivar double_card_seconds: how long an activated 双倍积分卡 lasts (wall-clock; R7.3, issue 13 §3).
+    :ivar testing: TESTING ONLY (``PAOHUZI_TESTING=1``): allows ``test_match_seed``; never set it in production.
+    :ivar test_match_seed: TESTING ONLY: every match is dealt from this seed (the same deal every time), so a
+        browser test can script a known win (docs/server.md). -1 (the default): a secret random seed per
+        match. Refused (the server does not start) unless ``testing`` is on.
     """
 
     host: str = "127.0.0.1"
@@ -82,6 +89,7 @@ class Settings:
     between_hands: float = 4.0
     dissolve_seconds: float = 60.0
     dissolve_again: float = 30.0
+    ready_seconds: float = 60.0
     hello_timeout: float = 10.0
     max_frame: int = 4096
     rate: float = 20.0
@@ -111,6 +119,15 @@ class Settings:
     login_fail_rate: float = 1 / 60
     login_fail_burst: int = 5
     double_card_seconds: float = 3600.0
+    testing: bool = False
+    test_match_seed: int = -1
+
+    def __post_init__(self) -> None:
+        if self.test_match_seed >= 0 and not self.testing:
+            raise ValueError(
+                "PAOHUZI_TEST_MATCH_SEED deals every match the same cards and is for tests only: "
+                "it needs PAOHUZI_TESTING=1 (never in production)"
+            )
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:

@@ -80,6 +80,8 @@ class SeatInfo(TypedDict):
     ready: bool
     connected: bool
     auto: bool
+    ready_deadline: int | None
+    ready_remaining_ms: int | None
 
 
 class MatchInfo(TypedDict):
@@ -216,6 +218,8 @@ class ChatFrame(TypedDict):
 class KickedFrame(TypedDict):
     type: Literal["kicked"]
     room: str
+    reason: Literal["owner", "ready_timeout"]
+    seconds: NotRequired[int]
 
 
 class QueueInfo(TypedDict):
@@ -384,8 +388,13 @@ def match_over(
     }
 
 
-def kicked(code: str) -> KickedFrame:
-    return {"type": "kicked", "room": code}
+def kicked(code: str, reason: Literal["owner", "ready_timeout"] = "owner", seconds: float = 0) -> KickedFrame:
+    """Your seat in room ``code`` was released: by the ``owner``, or for not saying ``ready`` within
+    ``seconds`` (``ready_timeout``, issue 12 item 5)."""
+    frame: KickedFrame = {"type": "kicked", "room": code, "reason": reason}
+    if reason == "ready_timeout":
+        frame["seconds"] = round(seconds)
+    return frame
 
 
 def dissolution(result: Literal["agreed", "refused", "expired"], proposer: int, by: int | None) -> DissolutionFrame:

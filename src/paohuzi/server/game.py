@@ -136,7 +136,9 @@ class Game:
             )
             for s in table.seats
         ]
-        seed = secrets.randbits(62)
+        settings = services.settings
+        # A secret random seed; only a test server (PAOHUZI_TESTING=1) may fix it (docs/server.md).
+        seed = settings.test_match_seed if settings.testing and settings.test_match_seed >= 0 else secrets.randbits(62)
         rules = table.rules
         # R8.1 坐庄 ``owner``: the owner's seat deals the first hand (a quick-play table's player sits at 0)
         owner = next((s.index for s in table.seats if s.player_id is not None and s.player_id == table.owner_id), 0)

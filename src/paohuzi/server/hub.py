@@ -75,7 +75,7 @@ class Hub(PublicTables):
         self.conn_sessions: dict[int, int] = {}  # connection id -> its session id
         self.tasks = Tasks()
         self.bots = BotPool(settings.bot_workers)
-        self.services = RoomServices(settings, db, self.conns, self.players, self.tasks, self.bots)
+        self.services = RoomServices(settings, db, self.conns, self.players, self.tasks, self.bots, self)
         self.queue = Matchmaker(settings, db, self.conns, self.open_public)
         self._next_conn = 0
         self._housekeeper: asyncio.Task[Any] | None = None
@@ -319,6 +319,16 @@ class Hub(PublicTables):
         self.conns.send(target, frames.kicked(room.code))
         self.conns.send(target, frames.room(None))
 
+    def released(self, room: Room, player_id: int, seconds: float) -> None:
+        """``room`` stood the player up for not saying ``ready`` within ``seconds`` (the ready timeout,
+        issue 12 item 5): it is in no room now, and is told why (``kicked``, then ``room: null``)."""
+        if self.room_of.get(player_id) is room:
+            del self.room_of[player_id]
+        if room.closed:
+            self.forget_room(room)
+        self.conns.send(player_id, frames.kicked(room.code, "ready_timeout", seconds))
+        self.conns.send(player_id, frames.room(None))
+
     async def _join(self, room: Room, player_id: int, seat: int | None) -> None:
         await room.join(player_id, seat)
         self.room_of[player_id] = room
@@ -520,6 +530,7 @@ class Hub(PublicTables):
         for data in rooms:
             seats = [SeatState(i, x.player_id, x.bot, bool(x.ready)) for i, x in enumerate(data.seats)]
             room = Room(self.services, data.id, data.code, data.kind, data.owner_id, data.options, seats, "waiting")
+            room.first_match_pending = False  # not known here: no ready clock after a restart (decisions.md)
             self.rooms[room.code] = room
             for pid in room.humans():
                 self.room_of[pid] = room

@@ -64,6 +64,10 @@ class Room(DissolutionVotes):
         self.last_chat: dict[int, float] = {}  # player id → when its last quick-chat phrase went out
         self.dissolution: Dissolution | None = None  # an open 解散房间 proposal (R8.2)
         self.proposal_ended: dict[int, float] = {}  # player id → when its last proposal ended (monotonic)
+        # The ready timeout runs only before the room's first match (issue 12 item 5; a room rebuilt at
+        # start-up does not know whether it played one, and gives nobody a clock: docs/decisions.md).
+        self.first_match_pending = status == "waiting" and kind == "private"
+        self._ready_timers: dict[int, asyncio.TimerHandle] = {}  # seat → its ready clock
 
     # ---- queries -----------------------------------------------------------------------------------
 
@@ -91,6 +95,7 @@ class Room(DissolutionVotes):
     def state(self) -> RoomState:
         """RoomState (docs/protocol.md §2)."""
         delivery, roster = self.services.delivery, self.services.roster
+        now = time.time()
         seats: list[SeatInfo] = [
             {
                 "seat": s.index,
@@ -99,6 +104,8 @@ class Room(DissolutionVotes):
                 "ready": s.ready or s.bot is not None,
                 "connected": s.bot is not None or (s.player_id is not None and delivery.online(s.player_id)),
                 "auto": s.auto,
+                "ready_deadline": round(s.ready_by * 1000) if s.ready_by is not None else None,
+                "ready_remaining_ms": max(0, round((s.ready_by - now) * 1000)) if s.ready_by is not None else None,
             }
             for s in self.seats
         ]
@@ -117,6 +124,7 @@ class Room(DissolutionVotes):
     # ---- sending -----------------------------------------------------------------------------------
 
     def broadcast_room(self) -> None:
+        self._ready_clocks()  # every change of seats, ready or owner is broadcast: the clocks follow it
         frame = frames.room(self.state())
         for pid in self.humans():
             self.services.delivery.send(pid, frame)
@@ -194,19 +202,67 @@ class Room(DissolutionVotes):
             seat = self.seat_of(player_id)
             if seat is None:
                 return None
-            penalty = None
-            if self.match is not None and not self.match.finished:
-                penalty = await self.match.leave(seat.index)
-            seat.player_id, seat.ready, seat.auto, seat.auto_reason, seat.brain = (None, False, False, None, None)
-            if self.owner_id == player_id:
-                humans = self.humans()
-                self.owner_id = humans[0] if humans else None
-            if not self.humans() and not self.playing:
-                await self._close()
-                return penalty
-            await self._persist_seats()
-            self.broadcast_room()
+            return await self._vacate(seat)
+
+    async def _vacate(self, seat: SeatState) -> int | None:
+        """The seat's player goes (the lock is held); the 逃跑 penalty paid, or None."""
+        player_id = seat.player_id
+        penalty = None
+        if self.match is not None and not self.match.finished:
+            penalty = await self.match.leave(seat.index)
+        seat.player_id, seat.ready, seat.auto, seat.auto_reason, seat.brain = (None, False, False, None, None)
+        if self.owner_id == player_id:
+            humans = self.humans()
+            self.owner_id = humans[0] if humans else None
+        if not self.humans() and not self.playing:
+            await self._close()
             return penalty
+        await self._persist_seats()
+        self.broadcast_room()
+        return penalty
+
+    # ---- the ready timeout (issue 12 item 5) -----------------------------------------------------------
+
+    def _ready_clocks(self) -> None:
+        """Before the room's first match, each seated player but the owner who is not ready has
+        ``ready_seconds`` to say so (a clock that starts when it sits down or says not ready); every other
+        seat has no clock. A running clock is kept, not restarted."""
+        seconds = self.services.settings.ready_seconds
+        for seat in self.seats:
+            wanted = (
+                seconds > 0
+                and self.first_match_pending
+                and not self.closed
+                and seat.player_id is not None
+                and seat.player_id != self.owner_id
+                and not seat.ready
+            )
+            if wanted and seat.ready_by is None:
+                seat.ready_by = time.time() + seconds
+                loop = asyncio.get_running_loop()
+                self._ready_timers[seat.index] = loop.call_later(seconds, self._ready_due, seat, seat.ready_by)
+            elif not wanted and seat.ready_by is not None:
+                seat.ready_by = None
+                timer = self._ready_timers.pop(seat.index, None)
+                if timer is not None:
+                    timer.cancel()
+
+    def _ready_due(self, seat: SeatState, by: float) -> None:
+        if seat.ready_by == by:
+            self.services.tasks.spawn(self._release_unready(seat, by))
+
+    async def _release_unready(self, seat: SeatState, by: float) -> None:
+        """The seat's clock ran out: its player is stood up and told why (``kicked``, ``ready_timeout``)."""
+        async with self.lock:
+            player_id = seat.player_id
+            if seat.ready_by != by or player_id is None or not self.first_match_pending:
+                return  # ready meanwhile, or gone, or a match began
+            seat.ready_by = None
+            self._ready_timers.pop(seat.index, None)
+            await self._vacate(seat)
+        log(INFO, "seat released: not ready in time", room=self.code, seat=seat.index, player=player_id)
+        if self.services.seating is not None:
+            self.services.seating.released(self, player_id, self.services.settings.ready_seconds)
 
     # ---- owner tools (before a match) -----------------------------------------------------------------
 
@@ -328,6 +384,7 @@ class Room(DissolutionVotes):
     async def _close(self) -> None:
         self.status = "closed"
         self.cancel_decisions()
+        self._ready_clocks()  # closed: no clock runs
         await self._persist_seats()
         log(INFO, "room closed", room=self.code)
 
@@ -434,11 +491,16 @@ class Room(DissolutionVotes):
         """Stop every turn timer and bot turn (the room closes, or the server stops)."""
         if self.match is not None:
             self.match.turns.cancel()
+        for timer in self._ready_timers.values():
+            timer.cancel()
+        self._ready_timers.clear()
 
     # ---- matches -------------------------------------------------------------------------------------
 
     async def start_match(self) -> None:
         """Start a match with the seats as they are (the lock is held)."""
+        self.first_match_pending = False
+        self._ready_clocks()
         game = await Game.create(self, self.services)
         self.match = game
         self.status = "playing"

@@ -76,8 +76,19 @@ class ActionLogRow:
     created_at: datetime = field(default_factory=utcnow)
 
     def values(self) -> dict[str, Any]:
-        """The row's columns, for an insert."""
-        return asdict(self)
+        """The row's columns, for an insert.
+
+        >>> ActionLogRow(7, 1, 0, "pass", "player").values()["action"]
+        'pass'
+        """
+        return {
+            "hand_id": self.hand_id,
+            "seq": self.seq,
+            "seat": self.seat,
+            "action": self.action,
+            "by": self.by,
+            "created_at": self.created_at,
+        }
 
 
 @dataclass(frozen=True, slots=True)

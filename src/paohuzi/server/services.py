@@ -15,7 +15,7 @@ from paohuzi.server.db import Database
 from paohuzi.server.frames import Delivery, PlayerCard
 from paohuzi.server.logs import log
 
-__all__ = ["RoomServices", "Roster", "Tasks"]
+__all__ = ["RoomServices", "Roster", "Seating", "Tasks"]
 
 ERROR = 40
 
@@ -31,6 +31,13 @@ class Roster(Protocol):
 
     def played_match(self, player_id: int) -> None:
         """A match the player sat in ended."""
+
+
+class Seating(Protocol):
+    """Who sits where is kept outside the room: a room that stands a player up by itself says so here."""
+
+    def released(self, room: Any, player_id: int, seconds: float) -> None:
+        """``room`` stood the player up for not saying ``ready`` within ``seconds`` (issue 12 item 5)."""
 
 
 class Tasks:
@@ -70,3 +77,4 @@ class RoomServices:
     roster: Roster
     tasks: Tasks
     bots: BotPool
+    seating: Seating | None = None

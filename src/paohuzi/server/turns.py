@@ -27,7 +27,8 @@ __all__ = ["Decision", "SeatState", "Turns", "bot_action"]
 @dataclass(slots=True)
 class SeatState:
     """One seat of a room. ``auto`` is 托管; ``auto_reason`` is ``manual``, ``timeout`` or ``offline``;
-    ``missed`` counts the deadlines the seat's player let pass in a row (two turn 托管 on)."""
+    ``missed`` counts the deadlines the seat's player let pass in a row (two turn 托管 on); ``ready_by``:
+    before the room's first match, when (``time.time()``) its unready player is stood up (issue 12 item 5)."""
 
     index: int
     player_id: int | None = None
@@ -37,6 +38,7 @@ class SeatState:
     auto_reason: str | None = None
     missed: int = 0
     brain: SeatBot | None = None
+    ready_by: float | None = None
 
     @property
     def free(self) -> bool:

@@ -88,7 +88,7 @@ export function renderLobby(app) {
       h(
         "section",
         { class: "card-box notice", "data-testid": "kicked-notice" },
-        h("span", {}, t("kicked", { code: S.notice.kicked })),
+        h("span", {}, S.notice.reason === "ready_timeout" ? t("readyTimeout", { code: S.notice.kicked, n: S.notice.seconds }) : t("kicked", { code: S.notice.kicked })),
         h("button", { class: "btn small", "data-action": "notice-ok", onclick: () => { S.notice = null; app.rerender(); } }, t("ok")),
       ),
     );
@@ -339,6 +339,31 @@ function ownerTools(app, s, me) {
   return tools;
 }
 
+/** The ready timeout of an unready seat (issue 12 item 5): the seconds left before it is released,
+ * counting down (the `[data-deadline]` ticker of main.js; `localReadyDeadline` is stamped when the room
+ * arrives). */
+function readyClock(s) {
+  if (s.ready || typeof s.localReadyDeadline !== "number") return null;
+  const left = Math.max(0, Math.ceil((s.localReadyDeadline - performance.now()) / 1000));
+  const [before, after] = t("readyClock", { n: "\u0000" }).split("\u0000");
+  return h(
+    "span",
+    { class: "ready-clock", "data-testid": "ready-clock", "data-seat": String(s.seat) },
+    before,
+    h("b", { "data-deadline": String(s.localReadyDeadline) }, String(left)),
+    after,
+  );
+}
+
+/** Each unready seat's ready clock as a local deadline (performance.now() based), from `ready_remaining_ms`. */
+export function stampReadyClocks(room) {
+  const now = performance.now();
+  for (const s of (room && room.seats) || []) {
+    if (typeof s.ready_remaining_ms === "number") s.localReadyDeadline = now + s.ready_remaining_ms;
+  }
+  return room;
+}
+
 /** The waiting room of a private room: code, share link, seats, ready / start / leave. */
 export function renderRoom(app) {
   const S = app.state;
@@ -370,6 +395,7 @@ export function renderRoom(app) {
         s.player ? h("span", { class: "avatar", "data-pname": "" }, s.player.nickname.slice(0, 1)) : h("span", { class: "avatar" }, s.bot ? t("botAvatar") : "+"),
         h("span", { class: "seat-name" }, label, s.player && room.owner === s.player.id ? h("b", { class: "badge" }, t("owner")) : null),
         s.player || s.bot ? h("span", { class: `ready-mark${s.ready ? " on" : ""}` }, s.ready ? t("isReady") : t("notReady")) : null,
+        readyClock(s),
         isOwner && room.kind === "private" ? ownerTools(app, s, me) : null,
       ),
     );

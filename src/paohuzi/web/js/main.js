@@ -8,10 +8,10 @@
 import { loggedOutNotice } from "./account.js";
 import { api, ApiError, ensureGuest } from "./api.js";
 import { dissolutionEnded, dissolveButton, dissolveDialog, dissolvedSummary } from "./dissolve.js";
-import { h, mount, toast } from "./dom.js";
+import { h, keepClicksAcrossRedraws, mount, toast } from "./dom.js";
 import { highlightHint, hintButton, hintPanel, onHint } from "./hint.js";
 import { CHAT_EMOJI, CHAT_ZH, chatText, errorText, lang, setLang, t } from "./i18n.js";
-import { loadLobbyData, renderDialog, renderLobby, renderRoom } from "./lobby.js";
+import { loadLobbyData, renderDialog, renderLobby, renderRoom, stampReadyClocks } from "./lobby.js";
 import { changeTable, loadMatchData, onQueue, publicWaiting, renderQueue, roomLabel } from "./match.js";
 import { GameSocket } from "./net.js";
 import { loadPage, pageRoute, renderPage } from "./profile.js";
@@ -46,6 +46,7 @@ const state = {
   bubbles: {}, // seat → {phrase, until}
   summary: null, // 总结算 of the match just over (GET /api/matches/{id})
   screen: "lobby",
+  booted: false, // start-up done: identity, route, the lobby's data (body[data-ready] once also online)
   wantLobby: false,
   dialog: null,
   presets: null,
@@ -201,7 +202,7 @@ async function guarded(fn) {
 }
 
 function enterRoom(room) {
-  state.room = room;
+  state.room = stampReadyClocks(room);
   state.wantLobby = false;
   state.matchOver = null;
   state.handOver = null;
@@ -288,7 +289,7 @@ function onFrame(frame) {
       break;
     case "room": {
       const old = state.room;
-      state.room = frame.room;
+      state.room = stampReadyClocks(frame.room);
       rememberNames(frame.room);
       if (frame.room && frame.room.status === "closed") state.room = null;
       if (old && state.room && old.code !== state.room.code) state.matchOver = null;
@@ -377,7 +378,8 @@ function onFrame(frame) {
       toast(errorText(frame.code, frame.message), "error");
       break;
     case "kicked":
-      state.notice = { kicked: frame.room };
+      // by the owner, or for not getting ready in time (reason "ready_timeout", docs/protocol.md §3.2)
+      state.notice = { kicked: frame.room, reason: frame.reason, seconds: frame.seconds };
       state.room = null;
       state.game = null;
       break;
@@ -757,6 +759,8 @@ function render() {
   }
   restyleDrag();
   document.body.dataset.screen = screen;
+  // Ready: start-up finished and the game connection is up (what a test waits for before it clicks).
+  document.body.toggleAttribute("data-ready", state.booted && state.conn === "online");
   if (activeName) {
     const again = rootEl.querySelector(`[name="${activeName}"]`);
     if (again && again.tagName === "INPUT" && again.type !== "checkbox") {
@@ -822,6 +826,7 @@ async function onRoute() {
 
 async function start() {
   rootEl = document.getElementById("app");
+  keepClicksAcrossRedraws(); // a click split by a redraw still counts (dom.js)
   setLang(lang());
   document.addEventListener("keydown", (ev) => {
     if (state.replay) replayKeys(app, ev);
@@ -846,7 +851,9 @@ async function start() {
     if (!state.room || state.room.code !== code) await app.joinRoom(code);
   }
   await onRoute();
-  if (currentScreen() === "lobby") refreshLobby();
+  if (currentScreen() === "lobby") await refreshLobby();
+  state.booted = true;
+  render();
 }
 
 start();
