@@ -333,3 +333,55 @@ def describe(clients: list[Client]) -> str:
         lines.append(f"player {c.id}: {last}")
     log = c.server.log_path.read_text(errors="replace").splitlines()[-15:] if clients else []
     return "\n".join(lines + ["server log:"] + log)
+
+
+_REDIS: dict[str, Any] = {}
+
+
+def _redis_answers(port: int) -> bool:
+    import socket
+
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=2) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def redis_url() -> str | None:
+    """A Redis for the shared-mode tests: the one on 127.0.0.1:6379 when it answers, else a
+    ``redis-server`` started for this test run on a free port (installed with apt first when missing and
+    we are root). None only when there is no way to get one (the caller skips, saying so)."""
+    if "url" in _REDIS:
+        return str(_REDIS["url"])
+    if _redis_answers(6379):
+        _REDIS["url"] = "redis://127.0.0.1:6379/0"
+        return str(_REDIS["url"])
+    import atexit
+    import shutil
+    import socket
+    import tempfile
+
+    if shutil.which("redis-server") is None and os.geteuid() == 0 and shutil.which("apt-get"):
+        subprocess.run(["apt-get", "install", "-y", "-q", "redis-server"], check=False, capture_output=True)
+    server = shutil.which("redis-server")
+    if server is None:
+        return None
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    folder = tempfile.mkdtemp(prefix="paohuzi-redis-")
+    proc = subprocess.Popen(
+        [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", folder],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    atexit.register(proc.kill)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not _redis_answers(port):
+        time.sleep(0.05)
+    if not _redis_answers(port):
+        return None
+    _REDIS["url"] = f"redis://127.0.0.1:{port}/0"
+    return str(_REDIS["url"])

@@ -83,17 +83,18 @@ class Person:
             self.step()
         raise TimeoutError("no discard decision")
 
-    def step(self, swipe: bool = False) -> str | None:
+    def step(self, swipe: bool = False, hu: bool = True) -> str | None:
         """Make one decision if the table asks for one; returns what was done, or None — also when the
         decision went away before the click landed (another seat's 碰 closed a 吃 window, the hand ended):
-        the caller looks again."""
+        the caller looks again. ``hu=False`` declines 胡 (R4.4: without 有胡必胡 a seat may always pass):
+        for a test that needs the hand to go on, whatever the deal."""
         page = self.page
         if page.locator(".chi-modal .chi-option").count():
             if not _click(page.locator(".chi-modal .chi-option").first):
                 return None
             self.moves += 1
             return "chi-option"
-        for kind in CLAIM_ORDER:
+        for kind in CLAIM_ORDER if hu else CLAIM_ORDER[1:]:
             button = page.locator(f".actions button[data-action='{kind}']:not([disabled])")
             if button.count():
                 if not _click(button.first):
@@ -173,7 +174,8 @@ def play_to_settlement(people: list[Person], timeout: float = 90.0, shoot_first:
 
 class Friend:
     """Another player at the table, played by the test over the real websocket (no browser): joins a room
-    by code, says ready, and plays the first legal action of each decision at once."""
+    by code, says ready, and plays the first legal action of each decision at once — never 胡 (it declines
+    when it may: a test's hand goes on whatever the deal, as ``never_hu`` in tests/server/support.py)."""
 
     def __init__(self, base_url: str) -> None:
         import httpx
@@ -216,9 +218,9 @@ class Friend:
                         key = (frame["hand"], frame["seq"])
                         if key not in acted:
                             acted.add(key)
-                            ws.send(
-                                json.dumps({"type": "act", "action": frame["view"]["legal"][0], "hand": frame["hand"]})
-                            )
+                            legal = frame["view"]["legal"]
+                            action = next((a for a in legal if a != "hu"), legal[0])
+                            ws.send(json.dumps({"type": "act", "action": action, "hand": frame["hand"]}))
         except BaseException as exc:  # noqa: BLE001 - reported by close()
             if not self.stop.is_set():
                 self.error = exc

@@ -306,7 +306,7 @@ def test_reload_mid_hand_restores_the_same_table(browser: Any, artifacts: Path, 
             if me.discards >= 2 and me.page.locator(".hand.my-turn .card.playable").count():
                 break
             assert not me.settled(), "the hand ended before the reload"
-            if me.step() is None:
+            if me.step(hu=False) is None:  # the hand must go on: 胡 is declined
                 me.wait_for_decision()
         me.page.wait_for_selector(".hand.my-turn .card.playable")
         before = _table_state(me.page)
@@ -517,8 +517,11 @@ def test_a_discard_goes_out_once_and_the_hand_stops_at_once(browser: Any, server
 def test_tuoguan_bar_above_the_hand_and_off_between_hands(browser: Any, artifacts: Path, tmp_path: Path) -> None:
     """Issue 12 bug 2: 托管 is the room's state: a bar above the hand says so and turns it off; between hands
     the settlement offers the same, and turning it off there clears it at once (no wait for the next hand).
-    The next hand starts 60 s after a hand ends here, so that "between hands" lasts."""
-    server = Server(tmp_path, {"PAOHUZI_BETWEEN_HANDS": "60"}).start()
+    The next hand starts 60 s after a hand ends here, so that "between hands" lasts. The deal is fixed (a
+    testing-mode server, docs/server.md): with seed 1 the player deals, so no computer moves — or wins —
+    before 托管 is switched on."""
+    env = {"PAOHUZI_BETWEEN_HANDS": "60", "PAOHUZI_TESTING": "1", "PAOHUZI_TEST_MATCH_SEED": "1"}
+    server = Server(tmp_path, env).start()
     me = Person(browser, server.url, artifacts, "auto", viewport={"width": 1280, "height": 800})
     page = me.page
     try:

@@ -102,7 +102,32 @@ def _policy(legal: list[str]) -> str:
     return "pass" if "pass" in legal else legal[0]
 
 
-def _scripted_step(p: Person) -> bool:
+# The claim buttons' boxes against every player name and hand card on the table, and the page's width.
+LAYOUT = """() => {
+    const box = (e) => e.getBoundingClientRect();
+    const shown = (r) => r.width > 0 && r.height > 0;
+    const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+    const buttons = [...document.querySelectorAll('.table .actions button')].map(box).filter(shown);
+    const others = [...document.querySelectorAll('.table [data-pname], .table .hand .card')]
+        .map((e) => [e.className + ':' + e.textContent, box(e)]).filter(([, r]) => shown(r));
+    const overlaps = [];
+    for (const b of buttons) for (const [what, r] of others) if (hit(b, r)) overlaps.push(what);
+    return {buttons: buttons.length, overlaps, scroll: document.documentElement.scrollWidth, width: innerWidth};
+}"""
+
+
+def _check_claim_layout(p: Person, shots: set[str]) -> None:
+    """While the claim buttons show: none covers a name or a hand card, and nothing scrolls sideways (issue
+    12: phone 360×740 and desktop 1280×800). A screenshot of each page's first claim."""
+    layout = p.page.evaluate(LAYOUT)
+    assert not layout["overlaps"], (p.name, layout)
+    assert layout["scroll"] <= layout["width"], (p.name, layout)
+    if layout["buttons"] and p.name not in shots:
+        shots.add(p.name)
+        p.shot("claim")
+
+
+def _scripted_step(p: Person, shots: set[str]) -> bool:
     """If this page's table asks for a decision, make the policy's choice by clicking; True if it did."""
     page = p.page
     state = page.evaluate(
@@ -113,6 +138,8 @@ def _scripted_step(p: Person) -> bool:
         return False
     action = _policy(state)
     kind = action.split()[0]
+    if kind in ("hu", "peng", "chi", "pass"):
+        _check_claim_layout(p, shots)
     if kind in ("hu", "peng", "pass"):
         done = _click(page.locator(f".actions button[data-action='{kind}']:not([disabled])"), 3_000)
     elif kind == "chi":
@@ -136,13 +163,13 @@ def _scripted_step(p: Person) -> bool:
 
 
 def test_capped_and_doubled_win_shown_to_all_three(browser: Any, seeded: Server, artifacts: Path) -> None:
-    """Issue 12 acceptance (R8.1, R7.3): three browsers; the owner creates a room with 封顶 100 and 自摸翻倍;
-    all three see those rules in the waiting room and at the table; the scripted hand ends with seat 2's 自摸
-    and the settlement reads 6底 × 11番 = 66 × 2 自摸翻倍 = 132 → 封顶 100 = 100分 × 底分3 = 300, each loser
-    −300 and the winner +600 — on every page and in the API."""
-    people = [
-        Person(browser, seeded.url, artifacts, f"p{i}", viewport={"width": 1280, "height": 800}) for i in range(3)
-    ]
+    """Issue 12 acceptance (R8.1, R7.3): three browsers (the second a 360×740 phone); the owner creates a
+    room with 封顶 100 and 自摸翻倍; all three see those rules in the waiting room and at the table; the
+    scripted hand ends with seat 2's 自摸 and the settlement reads 6底 × 11番 = 66 × 2 自摸翻倍 = 132 →
+    封顶 100 = 100分 × 底分3 = 300, each loser −300 and the winner +600 — on every page and in the API.
+    Each time claim buttons show, they cover no name and no hand card, and nothing scrolls sideways."""
+    desktop = {"viewport": {"width": 1280, "height": 800}}
+    people = [Person(browser, seeded.url, artifacts, f"p{i}", **(PHONE if i == 1 else desktop)) for i in range(3)]
     try:
         for p in people:
             p.open()
@@ -165,6 +192,7 @@ def test_capped_and_doubled_win_shown_to_all_three(browser: Any, seeded: Server,
         seats = [p.page.evaluate("() => window.paohuzi.state.game.seat") for p in people]
         assert seats == [0, 1, 2]
         deadline = time.monotonic() + 120
+        shots: set[str] = set()
         while not all(p.settled() for p in people):
             assert time.monotonic() < deadline, [
                 p.page.evaluate("() => document.body.innerText.slice(0, 300)") for p in people
@@ -172,7 +200,7 @@ def test_capped_and_doubled_win_shown_to_all_three(browser: Any, seeded: Server,
             acted = False
             for p in people:
                 if not p.settled():
-                    acted = _scripted_step(p) or acted
+                    acted = _scripted_step(p, shots) or acted
             if not acted:
                 people[0].page.wait_for_timeout(40)
         for p in people:

@@ -18,6 +18,7 @@ from paohuzi.rules import RuleSet, find_preset, preset_names
 from paohuzi.server import economy, store
 from paohuzi.server import protocol as p
 from paohuzi.server.connection import TokenBucket
+from paohuzi.server.frames import RoomState
 from paohuzi.server.hub import Hub, level_title
 from paohuzi.server.room import Room, RoomError
 
@@ -111,11 +112,19 @@ def _missed(buckets: list[TokenBucket]) -> None:
         b.take()
 
 
-def _room(request: Request, room: Room) -> dict[str, Any]:
-    state: dict[str, Any] = dict(room.state())
+def _room(request: Request, room: Room | RoomState) -> dict[str, Any]:
+    state: dict[str, Any] = dict(room.state() if isinstance(room, Room) else room)
     path = state["share_path"]
     state["share_url"] = None if path is None else str(request.base_url).rstrip("/") + path
     return state
+
+
+def _hidden(state: RoomState | None, viewer: dict[str, Any] | None) -> RoomState | None:
+    """A public table's code is no key to it (匹配): its state only for its own players, else None."""
+    if state is None or state["kind"] != "public":
+        return state
+    seated = viewer is not None and any(s["player"] and s["player"]["id"] == viewer["id"] for s in state["seats"])
+    return state if seated else None
 
 
 def _public(profile: dict[str, Any]) -> dict[str, Any]:
@@ -153,7 +162,7 @@ async def me(request: Request, player: Player) -> dict[str, Any]:
     fresh = await hub.db.run(store.player_by_id(player["id"]))
     if fresh is not None:
         hub.cards[player["id"]] = fresh
-    room = hub.room_of.get(player["id"])
+    room = await hub.player_room_state(player["id"])
     return {"player": hub.profile(player["id"]), "room": _room(request, room) if room is not None else None}
 
 
@@ -244,7 +253,7 @@ async def quick_play(request: Request, player: Player, body: p.QuickPlayIn | Non
 @router.post("/rooms/leave", tags=["rooms"])
 async def leave_room(request: Request, player: Player) -> dict[str, Any]:
     """Leave your room. Mid-hand that is 逃跑: you pay the penalty (R7.3) and the match ends."""
-    code, penalty = await _hub(request).leave(player["id"])
+    code, penalty = await _hub(request).leave_room(player["id"])
     return {"left": code, "penalty": penalty}
 
 
@@ -280,9 +289,7 @@ async def get_room(request: Request, code: str, viewer: Viewer) -> dict[str, Any
     (``join_guess_rate``): beyond that, 429 for any code."""
     buckets = _guess_buckets(request, viewer)
     _check_guesses(buckets)
-    room = _hub(request).rooms.get(code)
-    if room is not None and room.kind == "public" and (viewer is None or room.seat_of(viewer["id"]) is None):
-        room = None  # a public table's code is no key to it (匹配)
+    room = _hidden(await _hub(request).room_state(code), viewer)
     if room is None:
         _missed(buckets)
         raise RoomError("not_found", f"no open room {code[:12]!r}", 404)
@@ -297,11 +304,10 @@ async def join_room(
     per address and player (``join_guess_rate``): beyond that, 429 for any code."""
     buckets = _guess_buckets(request, player)
     _check_guesses(buckets)
-    found = _hub(request).rooms.get(code)
-    if found is None or (found.kind == "public" and found.seat_of(player["id"]) is None):
+    if _hidden(await _hub(request).room_state(code), player) is None:
         _missed(buckets)
         raise RoomError("not_found", f"no open room {code[:12]!r}", 404)
-    room = await _hub(request).join(player["id"], code, body.seat if body else None)
+    room = await _hub(request).join_room(player["id"], code, body.seat if body else None)
     return {"room": _room(request, room)}
 
 

@@ -33,6 +33,7 @@ from paohuzi.server.logs import log
 from paohuzi.server.metrics import CONTENT_TYPE_LATEST, Metrics
 from paohuzi.server.profile_api import router as profile_router
 from paohuzi.server.room import RoomError
+from paohuzi.server.shared import SharedHub
 from paohuzi.server.ws import websocket_endpoint
 
 __all__ = ["create_app", "web_dir", "SecurityHeaders", "CSP"]
@@ -167,16 +168,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(settings.database_url)
         await asyncio.to_thread(db.migrate)
-        token = await asyncio.to_thread(db.take_over, f"{socket.gethostname()}:{os.getpid()}")
         db.on_fenced = fenced
         db.on_batch = metrics.observe_batch
         db.on_action = metrics.observe_action
-        db.start()
-        hub = Hub(settings, db)
+        hub, redis, token = await _open_hub(settings, db, metrics)
         app.state.hub = hub
         await hub.recover()
         hub.start_housekeeping()
-        log(20, "server started", database=db.backend, version=__version__, writer_token=token)
+        log(20, "server started", database=db.backend, version=__version__, writer_token=token,
+            process=getattr(hub, "me", None))
         if settings.testing:
             log(30, "TESTING MODE: not for production", test_match_seed=settings.test_match_seed)
         on_started = getattr(app.state, "on_started", None)
@@ -187,6 +187,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await hub.shutdown()
             db.stop()
+            if redis is not None:
+                await redis.aclose()
             log(20, "server stopped")
 
     app = FastAPI(
@@ -219,6 +221,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     _add_web_client(app)
     return app
+
+
+async def _open_hub(settings: Settings, db: Database, metrics: Metrics) -> tuple[Hub, Any, int | None]:
+    """The hub, with the database's worker started: one process (the writer fence taken: its token), or
+    the shared mode with ``redis_url`` (rooms leased one by one, shared.py; no writer fence)."""
+    if not settings.redis_url:
+        token = await asyncio.to_thread(db.take_over, f"{socket.gethostname()}:{os.getpid()}")
+        db.start()
+        return Hub(settings, db), None, token
+    import redis.asyncio as aioredis
+
+    redis = aioredis.Redis.from_url(settings.redis_url, socket_connect_timeout=5)
+    db.start()
+    hub = SharedHub(settings, db, redis)
+    hub.on_lease = lambda change: metrics.lease_changes.labels(change=change).inc()
+    await hub.start()
+    return hub, redis, None
 
 
 def _add_error_handlers(app: FastAPI) -> None:

@@ -71,6 +71,9 @@ class Settings:
     :ivar queue_resume_seconds: after a restart, how long a player who was waiting keeps its place in the
         queue without reconnecting (an offline player otherwise keeps it for ``offline_grace``).
     :ivar redis_url: empty: one process (the embedded default); ``redis://…``: the shared mode (docs/server.md).
+    :ivar redis_prefix: the prefix of every Redis key and channel of the shared mode (one per deployment).
+    :ivar lease_ms: a room lease's time to live in the shared mode: a process that dies (``kill -9``) has
+        its rooms taken over by the others after this (renewed every third of it).
     :ivar double_card_seconds: how long an activated 双倍积分卡 lasts (wall-clock; R7.3, issue 13 §3).
     :ivar testing: TESTING ONLY (``PAOHUZI_TESTING=1``): allows ``test_match_seed``; never set it in production.
     :ivar test_match_seed: TESTING ONLY: every match is dealt from this seed (the same deal every time), so a
@@ -112,6 +115,8 @@ class Settings:
     join_guess_burst: int = 10
     recv_buffer_bytes: int = 8 * 1024
     redis_url: str = ""
+    redis_prefix: str = "paohuzi"
+    lease_ms: int = 3000
     match_fill_seconds: float = 10.0
     queue_resume_seconds: float = 60.0
     login_rate: float = 0.2

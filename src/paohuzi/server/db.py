@@ -20,6 +20,13 @@ freeze) or left running while another was started on the same database can never
 action, not a hand's result — once the other has taken over: its transactions fail with :class:`Fenced`
 and it stops (:attr:`Database.on_fenced`). A transaction already past the check when the take-over comes
 commits first; the new owner reads the log after it.
+
+**Room fences** (the shared mode, several processes on one database; :mod:`paohuzi.server.lease`). A room is
+owned by the process holding its Redis lease, whose fencing token is stored in ``room_fences`` when it takes
+the room over (:func:`fence_room`, only ever upwards). The owner writes for the room through a
+:class:`RoomStore`: each transaction holding one of its jobs first checks the room's token (on PostgreSQL
+under a shared row lock the next take-over waits for), and the jobs of a room whose token is no longer the
+writer's fail with :class:`RoomFenced` — a stale owner can never append to the action log.
 """
 
 from __future__ import annotations
@@ -33,15 +40,16 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from sqlalchemy import Connection, Engine, Table, create_engine, event, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from paohuzi.server.logs import log
-from paohuzi.server.models import ActionRow, WriterFence, utcnow
+from paohuzi.server.models import ActionRow, RoomFence, WriterFence, utcnow
 from paohuzi.server.rows import ActionLogRow
 
-__all__ = ["Database", "Fenced", "normalize_url", "migrate"]
+__all__ = ["Database", "Fenced", "RoomFenced", "RoomStore", "fence_room", "normalize_url", "migrate"]
 
 T = TypeVar("T")
 _MAX_BATCH = 256
@@ -99,6 +107,37 @@ class Fenced(RuntimeError):
     """Another server process took the database over: this one may not write any more."""
 
 
+class RoomFenced(RuntimeError):
+    """Another server process took these rooms over (a newer fencing token): this one may not write for
+    them any more."""
+
+    def __init__(self, rooms: list[int]) -> None:
+        super().__init__(f"rooms {rooms} are fenced: another process took them over")
+        self.rooms = rooms
+
+
+Fence = tuple[int, int]  # (room id, fencing token)
+
+
+def fence_room(room_id: int, token: int, holder: str) -> Callable[[Session], bool]:
+    """A job: make ``token`` the room's fencing token unless a newer one is there; True if it now is.
+
+    On PostgreSQL the update waits for a transaction of the previous owner that is past its check."""
+
+    def job(s: Session) -> bool:
+        ins = (postgresql.insert if s.get_bind().dialect.name == "postgresql" else sqlite.insert)(RoomFence)
+        stmt = ins.values(room_id=room_id, token=token, holder=holder[:128], taken_at=utcnow())
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["room_id"],
+            set_={"token": token, "holder": holder[:128], "taken_at": utcnow()},
+            where=RoomFence.token < token,
+        )
+        s.execute(stmt)
+        return int(s.execute(select(RoomFence.token).where(RoomFence.room_id == room_id)).scalar_one()) == token
+
+    return job
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema up to the newest alembic revision."""
     from alembic import command
@@ -113,7 +152,7 @@ def migrate(engine: Engine) -> None:
 
 
 class _Job:
-    __slots__ = ("fn", "future", "loop", "row")
+    __slots__ = ("fn", "future", "loop", "row", "fence")
 
     def __init__(
         self,
@@ -121,8 +160,9 @@ class _Job:
         future: asyncio.Future[Any] | None,
         loop: asyncio.AbstractEventLoop | None,
         row: ActionLogRow | None = None,
+        fence: Fence | None = None,
     ) -> None:
-        self.fn, self.future, self.loop, self.row = fn, future, loop, row
+        self.fn, self.future, self.loop, self.row, self.fence = fn, future, loop, row, fence
 
 
 class Database:
@@ -145,6 +185,10 @@ class Database:
         self.token: int | None = None
         self.fenced = False
         self.on_fenced: Callable[[], None] | None = None
+        # The shared mode: called (on the database thread) with the rooms whose jobs were refused by their
+        # room fence, each once per token.
+        self.on_room_fenced: Callable[[list[int]], None] | None = None
+        self._rooms_fenced: set[Fence] = set()
         fence = select(WriterFence.token).where(WriterFence.id == 1)
         if self.backend == "postgresql":
             fence = fence.with_for_update(read=True)  # FOR SHARE: a take-over waits for this transaction
@@ -198,6 +242,36 @@ class Database:
                     self.on_fenced()
             raise Fenced(f"writer token {self.token} is stale (now {current})")
 
+    def _check_rooms(self, connection: Connection, batch: list[_Job]) -> None:
+        """Each room written for in ``batch`` still has the token of the job's fence. :raises RoomFenced:"""
+        wanted = {job.fence for job in batch if job.fence is not None}
+        if not wanted:
+            return
+        query = select(RoomFence.room_id, RoomFence.token).where(RoomFence.room_id.in_({r for r, _ in wanted}))
+        if self.backend == "postgresql":
+            query = query.with_for_update(read=True)  # FOR SHARE: a take-over waits for this transaction
+        current = {int(r): int(t) for r, t in connection.execute(query).all()}
+        stale = sorted({f for f in wanted if current.get(f[0]) != f[1]})
+        if not stale:
+            return
+        new = [f for f in stale if f not in self._rooms_fenced]
+        self._rooms_fenced.update(new)
+        for room_id, token in new:
+            log(
+                40,
+                "room fenced: another process took it over",
+                room_id=room_id,
+                token=token,
+                current=current.get(room_id),
+            )
+        if new and self.on_room_fenced is not None:
+            self.on_room_fenced([r for r, _ in new])
+        raise RoomFenced([r for r, _ in stale])
+
+    def for_room(self, room_id: int, token: int) -> RoomStore:
+        """What a room owned under ``token`` writes through (the shared mode)."""
+        return RoomStore(self, (room_id, token))
+
     def run_now(self, fn: Callable[[Session], T]) -> T:
         """Run a job on the calling thread (start-up and tests only, before the worker is busy)."""
         with Session(self.engine, expire_on_commit=False) as session:
@@ -205,15 +279,16 @@ class Database:
             session.commit()
             return result
 
-    async def run(self, fn: Callable[[Session], T]) -> T:
+    async def run(self, fn: Callable[[Session], T], fence: Fence | None = None) -> T:
         """Run ``fn(session)`` on the worker thread, in a transaction that is committed before this
-        returns. ``fn`` must return plain data (no ORM objects bound to the session)."""
+        returns. ``fn`` must return plain data (no ORM objects bound to the session). With ``fence``
+        (room id, token) the transaction first checks the room's fencing token. :raises RoomFenced:"""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
-        self._jobs.put(_Job(fn, future, loop))
+        self._jobs.put(_Job(fn, future, loop, None, fence))
         return await future
 
-    async def append_action(self, row: ActionLogRow) -> None:
+    async def append_action(self, row: ActionLogRow, fence: Fence | None = None) -> None:
         """Append one row to the action log; committed
         before this returns. Appends made in the same turn of the event loop go to the worker as one job
         list (one hand-over between threads), and are written with one multi-row insert."""
@@ -221,7 +296,7 @@ class Database:
         future: asyncio.Future[None] = loop.create_future()
         if not self._pending:
             loop.call_soon(self._flush_appends)
-        self._pending.append(_Job(None, future, loop, row))
+        self._pending.append(_Job(None, future, loop, row, fence))
         if self.on_action is not None:
             self.on_action(row.by)
         await future
@@ -279,6 +354,7 @@ class Database:
             transaction = conn.begin()
             try:
                 self._check_fence(conn)
+                self._check_rooms(conn, jobs)
                 results = self._execute(conn, jobs)
             except DBAPIError as exc:
                 if transaction.is_active:
@@ -356,6 +432,20 @@ class Database:
             if session is not None:
                 session.close()
         return results
+
+
+class RoomStore:
+    """The database as one room sees it in the shared mode: every job and action-log append carries the
+    room's fence (room id, token), checked in the job's transaction."""
+
+    def __init__(self, db: Database, fence: Fence) -> None:
+        self.db, self.fence = db, fence
+
+    async def run(self, fn: Callable[[Session], T]) -> T:
+        return await self.db.run(fn, self.fence)
+
+    async def append_action(self, row: ActionLogRow) -> None:
+        await self.db.append_action(row, self.fence)
 
 
 def _current_exception() -> BaseException:

@@ -26,7 +26,6 @@ from paohuzi.server.connection import Connection
 from paohuzi.server.db import Database
 from paohuzi.server.hints import send_hint
 from paohuzi.server.logs import log
-from paohuzi.server.matchmaking import Matchmaker
 from paohuzi.server.public import PublicTables
 from paohuzi.server.registry import Connections, PlayerCards
 from paohuzi.server.room import Room, RoomError, SeatState
@@ -76,7 +75,7 @@ class Hub(PublicTables):
         self.tasks = Tasks()
         self.bots = BotPool(settings.bot_workers)
         self.services = RoomServices(settings, db, self.conns, self.players, self.tasks, self.bots, self)
-        self.queue = Matchmaker(settings, db, self.conns, self.open_public)
+        self.queue = self._make_queue(settings)
         self._next_conn = 0
         self._housekeeper: asyncio.Task[Any] | None = None
 
@@ -293,6 +292,10 @@ class Hub(PublicTables):
                 return code
         raise RoomError("internal", "no free room code", 503)
 
+    async def _services_for(self, room_id: int, code: str) -> RoomServices:
+        """What a new room of this process is given (the shared mode fences its writes)."""
+        return self.services
+
     async def _leave_waiting_room(self, player_id: int) -> None:
         room = self.room_of.get(player_id)
         if room is None:
@@ -367,7 +370,7 @@ class Hub(PublicTables):
         code = await self._new_code()
         room_id = await self.db.run(store.create_room(code, "private", player_id, options, n))
         seats = [SeatState(i) for i in range(n)]
-        room = Room(self.services, room_id, code, "private", player_id, options, seats)
+        room = Room(await self._services_for(room_id, code), room_id, code, "private", player_id, options, seats)
         self.rooms[code] = room
         await self._join(room, player_id, 0)
         log(INFO, "room created", room=code, player=player_id)
@@ -386,7 +389,7 @@ class Hub(PublicTables):
             SeatState(1, None, bot, True),
             SeatState(2, None, bot, True),
         ]
-        room = Room(self.services, room_id, code, "quick", player_id, options, seats)
+        room = Room(await self._services_for(room_id, code), room_id, code, "quick", player_id, options, seats)
         self.rooms[code] = room
         self.room_of[player_id] = room
         async with room.lock:
@@ -414,6 +417,24 @@ class Hub(PublicTables):
         self.conns.send(player_id, frames.room(None))
         return room.code, penalty
 
+    async def room_state(self, code: str) -> frames.RoomState | None:
+        """The open room of ``code`` (``GET /api/rooms/{code}``), or None."""
+        room = self.rooms.get(code)
+        return None if room is None else room.state()
+
+    async def player_room_state(self, player_id: int) -> frames.RoomState | None:
+        """The room the player sits in (``GET /api/me``), or None."""
+        room = self.room_of.get(player_id)
+        return None if room is None else room.state()
+
+    async def join_room(self, player_id: int, code: str, seat: int | None) -> frames.RoomState:
+        """:meth:`join`, answering the room's state."""
+        return (await self.join(player_id, code, seat)).state()
+
+    async def leave_room(self, player_id: int) -> tuple[str, int | None]:
+        """:meth:`leave` (the HTTP route and the websocket's ``leave`` alike)."""
+        return await self.leave(player_id)
+
     def forget_room(self, room: Room) -> None:
         """A closed room goes, and nobody sits in it any more."""
         for pid in [pid for pid, r in self.room_of.items() if r is room]:
@@ -437,13 +458,16 @@ class Hub(PublicTables):
         if old is not None and old is not conn:
             old.close(4000, "replaced by a newer connection")
         self.conns.send(player_id, frames.welcome(p.PROTOCOL_VERSION, player, _now_ms()))
+        self._room_on_attach(player_id)
+        self.queue.connected(player_id)  # waiting for a public table: waits online again, told its place
+        log(INFO, "player connected", player=player_id, conn=conn.id)
+
+    def _room_on_attach(self, player_id: int) -> None:
         room = self.room_of.get(player_id)
         if room is not None:
             room.connected(player_id)  # sends everyone (this connection too) the room, and it the game
         else:
             self.conns.send(player_id, frames.room(None))
-        self.queue.connected(player_id)  # waiting for a public table: waits online again, told its place
-        log(INFO, "player connected", player=player_id, conn=conn.id)
 
     def detach(self, conn: Connection) -> None:
         self.conn_sessions.pop(conn.id, None)
@@ -459,8 +483,11 @@ class Hub(PublicTables):
 
     async def handle(self, conn: Connection, msg: p.ClientMessage) -> None:
         """One validated frame from an attached connection. :raises RoomError: to be sent as ``error``."""
-        player_id = conn.player_id
-        assert player_id is not None
+        assert conn.player_id is not None
+        await self.handle_player(conn.player_id, msg)
+
+    async def handle_player(self, player_id: int, msg: p.ClientMessage) -> None:
+        """One validated frame of the player's (its websocket here, or relayed to this room's owner)."""
         match msg:
             case p.Ping():
                 self.conns.send(player_id, frames.pong(msg.id, _now_ms()))

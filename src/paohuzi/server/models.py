@@ -38,6 +38,7 @@ __all__ = [
     "HandRow",
     "ActionRow",
     "WriterFence",
+    "RoomFence",
     "SessionRow",
     "LedgerRow",
     "CardActivation",
@@ -193,6 +194,19 @@ class WriterFence(Base):
     __tablename__ = "writer_fence"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)  # always 1
+    token: Mapped[int] = mapped_column(BigInteger)
+    holder: Mapped[str] = mapped_column(String(128))
+    taken_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RoomFence(Base):
+    """A room's fencing token in the shared mode (issue 14): the token of the process whose Redis lease
+    holds the room, set when it takes the room over (only ever upwards); every transaction that writes
+    for the room first checks that it is still the writer's own."""
+
+    __tablename__ = "room_fences"
+
+    room_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     token: Mapped[int] = mapped_column(BigInteger)
     holder: Mapped[str] = mapped_column(String(128))
     taken_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

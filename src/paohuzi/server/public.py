@@ -4,31 +4,31 @@ table's next hand (which takes waiting players into its computers' seats). Mixed
 :class:`~paohuzi.server.hub.Hub`.
 
 A public table is a room of kind ``public``: one hand per match (each hand is its own 一场, so that players
-may come and go between hands), the tier's multiplier and minimum, no 提示, no 解散; its code is internal
-(``p`` and five letters or digits): it is shown to nobody, and nobody joins it by code.
+may come and go between hands), the tier's multiplier and minimum, no 提示, no 解散; its code is internal:
+it is shown to nobody but its players, and nobody joins it by code.
 """
 
 from __future__ import annotations
 
-import secrets
 from typing import TYPE_CHECKING, Any
 
 from paohuzi.server import protocol as p
 from paohuzi.server import store
-from paohuzi.server.frames import QueueInfo, RoomError
+from paohuzi.server.config import Settings
+from paohuzi.server.frames import Frame, QueueInfo, RoomError
 from paohuzi.server.logs import log
 from paohuzi.server.matchmaking import Matchmaker, tier_or_error
 from paohuzi.server.room import Room, SeatState
 
 if TYPE_CHECKING:
     from paohuzi.server.db import Database
+    from paohuzi.server.registry import Connections
     from paohuzi.server.services import RoomServices
 
 __all__ = ["PublicTables", "PUBLIC_HANDS"]
 
 INFO = 20
 PUBLIC_HANDS = 1  # hands in a public table's match: players may come and go between two
-_CODE_CHARS = "abcdefghjkmnpqrstuvwxyz23456789"
 
 
 class PublicTables:
@@ -41,8 +41,13 @@ class PublicTables:
     queue: Matchmaker
 
     if TYPE_CHECKING:
+        conns: Connections
 
         def room_options(self, body: p.RoomOptionsIn | p.QuickPlayIn, quick: bool) -> dict[str, Any]: ...
+
+        async def _new_code(self) -> str: ...
+
+        async def _services_for(self, room_id: int, code: str) -> RoomServices: ...
 
         async def _check_beans(self, player_id: int, options: dict[str, Any]) -> None: ...
 
@@ -77,12 +82,10 @@ class PublicTables:
         if entry is not None:
             raise RoomError("queued", f"you wait for a table in the {entry.tier} queue; leave the queue first")
 
-    def _public_code(self) -> str:
-        for _ in range(100):
-            code = "p" + "".join(secrets.choice(_CODE_CHARS) for _ in range(5))
-            if code not in self.rooms:
-                return code
-        raise RoomError("internal", "no free table code", 503)
+    def _make_queue(self, settings: Settings) -> Matchmaker:
+        """The queue, delivering through whatever ``conns`` the hub has when it sends (the shared mode puts
+        its relay there after the hub is built)."""
+        return Matchmaker(settings, self.db, _Live(self), self.open_public)
 
     async def open_public(self, tier: str, players: list[int]) -> None:
         """A new public table of ``tier`` for ``players`` (in queue order, seats 0, 1 …); computers take the
@@ -90,14 +93,15 @@ class PublicTables:
         options = self.room_options(p.QuickPlayIn(tier=tier, hands=PUBLIC_HANDS), quick=True)
         options["hints"] = False
         options["bots_fill"] = True
-        code = self._public_code()
+        code = await self._new_code()
         room_id = await self.db.run(store.create_room(code, "public", None, options, 3))
+        services = await self._services_for(room_id, code)
         bot = options["bot_level"]
         seats = [
             SeatState(i, players[i], None, True) if i < len(players) else SeatState(i, None, bot, True)
             for i in range(3)
         ]
-        room = Room(self.services, room_id, code, "public", None, options, seats)
+        room = Room(services, room_id, code, "public", None, options, seats)
         self.rooms[code] = room
         for pid in players:
             self.room_of[pid] = room
@@ -117,3 +121,16 @@ class PublicTables:
 
         for newcomer in await room.rematch(player_id, take):
             self.room_of[newcomer] = room
+
+
+class _Live:
+    """The hub's current connections as the queue's delivery port."""
+
+    def __init__(self, tables: PublicTables) -> None:
+        self.tables = tables
+
+    def send(self, player: int, frame: Frame) -> None:
+        self.tables.conns.send(player, frame)
+
+    def online(self, player: int) -> bool:
+        return self.tables.conns.online(player)

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from paohuzi.server.bots import BotPool
 from paohuzi.server.config import Settings
-from paohuzi.server.db import Database
+from paohuzi.server.db import Database, RoomStore
 from paohuzi.server.frames import Delivery, PlayerCard
 from paohuzi.server.logs import log
 
@@ -69,10 +69,11 @@ class Tasks:
 
 @dataclass(frozen=True, slots=True)
 class RoomServices:
-    """The ports a :class:`~paohuzi.server.room.Room` uses."""
+    """The ports a :class:`~paohuzi.server.room.Room` uses. ``db`` is the database itself with one process,
+    or a :class:`~paohuzi.server.db.RoomStore` (the room's fence on every write) in the shared mode."""
 
     settings: Settings
-    db: Database
+    db: Database | RoomStore
     delivery: Delivery
     roster: Roster
     tasks: Tasks

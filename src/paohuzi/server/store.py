@@ -194,13 +194,25 @@ def save_room(room_id: int, status: str, owner_id: int | None, seats: Sequence[R
     return job
 
 
-def load_open_rooms() -> Job[list[StoredRoom]]:
-    """Every room not closed, with its seats, its match on (if any), and that match's hands with their
-    actions: what :meth:`paohuzi.server.hub.Hub.recover` rebuilds."""
+def open_rooms() -> Job[list[tuple[int, str]]]:
+    """(id, code) of every room not closed: what the shared mode's processes share out (issue 14)."""
+
+    def job(s: Session) -> list[tuple[int, str]]:
+        return [(int(i), str(c)) for i, c in s.execute(select(Room.id, Room.code).where(Room.status != "closed"))]
+
+    return job
+
+
+def load_open_rooms(room_id: int | None = None) -> Job[list[StoredRoom]]:
+    """Every room not closed (or the one of ``room_id``, if open), with its seats, its match on (if any),
+    and that match's hands with their actions: what :meth:`paohuzi.server.hub.Hub.recover` rebuilds."""
 
     def job(s: Session) -> list[StoredRoom]:
         out = []
-        for room in s.scalars(select(Room).where(Room.status != "closed").order_by(Room.id)):
+        query = select(Room).where(Room.status != "closed")
+        if room_id is not None:
+            query = query.where(Room.id == room_id)
+        for room in s.scalars(query.order_by(Room.id)):
             seats = s.scalars(
                 select(RoomSeat).where(RoomSeat.room_id == room.id).order_by(RoomSeat.seat)
             ).all()

@@ -1,0 +1,224 @@
+"""The relay between server processes (the shared mode, issue 14): Redis pub/sub.
+
+Each process listens on its own channel ``<prefix>:proc:<id>`` and on ``<prefix>:all`` (broadcasts). A
+player's websocket is served by whichever process accepted it (the *edge*); the room is run by the process
+holding its lease (the *owner*). The edge forwards the player's frames to the owner (``in``), and says when
+the player comes and goes (``attach``, ``detach``); the owner sends each seat's frames back to the edge
+(``out``). Lobby calls for a room of another process are requests with a reply (``call``, ``reply``).
+
+:class:`Bus` publishes in order from one task (pipelined), and hands every message received to a
+handler. :class:`SharedConnections` is the owner's delivery port: the local websockets, and for the players
+of its rooms connected elsewhere, the edge to relay to. :class:`Seats` mirrors which room each player sits
+in (``<prefix>:seat:<player>`` → room code) for the edges and the other processes' lobby calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any, cast
+
+import orjson
+
+from paohuzi.server.connection import Connection
+from paohuzi.server.frames import Frame
+from paohuzi.server.logs import log
+from paohuzi.server.registry import Connections
+
+__all__ = ["Bus", "Seats", "SharedConnections"]
+
+WARNING, ERROR = 30, 40
+Message = dict[str, Any]
+
+# KEYS[1] the seat key, ARGV[1] the room code: delete the key only if the player still sits in that room.
+_UNSEAT = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+class Bus:
+    """Messages between the server processes over Redis pub/sub."""
+
+    def __init__(self, redis: Any, prefix: str, me: str) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.me = me
+        self.handler: Callable[[Message], None] | None = None
+        self._out: asyncio.Queue[tuple[str, bytes, Callable[[int], None] | None]] = asyncio.Queue()
+        self._pubsub: Any = None
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._ready = asyncio.Event()
+
+    def channel(self, proc: str) -> str:
+        return f"{self.prefix}:proc:{proc}"
+
+    async def start(self, wait: float = 5.0) -> bool:
+        """Start listening and publishing; whether the subscription was made within ``wait`` seconds (if not,
+        the listener keeps trying: Redis may come later, and ``/readyz`` says it is missing meanwhile)."""
+        self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._publish())]
+        try:
+            await asyncio.wait_for(self._ready.wait(), wait)
+        except TimeoutError:
+            return False
+        return True
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def send(self, proc: str, message: Message, counted: Callable[[int], None] | None = None) -> None:
+        """Publish ``message`` to process ``proc`` (in order with every other); ``counted`` gets how many
+        listeners received it (0: that process is gone)."""
+        self._out.put_nowait((self.channel(proc), orjson.dumps(message), counted))
+
+    def broadcast(self, message: Message) -> None:
+        self._out.put_nowait((f"{self.prefix}:all", orjson.dumps(message), None))
+
+    async def flush(self, timeout: float = 2.0) -> None:
+        """Wait until everything sent so far is published (at shutdown)."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while not self._out.empty() and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.02)
+
+    async def _publish(self) -> None:
+        while True:
+            batch = [await self._out.get()]
+            while not self._out.empty() and len(batch) < 500:
+                batch.append(self._out.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, data, _ in batch:
+                        pipe.publish(channel, data)
+                    counts = await pipe.execute()
+            except Exception as exc:  # noqa: BLE001 — Redis away: these messages are lost, like a dropped socket
+                log(WARNING, "relay publish failed", error=repr(exc), messages=len(batch))
+                counts = [0] * len(batch)
+            for (_, _, counted), n in zip(batch, counts, strict=True):
+                if counted is not None:
+                    counted(int(n))
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                await self._pubsub.subscribe(self.channel(self.me), f"{self.prefix}:all")
+                self._ready.set()
+                while True:
+                    item = await self._pubsub.get_message(timeout=1.0)
+                    if item is None or item.get("type") != "message":
+                        continue
+                    self._dispatch(item["data"])
+            except asyncio.CancelledError:
+                await self._close_pubsub()
+                raise
+            except Exception as exc:  # noqa: BLE001 — Redis away: listen again
+                log(WARNING, "relay listener failed; resubscribing", error=repr(exc))
+                await self._close_pubsub()
+                await asyncio.sleep(0.5)
+
+    async def _close_pubsub(self) -> None:
+        if self._pubsub is not None:
+            try:
+                await self._pubsub.aclose()
+            except Exception:  # noqa: BLE001 — it is being dropped
+                pass
+            self._pubsub = None
+
+    def _dispatch(self, data: bytes) -> None:
+        try:
+            message = orjson.loads(data)
+            if isinstance(message, dict) and self.handler is not None:
+                self.handler(message)
+        except Exception:  # noqa: BLE001 — one bad message must not stop the listener
+            log(ERROR, "relay message failed", exc_info=True)
+
+
+class SharedConnections(Connections):
+    """The owner's delivery port: local websockets, and the edges of its players connected elsewhere."""
+
+    def __init__(self, bus: Bus, room_code: Callable[[int], str | None]) -> None:
+        super().__init__()
+        self.bus = bus
+        self.remote: dict[int, str] = {}  # player id → the process holding the player's websocket
+        self.room_code = room_code
+        self.on_gone: Callable[[int, str], None] | None = None  # an edge did not answer for a player
+
+    def send(self, player: int, frame: Frame) -> None:
+        conn = self.get(player)
+        if conn is not None:
+            conn.send(cast("dict[str, Any]", frame))
+            return
+        edge = self.remote.get(player)
+        if edge is None:
+            return
+        message = {"k": "out", "p": player, "c": self.room_code(player), "f": frame}
+
+        def counted(n: int) -> None:
+            if n == 0 and self.remote.get(player) == edge:  # that process is gone: the player is offline
+                del self.remote[player]
+                if self.on_gone is not None:
+                    self.on_gone(player, edge)
+
+        self.bus.send(edge, message, counted)
+
+    def online(self, player: int) -> bool:
+        return player in self or player in self.remote
+
+    def local(self, player: int) -> Connection | None:
+        return self.get(player)
+
+
+class Seats:
+    """Which room each player sits in, for every process: ``<prefix>:seat:<player>`` → room code, written
+    in order by the owner of the room (a player who left is unseated only from that room)."""
+
+    def __init__(self, redis: Any, prefix: str) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self._unseat = redis.register_script(_UNSEAT)
+        self._queue: asyncio.Queue[tuple[int, str, bool]] = asyncio.Queue()
+        self._task: asyncio.Task[Any] | None = None
+
+    def key(self, player: int) -> str:
+        return f"{self.prefix}:seat:{player}"
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._write())
+
+    async def stop(self) -> None:
+        deadline = asyncio.get_running_loop().time() + 2
+        while not self._queue.empty() and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.01)
+        if self._task is not None:
+            self._task.cancel()
+
+    def seat(self, player: int, code: str) -> None:
+        self._queue.put_nowait((player, code, True))
+
+    def unseat(self, player: int, code: str) -> None:
+        self._queue.put_nowait((player, code, False))
+
+    async def room_of(self, player: int) -> str | None:
+        value = await self.redis.get(self.key(player))
+        return None if value is None else (value.decode() if isinstance(value, bytes) else str(value))
+
+    async def _write(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for player, code, on in batch:
+                        if on:
+                            pipe.set(self.key(player), code)
+                        else:
+                            await self._unseat(keys=[self.key(player)], args=[code], client=pipe)
+                    await pipe.execute()
+            except Exception as exc:  # noqa: BLE001 — Redis away: the next change writes again
+                log(WARNING, "seat directory write failed", error=repr(exc))

@@ -1,0 +1,457 @@
+"""The shared mode (issue 14, docs/server.md "From one process to many machines"): several real server
+processes on one PostgreSQL and one Redis, real websockets. A room is run by the process holding its lease;
+any process accepts any websocket and relays; a process that dies (kill -9) or stops (SIGTERM) has its rooms
+taken over from the action log by the others; a paused owner is refused by the room's fencing token."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from paohuzi.engine import Hand, replay
+from paohuzi.rules import RuleSet
+
+from .support import Client, ServerProcess, never_hu, postgres_available, postgres_schema, redis_url
+
+# Long decision times: every action of a test's hands is a player's own, even on a busy machine.
+SLOW = {"PAOHUZI_TURN_SECONDS": "300", "PAOHUZI_CLAIM_SECONDS": "300", "PAOHUZI_OFFLINE_GRACE": "300"}
+
+
+@pytest.fixture
+def shared(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """The environment of one shared deployment: a fresh PostgreSQL schema, Redis with its own prefix."""
+    if not postgres_available():
+        pytest.skip("the shared mode runs on PostgreSQL, and none answers on 127.0.0.1:5432")
+    url = redis_url()
+    if url is None:
+        pytest.skip("no Redis on 127.0.0.1:6379 and redis-server could not be installed or started")
+    with postgres_schema() as database_url:
+        yield {
+            "database_url": database_url,
+            "PAOHUZI_REDIS_URL": url,
+            "PAOHUZI_REDIS_PREFIX": "test-" + uuid.uuid4().hex[:10],
+            "PAOHUZI_LEASE_MS": "1500",
+        }
+
+
+def start(tmp_path: Path, shared: dict[str, str], **env: str) -> ServerProcess:
+    variables = {k: v for k, v in shared.items() if k.startswith("PAOHUZI_")} | SLOW | env
+    return ServerProcess(tmp_path, shared["database_url"], variables).start()
+
+
+class Player(Client):
+    """A player that remembers its ``act`` frames, plays on through failovers, and reconnects (to another
+    live process) when its websocket goes."""
+
+    def __init__(self, server: ServerProcess, **kw: Any) -> None:
+        super().__init__(server, **kw)
+        self.sent: dict[Any, str] = {}
+        self.reconnects = 0
+        self.first_server = server
+
+    def send(self, message: dict[str, Any]) -> None:
+        if message.get("type") == "act":
+            self.sent[message["id"]] = message["action"]
+        super().send(message)
+
+    def acked(self, hand: int) -> list[str]:
+        """The actions this player sent in ``hand`` and saw accepted, in order."""
+        return [
+            self.sent[f["id"]]
+            for f in self.frames
+            if f["type"] == "update" and f["hand"] == hand and f.get("id") in self.sent
+        ]
+
+    def play_on(
+        self,
+        servers: Callable[[], list[ServerProcess]],
+        until: str = "hand_over",
+        stop_when: Callable[[dict[str, Any]], bool] | None = None,
+        timeout: float = 120.0,
+        think: float = 0.0,
+    ) -> dict[str, Any] | None:
+        """Play (never taking a 胡, so that the deal does not end the hand early) until a frame of type
+        ``until`` (returned) or until a game/update frame satisfies ``stop_when`` (None). A ``game`` snapshot
+        (a reconnect, a take-over) answers any action in flight; an error answers it too."""
+        deadline = time.monotonic() + timeout
+        views = [f for f in self.frames if f["type"] in ("game", "update")]
+        latest = views[-1] if views else None
+        waiting: int | None = None
+        while time.monotonic() < deadline:
+            try:
+                if waiting is None and latest is not None:
+                    if stop_when is not None and stop_when(latest):
+                        return None
+                    if latest["view"]["legal"]:
+                        time.sleep(think)  # a player's thinking time (0: as fast as the server answers)
+                        waiting = self.next_id()
+                        action = never_hu(latest["view"]["legal"])
+                        self.send({"type": "act", "action": action, "hand": latest["hand"], "id": waiting})
+                        latest = None
+                frame = self.recv(max(0.1, deadline - time.monotonic()))
+            except (ConnectionClosed, OSError):
+                self._reconnect(servers)
+                waiting, latest = None, None
+                continue
+            kind = frame["type"]
+            if kind == until:
+                return frame
+            if kind == "match_over" and until == "hand_over":  # away when the hand ended: nobody resends it
+                return {"type": "hand_over", "missed": True}
+            if kind == "error" and frame.get("id") == waiting:
+                waiting = None
+                latest = latest or next((f for f in reversed(self.frames) if f["type"] in ("game", "update")), None)
+            elif kind == "game":
+                waiting, latest = None, frame
+            elif kind == "update":
+                if frame.get("id") is not None and frame.get("id") == waiting:
+                    waiting = None
+                latest = frame
+        raise TimeoutError(f"player {self.id}: no {until!r} within {timeout} s; last {self.frames[-3:]}")
+
+    def _reconnect(self, servers: Callable[[], list[ServerProcess]]) -> None:
+        self.ws = None
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            live = [s for s in servers() if s.proc is not None and s.proc.poll() is None and s is not self.server]
+            live = live or [s for s in servers() if s.proc is not None and s.proc.poll() is None]
+            for server in live[self.id % max(1, len(live)) :] + live[: self.id % max(1, len(live))]:
+                try:
+                    self.server = server
+                    self.connect()
+                    self.reconnects += 1
+                    return
+                except (OSError, ConnectionClosed, TimeoutError):
+                    continue
+            time.sleep(0.1)
+        raise TimeoutError(f"player {self.id} could not reconnect")
+
+
+def in_parallel(jobs: list[Callable[[], Any]]) -> list[Any]:
+    results: list[Any] = [None] * len(jobs)
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        try:
+            results[i] = jobs[i]()
+        except BaseException as exc:  # noqa: BLE001 — reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    return results
+
+
+def table(owner: ServerProcess, edges: list[ServerProcess], hands: int = 1) -> list[Player]:
+    """Three players at a new private room (of ``hands`` hands) made on ``owner``; player i joins and connects through
+    ``edges[i]``; everyone ready, the hand dealt (a dealt 天胡 — about one deal in 10,000 — is retried)."""
+    for _ in range(3):
+        players = [Player(edge) for edge in edges]
+        code = owner.api("POST", "/api/rooms", players[0].token, {"hands": hands}, expect=201)["room"]["code"]
+        assert players[0].api("GET", f"/api/rooms/{code}")["room"]["code"] == code
+        for p in players[1:]:
+            p.api("POST", f"/api/rooms/{code}/join")
+        for p in players:
+            p.connect()
+            p.send({"type": "ready", "ready": True})
+        games = [p.expect("game") for p in players]
+        if games[0]["view"]["phase"] != "over":
+            return players
+        for p in players:
+            p.close()
+    raise AssertionError("three dealt 天胡 in a row")
+
+
+def check_hand(
+    players: list[Player], hand_over: dict[str, Any], spare: int = 0, via: ServerProcess | None = None
+) -> None:
+    """The stored record equals an uninterrupted replay of its actions from the seed, and holds every
+    action a player saw accepted, once, in order (``spare``: actions in flight at a crash may be there
+    without their player having seen them answered)."""
+    server = via or players[0].server
+    record = server.api("GET", f"/api/replays/{hand_over['hand']}?steps=false", players[0].token)["record"]
+    fresh = Hand(RuleSet.from_dict(record["rules"]), record["seed"], record["dealer"])
+    for seat, action in record["actions"]:
+        fresh.apply(seat, action)
+    assert fresh.over and fresh.record() == record
+    assert fresh.outcome is not None and fresh.outcome.to_dict() == hand_over["outcome"]
+    assert replay(record).events == fresh.events
+    acked = 0
+    for p in players:
+        seat = next(f for f in p.frames if f["type"] == "game")["view"]["seat"]
+        mine = [a for s, a in record["actions"] if s == seat]
+        got = p.acked(hand_over["hand"])
+        acked += len(got)
+        it = iter(mine)
+        assert all(a in it for a in got), f"player {p.id}: acknowledged {got} not in order in {mine}"
+    assert acked <= len(record["actions"]) <= acked + spare
+
+
+def test_any_process_serves_any_player_of_a_room_on_another(shared: dict[str, str], tmp_path: Path) -> None:
+    a, b = start(tmp_path, shared), start(tmp_path, shared)
+    try:
+        players = table(a, [b, a, b])  # the room is made on a, which owns it; the seats connect anywhere
+        overs = in_parallel([lambda p=p: p.play_on(lambda: [a, b]) for p in players])
+        assert all(o is not None and o["hand"] == overs[0]["hand"] for o in overs)
+        check_hand(players, overs[0])
+        assert all(p.reconnects == 0 for p in players)
+        owner = [s for s in (a, b) if any(x.get("msg") == "room taken over" for x in s.log_lines())]
+        assert owner == []  # nobody took anything over: the maker owns its room for good
+        quick = Player(a)
+        room = quick.api("POST", "/api/rooms/quick", {"hands": 1}, expect=201)["room"]
+        assert quick.server.api("GET", "/api/me", quick.token)["room"]["code"] == room["code"]
+        quick.server = b  # the websocket through b, the room on a
+        quick.connect()
+        over = quick.play_on(lambda: [a, b], until="match_over")
+        assert over is not None
+        for p in [*players, quick]:
+            p.close()
+    finally:
+        a.stop()
+        b.stop()
+
+
+def action_log(database_url: str) -> list[tuple[int, int, int, str]]:
+    from sqlalchemy import create_engine, text
+
+    from paohuzi.server.db import normalize_url
+
+    engine = create_engine(normalize_url(database_url))
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(text("SELECT hand_id, seq, seat, action FROM actions ORDER BY hand_id, seq"))
+            return [(int(r[0]), int(r[1]), int(r[2]), str(r[3])) for r in rows]
+    finally:
+        engine.dispose()
+
+
+def check_log(database_url: str) -> None:
+    """Every hand's log runs 1, 2, 3, … — nothing twice, nothing missing."""
+    rows = action_log(database_url)
+    for hand in {r[0] for r in rows}:
+        assert [r[1] for r in rows if r[0] == hand] == list(range(1, 1 + sum(1 for r in rows if r[0] == hand)))
+
+
+def taken_over(server: ServerProcess) -> list[dict[str, Any]]:
+    return [x for x in server.log_lines() if x.get("msg") == "room taken over"]
+
+
+def room_code(players: list[Player]) -> str:
+    return str(next(f for f in players[0].frames if f["type"] == "room" and f["room"])["room"]["code"])
+
+
+@pytest.mark.parametrize("moment", ["between_actions", "while_playing"])
+def test_kill_9_an_owner_mid_hand_its_hands_finish_on_the_others(
+    shared: dict[str, str], tmp_path: Path, moment: str
+) -> None:
+    servers = [start(tmp_path, shared) for _ in range(3)]
+    victim = servers[0]
+    try:
+        # three tables, one made on each process; each table has a player connected through each process
+        tables = [table(servers[k], [servers[(k + i) % 3] for i in range(3)]) for k in range(3)]
+        players = [p for t in tables for p in t]
+        if moment == "between_actions":  # everyone has had an answer: nothing is in flight at the kill
+            low = lambda f: f["view"]["stock"] <= 14  # noqa: E731
+            in_parallel([lambda p=p: p.play_on(lambda: servers, stop_when=low) for p in players])
+            for p in players:
+                p.drain(0.2)
+            victim.kill()
+            overs = in_parallel([lambda p=p: p.play_on(lambda: servers) for p in players])
+        else:  # the kill lands among actions in flight, of every table
+            threads = [lambda p=p: p.play_on(lambda: servers) for p in players]
+            killer_done = threading.Event()
+
+            def killer() -> None:
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline:  # every table's hand well under way (none can be over)
+                    per_hand = [r[0] for r in action_log(shared["database_url"])]
+                    if len(set(per_hand)) == 3 and min(per_hand.count(h) for h in set(per_hand)) >= 12:
+                        break
+                    time.sleep(0.02)
+                victim.kill()
+                killer_done.set()
+
+            overs = in_parallel([*threads, killer])[:-1]
+            assert killer_done.is_set()
+        assert victim.proc is not None and victim.proc.returncode == -9
+        for t, k in zip(tables, range(3), strict=True):
+            hand_overs = [o for o in overs[3 * k : 3 * k + 3] if not o.get("missed")]
+            assert hand_overs and all(o["hand"] == hand_overs[0]["hand"] for o in hand_overs)
+            check_hand(t, hand_overs[0], spare=3 if moment == "while_playing" else 0, via=servers[1])
+        check_log(shared["database_url"])
+        # the victim's table went to one of the others; the others' tables stayed where they were
+        adopted = [x["room"] for s in servers[1:] for x in taken_over(s)]
+        assert adopted == [room_code(tables[0])]
+        # only the players whose websocket was on the victim reconnected; the others kept theirs (relayed)
+        assert [p.reconnects for p in players] == [1 if p.first_server is victim else 0 for p in players]
+        for p in players:
+            p.close()
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def _actions_counted(server: ServerProcess) -> float:
+    import httpx
+
+    text = httpx.get(server.url + "/metrics", timeout=10).text
+    return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith("paohuzi_actions_total{"))
+
+
+def _waiting_on_a_lock(database_url: str) -> bool:
+    import psycopg
+
+    with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=test", autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE 'UPDATE players%'"
+        ).fetchone()
+        return rows is not None and int(rows[0]) > 0
+
+
+def test_a_paused_owner_is_refused_by_the_room_fence(shared: dict[str, str], tmp_path: Path) -> None:
+    """The owner is frozen (SIGSTOP) with a player's action on its way to the database; its lease runs out,
+    another process takes the room over (a newer token in the room's fence) and plays on; the old owner
+    wakes up (SIGCONT) and its write is refused by the fence check — the action log never holds it."""
+    import psycopg
+
+    a = start(tmp_path, shared, PAOHUZI_LEASE_MS="1000")
+    b = start(tmp_path, shared, PAOHUZI_LEASE_MS="1000")
+    try:
+        me = Player(a)
+        me.api("POST", "/api/rooms/quick", {"hands": 1}, expect=201)
+        me.connect()
+        # on to a discard turn of mine (nobody else decides then: nothing else gets written)
+        while True:
+            me.play_on(lambda: [a, b], stop_when=lambda f: bool(f["view"]["legal"]))
+            last = next(f for f in reversed(me.frames) if f["type"] in ("game", "update"))
+            legal = last["view"]["legal"]
+            discards = bool(legal) and all(x.startswith("discard ") for x in legal)
+            if discards and len(action_log(shared["database_url"])) >= 3:
+                break
+            me.play_on(lambda: [a, b], stop_when=lambda f: not f["view"]["legal"])
+        before = action_log(shared["database_url"])
+        code = me.api("GET", "/api/me")["room"]["code"]
+
+        # a's database thread is kept busy (another player's nickname waits on a row lock of ours), so the
+        # action below is applied in a's memory and queued for the database, not yet checked
+        other = Client(a)
+        with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=test") as lock:
+            schema = shared["database_url"].split("%3D")[-1]
+            lock.execute(f'SELECT id FROM "{schema}".players WHERE id = %s FOR UPDATE', (other.id,))
+            rename = {"nickname": "等一下"}
+            renamer = threading.Thread(target=lambda: other.api("PATCH", "/api/me", rename, expect=None))
+            renamer.start()
+            while not _waiting_on_a_lock(shared["database_url"]):
+                time.sleep(0.02)
+            counted = _actions_counted(a)
+            sent_at = len(me.frames)
+            me.send({"type": "act", "action": last["view"]["legal"][0], "hand": last["hand"], "id": 999})
+            while _actions_counted(a) == counted:  # a has applied it and queued its append
+                time.sleep(0.02)
+            os.kill(a.pid, signal.SIGSTOP)
+            lock.rollback()  # a's database thread could go on now, but a is frozen
+        try:
+            deadline = time.monotonic() + 30
+            while not any(x["room"] == code for x in taken_over(b)):  # a's lease ran out: b has the room
+                assert time.monotonic() < deadline, "b did not take the room over"
+                time.sleep(0.05)
+        finally:
+            os.kill(a.pid, signal.SIGCONT)
+        renamer.join(30)
+        refused = me.expect("error", where=lambda f: f.get("id") == 999)
+        assert refused["code"] == "internal"  # "the server could not store the action; nothing changed"
+        deadline = time.monotonic() + 30
+        while not any(x.get("msg", "").startswith("room fenced") for x in a.log_lines()):
+            assert time.monotonic() < deadline, "a did not log its refused write"
+            time.sleep(0.05)
+        fenced = next(x for x in a.log_lines() if x.get("msg", "").startswith("room fenced"))
+        adopted = next(x for x in taken_over(b) if x["room"] == code)
+        assert fenced["current"] == adopted["token"] > fenced["token"]
+        assert action_log(shared["database_url"]) == before  # nothing of a's after the take-over
+        # the player plays on — its websocket still on a, which relays to b — from the exact same position
+        game = next((f for f in me.frames[sent_at:] if f["type"] == "game"), None) or me.expect("game")
+        assert game["hand"] == last["hand"] and game["view"]["legal"] == last["view"]["legal"]
+        over = me.play_on(lambda: [a, b])
+        assert over is not None
+        check_log(shared["database_url"])
+        me.close()
+        other.close()
+    finally:
+        a.stop()
+        b.stop()
+
+
+def _when(line: dict[str, Any]) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(str(line["ts"])).timestamp()
+
+
+def test_a_rolling_restart_of_every_process_loses_nothing(shared: dict[str, str], tmp_path: Path) -> None:
+    """Each process in turn is stopped (SIGTERM) and started again while three matches are played: a
+    stopping process hands its rooms over at once (the leases would only run out after 30 s), every player
+    on it reconnects to another, and every hand finishes identical to an uninterrupted replay."""
+    env = {"PAOHUZI_LEASE_MS": "30000"}
+    servers = [start(tmp_path, shared, **env) for _ in range(3)]
+    stopped: list[ServerProcess] = []
+    try:
+        tables = [table(servers[k], [servers[(k + i) % 3] for i in range(3)], hands=12) for k in range(3)]
+        players = [p for t in tables for p in t]
+        at_stop: list[int] = []  # the action log's length at each stop
+
+        def restarts() -> None:
+            for i in range(3):  # as a deploy does it: the new process first, then the old one goes
+                logged = len(action_log(shared["database_url"]))
+                deadline = time.monotonic() + 60
+                while len(action_log(shared["database_url"])) < logged + 5:  # play goes on between restarts
+                    assert time.monotonic() < deadline, "no play between restarts"
+                    time.sleep(0.02)
+                fresh = start(tmp_path, shared, **env)
+                old = servers[i]
+                servers[i] = fresh
+                at_stop.append(len(action_log(shared["database_url"])))
+                old.stop()
+                stopped.append(old)
+
+        plays = [lambda p=p: p.play_on(lambda: servers, "match_over", timeout=300, think=0.04) for p in players]
+        results = in_parallel([*plays, restarts])
+        assert all(r is not None and r["type"] == "match_over" for r in results[:-1])
+        # each stopped cleanly (uvicorn re-raises SIGTERM once its shutdown is done: status -15)
+        assert [s.proc.returncode if s.proc else None for s in stopped] == [-15, -15, -15]
+        assert all(any(x.get("msg") == "server stopped" for x in s.log_lines()) for s in stopped)
+        assert at_stop == sorted(at_stop) and len(action_log(shared["database_url"])) > at_stop[-1]
+        for t in tables:
+            overs = {f["hand"]: f for p in t for f in p.frames if f["type"] == "hand_over"}
+            assert len(overs) == 12
+            for over in overs.values():
+                check_hand(t, over, spare=3, via=servers[0])
+        check_log(shared["database_url"])
+        everyone = stopped + servers
+        for old in stopped:  # each stopping process released its rooms, and another had each at once
+            handed = next(x for x in old.log_lines() if x.get("msg") == "rooms handed over")
+            for code in handed["rooms"]:
+                took = [x for s in everyone if s is not old for x in taken_over(s) if x["room"] == code]
+                took = [x for x in took if _when(x) >= _when(handed) - 0.01]
+                assert took and _when(took[0]) - _when(handed) < 3.0, (code, handed, took)
+        assert sum(len(x["rooms"]) for s in stopped for x in s.log_lines() if x.get("msg") == "rooms handed over") >= 3
+        lines = [x.get("msg") for s in everyone for x in s.log_lines()]
+        assert "room lease lost" not in lines and not any(str(m).startswith("room fenced") for m in lines)
+        for p in players:
+            p.close()
+    finally:
+        for s in servers + stopped:
+            s.stop()
