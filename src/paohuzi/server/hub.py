@@ -57,8 +57,7 @@ def random_nickname() -> str:
 
 
 class Hub(PublicTables):
-    """Rooms by code, which room each player sits in, each player's one websocket, and the queue of the
-    public tables (匹配, :class:`~paohuzi.server.public.PublicTables`)."""
+    """Rooms by code, which room each player sits in, each player's one websocket, and 匹配 (PublicTables)."""
 
     def __init__(self, settings: Settings, db: Database) -> None:
         self.settings = settings
@@ -499,12 +498,9 @@ class Hub(PublicTables):
                     room.sync(player_id)
                 else:
                     self.conns.send(player_id, frames.room(None))
-                if self.queue.of(player_id) is not None:
-                    self.queue.send(player_id)
-            case p.QueueJoin():
-                await self.queue_join(player_id, msg.tier)
-            case p.QueueLeave():
-                await self.queue_leave(player_id)
+                self.queue.resend(player_id)
+            case p.QueueJoin() | p.QueueLeave():
+                await self.queue_message(player_id, msg)
             case p.Rematch() | p.Start() | p.Ready(ready=True) if self._room_of(player_id).kind == "public":
                 await self.public_rematch(self._room_of(player_id), player_id)  # 继续 (docs/protocol.md §3.8)
             case p.Leave():

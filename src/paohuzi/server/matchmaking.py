@@ -94,6 +94,11 @@ class Matchmaker:
     def send(self, player_id: int) -> None:
         self.delivery.send(player_id, frames.queue(self.info(player_id)))
 
+    def resend(self, player_id: int) -> None:
+        """The player's place again (``sync``), if it waits."""
+        if player_id in self.entries:
+            self.send(player_id)
+
     def _tell(self, tier: str) -> None:
         """Everyone waiting in ``tier`` gets its place again (someone came or went)."""
         for entry in self.waiting(tier):

@@ -76,6 +76,13 @@ class PublicTables:
             raise RoomError("not_queued", "you are not waiting for a table")
         return tier
 
+    async def queue_message(self, player_id: int, msg: p.QueueJoin | p.QueueLeave) -> None:
+        """``queue_join`` / ``queue_leave`` on the websocket (answered by ``queue`` frames)."""
+        if isinstance(msg, p.QueueJoin):
+            await self.queue_join(player_id, msg.tier)
+        else:
+            await self.queue_leave(player_id)
+
     def not_queued(self, player_id: int) -> None:
         """A player waiting for a public table sits nowhere else. :raises RoomError: ``queued`` (409)."""
         entry = self.queue.of(player_id)
