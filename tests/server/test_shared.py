@@ -455,3 +455,38 @@ def test_a_rolling_restart_of_every_process_loses_nothing(shared: dict[str, str]
     finally:
         for s in servers + stopped:
             s.stop()
+
+
+def test_limits_and_revocations_are_shared_by_every_process(shared: dict[str, str], tmp_path: Path) -> None:
+    """Unknown room codes (10 tries, then one per 5 s) and failed log-ins (5 per account) count the same
+    whichever process a request reaches; a session revoked on one process closes its websocket on another."""
+    import httpx
+
+    a, b = start(tmp_path, shared), start(tmp_path, shared)
+    try:
+        guesser = Client(a)
+        answers = [
+            httpx.get((a if i % 2 else b).url + f"/api/rooms/{100000 + i}", timeout=10).status_code for i in range(12)
+        ]
+        assert answers == [404] * 10 + [429] * 2
+        assert guesser.api("GET", "/api/me")["player"]["id"] == guesser.id  # other limits untouched
+
+        owner = Client(b)
+        owner.api("POST", "/api/me/claim", {"username": "共享的名字", "password": "a long enough one"})
+        # log in on a (a second session), connect with it through b, revoke it on a: b closes the websocket
+        session = httpx.post(a.url + "/api/login", json={"username": "共享的名字", "password": "a long enough one"})
+        assert session.status_code == 201
+        other = Client(b, token=session.json()["token"])
+        other.connect()
+        account = a.api("GET", "/api/me/account", other.token)
+        a.api("DELETE", f"/api/me/sessions/{account['current']}", owner.token)
+        assert other.closed_with()[0] == 4001
+
+        wrong = {"username": "共享的名字", "password": "wrong!wrong!"}
+        tries = [httpx.post((a if i % 2 else b).url + "/api/login", json=wrong).status_code for i in range(7)]
+        assert tries == [401] * 5 + [429] * 2
+        guesser.close()
+        owner.close()
+    finally:
+        a.stop()
+        b.stop()
