@@ -37,25 +37,29 @@ ALLOWED = {
     "room": {"dissolve", "frames", "game", "logs", "services", "store", "turns"},
     "dissolve": {"frames", "game", "logs", "services", "store", "turns"},  # R8.2, the room's vote (a mixin)
     "hints": {"frames", "room"},  # 提示 (issue #16): the room is only read (type-only import)
+    "queue_store": {"models", "store"},
+    "matchmaking": {"config", "db", "economy", "frames", "logs", "queue_store"},  # 匹配 (issue 13 §4)
+    "public": {"config", "db", "frames", "logs", "matchmaking", "protocol", "registry", "room", "services", "store"},
     "hub": {
         *("bots", "config", "connection", "db", "frames", "logs"),
         *("protocol", "registry", "room", "services", "store", "accounts", "account_store", "hints"),
-        *("economy", "ledger_store"),
+        *("economy", "ledger_store", "public"),
     },
     "lease": {"logs"},  # the shared mode (issue 14): room leases in Redis
+    "limits": {"connection", "logs"},  # rate limits: in memory, or in Redis in the shared mode
     "relay": {"connection", "frames", "logs", "registry"},  # the shared mode: messages between processes
     "shared": {
         *("config", "db", "frames", "hub", "lease", "logs", "protocol", "relay", "room", "services", "store"),
     },
     "account_api": {
-        *("account_store", "accounts", "connection", "double_cards", "economy", "hub", "ledger_store", "room"),
+        *("account_store", "accounts", "double_cards", "economy", "hub", "ledger_store", "limits", "room"),
     },
     "ws": {"config", "connection", "hub", "logs", "metrics", "protocol", "room"},
-    "api": {"frames", "protocol", "store", "connection", "hub", "room"},
+    "api": {"economy", "frames", "protocol", "store", "hub", "limits", "room"},
     "profile_api": {"account_api", "economy", "hub", "profile_store", "room", "store"},
     "app": {
         *("account_api", "api", "profile_api", "config", "connection", "db", "hub", "logs", "metrics", "room"),
-        *("shared", "ws"),
+        *("limits", "shared", "ws"),
     },
 }
 # What a room works with: none of these may reach the hub, not even at run time through an object.

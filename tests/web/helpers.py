@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -174,13 +175,15 @@ def play_to_settlement(people: list[Person], timeout: float = 90.0, shoot_first:
 
 class Friend:
     """Another player at the table, played by the test over the real websocket (no browser): joins a room
-    by code, says ready, and plays the first legal action of each decision at once — never 胡 (it declines
-    when it may: a test's hand goes on whatever the deal, as ``never_hu`` in tests/server/support.py)."""
+    by code, says ready, and plays at once the action ``choose`` picks from each decision's legal actions —
+    by default the first one that is not 胡 (it declines when it may: a test's hand goes on whatever the
+    deal, as ``never_hu`` in tests/server/support.py)."""
 
-    def __init__(self, base_url: str) -> None:
+    def __init__(self, base_url: str, choose: Callable[[list[str]], str] | None = None) -> None:
         import httpx
 
         self.base_url = base_url
+        self.choose = choose or (lambda legal: next((a for a in legal if a != "hu"), legal[0]))
         made = httpx.post(base_url + "/api/guests", json={}, timeout=10).json()
         self.token = made["token"]
         self.stop = threading.Event()
@@ -218,8 +221,7 @@ class Friend:
                         key = (frame["hand"], frame["seq"])
                         if key not in acted:
                             acted.add(key)
-                            legal = frame["view"]["legal"]
-                            action = next((a for a in legal if a != "hu"), legal[0])
+                            action = self.choose(frame["view"]["legal"])
                             ws.send(json.dumps({"type": "act", "action": action, "hand": frame["hand"]}))
         except BaseException as exc:  # noqa: BLE001 - reported by close()
             if not self.stop.is_set():

@@ -17,8 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from paohuzi.scoring import level_title
 from paohuzi.server import account_store, accounts, double_cards, economy, ledger_store
 from paohuzi.server.accounts import PASSWORD_MAX, username_key
-from paohuzi.server.connection import TokenBucket
 from paohuzi.server.hub import Hub
+from paohuzi.server.limits import Limits
 from paohuzi.server.room import RoomError
 
 __all__ = ["router", "ClaimIn", "LoginIn", "DeleteIn"]
@@ -74,27 +74,30 @@ async def current_session(
 Current = Annotated[tuple[dict[str, Any], int], Depends(current_session)]
 
 
-def _bucket(request: Request, key: str, rate: float, burst: int) -> TokenBucket:
-    buckets: dict[str, TokenBucket] | None = getattr(request.app.state, "login_buckets", None)
-    if buckets is None:
-        buckets = request.app.state.login_buckets = {}
-    bucket = buckets.get(key)
-    if bucket is None:
-        if len(buckets) > 50_000:
-            buckets.clear()
-        bucket = buckets[key] = TokenBucket(rate, burst)
-    return bucket
+class _Bucket:
+    """One of the log-in limits' buckets (:class:`~paohuzi.server.limits.Limits`: in Redis in the shared
+    mode, so every process counts the same tries)."""
+
+    def __init__(self, request: Request, key: str, rate: float, burst: int) -> None:
+        self.limits: Limits = request.app.state.limits
+        self.key, self.rate, self.burst = "login:" + key, rate, burst
+
+    async def take(self) -> bool:
+        return await self.limits.take(self.key, self.rate, self.burst)
+
+    async def peek(self) -> bool:
+        return await self.limits.peek(self.key, self.rate, self.burst)
 
 
-def _address_bucket(request: Request) -> TokenBucket:
+def _address_bucket(request: Request) -> _Bucket:
     s = _hub(request).settings
     client = request.client
-    return _bucket(request, "addr:" + (client.host if client else "?"), s.login_rate, s.login_burst)
+    return _Bucket(request, "addr:" + (client.host if client else "?"), s.login_rate, s.login_burst)
 
 
-def _account_bucket(request: Request, key: str) -> TokenBucket:
+def _account_bucket(request: Request, key: str) -> _Bucket:
     s = _hub(request).settings
-    return _bucket(request, "acct:" + key, s.login_fail_rate, s.login_fail_burst)
+    return _Bucket(request, "acct:" + key, s.login_fail_rate, s.login_fail_burst)
 
 
 def _limited() -> RoomError:
@@ -116,7 +119,7 @@ async def claim(request: Request, body: ClaimIn, current: Current) -> dict[str, 
         accounts.check_password(body.password, accounts.normalize_username(body.username))
     except accounts.AccountError as exc:
         raise RoomError(exc.code, exc.message, 422) from None
-    if not _address_bucket(request).take() or not _account_bucket(request, f"player:{player['id']}").take():
+    if not await _address_bucket(request).take() or not await _account_bucket(request, f"player:{player['id']}").take():
         raise _limited()
     account = await _hub(request).claim(player["id"], body.username, body.password)
     return {"account": account, "player": player}
@@ -126,11 +129,11 @@ async def claim(request: Request, body: ClaimIn, current: Current) -> dict[str, 
 async def login(request: Request, body: LoginIn) -> dict[str, Any]:
     """Log in to a claimed account: a new session token (keep it like the guest token)."""
     account = _account_bucket(request, username_key(body.username))
-    if not account.peek() or not _address_bucket(request).take():
+    if not await account.peek() or not await _address_bucket(request).take():
         raise _limited()
     found = await _hub(request).login(body.username, body.password, _user_agent(request))
     if found is None:
-        account.take()
+        await account.take()
         raise RoomError("bad_credentials", "wrong username or password", 401)
     token, player = found
     return {"token": token, "player": player}
@@ -202,7 +205,7 @@ async def delete_me(request: Request, current: Current, body: DeleteIn | None = 
     hub = _hub(request)
     account = await hub.account(player["id"])
     if account["username"] is not None:
-        if not _address_bucket(request).take():
+        if not await _address_bucket(request).take():
             raise _limited()
         password = body.password if body is not None else None
         found = None if password is None else await hub.login_check(player["id"], account["username"], password)

@@ -15,11 +15,11 @@ from paohuzi import __version__
 from paohuzi.bots import levels
 from paohuzi.engine import Hand
 from paohuzi.rules import RuleSet, find_preset, preset_names
+from paohuzi.server import economy, store
 from paohuzi.server import protocol as p
-from paohuzi.server import store
-from paohuzi.server.connection import TokenBucket
 from paohuzi.server.frames import RoomState
 from paohuzi.server.hub import Hub, level_title
+from paohuzi.server.limits import Limits
 from paohuzi.server.room import Room, RoomError
 
 __all__ = ["router", "health_router"]
@@ -80,42 +80,50 @@ def _private_codes(matches: list[dict[str, Any]], viewer: dict[str, Any] | None)
     return out
 
 
-def _guess_buckets(request: Request, player: dict[str, Any] | None) -> list[TokenBucket]:
-    """The failed-room-code-look-up buckets of this caller: its address, and its player if known."""
-    settings = _hub(request).settings
-    buckets: dict[str, TokenBucket] = request.app.state.code_guesses
+def _guess_keys(request: Request, player: dict[str, Any] | None) -> list[str]:
+    """The failed-room-code-look-up buckets of this caller: its address, and its player if known (shared by
+    every process in the shared mode: :class:`~paohuzi.server.limits.Limits`)."""
     client = request.client
-    keys = ["addr:" + (client.host if client else "?")]
+    keys = ["guess:addr:" + (client.host if client else "?")]
     if player is not None:
-        keys.append(f"player:{player['id']}")
-    out = []
-    for key in keys:
-        bucket = buckets.get(key)
-        if bucket is None:
-            if len(buckets) > 50_000:
-                buckets.clear()
-            bucket = buckets[key] = TokenBucket(settings.join_guess_rate, settings.join_guess_burst)
-        out.append(bucket)
-    return out
+        keys.append(f"guess:player:{player['id']}")
+    return keys
 
 
-def _check_guesses(buckets: list[TokenBucket]) -> None:
+async def _check_guesses(request: Request, keys: list[str]) -> None:
     """Checked before the look-up, so that a caller out of tries learns nothing (found or not alike).
 
     :raises RoomError: 429 ``rate_limited``."""
-    if not all(b.peek() for b in buckets):
-        raise RoomError("rate_limited", "too many unknown room codes tried; wait a minute", 429)
+    s, limits = _hub(request).settings, _limits(request)
+    for key in keys:
+        if not await limits.peek(key, s.join_guess_rate, s.join_guess_burst):
+            raise RoomError("rate_limited", "too many unknown room codes tried; wait a minute", 429)
 
 
-def _missed(buckets: list[TokenBucket]) -> None:
-    for b in buckets:
-        b.take()
+async def _missed(request: Request, keys: list[str]) -> None:
+    s, limits = _hub(request).settings, _limits(request)
+    for key in keys:
+        await limits.take(key, s.join_guess_rate, s.join_guess_burst)
+
+
+def _limits(request: Request) -> Limits:
+    limits: Limits = request.app.state.limits
+    return limits
 
 
 def _room(request: Request, room: Room | RoomState) -> dict[str, Any]:
     state: dict[str, Any] = dict(room.state() if isinstance(room, Room) else room)
-    state["share_url"] = str(request.base_url).rstrip("/") + state["share_path"]
+    path = state["share_path"]
+    state["share_url"] = None if path is None else str(request.base_url).rstrip("/") + path
     return state
+
+
+def _hidden(state: RoomState | None, viewer: dict[str, Any] | None) -> RoomState | None:
+    """A public table's code is no key to it (匹配): its state only for its own players, else None."""
+    if state is None or state["kind"] != "public":
+        return state
+    seated = viewer is not None and any(s["player"] and s["player"]["id"] == viewer["id"] for s in state["seats"])
+    return state if seated else None
 
 
 def _public(profile: dict[str, Any]) -> dict[str, Any]:
@@ -248,15 +256,41 @@ async def leave_room(request: Request, player: Player) -> dict[str, Any]:
     return {"left": code, "penalty": penalty}
 
 
+@router.get("/queue", tags=["public tables"])
+async def queue_status(request: Request, player: Player) -> dict[str, Any]:
+    """匹配 (issue 13 §4): your place in a tier's queue (or null), and how many wait in each tier."""
+    hub = _hub(request)
+    counts = {t.name: len(hub.queue.waiting(t.name)) for t in economy.TIERS}
+    return {
+        "queue": hub.queue.info(player["id"]),
+        "tiers": [dict(t.to_dict(), waiting=counts[t.name]) for t in economy.TIERS],
+        "fill_seconds": hub.settings.match_fill_seconds,
+    }
+
+
+@router.post("/queue", status_code=201, tags=["public tables"])
+async def queue_join(request: Request, player: Player, body: p.QueueIn) -> dict[str, Any]:
+    """Wait for a public table of a tier (you must hold its minimum of 欢乐豆). Three waiting are seated at
+    once; after ``fill_seconds`` computers fill the seats still free. ``queue`` is null when you were
+    seated at once (the ``room`` frame on the websocket follows). A room without a match on is left first."""
+    return {"queue": await _hub(request).queue_join(player["id"], body.tier)}
+
+
+@router.delete("/queue", tags=["public tables"])
+async def queue_leave(request: Request, player: Player) -> dict[str, Any]:
+    """Leave the queue (cancel the 匹配)."""
+    return {"left": await _hub(request).queue_leave(player["id"])}
+
+
 @router.get("/rooms/{code}", tags=["rooms"])
 async def get_room(request: Request, code: str, viewer: Viewer) -> dict[str, Any]:
     """A room's state, for whoever has its code. Unknown codes are limited per address and player
     (``join_guess_rate``): beyond that, 429 for any code."""
-    buckets = _guess_buckets(request, viewer)
-    _check_guesses(buckets)
-    room = await _hub(request).room_state(code)
+    keys = _guess_keys(request, viewer)
+    await _check_guesses(request, keys)
+    room = _hidden(await _hub(request).room_state(code), viewer)
     if room is None:
-        _missed(buckets)
+        await _missed(request, keys)
         raise RoomError("not_found", f"no open room {code[:12]!r}", 404)
     return {"room": _room(request, room)}
 
@@ -267,10 +301,10 @@ async def join_room(
 ) -> dict[str, Any]:
     """Take a free seat (or the one asked for) in a room that is not playing. Unknown codes are limited
     per address and player (``join_guess_rate``): beyond that, 429 for any code."""
-    buckets = _guess_buckets(request, player)
-    _check_guesses(buckets)
-    if await _hub(request).room_state(code) is None:
-        _missed(buckets)
+    keys = _guess_keys(request, player)
+    await _check_guesses(request, keys)
+    if _hidden(await _hub(request).room_state(code), player) is None:
+        await _missed(request, keys)
         raise RoomError("not_found", f"no open room {code[:12]!r}", 404)
     room = await _hub(request).join_room(player["id"], code, body.seat if body else None)
     return {"room": _room(request, room)}
@@ -282,11 +316,11 @@ async def get_replay_by_code(
 ) -> dict[str, Any]:
     """A finished hand opened by its replay code (issue 12 item 4): the code is the capability, so anyone
     holding it may watch, private room or not. Unknown codes are limited like room codes (429 beyond)."""
-    buckets = _guess_buckets(request, viewer)
-    _check_guesses(buckets)
+    keys = _guess_keys(request, viewer)
+    await _check_guesses(request, keys)
     found = await _hub(request).db.run(store.replay_by_code(code))
     if found is None:
-        _missed(buckets)
+        await _missed(request, keys)
         raise RoomError("not_found", "no finished hand has this replay code", 404)
     return await _replay_data(found, steps)
 

@@ -26,9 +26,9 @@ from paohuzi import __version__
 from paohuzi.server.account_api import router as account_router
 from paohuzi.server.api import health_router, router
 from paohuzi.server.config import Settings
-from paohuzi.server.connection import TokenBucket
 from paohuzi.server.db import Database
 from paohuzi.server.hub import Hub
+from paohuzi.server.limits import Limits
 from paohuzi.server.logs import log
 from paohuzi.server.metrics import CONTENT_TYPE_LATEST, Metrics
 from paohuzi.server.profile_api import router as profile_router
@@ -125,24 +125,20 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 class HttpRateLimit:
     """Pure ASGI middleware: at most ``rate`` lobby-API requests a second per client address (bursts of
-    ``burst``); beyond that, HTTP 429 ``rate_limited``. Websockets have their own limit (``ws.py``)."""
+    ``burst``); beyond that, HTTP 429 ``rate_limited``. The buckets are the app's
+    :class:`~paohuzi.server.limits.Limits` (shared by every process in the shared mode). Websockets have
+    their own limit (``ws.py``)."""
 
     def __init__(self, app: Any, rate: float, burst: int) -> None:
         self.app = app
         self.rate = rate
         self.burst = burst
-        self.buckets: dict[str, TokenBucket] = {}
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["path"].startswith("/api/"):
             client = scope.get("client")
-            key = client[0] if client else "?"
-            bucket = self.buckets.get(key)
-            if bucket is None:
-                if len(self.buckets) > 50_000:
-                    self.buckets.clear()
-                bucket = self.buckets[key] = TokenBucket(self.rate, self.burst)
-            if not bucket.take():
+            limits: Limits = scope["app"].state.limits
+            if not await limits.take("http:" + (client[0] if client else "?"), self.rate, self.burst):
                 response = _error(429, "rate_limited", "too many requests; slow down")
                 await response(scope, receive, send)
                 return
@@ -173,6 +169,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         db.on_action = metrics.observe_action
         hub, redis, token = await _open_hub(settings, db, metrics)
         app.state.hub = hub
+        if redis is not None:
+            app.state.limits = Limits(redis, settings.redis_prefix)
         await hub.recover()
         hub.start_housekeeping()
         log(20, "server started", database=db.backend, version=__version__, writer_token=token,
@@ -203,7 +201,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.fenced = False
-    app.state.code_guesses = {}
+    app.state.limits = Limits()  # in this process; in Redis once the shared mode starts (lifespan)
     metrics = Metrics(lambda: getattr(app.state, "hub", None))
     app.state.metrics = metrics
 
