@@ -146,6 +146,7 @@ def test_claim_log_in_elsewhere_revoke_export_delete(browser: Any, own_server: S
         _wait_nickname(dpage, nickname, False)
         # deletion wants the password; then the device starts again as a new guest, and the name is gone
         dpage.goto(own_server.url + "/#/account")
+        dpage.wait_for_selector("[data-testid=account-state][data-claimed=no]")  # the page, not the lobby
         _submit(dpage, "login", {"login-username": "lan_hua", "login-password": "secret pass"})
         _wait_nickname(dpage, nickname, True)
         dpage.goto(own_server.url + "/#/account")
@@ -158,6 +159,7 @@ def test_claim_log_in_elsewhere_revoke_export_delete(browser: Any, own_server: S
         dpage.wait_for_selector(".lobby .nick")
         _wait_nickname(dpage, nickname, False)
         page.goto(own_server.url + "/#/account")
+        page.wait_for_selector("[data-testid=account-state][data-claimed=no]")
         _submit(page, "login", {"login-username": "lan_hua", "login-password": "secret pass"})
         _form_error(page, "login", "bad_credentials")
         # the refusals asked for above are the only failed requests (the browser logs each), nothing else
