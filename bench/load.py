@@ -1,22 +1,36 @@
 """Load test of the game server: N concurrent tables of bot clients over real websockets.
 
-Starts ``paohuzi serve`` on a free port with a fresh SQLite database (or uses ``--url``), makes N private
-rooms of three guest players each, and lets every player play its seat: when its view has legal actions it
-waits ``--think`` seconds (a person's pace; 0 for flat out), sends one of them, and times how long the
-server takes to answer with the ``update`` carrying the action's ``id`` (the action latency: frame in →
-engine → action log committed → frames out → frame read). Matches are played back to back.
+Starts ``--servers`` processes of ``paohuzi serve`` on free ports (or uses ``--url``), makes N private rooms
+of three guest players each, and lets every player play its seat: when its view has legal actions it waits
+``--think`` seconds (a person's pace; 0 for flat out), sends one of them, and times how long the server
+takes to answer with the ``update`` carrying the action's ``id`` (the action latency: frame in → engine →
+action log committed → frames out → frame read). Matches are played back to back.
 
-Reports actions/s, p50/p90/p99/max action latency and the server's CPU use. Figures go to
+Where the servers keep their data:
+
+- no ``--database-url``: a fresh SQLite file per process;
+- ``--database-url postgresql://…`` without ``--redis-url``: one PostgreSQL server, a fresh schema per
+  process (the writer fence lets one process write a database, docs/server.md). The tables are dealt out
+  round-robin: each is created on one process and its three players connect to that process;
+- ``--database-url postgresql://… --redis-url redis://…``: the shared mode (issue 14): every process on the
+  same schema and Redis, and each player connects to any process, round-robin, whatever process holds its
+  room.
+
+Reports actions/s, p50/p90/p99/max action latency, the CPU used by the servers (and PostgreSQL's backends)
+over the measured seconds, per action, and the machine's CPU use meanwhile. Figures go to
 docs/PERFORMANCE.md with the command that produced them.
 
     .venv/bin/python bench/load.py --tables 300 --duration 60
+    .venv/bin/python bench/load.py --tables 1000 --servers 2 --database-url postgresql://postgres@127.0.0.1/test
     .venv/bin/python bench/load.py --tables 50 --think 0 --duration 30      # flat out
+    .venv/bin/python bench/load.py --tables 300 --profile /tmp/p.txt       # py-spy samples of the server
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -26,11 +40,17 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import connect
+
+Table = tuple[list[str], list[str]]  # (the three players' tokens, the server URL each one connects to)
 
 
 class Stats:
@@ -42,7 +62,20 @@ class Stats:
         self.measuring = False
 
 
-async def _player(
+class _Seat:
+    """What one player is waiting for: the ``id`` of its pending action, and its thinking task."""
+
+    __slots__ = ("next_id", "pending", "task", "legal", "sent_at")
+
+    def __init__(self) -> None:
+        self.next_id = 0
+        self.pending: int | None = None
+        self.task: asyncio.Task[None] | None = None
+        self.legal: list[str] | None = None
+        self.sent_at: dict[int, float] = {}
+
+
+async def _player(  # noqa: PLR0913 (one parameter per thing a player needs)
     url: str,
     token: str,
     think: float,
@@ -53,102 +86,116 @@ async def _player(
 ) -> None:
     """One player: plays each decision of its seat after a think time and times the server's answer."""
     ws_url = url.replace("http", "ws", 1) + "/ws"
-    sent_at: dict[int, float] = {}
-    state: dict[str, Any] = {"next_id": 0, "pending": None, "task": None, "legal": None}
-    async with connect(ws_url, max_size=2**22, open_timeout=120, ping_interval=None) as ws:
+    me = _Seat()
+    async with connect(ws_url, max_size=2**22, open_timeout=300, ping_interval=None) as ws:
 
         async def act_later(frame: dict[str, Any], ref: int) -> None:
             if think > 0:
                 await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
-            sent_at[ref] = time.perf_counter()
+            me.sent_at[ref] = time.perf_counter()
             action = rng.choice(frame["view"]["legal"])
-            try:
+            with contextlib.suppress(Exception):  # closing down
                 await ws.send(json.dumps({"type": "act", "action": action, "hand": frame["hand"], "id": ref}))
-            except Exception:  # noqa: BLE001 — closing down
-                pass
 
+        async def close_at_stop() -> None:
+            await stop.wait()
+            await ws.close()
+
+        closer = asyncio.create_task(close_at_stop())
         await ws.send(json.dumps({"type": "hello", "token": token}))
         await ws.send(json.dumps({"type": "ready", "ready": True}))
         try:
-            while not stop.is_set():
-                try:
-                    text = await asyncio.wait_for(ws.recv(), timeout=1.0)
-                except TimeoutError:
-                    continue
-                frame = json.loads(text)
+            async for text in ws:
+                frame = orjson.loads(text)
                 kind = frame["type"]
                 if kind in ("game", "update"):
                     started.set()
                     ref = frame.get("id")
-                    if ref is not None and ref == state["pending"]:
-                        t0 = sent_at.pop(ref, None)
+                    if ref is not None and ref == me.pending:
+                        t0 = me.sent_at.pop(ref, None)
                         if t0 is not None and stats.measuring:
                             stats.latencies.append(time.perf_counter() - t0)
                             stats.actions += 1
-                        state["pending"] = None
+                        me.pending = None
                     legal = frame["view"]["legal"]
-                    task = state["task"]
-                    if state["pending"] is not None and state["pending"] not in sent_at and task is not None:
+                    if me.pending is not None and me.pending not in me.sent_at and me.task is not None:
                         # still thinking: if the decision changed meanwhile, think about the new one
-                        if legal != state["legal"]:
-                            task.cancel()
-                            state["pending"] = None
-                    if state["pending"] is None and legal:
-                        state["next_id"] += 1
-                        state["pending"] = state["next_id"]
-                        state["legal"] = legal
-                        state["task"] = asyncio.create_task(act_later(frame, state["next_id"]))
+                        if legal != me.legal:
+                            me.task.cancel()
+                            me.pending = None
+                    if me.pending is None and legal:
+                        me.next_id += 1
+                        me.pending = me.next_id
+                        me.legal = legal
+                        me.task = asyncio.create_task(act_later(frame, me.next_id))
                 elif kind == "error":
-                    if frame.get("id") == state["pending"]:
-                        state["pending"] = None  # the decision went away (a claim of higher priority won)
+                    if frame.get("id") == me.pending:
+                        me.pending = None  # the decision went away (a claim of higher priority won)
                     if stats.measuring:
                         stats.errors[frame["code"]] = stats.errors.get(frame["code"], 0) + 1
                 elif kind == "hand_over":
-                    state["pending"] = None
+                    me.pending = None
                     if stats.measuring:
                         stats.hands += 1
                 elif kind == "match_over":
-                    state["pending"] = None
+                    me.pending = None
                     await ws.send(json.dumps({"type": "rematch"}))
+        except Exception:  # noqa: BLE001 — the connection closed (at the stop, or the server went)
+            if not stop.is_set():
+                raise
         finally:
-            if state["task"] is not None:
-                state["task"].cancel()
+            closer.cancel()
+            if me.task is not None:
+                me.task.cancel()
 
 
-def _make_tables(url: str, tables: int) -> list[list[str]]:
-    out = []
-    with httpx.Client(base_url=url, timeout=60) as http:
-        for _ in range(tables):
-            tokens = [http.post("/api/guests").json()["token"] for _ in range(3)]
-            head = {"Authorization": f"Bearer {tokens[0]}"}
-            code = http.post(
-                "/api/rooms", json={"hands": 64, "turn_seconds": 300, "claim_seconds": 300}, headers=head
-            ).json()["room"]["code"]
-            for t in tokens[1:]:
-                http.post(
-                    f"/api/rooms/{code}/join", headers={"Authorization": f"Bearer {t}"}
-                ).raise_for_status()
-            out.append(tokens)
-    return out
+def _make_table(http: httpx.Client) -> list[str]:
+    tokens = [http.post("/api/guests").raise_for_status().json()["token"] for _ in range(3)]
+    head = {"Authorization": f"Bearer {tokens[0]}"}
+    options = {"hands": 64, "turn_seconds": 300, "claim_seconds": 300}
+    code = http.post("/api/rooms", json=options, headers=head).raise_for_status().json()["room"]["code"]
+    for t in tokens[1:]:
+        http.post(f"/api/rooms/{code}/join", headers={"Authorization": f"Bearer {t}"}).raise_for_status()
+    return tokens
 
 
-async def _drive(
-    url: str, tables: list[list[str]], think: float, warmup: float, duration: float, seed: int, out: Any
+def _make_tables(urls: list[str], tables: int, shared: bool) -> list[Table]:
+    """``tables`` rooms dealt round-robin over the servers, made two at a time per server. A player
+    connects to the server of its room, or in the shared mode to the next server in turn."""
+
+    def on(i: int) -> Table:
+        url = urls[i % len(urls)]
+        with httpx.Client(base_url=url, timeout=120) as http:
+            tokens = _make_table(http)
+        if shared:
+            return tokens, [urls[(3 * i + k) % len(urls)] for k in range(3)]
+        return tokens, [url] * 3
+
+    with ThreadPoolExecutor(2 * len(urls)) as pool:
+        return list(pool.map(on, range(tables)))
+
+
+async def _drive(  # noqa: PLR0913 (the worker's settings, passed through a process boundary)
+    tables: list[Table], think: float, warmup: float, duration: float, seed: int, out: Any
 ) -> dict[str, Any]:
     stats = Stats()
     stop = asyncio.Event()
     rng = random.Random(seed)
     started = [asyncio.Event() for _ in tables]
     tasks = []
-    for i, tokens in enumerate(tables):
-        for token in tokens:
-            tasks.append(
-                asyncio.create_task(
-                    _player(url, token, think, stats, random.Random(rng.random()), stop, started[i])
-                )
-            )
+    for i, (tokens, urls) in enumerate(tables):
+        for token, url in zip(tokens, urls, strict=True):
+            player = _player(url, token, think, stats, random.Random(rng.random()), stop, started[i])
+            tasks.append(asyncio.create_task(player))
             await asyncio.sleep(0)
-    await asyncio.wait_for(asyncio.gather(*(e.wait() for e in started)), timeout=300)
+    waiting = asyncio.gather(*(e.wait() for e in started))
+    try:
+        await asyncio.wait_for(waiting, timeout=600)
+    except TimeoutError:
+        failed = [t for t in tasks if t.done() and t.exception() is not None]
+        reason = repr(failed[0].exception()) if failed else "no reason seen"
+        missing = sum(1 for e in started if not e.is_set())
+        raise SystemExit(f"{missing} of {len(tables)} tables did not start in 600 s ({reason})") from None
     await asyncio.sleep(warmup)
     stats.measuring = True
     out.put("measuring")
@@ -169,38 +216,78 @@ async def _drive(
     }
 
 
-def _worker(
-    url: str, tables: list[list[str]], think: float, warmup: float, duration: float, seed: int, out: Any
+def _worker(  # noqa: PLR0913 (the worker's settings, passed through a process boundary)
+    tables: list[Table], think: float, warmup: float, duration: float, seed: int, out: Any
 ) -> None:
-    out.put(asyncio.run(_drive(url, tables, think, warmup, duration, seed, out)))
+    try:
+        out.put(asyncio.run(_drive(tables, think, warmup, duration, seed, out)))
+    except BaseException as exc:  # noqa: BLE001 — told to the main process, which stops
+        out.put({"error": f"client process failed: {exc!r}"})
 
 
 def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    """User + system CPU seconds of a process so far (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _start_server(workdir: Path, database_url: str | None) -> tuple[subprocess.Popen[bytes], str]:
+def _thread_cpu(pid: int) -> dict[str, float]:
+    """CPU seconds so far of a process's main thread (the event loop) and of its other threads together."""
+    out: dict[str, float] = {}
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError):
+                name = "main" if task.name == str(pid) else "others"
+                fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+                ticks = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+                out[name] = out.get(name, 0.0) + ticks
+    return out
+
+
+def _postgres_cpu() -> float:
+    """CPU seconds of every PostgreSQL process on this machine so far (its backends, WAL writer …)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if (entry / "comm").read_text().strip().startswith("postgres"):
+                    total += _cpu_seconds(int(entry.name))
+    return total
+
+
+def _machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU ticks of the whole machine so far (/proc/stat)."""
+    values = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]
+    return float(sum(values) - idle), float(sum(values))
+
+
+def _start_server(workdir: Path, database_url: str, redis_url: str | None) -> tuple[subprocess.Popen[bytes], str]:
     env = dict(
         os.environ,
-        PAOHUZI_LOG_LEVEL="WARNING",
+        PAOHUZI_LOG_LEVEL="INFO",  # for the port line; the room/hand lines are few
         PAOHUZI_BETWEEN_HANDS="0.2",
         PAOHUZI_RATE="50",
         PAOHUZI_BURST="100",
         PAOHUZI_HTTP_RATE="100000",
         PAOHUZI_HTTP_BURST="100000",
+        PAOHUZI_READY_SECONDS="0",  # set-up of 1,000 tables takes longer than the default minute
     )
-    url = database_url or f"sqlite:///{workdir / 'load.sqlite3'}"
+    if redis_url:
+        env["PAOHUZI_REDIS_URL"] = redis_url
+    workdir.mkdir(parents=True, exist_ok=True)
     log_path = workdir / "server.log"
-    env["PAOHUZI_LOG_LEVEL"] = "INFO"  # for the port line; the room/hand lines are few
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "paohuzi.cli", "serve", "--port", "0", "--database-url", url],
+            [sys.executable, "-m", "paohuzi.cli", "serve", "--port", "0", "--database-url", database_url],
             stdout=log,
             stderr=subprocess.STDOUT,
             env=env,
         )
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         found = re.search(r"running on (http://127\.0\.0\.1:\d+)", log_path.read_text(errors="replace"))
         if found:
@@ -211,10 +298,37 @@ def _start_server(workdir: Path, database_url: str | None) -> tuple[subprocess.P
     raise SystemExit("server did not start in time")
 
 
-def _profile(proc: subprocess.Popen[bytes], args: argparse.Namespace) -> subprocess.Popen[bytes]:
-    """py-spy sampling the server over the measured seconds (from when every client process has begun measuring)."""
+@contextlib.contextmanager
+def _databases(args: argparse.Namespace, tmp: Path) -> Iterator[list[str]]:
+    """One database URL per server: SQLite files, PostgreSQL schemas, or (shared mode) one schema."""
+    if args.database_url is None:
+        yield [f"sqlite:///{tmp / f'load{i}.sqlite3'}" for i in range(args.servers)]
+        return
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    url = make_url(args.database_url)
+    dsn = f"host={url.host or '127.0.0.1'} port={url.port or 5432} user={url.username} dbname={url.database}"
+    count = 1 if args.redis_url else args.servers
+    schemas = [f"paohuzi_load_{uuid.uuid4().hex[:8]}" for _ in range(count)]
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        for schema in schemas:
+            conn.execute(f'CREATE SCHEMA "{schema}"')
+    base = args.database_url + ("&" if "?" in args.database_url else "?")
+    urls = [f"{base}options=-csearch_path%3D{schema}" for schema in schemas]
+    try:
+        yield urls * args.servers if args.redis_url else urls
+    finally:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            for schema in schemas:
+                conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+def _profile(pid: int, args: argparse.Namespace) -> subprocess.Popen[bytes]:
+    """py-spy (the dev extra) sampling the first server over the measured seconds (from when every client
+    process has begun measuring); collapsed stacks, one line per stack and its sample count."""
     spy_bin = Path(sys.executable).with_name("py-spy")
-    command = [str(spy_bin), "record", "--pid", str(proc.pid), "--rate", "100", "--nonblocking", "--threads"]
+    command = [str(spy_bin), "record", "--pid", str(pid), "--rate", "100", "--nonblocking", "--threads"]
     command += ["--format", "raw", "--output", args.profile, "--duration", str(int(args.duration))]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -227,6 +341,8 @@ def _wait_for(queue: Any, word: str, count: int, results: list[dict[str, Any]]) 
         if item == word:
             said += 1
         elif isinstance(item, dict):
+            if "error" in item:
+                raise SystemExit(item["error"])
             results.append(item)
 
 
@@ -237,65 +353,53 @@ def _pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(p / 100 * len(values)))]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--tables", type=int, default=300)
-    parser.add_argument("--think", type=float, default=1.0, help="mean seconds a player takes per decision")
-    parser.add_argument("--duration", type=float, default=60.0, help="seconds measured")
-    parser.add_argument("--warmup", type=float, default=10.0, help="seconds played before measuring")
-    parser.add_argument("--procs", type=int, default=1, help="client processes")
-    parser.add_argument("--url", default=None, help="use this running server instead of starting one")
-    parser.add_argument("--database-url", default=None, help="database for the server started here")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
-        "--profile",
-        default=None,
-        metavar="FILE",
-        help="sample the server with py-spy (the dev extra) while measuring; collapsed stacks to FILE",
-    )
-    args = parser.parse_args(argv)
+def _measure(urls: list[str], pids: list[int], args: argparse.Namespace) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Set the tables up, play them, and read the CPU counters over the measured seconds."""
+    t_setup = time.perf_counter()
+    tables = _make_tables(urls, args.tables, bool(args.redis_url))
+    took = time.perf_counter() - t_setup
+    print(f"{args.tables} tables ({3 * args.tables} players) on {len(urls)} servers set up in {took:.1f} s", flush=True)
+    context = multiprocessing.get_context("spawn")
+    queue: Any = context.Queue()
+    shares = [tables[i :: args.procs] for i in range(args.procs)]
+    workers = [
+        context.Process(target=_worker, args=(share, args.think, args.warmup, args.duration, args.seed + i, queue))
+        for i, share in enumerate(shares)
+        if share
+    ]
+    for w in workers:
+        w.start()
+    results: list[dict[str, Any]] = []
+    _wait_for(queue, "measuring", len(workers), results)
+    cpu0 = [_cpu_seconds(pid) for pid in pids]
+    threads0 = _thread_cpu(pids[0]) if pids else {}
+    pg0, (busy0, total0) = _postgres_cpu(), _machine_busy()
+    wall0 = time.perf_counter()
+    spy = _profile(pids[0], args) if args.profile and pids else None
+    _wait_for(queue, "stopped", len(workers), results)
+    wall = time.perf_counter() - wall0
+    busy1, total1 = _machine_busy()
+    threads1 = _thread_cpu(pids[0]) if pids else {}
+    usage = {
+        "servers": [(_cpu_seconds(pid) - c) / wall for pid, c in zip(pids, cpu0, strict=True)],
+        "postgres": (_postgres_cpu() - pg0) / wall,
+        "machine": (busy1 - busy0) / (total1 - total0) * (os.cpu_count() or 1),
+        "threads": {k: (v - threads0.get(k, 0.0)) / wall for k, v in threads1.items() if v > threads0.get(k, 0.0)},
+    }
+    while len(results) < len(workers):
+        item = queue.get()
+        if isinstance(item, dict) and "error" in item:
+            raise SystemExit(item["error"])
+        if isinstance(item, dict):
+            results.append(item)
+    for w in workers:
+        w.join()
+    if spy is not None:
+        spy.wait(60)
+    return results, usage
 
-    with tempfile.TemporaryDirectory(prefix="paohuzi-load-") as tmp:
-        proc = None
-        url = args.url
-        if url is None:
-            proc, url = _start_server(Path(tmp), args.database_url)
-        try:
-            t_setup = time.perf_counter()
-            tables = _make_tables(url, args.tables)
-            took = time.perf_counter() - t_setup
-            print(f"{args.tables} tables ({3 * args.tables} players) set up in {took:.1f} s", flush=True)
-            queue: Any = multiprocessing.get_context("spawn").Queue()
-            shares = [tables[i :: args.procs] for i in range(args.procs)]
-            workers = [
-                multiprocessing.get_context("spawn").Process(
-                    target=_worker,
-                    args=(url, share, args.think, args.warmup, args.duration, args.seed + i, queue),
-                )
-                for i, share in enumerate(shares)
-                if share
-            ]
-            for w in workers:
-                w.start()
-            _wait_for(queue, "measuring", len(workers), [])
-            cpu0 = _cpu_seconds(proc.pid) if proc else 0.0
-            wall0 = time.perf_counter()
-            spy = _profile(proc, args) if args.profile and proc else None
-            results: list[dict[str, Any]] = []
-            _wait_for(queue, "stopped", len(workers), results)
-            cpu = (_cpu_seconds(proc.pid) - cpu0) / (time.perf_counter() - wall0) if proc else float("nan")
-            while len(results) < len(workers):
-                results.append(queue.get())
-            for w in workers:
-                w.join()
-            if spy is not None:
-                spy.wait(60)
-        finally:
-            if proc is not None:
-                proc.terminate()
-                proc.wait(30)
+
+def _report(args: argparse.Namespace, results: list[dict[str, Any]], usage: dict[str, Any]) -> dict[str, Any]:
     latencies = [x for r in results for x in r["latencies"]]
     actions = sum(r["actions"] for r in results)
     elapsed = max(r["elapsed"] for r in results)
@@ -304,8 +408,13 @@ def main(argv: list[str] | None = None) -> int:
         for k, v in r["errors"].items():
             errors[k] = errors.get(k, 0) + v
     ms = [x * 1000 for x in latencies]
-    report = {
+    server_cpu = sum(usage["servers"])
+    mode = "shared (one schema, Redis)" if args.redis_url else "own database per process"
+    return {
         "tables": args.tables,
+        "servers": args.servers,
+        "mode": mode if args.url is None else "--url",
+        "database": "postgresql" if args.database_url else "sqlite",
         "think_s": args.think,
         "duration_s": round(elapsed, 1),
         "actions": actions,
@@ -317,14 +426,65 @@ def main(argv: list[str] | None = None) -> int:
             "p99": round(_pct(ms, 99), 1),
             "max": round(max(ms), 1) if ms else None,
         },
-        "server_cpu": round(cpu, 2),
-        "server_cpu_ms_per_action": round(1000 * cpu * elapsed / actions, 2) if actions else None,
+        "server_cpu": round(server_cpu, 2),
+        "server_cpu_each": [round(x, 2) for x in usage["servers"]],
+        "server_cpu_ms_per_action": round(1000 * server_cpu * elapsed / actions, 2) if actions else None,
+        "first_server_main_others": {k: round(v, 3) for k, v in usage["threads"].items()},
+        "postgres_cpu": round(usage["postgres"], 2) if args.database_url else None,
+        "machine_cpu": round(usage["machine"], 2),
         "client_cpu_s": round(sum(r["cpu"] for r in results), 1),
         "errors": errors,
         "cpus": os.cpu_count(),
         "loadavg": [round(x, 2) for x in os.getloadavg()],
     }
-    print(json.dumps(report, indent=2, ensure_ascii=False))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=300)
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds a player takes per decision")
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds measured")
+    parser.add_argument("--warmup", type=float, default=10.0, help="seconds played before measuring")
+    parser.add_argument("--procs", type=int, default=1, help="client processes")
+    parser.add_argument("--servers", type=int, default=1, help="server processes started here")
+    parser.add_argument("--url", default=None, help="use this running server instead of starting any")
+    parser.add_argument("--database-url", default=None, help="PostgreSQL for the servers (default: SQLite files)")
+    parser.add_argument(
+        "--redis-url", default=None, help="the shared mode: every server on one schema and this Redis"
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--profile", default=None, metavar="FILE", help="py-spy samples of the (first) server to FILE while measuring"
+    )
+    args = parser.parse_args(argv)
+    if args.redis_url and not args.database_url:
+        parser.error("--redis-url needs --database-url (the processes share one PostgreSQL)")
+
+    with tempfile.TemporaryDirectory(prefix="paohuzi-load-") as tmp:
+        procs: list[subprocess.Popen[bytes]] = []
+        try:
+            if args.url is not None:
+                urls = [args.url]
+                results, usage = _measure(urls, [], args)
+            else:
+                with _databases(args, Path(tmp)) as databases:
+                    urls = []
+                    for i, database in enumerate(databases):
+                        proc, url = _start_server(Path(tmp) / f"server{i}", database, args.redis_url)
+                        procs.append(proc)
+                        urls.append(url)
+                    try:
+                        results, usage = _measure(urls, [p.pid for p in procs], args)
+                    finally:
+                        for proc in procs:
+                            proc.terminate()
+                        for proc in procs:
+                            proc.wait(30)
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+    print(json.dumps(_report(args, results, usage), indent=2, ensure_ascii=False))
     return 0
 
 

@@ -22,14 +22,23 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from paohuzi.scoring import level_number
 from paohuzi.server.models import CardActivation, LedgerRow, Player
 from paohuzi.server.store import Job, iso
 
-__all__ = ["CARD_SECONDS", "CardState", "state", "activate", "active_players", "grant_after_hand"]
+__all__ = [
+    "CARD_SECONDS",
+    "CardState",
+    "state",
+    "activate",
+    "active_players",
+    "cards_after_hand",
+    "daily_given",
+    "grant_after_hand",
+]
 
 CARD_SECONDS = 3600  # how long an activated card lasts (wall-clock); PAOHUZI_DOUBLE_CARD_SECONDS
 
@@ -142,29 +151,53 @@ def _day_start(now: datetime) -> datetime:
     return now.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def grant_after_hand(s: Session, player_id: int, hand_id: int, points_before: int, points_after: int) -> int:
-    """Inside a hand's settlement transaction: the cards the hand gives the player (the day's first hand,
-    level-ups, R7.4), with their ledger rows. Returns how many were given."""
-    p = s.execute(select(Player.double_cards, Player.card_level).where(Player.id == player_id)).one()
-    held, best = int(p[0]), p[1]
+def cards_after_hand(
+    first_today: bool, points_before: int, points_after: int, best: int | None
+) -> tuple[list[tuple[str, int]], int]:
+    """The cards a settled hand gives a player — ``(reason, count)`` in ledger order: ``daily`` if it is
+    the player's first settled hand of the UTC day, ``level`` for the levels (R7.4) climbed above the
+    highest one ever given a card for (``best``; None: the level before this hand) — and the new best.
+
+    >>> cards_after_hand(True, 0, 0, None)
+    ([('daily', 1)], 1)
+    >>> cards_after_hand(False, 0, 10_000, 1)
+    ([('level', 15)], 16)
+    """
     given: list[tuple[str, int]] = []
-    today = s.execute(
-        select(func.count())
-        .select_from(LedgerRow)
-        .where(
-            LedgerRow.player_id == player_id,
-            LedgerRow.currency == "cards",
-            LedgerRow.reason == "daily",
-            LedgerRow.created_at >= _day_start(datetime.now(UTC)),
-        )
-    ).scalar_one()
-    if today == 0:
+    if first_today:
         given.append(("daily", 1))
     base = level_number(points_before) if best is None else int(best)
     level = level_number(points_after)
     if level > base:
         given.append(("level", level - base))
-    new_best = max(base, level)
+    return given, max(base, level)
+
+
+def daily_given(s: Session, player_ids: Sequence[int]) -> set[int]:
+    """Which of these players were given their ``daily`` card today (UTC) already: one query."""
+    if not player_ids:
+        return set()
+    rows = s.execute(
+        select(LedgerRow.player_id)
+        .where(
+            LedgerRow.player_id.in_(list(player_ids)),
+            LedgerRow.currency == "cards",
+            LedgerRow.reason == "daily",
+            LedgerRow.created_at >= _day_start(datetime.now(UTC)),
+        )
+        .distinct()
+    ).scalars()
+    return set(rows)
+
+
+def grant_after_hand(s: Session, player_id: int, hand_id: int, points_before: int, points_after: int) -> int:
+    """Inside a hand's settlement transaction: the cards the hand gives the player (the day's first hand,
+    level-ups, R7.4), with their ledger rows. Returns how many were given. (The settlement itself does
+    this for all the hand's players at once: :func:`paohuzi.server.ledger_store.settle_hand`.)"""
+    p = s.execute(select(Player.double_cards, Player.card_level).where(Player.id == player_id)).one()
+    held, best = int(p[0]), p[1]
+    first_today = player_id not in daily_given(s, [player_id])
+    given, new_best = cards_after_hand(first_today, points_before, points_after, best)
     for reason, n in given:
         held += n
         s.add(

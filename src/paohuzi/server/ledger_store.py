@@ -11,13 +11,13 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.orm import Session
 
 from paohuzi.server.crash import crash_point
-from paohuzi.server.double_cards import grant_after_hand
+from paohuzi.server.double_cards import cards_after_hand, daily_given
 from paohuzi.server.economy import RELIEF_AMOUNT, RELIEF_BELOW, RELIEF_PER_DAY, bean_moves
-from paohuzi.server.models import LedgerRow, Player
+from paohuzi.server.models import LedgerRow, Player, utcnow
 from paohuzi.server.store import Job, iso
 
 __all__ = ["LedgerEntry", "settle_hand", "grant_relief", "entries", "replay", "balances", "record", "leaderboard"]
@@ -50,6 +50,18 @@ def record(s: Session, player_id: int, currency: str, reason: str, amount: int, 
     )
 
 
+def _row(player_id: int, currency: str, reason: str, amount: int, after: int, hand: int | None) -> dict[str, Any]:
+    return {
+        "player_id": player_id,
+        "hand_id": hand,
+        "currency": currency,
+        "reason": reason,
+        "amount": amount,
+        "balance_after": after,
+        "created_at": utcnow(),
+    }
+
+
 def settle_hand(
     finish: Job[None],
     hand_id: int,
@@ -72,27 +84,49 @@ def settle_hand(
         finish(s)
         crash_point("settle_begin")
         n = len(players)
-        held: list[int | None] = [None] * n
-        for seat in in_hand:
+        seated = [seat for seat in in_hand if players[seat] is not None]
+        ids = [pid for pid in (players[seat] for seat in seated) if pid is not None]
+        # One read of the balances after ``finish`` moved the points, one of the day's cards given: the
+        # rows are then written together (one insert), in the order the changes happen.
+        now = {
+            row.id: row
+            for row in s.execute(
+                select(Player.id, Player.beans, Player.points, Player.double_cards, Player.card_level).where(
+                    Player.id.in_(ids)
+                )
+            )
+        }
+        held: list[int | None] = [
+            int(now[pid].beans) if (pid := players[i]) is not None and i in seated else None for i in range(n)
+        ]
+        moves = bean_moves([payments[i] if i in in_hand else 0 for i in range(n)], stake, multiplier, held, doubled)
+        daily = daily_given(s, ids)
+        rows: list[dict[str, Any]] = []
+        for seat in seated:
             pid = players[seat]
-            if pid is not None:
-                held[seat] = int(s.execute(select(Player.beans).where(Player.id == pid)).scalar_one())
-        moves = bean_moves(
-            [payments[i] if i in in_hand else 0 for i in range(n)], stake, multiplier, held, doubled
-        )
-        for seat in in_hand:
-            pid = players[seat]
-            if pid is None:
-                continue
-            after_points = int(s.execute(select(Player.points).where(Player.id == pid)).scalar_one())
-            record(s, pid, "points", "hand", payments[seat], after_points, hand_id)
-            grant_after_hand(s, pid, hand_id, after_points - payments[seat], after_points)
+            assert pid is not None
+            row = now[pid]
+            after_points = int(row.points)
+            rows.append(_row(pid, "points", "hand", payments[seat], after_points, hand_id))
+            given, best = cards_after_hand(
+                pid not in daily, after_points - payments[seat], after_points, row.card_level
+            )
+            cards = int(row.double_cards)
+            for reason, count in given:
+                cards += count
+                rows.append(_row(pid, "cards", reason, count, cards, hand_id))
+            changes: dict[str, Any] = {}
+            if given or row.card_level != best:
+                changes.update(double_cards=cards, card_level=best)
             if moves[seat]:
                 before = held[seat]
                 assert before is not None
-                after = before + moves[seat]
-                s.execute(update(Player).where(Player.id == pid).values(beans=after))
-                record(s, pid, "beans", "hand", moves[seat], after, hand_id)
+                changes["beans"] = before + moves[seat]
+                rows.append(_row(pid, "beans", "hand", moves[seat], before + moves[seat], hand_id))
+            if changes:
+                s.execute(update(Player).where(Player.id == pid).values(**changes))
+        if rows:
+            s.execute(insert(LedgerRow), rows)
         s.flush()
         crash_point("settle_end")
         return moves

@@ -5,6 +5,7 @@ import { cardEl } from "./cards.js";
 import { h } from "./dom.js";
 import { presetText, t, titleText, tx } from "./i18n.js";
 import { botName, levelSelect } from "./levels.js";
+import { matchSection, tierName } from "./match.js";
 import { fangpao, rulesEl } from "./rules.js";
 
 function field(label, input) {
@@ -110,7 +111,7 @@ export function renderLobby(app) {
       h(
         "section",
         { class: "card-box in-room" },
-        h("span", {}, t("inRoom", { code: S.room.code })),
+        h("span", {}, S.room.kind === "public" ? t("inPublic", { tier: tierName(S.room.options.tier) }) : t("inRoom", { code: S.room.code })),
         h("button", { class: "btn small primary", onclick: () => app.go("room") }, t("backToTable")),
       ),
     );
@@ -143,6 +144,7 @@ export function renderLobby(app) {
       replayCodeBox(app),
     ),
   );
+  root.append(matchSection(app)); // 匹配: public tables by tier (match.js)
 
   // Leaderboard and recent hands
   const board = h("ol", { class: "board" });

@@ -12,6 +12,7 @@ import { h, keepClicksAcrossRedraws, mount, toast } from "./dom.js";
 import { highlightHint, hintButton, hintPanel, onHint } from "./hint.js";
 import { CHAT_EMOJI, CHAT_ZH, chatText, errorText, lang, setLang, t } from "./i18n.js";
 import { loadLobbyData, renderDialog, renderLobby, renderRoom, stampReadyClocks } from "./lobby.js";
+import { changeTable, loadMatchData, onQueue, publicWaiting, renderQueue, roomLabel } from "./match.js";
 import { GameSocket } from "./net.js";
 import { loadPage, pageRoute, renderPage } from "./profile.js";
 import { HandRecorder, loadReplay, renderReplay, replayKeys } from "./replay.js";
@@ -24,6 +25,7 @@ import { renderChiChooser, renderTable, resolveSelection, restyleDrag, seatName,
 const state = {
   player: null,
   room: null,
+  queue: null, // our place in a public tables' queue (匹配, match.js), or null
   game: null, // {hand, seq, seat, view, timers, scores, auto, number, hands, match}
   prevGame: null,
   handOver: null,
@@ -93,6 +95,7 @@ const app = {
     if (id === null) toast(t("offline"), "warn");
     return id;
   },
+  guarded: (fn) => guarded(fn),
   openDialog(which) {
     state.dialog = which;
     render();
@@ -209,7 +212,7 @@ function enterRoom(room) {
 }
 
 async function refreshLobby() {
-  await loadLobbyData(app);
+  await Promise.all([loadLobbyData(app), loadMatchData(app)]);
   try {
     const me = await api("GET", "/api/me");
     state.player = me.player;
@@ -282,6 +285,7 @@ function onFrame(frame) {
   switch (frame.type) {
     case "welcome":
       state.player = frame.player;
+      state.queue = null; // a `queue` frame follows while we still wait (match.js)
       break;
     case "room": {
       const old = state.room;
@@ -401,6 +405,9 @@ function onFrame(frame) {
     case "hint":
       onHint(frame, state.game);
       break;
+    case "queue":
+      onQueue(state, frame.queue);
+      break;
     case "pong":
       break;
     default:
@@ -508,10 +515,12 @@ const tableCtx = () => ({
 
 function currentScreen() {
   if (state.replay) return "replay";
+  if (state.queue && !state.room) return "queue";
   if (state.page) return "page";
   if (state.wantLobby || !state.room) return "lobby";
   if (state.game || state.settleOpen || state.room.status === "playing") return "table";
   if (state.room.kind === "private") return "room";
+  if (state.room.kind === "public") return "table"; // between hands, waiting for the others' 继续
   return "lobby";
 }
 
@@ -528,7 +537,7 @@ function topBar() {
     h(
       "span",
       { class: "top-info" },
-      room ? h("span", { class: "top-code" }, room.kind === "private" ? `#${room.code}` : t("quickPlay")) : null,
+      room ? h("span", { class: "top-code" }, roomLabel(room)) : null,
       g && g.number ? h("span", { class: "top-hand" }, t("handOf", { n: g.number, m: g.hands || "?" })) : null,
     ),
     room && room.options ? rulesEl(room.options, "top-rules") : null,
@@ -647,6 +656,8 @@ function renderTableScreen() {
     const hint = hintPanel(g);
     if (hint) screen.append(hint);
     highlightHint(screen, g);
+  } else if (state.room && state.room.kind === "public" && state.room.status !== "playing" && !state.settleOpen) {
+    screen.append(publicWaiting(app));
   } else {
     screen.append(h("div", { class: "table empty" }, h("div", { class: "spinner" }), t("loading")));
   }
@@ -710,6 +721,7 @@ function renderTableScreen() {
           }
         },
         onQuit: () => app.leaveRoom(),
+        onChangeTable: () => changeTable(app),
         onReplay: (hand) => app.openReplay(hand),
       }),
     );
@@ -726,6 +738,7 @@ function render() {
   else if (screen === "page") content = renderPage(app);
   else if (screen === "table") content = renderTableScreen();
   else if (screen === "room") content = renderRoom(app);
+  else if (screen === "queue") content = renderQueue(app);
   else content = renderLobby(app);
   const wrap = h("div", { class: `screen screen-${screen}`, "data-screen": screen }, content);
   if (state.dialog && screen === "lobby") wrap.append(renderDialog(app, state.dialog));

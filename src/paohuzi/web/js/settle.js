@@ -157,7 +157,8 @@ export function renderSettlement(frame, ctx) {
     sheet.append(det);
   }
 
-  if (ctx.matchOver) {
+  const isPublic = !!(ctx.room && ctx.room.kind === "public"); // 匹配: one hand per match, 继续 / 换桌 / 离开
+  if (ctx.matchOver && !isPublic) {
     const mo = ctx.matchOver;
     sheet.append(h("h3", { class: "match-over" }, t("matchOver")));
     if (mo.ranking) {
@@ -174,7 +175,11 @@ export function renderSettlement(frame, ctx) {
   }
 
   const buttons = h("div", { class: "settle-buttons" });
-  if (ctx.matchOver) {
+  if (isPublic && ctx.matchOver) {
+    buttons.append(h("button", { class: "btn primary", "data-action": "rematch", onclick: ctx.onRematch }, t("continue")));
+    buttons.append(h("button", { class: "btn", "data-action": "change-table", onclick: ctx.onChangeTable }, t("changeTable")));
+    buttons.append(h("button", { class: "btn", "data-action": "leave", onclick: ctx.onLeave }, t("backLobby")));
+  } else if (ctx.matchOver) {
     buttons.append(h("button", { class: "btn primary", "data-action": "rematch", onclick: ctx.onRematch }, t("rematch")));
     buttons.append(h("button", { class: "btn", "data-action": "leave", onclick: ctx.onLeave }, t("backLobby")));
   } else {
