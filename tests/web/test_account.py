@@ -113,7 +113,9 @@ def test_claim_log_in_elsewhere_revoke_export_delete(browser: Any, own_server: S
         page.wait_for_function("() => document.querySelectorAll('[data-testid=sessions] li').length === 1")
         dpage.wait_for_selector("[data-testid=logged-out]")
         desk.shot("logged-out")
-        dpage.click("[data-action=logged-out-ok]")
+        with dpage.expect_navigation():  # the page starts again as a new guest: wait for the new page …
+            dpage.click("[data-action=logged-out-ok]")
+        dpage.wait_for_selector("body[data-ready]")  # … to be up (a goto before it would race the reload)
         _wait_nickname(dpage, nickname, False)
         # export: a JSON file of all that is kept about me
         with page.expect_download() as download:
@@ -142,7 +144,9 @@ def test_claim_log_in_elsewhere_revoke_export_delete(browser: Any, own_server: S
         _wait_nickname(page, nickname, False)
         dpage.wait_for_selector("[data-testid=logged-out]")
         _scan_english(desk, "logged out")
-        dpage.click("[data-action=logged-out-ok]")
+        with dpage.expect_navigation():  # the page starts again as a new guest: wait for the new page …
+            dpage.click("[data-action=logged-out-ok]")
+        dpage.wait_for_selector("body[data-ready]")  # … to be up (a goto before it would race the reload)
         _wait_nickname(dpage, nickname, False)
         # deletion wants the password; then the device starts again as a new guest, and the name is gone
         dpage.goto(own_server.url + "/#/account")
