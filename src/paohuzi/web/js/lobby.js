@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { cardEl } from "./cards.js";
 import { h } from "./dom.js";
+import { doubleCardBox, loadDoubleCards } from "./double_card.js";
 import { presetText, t, titleText, tx } from "./i18n.js";
 import { botName, levelSelect } from "./levels.js";
 import { matchSection, tierName } from "./match.js";
@@ -79,6 +80,7 @@ export function renderLobby(app) {
           h("a", { class: "btn small", href: "#/me", "data-action": "profile" }, t("profileTitle")),
           h("a", { class: "btn small ghost", href: "#/account", "data-action": "account" }, t("accountTitle")),
         ),
+        doubleCardBox(app), // 双倍积分卡 (double_card.js)
       ),
     ),
   );
@@ -436,6 +438,7 @@ export async function loadLobbyData(app) {
   const jobs = [
     api("GET", "/api/leaderboard?limit=20").then((d) => (S.leaderboard = d.players)),
     api("GET", "/api/me/history?limit=10").then((d) => (S.history = d.matches)),
+    loadDoubleCards(app),
   ];
   if (!S.presets) jobs.push(api("GET", "/api/presets").then((d) => (S.presets = d)));
   await Promise.allSettled(jobs);
