@@ -532,7 +532,7 @@ function topBar() {
   const conn = h("span", { class: `conn conn-${state.conn}`, "data-conn": state.conn, title: t(state.conn === "idle" ? "connecting" : state.conn) }, h("i", {}), h("span", { class: "conn-text" }, t(state.conn === "idle" ? "connecting" : state.conn)));
   return h(
     "header",
-    { class: "topbar" },
+    { class: `topbar${room && room.kind === "public" ? " public" : ""}` }, // public: the tier before the rules (match.js)
     h("button", { class: "btn small ghost icon", "data-action": "leave-table", title: t("leaveMatch"), onclick: () => app.leaveRoom() }, "✕"),
     h(
       "span",
