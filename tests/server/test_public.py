@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from .support import Client, ServerProcess, postgres_available, postgres_schema, redis_url
@@ -184,6 +185,7 @@ def test_queue_refusals_cancel_and_an_offline_player_dropped(slow: ServerProcess
     place = me.api("POST", "/api/queue", {"tier": "practice"}, expect=201)["queue"]
     assert (place["tier"], place["multiplier"], place["minimum"], place["position"]) == ("practice", 0, 0, 1)
     assert me.expect("queue")["queue"]["tier"] == "practice"
+    assert "paohuzi_queue_waiting 1.0" in httpx.get(slow.url + "/metrics", timeout=10).text
     err = me.api("POST", "/api/queue", {"tier": "novice"}, expect=409)["error"]
     assert err == {"code": "already_queued", "message": "you already wait for a table in the practice queue"}
     me.send({"type": "queue_join", "tier": "practice", "id": 5})

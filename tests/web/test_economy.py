@@ -207,6 +207,8 @@ def _junior_table_hand(person: Person, held: int, points: int) -> tuple[dict[str
         assert (room["kind"], room["options"]["tier"], room["options"]["multiplier"]) == ("public", "junior", 5)
         assert [s["player"]["id"] if s["player"] else None for s in room["seats"]][0] == me
         assert room["options"]["stake"] == 3 and all(s["player"] for s in room["seats"])  # three people
+        # the card on my seat (×2), on no other
+        assert page.locator("[data-testid=seat-double]").count() == 1
         person.shot("junior-table")
         while not person.settled():
             if not _scripted_step(person):
@@ -222,6 +224,8 @@ def _junior_table_hand(person: Person, held: int, points: int) -> tuple[dict[str
     assert shown["formula"] == "5x2=10x3=30"  # base 5 × 红胡 2番 = 10 points × 底分 3
     assert shown["points"] == [120, -30, -30]
     assert shown["beans"] == [100, -50, -50]
+    marks = page.locator(".results tbody tr [data-testid=settle-double]")  # "积分 ×2" by my row only
+    assert marks.count() == 1 and page.locator(".results tbody tr.me [data-testid=settle-double]").count() == 1
     _check_r7_3(shown, 5, 3, held, doubled=True)
     held, points = held + 100, points + 120
     ledger = _api(page, "GET", "/api/me/ledger?limit=50")["data"]["entries"]
@@ -292,9 +296,11 @@ def test_claim_log_in_elsewhere_junior_table_double_card_both_ledgers(
         held = 1000
         cards = _api(dpage, "GET", "/api/me/double-cards")["data"]["cards"]
         assert cards["held"] >= 1 and cards["active_until"] is None
-        # the card is activated, and a second 初级场 hand starts with it: 积分 gain × 2, beans never
-        activated = _api(dpage, "POST", "/api/me/double-cards/activate")
-        assert activated["status"] == 200 and activated["data"]["cards"]["held"] == cards["held"] - 1
+        dpage.wait_for_selector(f"[data-testid=double-card][data-held='{cards['held']}'][data-active=no]")
+        # the card is used from the lobby, and the 初级场 hand starts with it: 积分 gain × 2, beans never
+        dpage.click("[data-action=activate-double-card]")
+        dpage.wait_for_selector(f"[data-testid=double-card][data-held='{cards['held'] - 1}'][data-active=yes]")
+        desk.shot("card-active")
         second, held, points = _junior_table_hand(desk, held, points)
         played = [second]
         # the profile page shows the same: hands, 积分, beans, the bean history's newest rows

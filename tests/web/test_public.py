@@ -133,3 +133,45 @@ def test_junior_table_with_two_computers_to_the_settlement_beans_times_five(
         _no_errors(me)
     finally:
         me.close()
+
+
+def test_a_public_table_on_a_phone_then_change_table(browser: Any, fast_fill: Server, artifacts: Path) -> None:
+    """360×740: the tier and 倍数 in the top bar without sideways scrolling; after the hand (played by 托管)
+    the settlement offers 继续 / 换桌 / 返回大厅; 换桌 leaves the table and waits in the same tier again:
+    a new table (computers after the fill time) with a new hand."""
+    me = Person(browser, fast_fill.url, artifacts, "phone", **PHONE)
+    page = me.page
+    try:
+        me.open()
+        page.click(".tier-btn[data-tier='novice']")
+        page.wait_for_selector(".table .hand .card", timeout=30_000)
+        assert page.text_content("[data-testid='table-tier'][data-tier='novice']") == "新手场 1倍"
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+        # shown in full, not cut by the top bar (the rules line gives way on a phone)
+        shown = page.evaluate(
+            """() => { const t = document.querySelector('[data-testid=table-tier]').getBoundingClientRect();
+                       const box = document.querySelector('.top-info').getBoundingClientRect();
+                       return t.width > 0 && t.left >= box.left && t.right <= box.right + 0.5; }"""
+        )
+        assert shown
+        first = page.evaluate("() => window.paohuzi.state.room.code")
+        me.shot("table")
+        page.click("[data-action='auto']")
+        page.wait_for_selector(".settle-modal [data-action='change-table']", timeout=120_000)
+        buttons = page.evaluate(
+            "() => [...document.querySelectorAll('.settle-buttons button')].map(b => b.dataset.action)"
+        )
+        assert buttons[:3] == ["rematch", "change-table", "leave"]
+        me.shot("settlement")
+        page.click(".settle-modal [data-action='change-table']")
+        page.wait_for_function(
+            "(old) => { const s = window.paohuzi.state; return s.room && s.room.code !== old && s.game; }",
+            arg=first,
+            timeout=30_000,
+        )
+        page.wait_for_selector(".table .hand .card")
+        assert page.text_content("[data-testid='table-tier']") == "新手场 1倍"
+        me.shot("new-table")
+        _no_errors(me)
+    finally:
+        me.close()

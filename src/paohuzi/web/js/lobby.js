@@ -47,11 +47,12 @@ export function renderLobby(app) {
 
   // Profile
   const nick = h("span", { class: "nick", "data-testid": "nickname", "data-pname": "" }, p.nickname || "…");
-  const renameBox = h("form", { class: "rename hidden" });
+  const renameBox = h("form", { class: S.renaming ? "rename" : "rename hidden" }); // open across redraws
   const nickInput = h("input", { name: "nickname", maxlength: "16", value: p.nickname || "", "aria-label": t("nickname") });
   renameBox.append(nickInput, h("button", { class: "btn small primary", type: "submit" }, t("save")));
   renameBox.addEventListener("submit", async (ev) => {
     ev.preventDefault();
+    S.renaming = false;
     await app.rename(nickInput.value);
   });
   root.append(
@@ -62,7 +63,7 @@ export function renderLobby(app) {
       h(
         "div",
         { class: "profile-text" },
-        h("div", { class: "nick-line" }, nick, h("button", { class: "link", onclick: () => renameBox.classList.toggle("hidden") }, t("rename"))),
+        h("div", { class: "nick-line" }, nick, h("button", { class: "link", "data-action": "rename", onclick: () => { S.renaming = !S.renaming; renameBox.classList.toggle("hidden", !S.renaming); } }, t("rename"))),
         renameBox,
         h(
           "div",

@@ -532,7 +532,7 @@ function topBar() {
   const conn = h("span", { class: `conn conn-${state.conn}`, "data-conn": state.conn, title: t(state.conn === "idle" ? "connecting" : state.conn) }, h("i", {}), h("span", { class: "conn-text" }, t(state.conn === "idle" ? "connecting" : state.conn)));
   return h(
     "header",
-    { class: "topbar" },
+    { class: `topbar${room && room.kind === "public" ? " public" : ""}` }, // public: the tier before the rules (match.js)
     h("button", { class: "btn small ghost icon", "data-action": "leave-table", title: t("leaveMatch"), onclick: () => app.leaveRoom() }, "✕"),
     h(
       "span",
@@ -746,13 +746,16 @@ function render() {
   if (screen !== "table" && state.conn !== "online" && state.conn !== "idle") {
     wrap.append(h("div", { class: `conn-float conn-${state.conn}`, "data-conn": state.conn }, h("i", {}), t(state.conn)));
   }
-  // Keep the focus of an input being typed into (a lobby re-render while typing).
+  // What was typed into the page's fields survives the redraw (a username typed before the password) …
+  const typed = typedFields(rootEl);
+  // … and the focus of an input being typed into (a lobby re-render while typing).
   const active = document.activeElement;
   const activeName = active && active.name && rootEl.contains(active) ? active.name : null;
   const activeValue = activeName ? active.value : null;
   // … and the focus of a hand card (keyboard play).
   const activeCard = active && active.matches && active.matches(".hand .card[data-key]") && rootEl.contains(active) ? active.dataset : null;
   mount(rootEl, wrap);
+  restoreFields(rootEl, typed);
   if (activeCard) {
     const again = rootEl.querySelector(`.hand .card[data-key="${activeCard.key}"][data-card="${activeCard.card}"][tabindex]`);
     if (again) again.focus();
@@ -772,6 +775,33 @@ function render() {
   if (state.screen !== screen) {
     state.screen = screen;
     if (screen === "lobby") refreshLobby();
+  }
+}
+
+/** The page's named fields a person changed and has not sent yet (value ≠ the one it was drawn with). */
+function typedFields(root) {
+  const out = [];
+  for (const el of root.querySelectorAll("input[name], textarea[name]")) {
+    if (el.type === "checkbox" || el.type === "radio") {
+      if (el.checked !== el.defaultChecked) out.push({ name: el.name, type: el.type, checked: el.checked, drawn: el.defaultChecked });
+    } else if (el.type !== "hidden" && el.type !== "file" && el.value !== el.defaultValue) {
+      out.push({ name: el.name, type: el.type, value: el.value, drawn: el.defaultValue });
+    }
+  }
+  return out;
+}
+
+/** Put them back into the same fields of the new page — where the field was drawn as before (a field the
+ * app drew with another value, say the nickname after a rename, shows the app's). */
+function restoreFields(root, fields) {
+  for (const f of fields) {
+    const el = root.querySelector(`[name="${CSS.escape(f.name)}"]`);
+    if (!el || el.type !== f.type) continue;
+    if (f.checked !== undefined) {
+      if (el.defaultChecked === f.drawn) el.checked = f.checked;
+    } else if (el.defaultValue === f.drawn) {
+      el.value = f.value;
+    }
   }
 }
 
