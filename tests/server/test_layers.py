@@ -37,10 +37,13 @@ ALLOWED = {
     "room": {"dissolve", "frames", "game", "logs", "services", "store", "turns"},
     "dissolve": {"frames", "game", "logs", "services", "store", "turns"},  # R8.2, the room's vote (a mixin)
     "hints": {"frames", "room"},  # 提示 (issue #16): the room is only read (type-only import)
+    "queue_store": {"models", "store"},
+    "matchmaking": {"config", "db", "economy", "frames", "logs", "queue_store"},  # 匹配 (issue 13 §4)
+    "public": {"config", "db", "frames", "logs", "matchmaking", "protocol", "registry", "room", "services", "store"},
     "hub": {
         *("bots", "config", "connection", "db", "frames", "logs"),
         *("protocol", "registry", "room", "services", "store", "accounts", "account_store", "hints"),
-        *("economy", "ledger_store"),
+        *("economy", "ledger_store", "public"),
     },
     "lease": {"logs"},  # the shared mode (issue 14): room leases in Redis
     "limits": {"connection", "logs"},  # rate limits: in memory, or in Redis in the shared mode
@@ -52,7 +55,7 @@ ALLOWED = {
         *("account_store", "accounts", "double_cards", "economy", "hub", "ledger_store", "limits", "room"),
     },
     "ws": {"config", "connection", "hub", "logs", "metrics", "protocol", "room"},
-    "api": {"frames", "protocol", "store", "hub", "limits", "room"},
+    "api": {"economy", "frames", "protocol", "store", "hub", "limits", "room"},
     "profile_api": {"account_api", "economy", "hub", "profile_store", "room", "store"},
     "app": {
         *("account_api", "api", "profile_api", "config", "connection", "db", "hub", "logs", "metrics", "room"),

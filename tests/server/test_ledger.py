@@ -6,7 +6,8 @@ neither the hand settled nor its ledger rows."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
@@ -14,7 +15,8 @@ import pytest
 from sqlalchemy.orm import Session
 
 from paohuzi.bots import Bot, make_bot
-from paohuzi.engine import Hand
+from paohuzi.bots.random_bot import RandomBot
+from paohuzi.engine import Action, ActionKind, Hand, Observation
 from paohuzi.rules import RuleSet, find_preset
 from paohuzi.scoring import level_number
 from paohuzi.server import account_store, double_cards, economy, ledger_store, store
@@ -72,6 +74,14 @@ def _deal_and_settle(
     return job
 
 
+class TakesEveryHu(RandomBot):
+    """A random bot that never declines 胡 (R4.4): as fast as random play, and hands are won, not drawn."""
+
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
+        hu = [a for a in legal if a.kind is ActionKind.HU]
+        return hu[0] if hu else super().act(observation, legal)
+
+
 def _play(rules: RuleSet, seed: int, bots: list[Bot], cards: list[int]) -> Hand:
     """A bot-played hand dealt with these 双倍积分卡 holders (R7.3)."""
     hand = Hand(rules, seed=seed, double_cards=cards)
@@ -119,32 +129,40 @@ def test_the_ledger_replays_to_every_balance_after_random_hands(database: Databa
     """R7.3, R7.4: 1,000 random bot-played hands at every tier; players activate the 双倍积分卡 they are
     given (an hour each on a clock that moves 5 minutes a hand, so cards run out and are used again), broke
     players claim relief. After every hand the settlement's changes are exactly the expected ones; at the
-    end the ledger replays to every balance — beans, 积分 and cards — and the players table agrees."""
+    end the ledger replays to every balance — beans, 积分 and cards — and the players table agrees. Each
+    step is the server's own job; 50 hands share a transaction (a commit is a disk flush: 1,000 of them
+    would make the test slow, not stronger — one settlement's atomicity is tested below and by
+    test_settlement_crash.py)."""
     db = database
     rng = random.Random(13)
     players = [db.run_now(account_store.create_guest(f"{i:064x}", f"p{i}", ""))[0].id for i in range(1, 9)]
     rules = find_preset("qq")
-    bots: list[Bot] = [make_bot(name, seed=s) for s, name in enumerate(("greedy", "random", "random"))]
+    # one greedy player (it wins hands: the double cards' wins), two random ones that take every 胡
+    bots: list[Bot] = [make_bot("greedy", seed=0), TakesEveryHu(seed=1), TakesEveryHu(seed=2)]
     model = Model(players)
-    broke_seen = relief_given = doubled_wins = doubled_losses = activations = 0
-    clock = datetime(2026, 1, 1, tzinfo=UTC)
+    seen: Counter[str] = Counter()
     match, _first = _hand(db, rules.name, 0, [None, None, None])
-    for n in range(1000):
-        clock += timedelta(minutes=5)
+    clock = [datetime(2026, 1, 1, tzinfo=UTC)]
+
+    def one_hand(tx: Session, n: int) -> None:
+        """Hand ``n``: cards used, the hand dealt with the active ones, played, settled, relief claimed — each
+        step the server's own job, run in the batch's transaction."""
+        clock[0] += timedelta(minutes=5)
+        now = clock[0]
         tier = rng.choice(economy.TIERS)
         lineup: list[int | None] = [*rng.sample(players, rng.choice((1, 2, 3))), None, None, None][:3]
         rng.shuffle(lineup)
         humans = [pid for pid in lineup if pid is not None]
         for pid in humans:  # a player holding a card uses it now and then (never two at once)
             if model.cards[pid] and rng.random() < 0.7:
-                failed, st = db.run_now(double_cards.activate(pid, 3600, now=clock))
+                failed, st = double_cards.activate(pid, 3600, now=now)(tx)
                 if failed is None:
-                    activations += 1
+                    seen["activations"] += 1
                     model.cards[pid] -= 1
                     assert st.held == model.cards[pid] and st.seconds_left == 3600
                 else:
                     assert failed == "card_active" and st.held == model.cards[pid]
-        active = db.run_now(double_cards.active_players(humans, now=clock))
+        active = double_cards.active_players(humans, now=now)(tx)
         cards = sorted(s for s, pid in enumerate(lineup) if pid in active)
         hand = _play(rules, 10_000 + n, bots, cards)
         outcome = hand.outcome
@@ -152,7 +170,7 @@ def test_the_ledger_replays_to_every_balance_after_random_hands(database: Databa
         payments = list(outcome.payments)
         held = [model.beans[pid] if pid is not None else None for pid in lineup]
         day = _today()
-        moves = db.run_now(_deal_and_settle(match, n, hand, lineup, rules.stake, tier.multiplier))
+        moves = _deal_and_settle(match, n, hand, lineup, rules.stake, tier.multiplier)(tx)
         if _today() != day:  # the UTC day turned during this settlement: which day it counted for is unknown
             pytest.skip("the test ran across UTC midnight")
         assert sum(moves) == 0, "a hand never mints nor burns beans"
@@ -166,29 +184,32 @@ def test_the_ledger_replays_to_every_balance_after_random_hands(database: Databa
             if payments[s] < 0:  # a loser pays what it owes, or all it holds (R7.3 decision)
                 owed = -payments[s] * tier.multiplier // rules.stake
                 assert moves[s] == -min(owed, held_s)
-                broke_seen += held_s < owed
+                seen["broke_seen"] += held_s < owed
             model.settled(pid, payments[s], moves[s], day)
             assert model.beans[pid] >= 0
         if outcome.winner is not None and outcome.winner in cards:  # R7.3: the holder's own gain doubles
-            doubled_wins += 1
+            seen["doubled_wins"] += 1
             gain = sum(-p for p in payments if p < 0)
             assert payments[outcome.winner] == 2 * gain
-        doubled_losses += any(s != outcome.winner and payments[s] < 0 for s in cards)
+        seen["doubled_losses"] += any(s != outcome.winner and payments[s] < 0 for s in cards)
         for pid in players:
             if model.beans[pid] < economy.RELIEF_BELOW and rng.random() < 0.5:
-                failed, after = db.run_now(ledger_store.grant_relief(pid))
+                failed, after = ledger_store.grant_relief(pid)(tx)
                 if failed is None:
-                    relief_given += 1
+                    seen["relief_given"] += 1
                     model.beans[pid] = after
                 else:
                     assert failed == "relief_used" and after == model.beans[pid]
-    counts = (broke_seen, relief_given, doubled_wins, doubled_losses, activations)
+
+    for first in range(0, 1000, 50):  # 50 hands a transaction: the test's speed is the disk's commits
+        db.run_now(lambda tx, first=first: [one_hand(tx, n) for n in range(first, first + 50)])
+    counts = tuple(seen[k] for k in ("broke_seen", "relief_given", "doubled_wins", "doubled_losses", "activations"))
     assert min(counts) >= 10, counts  # every case was met, often (the run is deterministic)
     stored = db.run_now(ledger_store.balances())
     replayed = db.run_now(ledger_store.replay())
     for pid in players:
         assert stored[pid] == replayed[pid] == model.balances(pid)
-        assert db.run_now(double_cards.state(pid, now=clock)).held == model.cards[pid]
+        assert db.run_now(double_cards.state(pid, now=clock[0])).held == model.cards[pid]
 
 
 def test_relief_is_for_the_broke_and_limited_per_day(database: Database) -> None:

@@ -96,15 +96,32 @@ def test_quick_play_starts_at_once_against_two_bots(server: ServerProcess) -> No
     me.close()
 
 
+def _two_then_own_discard() -> dict[str, Any]:
+    """play_seat arguments: decline 胡, and stop once two decisions are played and the seat must discard."""
+    played: list[str] = []
+
+    def choose(legal: list[str]) -> str:
+        played.append(never_hu(legal))
+        return played[-1]
+
+    def my_discard(frame: dict[str, Any]) -> bool:
+        legal = frame["view"]["legal"]
+        return len(played) >= 2 and bool(legal) and all(a.startswith("discard ") for a in legal)
+
+    return {"choose": choose, "stop_when": my_discard}
+
+
 def _at_third_decision(server: ServerProcess) -> Client:
-    """A quick-play player whose seat has played two decisions (never 胡) and has a third to make. The bots
-    may still win first (about one hand in 60, or a dealt 天胡, R6.4): then a new player tries a new hand."""
+    """A quick-play player whose seat has played two decisions (never 胡) and now has its own discard to
+    make: nobody else can move until it does (a pending claim could be overtaken by a bot's 胡 while the
+    test looks away). The bots may still win first (about one hand in 60, or a dealt 天胡, R6.4): then a
+    new player tries a new hand."""
     for _ in range(5):
         me = Client(server)
         me.api("POST", "/api/rooms/quick", {"hands": 1}, expect=201)
         me.connect()
         me.expect("game")
-        if play_seat(me, until="hand_over", choose=never_hu, max_actions=2, timeout=60) is None:
+        if play_seat(me, until="hand_over", **_two_then_own_discard(), timeout=60) is None:
             return me
         me.close()
     raise AssertionError("five hands in a row ended before the seat's third decision")

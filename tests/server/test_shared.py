@@ -107,6 +107,9 @@ class Player(Client):
                 return frame
             if kind == "match_over" and until == "hand_over":  # away when the hand ended: nobody resends it
                 return {"type": "hand_over", "missed": True}
+            match = (frame.get("room") or {}).get("match") if kind == "room" else None
+            if match and match.get("finished") and until in ("hand_over", "match_over"):  # the same, later
+                return {"type": until, "missed": True}
             if kind == "error" and frame.get("id") == waiting:
                 waiting = None
                 latest = latest or next((f for f in reversed(self.frames) if f["type"] in ("game", "update")), None)
@@ -254,16 +257,20 @@ def room_code(players: list[Player]) -> str:
     return str(next(f for f in players[0].frames if f["type"] == "room" and f["room"])["room"]["code"])
 
 
-@pytest.mark.parametrize("moment", ["between_actions", "while_playing"])
+@pytest.mark.parametrize("moment", ["between_actions", "while_playing", "between_hands"])
 def test_kill_9_an_owner_mid_hand_its_hands_finish_on_the_others(
     shared: dict[str, str], tmp_path: Path, moment: str
 ) -> None:
-    servers = [start(tmp_path, shared) for _ in range(3)]
+    servers = [start(tmp_path, shared, PAOHUZI_BETWEEN_HANDS="5") for _ in range(3)]
     victim = servers[0]
     try:
         # three tables, one made on each process; each table has a player connected through each process
-        tables = [table(servers[k], [servers[(k + i) % 3] for i in range(3)]) for k in range(3)]
+        hands = 2 if moment == "between_hands" else 1
+        tables = [table(servers[k], [servers[(k + i) % 3] for i in range(3)], hands) for k in range(3)]
         players = [p for t in tables for p in t]
+        if moment == "between_hands":  # the victim's table has finished its first hand, not dealt the next
+            _kill_between_hands(tables, victim, servers)
+            return
         if moment == "between_actions":  # everyone has had an answer: nothing is in flight at the kill
             low = lambda f: f["view"]["stock"] <= 14  # noqa: E731
             in_parallel([lambda p=p: p.play_on(lambda: servers, stop_when=low) for p in players])
@@ -277,9 +284,9 @@ def test_kill_9_an_owner_mid_hand_its_hands_finish_on_the_others(
 
             def killer() -> None:
                 deadline = time.monotonic() + 60
-                while time.monotonic() < deadline:  # every table's hand well under way (none can be over)
-                    per_hand = [r[0] for r in action_log(shared["database_url"])]
-                    if len(set(per_hand)) == 3 and min(per_hand.count(h) for h in set(per_hand)) >= 12:
+                hand = next(f for f in tables[0][0].frames if f["type"] == "game")["hand"]
+                while time.monotonic() < deadline:  # the victim's own hand well under way (not over)
+                    if sum(1 for r in action_log(shared["database_url"]) if r[0] == hand) >= 12:
                         break
                     time.sleep(0.02)
                 victim.kill()
@@ -296,8 +303,10 @@ def test_kill_9_an_owner_mid_hand_its_hands_finish_on_the_others(
         # the victim's table went to one of the others; the others' tables stayed where they were
         adopted = [x["room"] for s in servers[1:] for x in taken_over(s)]
         assert adopted == [room_code(tables[0])]
-        # only the players whose websocket was on the victim reconnected; the others kept theirs (relayed)
-        assert [p.reconnects for p in players] == [1 if p.first_server is victim else 0 for p in players]
+        # only players whose websocket was on the victim reconnected (those at tables still playing, at least
+        # the victim's own); the others kept theirs, relayed to the new owner
+        assert [p.reconnects for p in players if p.first_server is not victim] == [0] * 6
+        assert tables[0][0].reconnects == 1 and all(p.reconnects <= 1 for p in players)
         for p in players:
             p.close()
     finally:
@@ -322,14 +331,44 @@ def _waiting_on_a_lock(database_url: str) -> bool:
         return rows is not None and int(rows[0]) > 0
 
 
+def _kill_between_hands(tables: list[list[Player]], victim: ServerProcess, servers: list[ServerProcess]) -> None:
+    """Every table plays a two-hand match; the victim is killed in the pause after its table's first hand
+    (the next owner deals the second, R2.3: the match goes on); every hand checked."""
+    players = [p for t in tables for p in t]
+    killed = threading.Event()
+
+    def killer() -> None:
+        deadline = time.monotonic() + 120
+        while not all(any(f["type"] == "hand_over" for f in list(p.frames)) for p in tables[0]):
+            assert time.monotonic() < deadline, "the victim's table did not finish its first hand"
+            time.sleep(0.01)
+        victim.kill()
+        killed.set()
+
+    results = in_parallel([*[lambda p=p: p.play_on(lambda: servers, "match_over") for p in players], killer])
+    assert killed.is_set() and all(r is not None and r["type"] == "match_over" for r in results[:-1])
+    for t in tables:
+        overs = {f["hand"]: f for p in t for f in p.frames if f["type"] == "hand_over"}
+        assert len(overs) == 2
+        for over in overs.values():
+            check_hand(t, over, spare=3, via=servers[1])
+    check_log(servers[1].database_url)
+    adopted = [x for s in servers[1:] for x in taken_over(s)]
+    assert [x["room"] for x in adopted] == [room_code(tables[0])]
+    for p in players:
+        p.close()
+
+
 def test_a_paused_owner_is_refused_by_the_room_fence(shared: dict[str, str], tmp_path: Path) -> None:
     """The owner is frozen (SIGSTOP) with a player's action on its way to the database; its lease runs out,
     another process takes the room over (a newer token in the room's fence) and plays on; the old owner
     wakes up (SIGCONT) and its write is refused by the fence check — the action log never holds it."""
     import psycopg
 
-    a = start(tmp_path, shared, PAOHUZI_LEASE_MS="1000")
-    b = start(tmp_path, shared, PAOHUZI_LEASE_MS="1000")
+    # a fixed deal (testing only), so that the computers cannot end the hand before the test gets going
+    fixed = {"PAOHUZI_LEASE_MS": "1000", "PAOHUZI_TESTING": "1", "PAOHUZI_TEST_MATCH_SEED": "7"}
+    a = start(tmp_path, shared, **fixed)
+    b = start(tmp_path, shared, **fixed)
     try:
         me = Player(a)
         me.api("POST", "/api/rooms/quick", {"hands": 1}, expect=201)

@@ -113,7 +113,9 @@ def test_claim_log_in_elsewhere_revoke_export_delete(browser: Any, own_server: S
         page.wait_for_function("() => document.querySelectorAll('[data-testid=sessions] li').length === 1")
         dpage.wait_for_selector("[data-testid=logged-out]")
         desk.shot("logged-out")
-        dpage.click("[data-action=logged-out-ok]")
+        with dpage.expect_navigation():  # the page starts again as a new guest: wait for the new page …
+            dpage.click("[data-action=logged-out-ok]")
+        dpage.wait_for_selector("body[data-ready]")  # … to be up (a goto before it would race the reload)
         _wait_nickname(dpage, nickname, False)
         # export: a JSON file of all that is kept about me
         with page.expect_download() as download:
@@ -142,10 +144,13 @@ def test_claim_log_in_elsewhere_revoke_export_delete(browser: Any, own_server: S
         _wait_nickname(page, nickname, False)
         dpage.wait_for_selector("[data-testid=logged-out]")
         _scan_english(desk, "logged out")
-        dpage.click("[data-action=logged-out-ok]")
+        with dpage.expect_navigation():  # the page starts again as a new guest: wait for the new page …
+            dpage.click("[data-action=logged-out-ok]")
+        dpage.wait_for_selector("body[data-ready]")  # … to be up (a goto before it would race the reload)
         _wait_nickname(dpage, nickname, False)
         # deletion wants the password; then the device starts again as a new guest, and the name is gone
         dpage.goto(own_server.url + "/#/account")
+        dpage.wait_for_selector("[data-testid=account-state][data-claimed=no]")  # the page, not the lobby
         _submit(dpage, "login", {"login-username": "lan_hua", "login-password": "secret pass"})
         _wait_nickname(dpage, nickname, True)
         dpage.goto(own_server.url + "/#/account")
@@ -158,6 +163,7 @@ def test_claim_log_in_elsewhere_revoke_export_delete(browser: Any, own_server: S
         dpage.wait_for_selector(".lobby .nick")
         _wait_nickname(dpage, nickname, False)
         page.goto(own_server.url + "/#/account")
+        page.wait_for_selector("[data-testid=account-state][data-claimed=no]")
         _submit(page, "login", {"login-username": "lan_hua", "login-password": "secret pass"})
         _form_error(page, "login", "bad_credentials")
         # the refusals asked for above are the only failed requests (the browser logs each), nothing else

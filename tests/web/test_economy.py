@@ -1,23 +1,24 @@
 """Issue 13's browser acceptance: a player claims its account, logs in from a second browser context, sits in
-初级场 (multiplier 5), plays a hand with a 双倍积分卡 active and sees both ledgers move as R7.3 says — its
-积分 gain doubled (a loss never), its 欢乐豆 moved by points × 5 and never doubled — in the settlement, on
+初级场 (匹配, multiplier 5), plays a hand with a 双倍积分卡 active and sees both ledgers move as R7.3 says —
+its 积分 gain doubled (a loss never), its 欢乐豆 moved by points × 5 and never doubled — in the settlement, on
 the profile page (title, bean history) and in the ledger the API keeps; then the leaderboards. Screenshots
 at 360x740 and 1280x800; English mode shows no Chinese but card faces and names.
 
 The 初级场 hand is a known deal: this module's server runs in testing mode with a fixed match seed
-(``PAOHUZI_TESTING=1``, ``PAOHUZI_TEST_MATCH_SEED``, docs/server.md — never in production). Seed 71 was picked
-offline with the engine (``Match(find_preset("qq"), 71, players=3, hands=1, owner=0)``) for this policy: every
-seat takes 胡 when offered, else 碰, else the first 吃, else 过, and otherwise discards the first card of its
-``legal``. Then seat 0 (the browser, the room's owner) wins by 自摸 with 24 胡息 (base 5, R7.1) and 红胡 2番
-(R7.2): 10 points,
-× 底分 3 = 30 from each loser (R7.3); with its card active it gains 2 × 60 = 120 while the others lose 30
-each, and in beans each loser pays 10 × 5 = 50 and it gains 100, not doubled. The outcome does not depend
-on the order in which seats deciding together answer (checked offline both ways). Every other number (the
-practice hand, played by the quick-play computers from the same seed) is read from the page and checked
-against the ledger."""
+(``PAOHUZI_TESTING=1``, ``PAOHUZI_TEST_MATCH_SEED``, docs/server.md — never in production). Seed 71 was
+picked offline with the engine (``Match(find_preset("qq"), 71, players=3, hands=1)``) for this policy:
+every seat takes 胡 when offered, else 碰, else the first 吃, else 过, and otherwise discards the first card
+of its ``legal``. The browser waits in the 初级场 queue first, two scripted players after it, so it sits in
+seat 0; it wins by 自摸 with 24 胡息 (base 5, R7.1) and 红胡 2番 (R7.2): 10 points × 底分 3 = 30 from each
+loser (R7.3); with its card active it gains 2 × 60 = 120 while the others lose 30 each, and in beans each
+loser pays 10 × 5 = 50 and it gains 100, not doubled. The outcome does not depend on the order in which
+seats deciding together answer (checked offline both ways). The practice hand before it (快速开始 against
+two computers, the same deal) is read from the page and checked against R7.3 and the ledger.
+"""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -51,7 +52,12 @@ SETTLEMENT_SHOWN = """() => {
 @pytest.fixture(scope="module")
 def economy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server of this module's own (log-ins are limited per address; the other browser tests share it)."""
-    env = {"PAOHUZI_LOGIN_BURST": "100", "PAOHUZI_TESTING": "1", "PAOHUZI_TEST_MATCH_SEED": str(SEED)}
+    env = {
+        "PAOHUZI_LOGIN_BURST": "100",
+        "PAOHUZI_QUICK_HANDS": "1",
+        "PAOHUZI_TESTING": "1",
+        "PAOHUZI_TEST_MATCH_SEED": str(SEED),
+    }
     srv = Server(tmp_path_factory.mktemp("economy-server"), env=env).start()
     try:
         yield srv
@@ -109,36 +115,27 @@ def _check_r7_3(shown: dict[str, Any], multiplier: int, stake: int, held: int, d
     assert beans[winner] == -sum(beans[s] for s in range(3) if s != winner)  # a hand never makes beans
 
 
-TIERS = {"practice": (0, 0), "junior": (5, 1000)}  # 练习场 ×0, 初级场 ×5 with 1,000 beans to sit down
-
-
-def _tier_hand(person: Person, tier: str, held: int, points: int, doubled: bool) -> tuple[dict[str, Any], int, int]:
-    """A hand at a table of ``tier``: what the settlement showed, checked against R7.3 and the API's ledger;
-    the beans held and the 积分 after it."""
+def _practice_hand(person: Person) -> tuple[dict[str, Any], int]:
+    """快速开始 from the lobby (the practice table, ×0: 积分 only) against two 入门 computers: what the
+    settlement showed, checked against R7.3 and the API's ledger; the 积分 after it."""
     page = person.page
-    multiplier, minimum = TIERS[tier]
-    made = _api(page, "POST", "/api/rooms/quick", {"tier": tier, "hands": 1, "bot_level": "beginner"})
-    assert made["status"] == 201, made
-    options = made["data"]["room"]["options"]
-    assert (options["tier"], options["multiplier"], options["minimum"]) == (tier, multiplier, minimum)
+    page.select_option(".quick-opts select[name=bot_level]", "beginner")
+    page.click("[data-action=quick]")
     shown = _play_hand(person)
-    person.shot(f"settlement-{tier}{'-card' if doubled else ''}")
-    assert shown["beansShown"] == (multiplier > 0)  # the 欢乐豆 column at a table of beans only
-    _check_r7_3(shown, multiplier, options["stake"], held, doubled)
-    me = shown["me"]
-    held += shown["beans"][me]
-    points += shown["points"][me]
-    # the ledger the API keeps has exactly what the page showed, for this hand (and the cards it granted)
+    person.shot("settlement-practice")
+    room = page.evaluate("() => window.paohuzi.state.room")
+    assert (room["options"]["tier"], room["options"]["multiplier"]) == ("practice", 0)
+    assert not shown["beansShown"]  # no 欢乐豆 column at a table without beans
+    _check_r7_3(shown, 0, room["options"]["stake"], 1000, doubled=False)
+    points = shown["points"][shown["me"]]
+    # the ledger the API keeps has exactly what the page showed, for this hand (and the card it granted)
     ledger = _api(page, "GET", "/api/me/ledger?limit=50")["data"]["entries"]
-    rows = [(e["currency"], e["amount"], e["balance_after"]) for e in ledger if e["hand_id"] == shown["hand"]]
-    expect = [("points", shown["points"][me], points)]
-    if shown["beans"][me]:
-        expect.append(("beans", shown["beans"][me], held))
-    assert sorted(r for r in rows if r[0] != "cards") == sorted(expect)
+    rows = [(e["currency"], e["reason"], e["amount"]) for e in ledger if e["hand_id"] == shown["hand"]]
+    assert [r for r in rows if r[0] != "cards"] == [("points", "hand", points)]
+    assert ("cards", "daily", 1) in rows  # the day's first settled hand gives a 双倍积分卡
     page.click(".settle-modal [data-action='quit'], .settle-modal [data-action='leave']")
     page.wait_for_selector(".lobby .nick")
-    page.wait_for_function("n => document.querySelector('[data-testid=lobby-beans]').textContent === n", arg=str(held))
-    return shown, held, points
+    return shown, points
 
 
 def _policy(legal: list[str]) -> str:
@@ -178,23 +175,40 @@ def _scripted_step(p: Person) -> bool:
     return done
 
 
-def _junior_room_hand(person: Person, held: int, points: int) -> tuple[dict[str, Any], int, int]:
-    """The seeded 初级场 hand: a room of tier junior (×5, 1,000 beans to sit down) with two scripted players;
-    the browser, holding an active 双倍积分卡, wins it (module docstring). Checked: the settlement's numbers
-    exactly, R7.3, and the API's ledger rows for the hand."""
+class QueueFriend(Friend):
+    """A scripted player (websocket, the module's policy) that waits in a tier's queue (匹配) to be seated."""
+
+    def queue(self, tier: str) -> None:
+        import httpx
+
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        auth = {"Authorization": f"Bearer {self.token}"}
+        r = httpx.post(f"{self.base_url}/api/queue", json={"tier": tier}, headers=auth, timeout=10)
+        assert r.status_code == 201, r.text
+
+
+def _junior_table_hand(person: Person, held: int, points: int) -> tuple[dict[str, Any], int, int]:
+    """The seeded 初级场 hand: the browser, holding an active 双倍积分卡, waits in the 初级场 queue (×5, 1,000
+    beans to sit down) from the lobby, two scripted players queue after it, the three are seated together
+    (queue order: the browser in seat 0) and the browser wins (module docstring). Checked: the settlement's
+    numbers exactly, R7.3, and the API's ledger rows for the hand."""
     page = person.page
-    # the client's own create-room action (the create dialog has no tier field: public tables are 匹配's)
-    page.evaluate("body => window.paohuzi.createRoom(body)", {"tier": "junior", "hands": 1})
-    page.wait_for_selector("[data-testid=room-code]")
-    room = page.evaluate("() => window.paohuzi.state.room")
-    assert (room["options"]["tier"], room["options"]["multiplier"], room["options"]["stake"]) == ("junior", 5, 3)
-    friends = [Friend(person.base_url, choose=_policy) for _ in range(2)]
+    page.click(".tier-btn[data-tier='junior']")
+    page.wait_for_selector("[data-testid=queue][data-tier=junior]")
+    person.shot("queue-junior")
+    friends = [QueueFriend(person.base_url, choose=_policy) for _ in range(2)]
     try:
         for friend in friends:
-            friend.join(room["code"])
-        page.wait_for_selector(".seats li[data-seat='2'].ready")
-        page.click("[data-action=start]")  # the owner: ready and start
+            friend.queue("junior")
         page.wait_for_selector(".table .hand .card")
+        room = page.evaluate("() => window.paohuzi.state.room")
+        me = page.evaluate("() => window.paohuzi.state.player.id")
+        assert (room["kind"], room["options"]["tier"], room["options"]["multiplier"]) == ("public", "junior", 5)
+        assert [s["player"]["id"] if s["player"] else None for s in room["seats"]][0] == me
+        assert room["options"]["stake"] == 3 and all(s["player"] for s in room["seats"])  # three people
+        # the card on my seat (×2), on no other
+        assert page.locator("[data-testid=seat-double]").count() == 1
         person.shot("junior-table")
         while not person.settled():
             if not _scripted_step(person):
@@ -210,14 +224,14 @@ def _junior_room_hand(person: Person, held: int, points: int) -> tuple[dict[str,
     assert shown["formula"] == "5x2=10x3=30"  # base 5 × 红胡 2番 = 10 points × 底分 3
     assert shown["points"] == [120, -30, -30]
     assert shown["beans"] == [100, -50, -50]
+    marks = page.locator(".results tbody tr [data-testid=settle-double]")  # "积分 ×2" by my row only
+    assert marks.count() == 1 and page.locator(".results tbody tr.me [data-testid=settle-double]").count() == 1
     _check_r7_3(shown, 5, 3, held, doubled=True)
     held, points = held + 100, points + 120
     ledger = _api(page, "GET", "/api/me/ledger?limit=50")["data"]["entries"]
     rows = [(e["currency"], e["amount"], e["balance_after"]) for e in ledger if e["hand_id"] == shown["hand"]]
     assert sorted(r for r in rows if r[0] != "cards") == [("beans", 100, held), ("points", 120, points)]
     page.click(".settle-modal [data-action='leave']")
-    page.wait_for_selector("[data-screen=room]")
-    page.click("[data-action=leave]")
     page.wait_for_selector(".lobby .nick")
     return shown, held, points
 
@@ -278,14 +292,16 @@ def test_claim_log_in_elsewhere_junior_table_double_card_both_ledgers(
         dpage.wait_for_function("() => window.paohuzi.state.conn === 'online'")
         # a first hand at the practice table (×0: 积分 only) — the day's first settled hand grants a 双倍积分卡
         # (with 1,000 beans, the 初级场 minimum, a hand lost at a table of beans would keep us out of it)
-        first, held, points = _tier_hand(desk, "practice", 1000, 0, doubled=False)
-        assert held == 1000
+        first, points = _practice_hand(desk)
+        held = 1000
         cards = _api(dpage, "GET", "/api/me/double-cards")["data"]["cards"]
         assert cards["held"] >= 1 and cards["active_until"] is None
-        # the card is activated, and a second 初级场 hand starts with it: 积分 gain × 2, beans never
-        activated = _api(dpage, "POST", "/api/me/double-cards/activate")
-        assert activated["status"] == 200 and activated["data"]["cards"]["held"] == cards["held"] - 1
-        second, held, points = _junior_room_hand(desk, held, points)
+        dpage.wait_for_selector(f"[data-testid=double-card][data-held='{cards['held']}'][data-active=no]")
+        # the card is used from the lobby, and the 初级场 hand starts with it: 积分 gain × 2, beans never
+        dpage.click("[data-action=activate-double-card]")
+        dpage.wait_for_selector(f"[data-testid=double-card][data-held='{cards['held'] - 1}'][data-active=yes]")
+        desk.shot("card-active")
+        second, held, points = _junior_table_hand(desk, held, points)
         played = [second]
         # the profile page shows the same: hands, 积分, beans, the bean history's newest rows
         dpage.click("[data-action=profile]")
@@ -299,15 +315,13 @@ def test_claim_log_in_elsewhere_junior_table_double_card_both_ledgers(
             assert shown.nth(i).get_attribute("data-hand") == str(hand["hand"])
             assert shown.nth(i).locator("td").nth(1).text_content() == f"{hand['beans'][hand['me']]:+d}"
         desk.shot("profile-desktop")
+        # the best hand (the 初级场 win, or a better practice one) opens its replay from the profile
         won = [h for h in (first, *played) if h["winner"] == h["me"]]
-        best = dpage.locator("[data-testid=best-hand]")
-        assert best.count() == (1 if won else 0)
-        if won:  # the best hand's replay opens from the profile (a quick-play hand: by id)
-            assert best.get_attribute("data-hand") in {str(h["hand"]) for h in won}
-            dpage.click("[data-action=best-replay]")
-            dpage.wait_for_selector(".replay-screen")
-            dpage.go_back()
-            dpage.wait_for_selector("[data-testid=level]")
+        assert dpage.get_attribute("[data-testid=best-hand]", "data-hand") in {str(h["hand"]) for h in won}
+        dpage.click("[data-action=best-replay]")
+        dpage.wait_for_selector(".replay-screen")
+        dpage.go_back()
+        dpage.wait_for_selector("[data-testid=level]")
         # leaderboards: by 积分 and by beans, all time and this week; bots have no account, never listed
         _check_boards(desk, points, held - 1000, held)
         # the phone (the same account) sees the same profile; English: nothing Chinese but names and cards

@@ -15,8 +15,8 @@ from paohuzi import __version__
 from paohuzi.bots import levels
 from paohuzi.engine import Hand
 from paohuzi.rules import RuleSet, find_preset, preset_names
+from paohuzi.server import economy, store
 from paohuzi.server import protocol as p
-from paohuzi.server import store
 from paohuzi.server.frames import RoomState
 from paohuzi.server.hub import Hub, level_title
 from paohuzi.server.limits import Limits
@@ -113,8 +113,17 @@ def _limits(request: Request) -> Limits:
 
 def _room(request: Request, room: Room | RoomState) -> dict[str, Any]:
     state: dict[str, Any] = dict(room.state() if isinstance(room, Room) else room)
-    state["share_url"] = str(request.base_url).rstrip("/") + state["share_path"]
+    path = state["share_path"]
+    state["share_url"] = None if path is None else str(request.base_url).rstrip("/") + path
     return state
+
+
+def _hidden(state: RoomState | None, viewer: dict[str, Any] | None) -> RoomState | None:
+    """A public table's code is no key to it (匹配): its state only for its own players, else None."""
+    if state is None or state["kind"] != "public":
+        return state
+    seated = viewer is not None and any(s["player"] and s["player"]["id"] == viewer["id"] for s in state["seats"])
+    return state if seated else None
 
 
 def _public(profile: dict[str, Any]) -> dict[str, Any]:
@@ -247,13 +256,39 @@ async def leave_room(request: Request, player: Player) -> dict[str, Any]:
     return {"left": code, "penalty": penalty}
 
 
+@router.get("/queue", tags=["public tables"])
+async def queue_status(request: Request, player: Player) -> dict[str, Any]:
+    """匹配 (issue 13 §4): your place in a tier's queue (or null), and how many wait in each tier."""
+    hub = _hub(request)
+    counts = {t.name: len(hub.queue.waiting(t.name)) for t in economy.TIERS}
+    return {
+        "queue": hub.queue.info(player["id"]),
+        "tiers": [dict(t.to_dict(), waiting=counts[t.name]) for t in economy.TIERS],
+        "fill_seconds": hub.settings.match_fill_seconds,
+    }
+
+
+@router.post("/queue", status_code=201, tags=["public tables"])
+async def queue_join(request: Request, player: Player, body: p.QueueIn) -> dict[str, Any]:
+    """Wait for a public table of a tier (you must hold its minimum of 欢乐豆). Three waiting are seated at
+    once; after ``fill_seconds`` computers fill the seats still free. ``queue`` is null when you were
+    seated at once (the ``room`` frame on the websocket follows). A room without a match on is left first."""
+    return {"queue": await _hub(request).queue_join(player["id"], body.tier)}
+
+
+@router.delete("/queue", tags=["public tables"])
+async def queue_leave(request: Request, player: Player) -> dict[str, Any]:
+    """Leave the queue (cancel the 匹配)."""
+    return {"left": await _hub(request).queue_leave(player["id"])}
+
+
 @router.get("/rooms/{code}", tags=["rooms"])
 async def get_room(request: Request, code: str, viewer: Viewer) -> dict[str, Any]:
     """A room's state, for whoever has its code. Unknown codes are limited per address and player
     (``join_guess_rate``): beyond that, 429 for any code."""
     keys = _guess_keys(request, viewer)
     await _check_guesses(request, keys)
-    room = await _hub(request).room_state(code)
+    room = _hidden(await _hub(request).room_state(code), viewer)
     if room is None:
         await _missed(request, keys)
         raise RoomError("not_found", f"no open room {code[:12]!r}", 404)
@@ -268,7 +303,7 @@ async def join_room(
     per address and player (``join_guess_rate``): beyond that, 429 for any code."""
     keys = _guess_keys(request, player)
     await _check_guesses(request, keys)
-    if await _hub(request).room_state(code) is None:
+    if _hidden(await _hub(request).room_state(code), player) is None:
         await _missed(request, keys)
         raise RoomError("not_found", f"no open room {code[:12]!r}", 404)
     room = await _hub(request).join_room(player["id"], code, body.seat if body else None)

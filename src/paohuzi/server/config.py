@@ -66,6 +66,10 @@ class Settings:
         ``login_burst``: how many at once (issue 13).
     :ivar login_fail_rate: failed log-ins per second per account (and claims per player);
         ``login_fail_burst``: how many at once.
+    :ivar match_fill_seconds: 匹配 (issue 13 §4): when the first player waiting in a tier's queue has waited
+        this long, it is seated with whoever else waits there and a computer takes each seat still free.
+    :ivar queue_resume_seconds: after a restart, how long a player who was waiting keeps its place in the
+        queue without reconnecting (an offline player otherwise keeps it for ``offline_grace``).
     :ivar redis_url: empty: one process (the embedded default); ``redis://…``: the shared mode (docs/server.md).
     :ivar redis_prefix: the prefix of every Redis key and channel of the shared mode (one per deployment).
     :ivar lease_ms: a room lease's time to live in the shared mode: a process that dies (``kill -9``) has
@@ -113,6 +117,8 @@ class Settings:
     redis_url: str = ""
     redis_prefix: str = "paohuzi"
     lease_ms: int = 3000
+    match_fill_seconds: float = 10.0
+    queue_resume_seconds: float = 60.0
     login_rate: float = 0.2
     login_burst: int = 10
     login_fail_rate: float = 1 / 60

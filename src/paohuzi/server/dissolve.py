@@ -64,6 +64,7 @@ class DissolutionVotes:
     public method here holds."""
 
     code: str
+    kind: str
     seats: list[SeatState]
     match: Game | None
     lock: asyncio.Lock
@@ -87,6 +88,8 @@ class DissolutionVotes:
         asked; computer seats agree at once. Alone with computers, the match ends at once."""
         async with self.lock:
             seat = self._seated(player_id)
+            if self.kind == "public":  # strangers at a tier's table: leaving a hand is 逃跑 (docs/decisions.md)
+                raise RoomError("dissolve_off", "a public table cannot be dissolved; leaving a hand is 逃跑 (R7.3)")
             if not self.playing:
                 raise RoomError("no_match", "no match is being played")
             if self.dissolution is not None:

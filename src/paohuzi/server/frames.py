@@ -26,6 +26,8 @@ __all__ = [
     "MessageId",
     "PlayerCard",
     "PongFrame",
+    "QueueFrame",
+    "QueueInfo",
     "RoomError",
     "RoomFrame",
     "RoomState",
@@ -39,6 +41,7 @@ __all__ = [
     "hand_over",
     "match_over",
     "pong",
+    "queue",
     "room",
     "update",
     "welcome",
@@ -99,7 +102,7 @@ class RoomState(TypedDict):
 
     code: str
     kind: str
-    share_path: str
+    share_path: str | None  # None at a public table (匹配): its code is no key to it
     owner: int | None
     status: str
     options: dict[str, Any]
@@ -219,6 +222,25 @@ class KickedFrame(TypedDict):
     seconds: NotRequired[int]
 
 
+class QueueInfo(TypedDict):
+    """Your place in a tier's queue for a public table (匹配, docs/protocol.md §3.8)."""
+
+    tier: str
+    multiplier: int
+    minimum: int
+    position: int  # 1: next to be seated
+    waiting: int  # players waiting in this tier, you included
+    waited_ms: int  # how long you have waited, when this was sent
+    fill_ms: int  # after this long a computer takes each seat still free
+    online: bool  # false: you are offline and keep your place until ``drop_ms`` passes
+    drop_ms: int | None
+
+
+class QueueFrame(TypedDict):
+    type: Literal["queue"]
+    queue: QueueInfo | None
+
+
 class PongFrame(TypedDict):
     type: Literal["pong"]
     server_time: int
@@ -244,6 +266,7 @@ Frame = (
     | ChatFrame
     | KickedFrame
     | DissolutionFrame
+    | QueueFrame
 )
 
 
@@ -382,6 +405,11 @@ def dissolution(result: Literal["agreed", "refused", "expired"], proposer: int, 
 
 def chat(seat: int, phrase: int) -> ChatFrame:
     return {"type": "chat", "seat": seat, "phrase": phrase}
+
+
+def queue(info: QueueInfo | None) -> QueueFrame:
+    """``queue``: your place in a public tables' queue, or None once you are out of it (seated or left)."""
+    return {"type": "queue", "queue": info}
 
 
 def pong(msg_id: MessageId | None, server_time: int) -> PongFrame:

@@ -26,6 +26,7 @@ from paohuzi.server.connection import Connection
 from paohuzi.server.db import Database
 from paohuzi.server.hints import send_hint
 from paohuzi.server.logs import log
+from paohuzi.server.public import PublicTables
 from paohuzi.server.registry import Connections, PlayerCards
 from paohuzi.server.room import Room, RoomError, SeatState
 from paohuzi.server.services import RoomServices, Tasks
@@ -55,8 +56,8 @@ def random_nickname() -> str:
     return secrets.choice(_ADJECTIVES) + secrets.choice(_NOUNS) + str(secrets.randbelow(100))
 
 
-class Hub:
-    """Rooms by code, which room each player sits in, and each player's one websocket."""
+class Hub(PublicTables):
+    """Rooms by code, which room each player sits in, each player's one websocket, and 匹配 (PublicTables)."""
 
     def __init__(self, settings: Settings, db: Database) -> None:
         self.settings = settings
@@ -73,6 +74,7 @@ class Hub:
         self.tasks = Tasks()
         self.bots = BotPool(settings.bot_workers)
         self.services = RoomServices(settings, db, self.conns, self.players, self.tasks, self.bots, self)
+        self.queue = self._make_queue(settings)
         self._next_conn = 0
         self._housekeeper: asyncio.Task[Any] | None = None
 
@@ -213,6 +215,7 @@ class Hub:
             if room.playing:
                 raise RoomError("in_game", f"you are playing in room {room.code}; leave it first", 409)
             await self._remove(room, player_id)
+        await self.queue.leave(player_id)
         revoked = await self.db.run(account_store.delete_player(player_id))
         self._forget_sessions(set(revoked))
         self.cards.pop(player_id, None)
@@ -359,6 +362,7 @@ class Hub:
 
     async def create_room(self, player_id: int, body: p.RoomOptionsIn) -> Room:
         options = self.room_options(body, quick=False)
+        self.not_queued(player_id)
         await self._check_beans(player_id, options)
         await self._leave_waiting_room(player_id)
         n = 4 if options["four_players"] else 3
@@ -373,6 +377,7 @@ class Hub:
 
     async def quick_play(self, player_id: int, body: p.QuickPlayIn) -> Room:
         options = self.room_options(body, quick=True)
+        self.not_queued(player_id)
         await self._check_beans(player_id, options)
         await self._leave_waiting_room(player_id)
         code = await self._new_code()
@@ -397,6 +402,7 @@ class Hub:
             raise RoomError("not_found", f"no open room {code!r}", 404)
         if self.room_of.get(player_id) is room:
             return room
+        self.not_queued(player_id)
         await self._check_beans(player_id, room.options)
         await self._leave_waiting_room(player_id)
         await self._join(room, player_id, seat)
@@ -452,6 +458,7 @@ class Hub:
             old.close(4000, "replaced by a newer connection")
         self.conns.send(player_id, frames.welcome(p.PROTOCOL_VERSION, player, _now_ms()))
         self._room_on_attach(player_id)
+        self.queue.connected(player_id)  # waiting for a public table: waits online again, told its place
         log(INFO, "player connected", player=player_id, conn=conn.id)
 
     def _room_on_attach(self, player_id: int) -> None:
@@ -467,6 +474,7 @@ class Hub:
         if player_id is None or self.conns.get(player_id) is not conn:
             return
         del self.conns[player_id]
+        self.queue.disconnected(player_id)
         room = self.room_of.get(player_id)
         if room is not None:
             room.disconnected(player_id)
@@ -490,6 +498,11 @@ class Hub:
                     room.sync(player_id)
                 else:
                     self.conns.send(player_id, frames.room(None))
+                self.queue.resend(player_id)
+            case p.QueueJoin() | p.QueueLeave():
+                await self.queue_message(player_id, msg)
+            case p.Rematch() | p.Start() | p.Ready(ready=True) if self._room_of(player_id).kind == "public":
+                await self.public_rematch(self._room_of(player_id), player_id)  # 继续 (docs/protocol.md §3.8)
             case p.Leave():
                 await self.leave(player_id)
             case p.Kick():
@@ -554,10 +567,12 @@ class Hub:
                     room.status = "waiting"
             elif data.status == "playing":
                 room.status = "waiting"
+        await self.queue.restore()
         log(INFO, "recovered", rooms=len(rooms), matches=resumed)
 
     def start_housekeeping(self) -> None:
         self._housekeeper = self.spawn(self._housekeeping())
+        self.spawn(self.queue.run())
 
     async def _housekeeping(self) -> None:
         period = max(0.5, min(60.0, self.settings.room_idle / 4))

@@ -53,6 +53,8 @@ class _HubGauges(Collector):
         rooms = list(hub.rooms.values()) if hub is not None else []
         conns = list(hub.conns.values()) if hub is not None else []
         sizes = [getattr(c, "queued_bytes", 0) for c in conns]
+        queue = getattr(hub, "queue", None)
+        waiting = len(queue.entries) if queue is not None else 0
         values = [
             ("paohuzi_rooms", "open rooms in this process", len(rooms)),
             ("paohuzi_tables", "rooms with a match being played", sum(1 for r in rooms if r.playing)),
@@ -61,6 +63,7 @@ class _HubGauges(Collector):
              sum(getattr(c, "queued_frames", 0) for c in conns)),
             ("paohuzi_ws_queue_bytes", "bytes waiting in websocket send queues", sum(sizes)),
             ("paohuzi_ws_queue_bytes_max", "the largest websocket send queue, bytes", max(sizes, default=0)),
+            ("paohuzi_queue_waiting", "players waiting for a public table (匹配)", waiting),
         ]
         for name, doc, value in values:
             yield GaugeMetricFamily(name, doc, value=float(value))

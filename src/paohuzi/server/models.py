@@ -14,6 +14,8 @@ migrations in ``migrations/``; ``tests/server/test_db.py`` checks that they matc
   ``players.double_cards``, each hand's holders ``hands.double_cards``.
 - ``actions``: the append-only log of every accepted action of every hand, in order. A hand is rebuilt from
   (rules, seed, dealer, actions) after a restart.
+- ``queue_entries``: the players waiting for a public table (匹配, issue 13 §4), one row each, so that the
+  queue survives a restart (a player is queued again when it reconnects).
 - ``writer_fence``: one row; the fencing token of the server process that may write (see
   :meth:`paohuzi.server.db.Database.take_over`).
 """
@@ -40,6 +42,7 @@ __all__ = [
     "SessionRow",
     "LedgerRow",
     "CardActivation",
+    "QueueEntry",
     "utcnow",
 ]
 
@@ -238,3 +241,14 @@ class CardActivation(Base):
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
     __table_args__ = (Index("ix_card_activations_player", "player_id", "expires_at"),)
+
+
+class QueueEntry(Base):
+    """A player waiting in a tier's queue for a public table (匹配): one row per player, deleted when it is
+    seated, leaves the queue or is dropped."""
+
+    __tablename__ = "queue_entries"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    tier: Mapped[str] = mapped_column(String(16))
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -51,6 +51,9 @@ __all__ = [
     "Auto",
     "Rematch",
     "Leave",
+    "QueueJoin",
+    "QueueLeave",
+    "QueueIn",
     "parse_client_frame",
     "RoomOptionsIn",
     "QuickPlayIn",
@@ -193,6 +196,19 @@ class DissolveVote(_Message):
     agree: bool
 
 
+class QueueJoin(_Message):
+    """匹配 (issue 13 §4): wait in ``tier``'s queue for a public table."""
+
+    type: Literal["queue_join"]
+    tier: Annotated[str, StringConstraints(min_length=1, max_length=16)]
+
+
+class QueueLeave(_Message):
+    """Leave the queue (cancel the 匹配)."""
+
+    type: Literal["queue_leave"]
+
+
 class Hint(_Message):
     """提示 (issue #16): the suggested move and the 听牌 of each discard, for your seat."""
 
@@ -215,13 +231,15 @@ ClientMessage = Annotated[
     | Kick
     | GiveOwner
     | AddBot
-    | Hint,
+    | Hint
+    | QueueJoin
+    | QueueLeave,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = (
     *("act", "add_bot", "auto", "chat", "dissolve", "dissolve_vote", "give_owner", "hello", "hint", "kick"),
-    *("leave", "ping", "ready", "rematch", "start", "sync"),
+    *("leave", "ping", "queue_join", "queue_leave", "ready", "rematch", "start", "sync"),
 )
 
 
@@ -369,3 +387,9 @@ class JoinIn(_Body):
     """``POST /api/rooms/{code}/join``."""
 
     seat: int | None = Field(default=None, ge=0, le=3)
+
+
+class QueueIn(_Body):
+    """``POST /api/queue``: the tier (场次) whose queue to wait in."""
+
+    tier: str = Field(min_length=1, max_length=16)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from paohuzi.engine import Action, IllegalActionError
@@ -26,6 +27,9 @@ from paohuzi.server.turns import SeatState
 __all__ = ["Room", "RoomError", "SeatState"]
 
 INFO = 20
+
+#: ``take(n)``: up to ``n`` players waiting for a public table, out of the queue (see :meth:`Room.rematch`).
+Take = Callable[[int], Awaitable[list[int]]]
 
 
 #: Quick chat: at most one phrase per player in this many seconds.
@@ -108,7 +112,7 @@ class Room(DissolutionVotes):
         return {
             "code": self.code,
             "kind": self.kind,
-            "share_path": f"/?room={self.code}",
+            "share_path": f"/?room={self.code}" if self.kind != "public" else None,
             "owner": self.owner_id,
             "status": self.status,
             "options": self.options,
@@ -161,6 +165,8 @@ class Room(DissolutionVotes):
                 raise RoomError("not_found", f"room {self.code} is closed", 404)
             if self.seat_of(player_id) is not None:
                 return
+            if self.kind == "public":  # 匹配 seats players; a public table's code is no key to it
+                raise RoomError("not_found", f"no open room {self.code!r}", 404)
             if self.playing:
                 raise RoomError("room_started", f"room {self.code} is playing a match; join when it ends")
             if self.kind == "quick":
@@ -337,13 +343,23 @@ class Room(DissolutionVotes):
                 s.bot, s.ready = self.options.get("bot_level") or self.services.settings.bot_name, True
             await self.start_match()
 
-    async def rematch(self, player_id: int) -> None:
+    async def rematch(self, player_id: int, take: Take | None = None) -> list[int]:
+        """Ready for the next match (quick play and public tables fill free seats with computers). At a
+        public table, once every player is ready, ``take(n)`` gives up to ``n`` players waiting for a table:
+        they take the computers' (and free) seats — a computer leaving between hands is no 逃跑. The
+        players seated that way."""
         async with self.lock:
             seat = self._seated(player_id)
             if self.playing:
                 raise RoomError("room_started", "a match is being played")
             seat.ready = True
-            if self.kind == "quick":
+            newcomers: list[int] = []
+            if take is not None and all(s.ready for s in self.seats if s.player_id is not None):
+                open_seats = [s for s in self.seats if s.player_id is None]
+                newcomers = await take(len(open_seats))
+                for s, pid in zip(open_seats, newcomers, strict=False):
+                    s.player_id, s.bot, s.ready, s.auto, s.auto_reason, s.brain = (pid, None, True, False, None, None)
+            if self.kind in ("quick", "public"):
                 for s in self.seats:
                     if s.free:
                         s.bot, s.ready = self.options.get("bot_level") or self.services.settings.bot_name, True
@@ -351,6 +367,7 @@ class Room(DissolutionVotes):
             if not self.playing:
                 await self._persist_seats()
                 self.broadcast_room()
+            return newcomers
 
     async def _maybe_start(self) -> None:
         if self.playing or any(s.free for s in self.seats):

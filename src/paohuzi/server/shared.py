@@ -315,7 +315,7 @@ class SharedHub(Hub):
             conn = self.conns.get(int(m["p"]))
             if conn is not None:
                 conn.close(4000, "replaced by a newer connection")
-        elif kind == "adopted" and m["o"] != self.me:
+        elif kind == "adopted" and m["o"] != self.me and not self.stopping:
             self._on_adopted(m)
         elif kind == "released" and not self.stopping:
             for room_id, code in m["r"]:

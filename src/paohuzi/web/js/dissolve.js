@@ -10,7 +10,7 @@ let ticker = null;
 
 /** The button that proposes to dissolve the match (while a match is being played and no proposal is open). */
 export function dissolveButton(room, send) {
-  if (!room || room.status !== "playing" || room.dissolution) return null;
+  if (!room || room.status !== "playing" || room.dissolution || room.kind === "public") return null; // no 解散 at a public table
   return h("button", { class: "btn small ghost", "data-action": "dissolve", title: t("dissolve"), "aria-label": t("dissolve"), onclick: () => send({ type: "dissolve" }) }, t("dissolveShort"));
 }
 

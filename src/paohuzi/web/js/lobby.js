@@ -3,8 +3,10 @@
 import { api } from "./api.js";
 import { cardEl } from "./cards.js";
 import { h } from "./dom.js";
+import { doubleCardBox, loadDoubleCards } from "./double_card.js";
 import { presetText, t, titleText, tx } from "./i18n.js";
 import { botName, levelSelect } from "./levels.js";
+import { matchSection, tierName } from "./match.js";
 import { fangpao, rulesEl } from "./rules.js";
 
 function field(label, input) {
@@ -45,11 +47,12 @@ export function renderLobby(app) {
 
   // Profile
   const nick = h("span", { class: "nick", "data-testid": "nickname", "data-pname": "" }, p.nickname || "…");
-  const renameBox = h("form", { class: "rename hidden" });
+  const renameBox = h("form", { class: S.renaming ? "rename" : "rename hidden" }); // open across redraws
   const nickInput = h("input", { name: "nickname", maxlength: "16", value: p.nickname || "", "aria-label": t("nickname") });
   renameBox.append(nickInput, h("button", { class: "btn small primary", type: "submit" }, t("save")));
   renameBox.addEventListener("submit", async (ev) => {
     ev.preventDefault();
+    S.renaming = false;
     await app.rename(nickInput.value);
   });
   root.append(
@@ -60,7 +63,7 @@ export function renderLobby(app) {
       h(
         "div",
         { class: "profile-text" },
-        h("div", { class: "nick-line" }, nick, h("button", { class: "link", onclick: () => renameBox.classList.toggle("hidden") }, t("rename"))),
+        h("div", { class: "nick-line" }, nick, h("button", { class: "link", "data-action": "rename", onclick: () => { S.renaming = !S.renaming; renameBox.classList.toggle("hidden", !S.renaming); } }, t("rename"))),
         renameBox,
         h(
           "div",
@@ -78,6 +81,7 @@ export function renderLobby(app) {
           h("a", { class: "btn small", href: "#/me", "data-action": "profile" }, t("profileTitle")),
           h("a", { class: "btn small ghost", href: "#/account", "data-action": "account" }, t("accountTitle")),
         ),
+        doubleCardBox(app), // 双倍积分卡 (double_card.js)
       ),
     ),
   );
@@ -109,7 +113,7 @@ export function renderLobby(app) {
       h(
         "section",
         { class: "card-box in-room" },
-        h("span", {}, t("inRoom", { code: S.room.code })),
+        h("span", {}, S.room.kind === "public" ? t("inPublic", { tier: tierName(S.room.options.tier) }) : t("inRoom", { code: S.room.code })),
         h("button", { class: "btn small primary", onclick: () => app.go("room") }, t("backToTable")),
       ),
     );
@@ -142,6 +146,7 @@ export function renderLobby(app) {
       replayCodeBox(app),
     ),
   );
+  root.append(matchSection(app)); // 匹配: public tables by tier (match.js)
 
   // Leaderboard and recent hands
   const board = h("ol", { class: "board" });
@@ -434,6 +439,7 @@ export async function loadLobbyData(app) {
   const jobs = [
     api("GET", "/api/leaderboard?limit=20").then((d) => (S.leaderboard = d.players)),
     api("GET", "/api/me/history?limit=10").then((d) => (S.history = d.matches)),
+    loadDoubleCards(app),
   ];
   if (!S.presets) jobs.push(api("GET", "/api/presets").then((d) => (S.presets = d)));
   await Promise.allSettled(jobs);

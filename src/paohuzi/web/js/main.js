@@ -12,6 +12,7 @@ import { h, keepClicksAcrossRedraws, mount, toast } from "./dom.js";
 import { highlightHint, hintButton, hintPanel, onHint } from "./hint.js";
 import { CHAT_EMOJI, CHAT_ZH, chatText, errorText, lang, setLang, t } from "./i18n.js";
 import { loadLobbyData, renderDialog, renderLobby, renderRoom, stampReadyClocks } from "./lobby.js";
+import { changeTable, loadMatchData, onQueue, publicWaiting, renderQueue, roomLabel } from "./match.js";
 import { GameSocket } from "./net.js";
 import { loadPage, pageRoute, renderPage } from "./profile.js";
 import { HandRecorder, loadReplay, renderReplay, replayKeys } from "./replay.js";
@@ -24,6 +25,7 @@ import { renderChiChooser, renderTable, resolveSelection, restyleDrag, seatName,
 const state = {
   player: null,
   room: null,
+  queue: null, // our place in a public tables' queue (匹配, match.js), or null
   game: null, // {hand, seq, seat, view, timers, scores, auto, number, hands, match}
   prevGame: null,
   handOver: null,
@@ -93,6 +95,7 @@ const app = {
     if (id === null) toast(t("offline"), "warn");
     return id;
   },
+  guarded: (fn) => guarded(fn),
   openDialog(which) {
     state.dialog = which;
     render();
@@ -209,7 +212,7 @@ function enterRoom(room) {
 }
 
 async function refreshLobby() {
-  await loadLobbyData(app);
+  await Promise.all([loadLobbyData(app), loadMatchData(app)]);
   try {
     const me = await api("GET", "/api/me");
     state.player = me.player;
@@ -282,6 +285,7 @@ function onFrame(frame) {
   switch (frame.type) {
     case "welcome":
       state.player = frame.player;
+      state.queue = null; // a `queue` frame follows while we still wait (match.js)
       break;
     case "room": {
       const old = state.room;
@@ -401,6 +405,9 @@ function onFrame(frame) {
     case "hint":
       onHint(frame, state.game);
       break;
+    case "queue":
+      onQueue(state, frame.queue);
+      break;
     case "pong":
       break;
     default:
@@ -508,10 +515,12 @@ const tableCtx = () => ({
 
 function currentScreen() {
   if (state.replay) return "replay";
+  if (state.queue && !state.room) return "queue";
   if (state.page) return "page";
   if (state.wantLobby || !state.room) return "lobby";
   if (state.game || state.settleOpen || state.room.status === "playing") return "table";
   if (state.room.kind === "private") return "room";
+  if (state.room.kind === "public") return "table"; // between hands, waiting for the others' 继续
   return "lobby";
 }
 
@@ -523,12 +532,12 @@ function topBar() {
   const conn = h("span", { class: `conn conn-${state.conn}`, "data-conn": state.conn, title: t(state.conn === "idle" ? "connecting" : state.conn) }, h("i", {}), h("span", { class: "conn-text" }, t(state.conn === "idle" ? "connecting" : state.conn)));
   return h(
     "header",
-    { class: "topbar" },
+    { class: `topbar${room && room.kind === "public" ? " public" : ""}` }, // public: the tier before the rules (match.js)
     h("button", { class: "btn small ghost icon", "data-action": "leave-table", title: t("leaveMatch"), onclick: () => app.leaveRoom() }, "✕"),
     h(
       "span",
       { class: "top-info" },
-      room ? h("span", { class: "top-code" }, room.kind === "private" ? `#${room.code}` : t("quickPlay")) : null,
+      room ? h("span", { class: "top-code" }, roomLabel(room)) : null,
       g && g.number ? h("span", { class: "top-hand" }, t("handOf", { n: g.number, m: g.hands || "?" })) : null,
     ),
     room && room.options ? rulesEl(room.options, "top-rules") : null,
@@ -647,6 +656,8 @@ function renderTableScreen() {
     const hint = hintPanel(g);
     if (hint) screen.append(hint);
     highlightHint(screen, g);
+  } else if (state.room && state.room.kind === "public" && state.room.status !== "playing" && !state.settleOpen) {
+    screen.append(publicWaiting(app));
   } else {
     screen.append(h("div", { class: "table empty" }, h("div", { class: "spinner" }), t("loading")));
   }
@@ -710,6 +721,7 @@ function renderTableScreen() {
           }
         },
         onQuit: () => app.leaveRoom(),
+        onChangeTable: () => changeTable(app),
         onReplay: (hand) => app.openReplay(hand),
       }),
     );
@@ -726,6 +738,7 @@ function render() {
   else if (screen === "page") content = renderPage(app);
   else if (screen === "table") content = renderTableScreen();
   else if (screen === "room") content = renderRoom(app);
+  else if (screen === "queue") content = renderQueue(app);
   else content = renderLobby(app);
   const wrap = h("div", { class: `screen screen-${screen}`, "data-screen": screen }, content);
   if (state.dialog && screen === "lobby") wrap.append(renderDialog(app, state.dialog));
@@ -733,13 +746,16 @@ function render() {
   if (screen !== "table" && state.conn !== "online" && state.conn !== "idle") {
     wrap.append(h("div", { class: `conn-float conn-${state.conn}`, "data-conn": state.conn }, h("i", {}), t(state.conn)));
   }
-  // Keep the focus of an input being typed into (a lobby re-render while typing).
+  // What was typed into the page's fields survives the redraw (a username typed before the password) …
+  const typed = typedFields(rootEl);
+  // … and the focus of an input being typed into (a lobby re-render while typing).
   const active = document.activeElement;
   const activeName = active && active.name && rootEl.contains(active) ? active.name : null;
   const activeValue = activeName ? active.value : null;
   // … and the focus of a hand card (keyboard play).
   const activeCard = active && active.matches && active.matches(".hand .card[data-key]") && rootEl.contains(active) ? active.dataset : null;
   mount(rootEl, wrap);
+  restoreFields(rootEl, typed);
   if (activeCard) {
     const again = rootEl.querySelector(`.hand .card[data-key="${activeCard.key}"][data-card="${activeCard.card}"][tabindex]`);
     if (again) again.focus();
@@ -759,6 +775,33 @@ function render() {
   if (state.screen !== screen) {
     state.screen = screen;
     if (screen === "lobby") refreshLobby();
+  }
+}
+
+/** The page's named fields a person changed and has not sent yet (value ≠ the one it was drawn with). */
+function typedFields(root) {
+  const out = [];
+  for (const el of root.querySelectorAll("input[name], textarea[name]")) {
+    if (el.type === "checkbox" || el.type === "radio") {
+      if (el.checked !== el.defaultChecked) out.push({ name: el.name, type: el.type, checked: el.checked, drawn: el.defaultChecked });
+    } else if (el.type !== "hidden" && el.type !== "file" && el.value !== el.defaultValue) {
+      out.push({ name: el.name, type: el.type, value: el.value, drawn: el.defaultValue });
+    }
+  }
+  return out;
+}
+
+/** Put them back into the same fields of the new page — where the field was drawn as before (a field the
+ * app drew with another value, say the nickname after a rename, shows the app's). */
+function restoreFields(root, fields) {
+  for (const f of fields) {
+    const el = root.querySelector(`[name="${CSS.escape(f.name)}"]`);
+    if (!el || el.type !== f.type) continue;
+    if (f.checked !== undefined) {
+      if (el.defaultChecked === f.drawn) el.checked = f.checked;
+    } else if (el.defaultValue === f.drawn) {
+      el.value = f.value;
+    }
   }
 }
 

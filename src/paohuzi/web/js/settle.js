@@ -3,6 +3,7 @@
 
 import { cardEl, handColumns, shownHuxi } from "./cards.js";
 import { h } from "./dom.js";
+import { settleDoubleMark } from "./double_card.js";
 import { mingtangText, t, tx } from "./i18n.js";
 import { renderSummary } from "./summary.js";
 import { nameEl, seatName } from "./table.js";
@@ -131,7 +132,7 @@ export function renderSettlement(frame, ctx) {
         return h(
           "tr",
           { class: `${s === me ? "me" : ""}${o.winner === s ? " winner" : ""}`, "data-seat": String(s) },
-          h("td", {}, o.winner === s ? h("span", { class: "win-mark" }, t("winnerMark")) : null, o.kind === "escape" && o.leaver === s ? h("span", { class: "esc-mark" }, t("escapeHand", { name: "" }).trim()) : null, name(s)),
+          h("td", {}, o.winner === s ? h("span", { class: "win-mark" }, t("winnerMark")) : null, o.kind === "escape" && o.leaver === s ? h("span", { class: "esc-mark" }, t("escapeHand", { name: "" }).trim()) : null, name(s), settleDoubleMark(frame, s)),
           h("td", { class: d > 0 ? "plus" : d < 0 ? "minus" : "", "data-points": String(d) }, signed(d)),
           h("td", {}, String(frame.scores ? frame.scores[s] : "")),
           beans ? h("td", { class: `beans-cell ${beans[s] > 0 ? "plus" : beans[s] < 0 ? "minus" : ""}`, "data-beans": String(beans[s]) }, signed(beans[s])) : null,
@@ -157,7 +158,8 @@ export function renderSettlement(frame, ctx) {
     sheet.append(det);
   }
 
-  if (ctx.matchOver) {
+  const isPublic = !!(ctx.room && ctx.room.kind === "public"); // 匹配: one hand per match, 继续 / 换桌 / 离开
+  if (ctx.matchOver && !isPublic) {
     const mo = ctx.matchOver;
     sheet.append(h("h3", { class: "match-over" }, t("matchOver")));
     if (mo.ranking) {
@@ -174,7 +176,11 @@ export function renderSettlement(frame, ctx) {
   }
 
   const buttons = h("div", { class: "settle-buttons" });
-  if (ctx.matchOver) {
+  if (isPublic && ctx.matchOver) {
+    buttons.append(h("button", { class: "btn primary", "data-action": "rematch", onclick: ctx.onRematch }, t("continue")));
+    buttons.append(h("button", { class: "btn", "data-action": "change-table", onclick: ctx.onChangeTable }, t("changeTable")));
+    buttons.append(h("button", { class: "btn", "data-action": "leave", onclick: ctx.onLeave }, t("backLobby")));
+  } else if (ctx.matchOver) {
     buttons.append(h("button", { class: "btn primary", "data-action": "rematch", onclick: ctx.onRematch }, t("rematch")));
     buttons.append(h("button", { class: "btn", "data-action": "leave", onclick: ctx.onLeave }, t("backLobby")));
   } else {

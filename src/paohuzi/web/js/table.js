@@ -3,6 +3,7 @@
 
 import { cardEl, groupFaces, handColumns, point, shownHuxi } from "./cards.js";
 import { h } from "./dom.js";
+import { seatDoubleBadge } from "./double_card.js";
 import { lang, t, tx } from "./i18n.js";
 import { botName } from "./levels.js";
 
@@ -169,6 +170,7 @@ export function renderTable(g, ctx) {
           "span",
           { class: "meta" },
           view.dealer === s ? h("b", { class: "badge dealer", title: t("dealer") }, t("dealer")) : null,
+          seatDoubleBadge(ctx.room, s),
           auto ? h("b", { class: "badge auto" }, t("auto")) : null,
           offline ? h("b", { class: "badge off" }, t("offline_seat")) : null,
           (view.dead || []).includes(s) ? h("b", { class: "badge dead" }, t("dead")) : null,

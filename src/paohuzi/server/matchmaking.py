@@ -1,0 +1,230 @@
+"""Public tables (匹配, issue 13 §4): each tier's queue of players waiting to be seated with strangers.
+
+- A player waits in one tier's queue at a time, first come first served.
+- Three players online in a tier's queue are seated together at once at a new public table.
+- When the first of them has waited ``match_fill_seconds`` (10 s), whoever waits in that tier (one or
+  two players) is seated and a computer takes each seat still free.
+- A public table between two hands takes waiting players into its computers' seats (:meth:`Matchmaker.take`,
+  called by the table as its next hand starts; docs/decisions.md).
+- A player whose websocket closes keeps its place for ``offline_grace`` seconds, then is dropped; an offline
+  player is never seated. Every entry is a row of ``queue_entries``: after a restart the players who were
+  waiting keep their place (and their waiting time) for ``queue_resume_seconds`` and wait again as soon as
+  they reconnect.
+
+The :class:`Matchmaker` decides who is seated with whom; opening the table is the hub's (``open_table``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from paohuzi.server import economy, frames, queue_store
+from paohuzi.server.config import Settings
+from paohuzi.server.db import Database
+from paohuzi.server.frames import Delivery, QueueInfo, RoomError
+from paohuzi.server.logs import log
+
+__all__ = ["Entry", "Matchmaker", "OpenTable"]
+
+ERROR, INFO = 40, 20
+SEATS = 3
+
+#: Seat these players (queue order) at a new public table of this tier; computers take the other seats.
+OpenTable = Callable[[str, list[int]], Awaitable[None]]
+
+
+@dataclass
+class Entry:
+    """One waiting player. ``joined_at`` is wall-clock time (it survives a restart); ``offline_since`` is
+    ``time.monotonic()`` when its websocket went away (None while online); ``grace`` how long it then keeps
+    its place."""
+
+    player_id: int
+    tier: str
+    joined_at: float
+    offline_since: float | None
+    grace: float
+
+
+class Matchmaker:
+    """The queues of every tier, in memory and in ``queue_entries``; all changes under :attr:`lock`."""
+
+    def __init__(self, settings: Settings, db: Database, delivery: Delivery, open_table: OpenTable) -> None:
+        self.settings = settings
+        self.db = db
+        self.delivery = delivery
+        self.open_table = open_table
+        self.entries: dict[int, Entry] = {}
+        self.lock = asyncio.Lock()
+
+    # ---- reading -------------------------------------------------------------------------------------
+
+    def of(self, player_id: int) -> Entry | None:
+        return self.entries.get(player_id)
+
+    def waiting(self, tier: str) -> list[Entry]:
+        """The tier's queue, first come first."""
+        return sorted((e for e in self.entries.values() if e.tier == tier), key=lambda e: (e.joined_at, e.player_id))
+
+    def info(self, player_id: int) -> QueueInfo | None:
+        """The player's place in its queue (docs/protocol.md §3.8), or None."""
+        entry = self.entries.get(player_id)
+        if entry is None:
+            return None
+        line = self.waiting(entry.tier)
+        tier = economy.find_tier(entry.tier)
+        drop = None
+        if entry.offline_since is not None:
+            drop = max(0, int((entry.grace - (time.monotonic() - entry.offline_since)) * 1000))
+        return {
+            "tier": tier.name,
+            "multiplier": tier.multiplier,
+            "minimum": tier.minimum,
+            "position": line.index(entry) + 1,
+            "waiting": len(line),
+            "waited_ms": max(0, int((time.time() - entry.joined_at) * 1000)),
+            "fill_ms": int(self.settings.match_fill_seconds * 1000),
+            "online": entry.offline_since is None,
+            "drop_ms": drop,
+        }
+
+    def send(self, player_id: int) -> None:
+        self.delivery.send(player_id, frames.queue(self.info(player_id)))
+
+    def resend(self, player_id: int) -> None:
+        """The player's place again (``sync``), if it waits."""
+        if player_id in self.entries:
+            self.send(player_id)
+
+    def _tell(self, tier: str) -> None:
+        """Everyone waiting in ``tier`` gets its place again (someone came or went)."""
+        for entry in self.waiting(tier):
+            self.send(entry.player_id)
+
+    # ---- joining and leaving -------------------------------------------------------------------------
+
+    async def join(self, player_id: int, tier: str) -> None:
+        """Wait in ``tier``'s queue (checked by the caller); three waiting are seated at once.
+
+        :raises RoomError: ``already_queued`` (409)."""
+        async with self.lock:
+            entry = self.entries.get(player_id)
+            if entry is not None:
+                raise RoomError("already_queued", f"you already wait for a table in the {entry.tier} queue")
+            now = time.time()
+            await self.db.run(queue_store.add(player_id, tier, now))
+            offline = None if self.delivery.online(player_id) else time.monotonic()
+            self.entries[player_id] = Entry(player_id, tier, now, offline, self.settings.offline_grace)
+            log(INFO, "queued", player=player_id, tier=tier)
+            self._tell(tier)
+            await self._match(tier)
+
+    async def leave(self, player_id: int) -> str | None:
+        """Leave the queue (cancel): the tier left, or None if the player was not waiting."""
+        async with self.lock:
+            entry = self.entries.get(player_id)
+            if entry is None:
+                return None
+            await self._unqueue([player_id], entry.tier)
+            log(INFO, "left the queue", player=player_id, tier=entry.tier)
+            return entry.tier
+
+    async def take(self, tier: str, n: int) -> list[int]:
+        """Up to ``n`` players online in ``tier``'s queue, first come first, taken out of it: a public table
+        seats them in its computers' seats as its next hand starts."""
+        if n <= 0:
+            return []
+        async with self.lock:
+            chosen = [e.player_id for e in self.waiting(tier) if e.offline_since is None][:n]
+            if chosen:
+                await self._unqueue(chosen, tier)
+                log(INFO, "queue to a table's free seats", players=chosen, tier=tier)
+            return chosen
+
+    async def _unqueue(self, ids: list[int], tier: str) -> None:
+        await self.db.run(queue_store.remove(ids))
+        for pid in ids:
+            self.entries.pop(pid, None)
+            self.delivery.send(pid, frames.queue(None))
+        self._tell(tier)
+
+    # ---- connections ---------------------------------------------------------------------------------
+
+    def connected(self, player_id: int) -> None:
+        """The player's websocket is (back) up: it waits online again and is told its place."""
+        entry = self.entries.get(player_id)
+        if entry is not None:
+            entry.offline_since = None
+            entry.grace = self.settings.offline_grace
+            self.send(player_id)
+
+    def disconnected(self, player_id: int) -> None:
+        """The player's websocket is gone: it keeps its place for ``offline_grace`` seconds."""
+        entry = self.entries.get(player_id)
+        if entry is not None and entry.offline_since is None:
+            entry.offline_since = time.monotonic()
+            entry.grace = self.settings.offline_grace
+
+    async def restore(self) -> None:
+        """After a restart: everyone who was waiting waits again, offline until it reconnects, for at most
+        ``queue_resume_seconds``."""
+        rows = await self.db.run(queue_store.load())
+        now = time.monotonic()
+        grace = max(self.settings.offline_grace, self.settings.queue_resume_seconds)
+        for pid, tier, joined_at in rows:
+            self.entries[pid] = Entry(pid, tier, joined_at, now, grace)
+        log(INFO, "queue restored", players=len(rows))
+
+    # ---- seating -------------------------------------------------------------------------------------
+
+    async def tick(self) -> None:
+        """Drop who was offline too long, then seat whoever can be seated."""
+        async with self.lock:
+            now = time.monotonic()
+            gone = [
+                e for e in self.entries.values() if e.offline_since is not None and now - e.offline_since >= e.grace
+            ]
+            for tier in sorted({e.tier for e in gone}):
+                ids = [e.player_id for e in gone if e.tier == tier]
+                await self._unqueue(ids, tier)
+                log(INFO, "dropped from the queue (offline)", players=ids, tier=tier)
+            for tier in sorted({e.tier for e in self.entries.values()}):
+                await self._match(tier)
+
+    async def _match(self, tier: str) -> None:
+        """Seat threes at once; one or two once the first of them has waited ``match_fill_seconds``."""
+        online = [e for e in self.waiting(tier) if e.offline_since is None]
+        groups = [online[i : i + SEATS] for i in range(0, len(online) - SEATS + 1, SEATS)]
+        rest = online[len(groups) * SEATS :]
+        if rest and time.time() - rest[0].joined_at >= self.settings.match_fill_seconds:
+            groups.append(rest)
+        for group in groups:
+            ids = [e.player_id for e in group]
+            await self._unqueue(ids, tier)
+            try:
+                await self.open_table(tier, ids)
+            except Exception:
+                log(ERROR, "public table could not be opened", players=ids, tier=tier, exc_info=True)
+                for pid in ids:
+                    self.delivery.send(pid, frames.error("internal", "no table could be opened; please try again"))
+
+    async def run(self) -> None:
+        """The background loop: :meth:`tick` a few times a second."""
+        period = max(0.05, min(0.5, self.settings.match_fill_seconds / 4))
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self.tick()
+            except Exception:
+                log(ERROR, "matchmaking failed", exc_info=True)
+
+
+def tier_or_error(name: str) -> economy.Tier:
+    """:raises RoomError: ``invalid`` (422) naming the tiers there are."""
+    try:
+        return economy.find_tier(name)
+    except KeyError as exc:
+        raise RoomError("invalid", str(exc.args[0]), 422) from None

@@ -1,0 +1,150 @@
+// 匹配 (public tables, issue 13 §4; docs/protocol.md §3.8): the lobby's list of tiers (name, 倍数, the
+// minimum of 欢乐豆, yours; a tier you cannot afford is disabled), the waiting screen (tier, place, time
+// waited, cancel), the tier and 倍数 on a public table, and the wait for the others' 继续 between hands.
+//
+// The server decides who is seated with whom; the client only joins or leaves the queue (HTTP) and shows
+// the `queue` frames (state.queue). Being seated is a `room` frame like any other.
+
+import { api } from "./api.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+// The tiers (GET /api/queue), the lobby's list; until they are loaded, the ones the server has today.
+let tiers = [
+  { name: "practice", multiplier: 0, minimum: 0, waiting: 0 },
+  { name: "novice", multiplier: 1, minimum: 100, waiting: 0 },
+  { name: "junior", multiplier: 5, minimum: 1000, waiting: 0 },
+  { name: "middle", multiplier: 20, minimum: 5000, waiting: 0 },
+  { name: "senior", multiplier: 100, minimum: 20000, waiting: 0 },
+];
+
+/** A tier's name in the current language (新手场 / Novice). */
+export function tierName(name) {
+  return t(`tier_${name}`);
+}
+
+/** The lobby's data for 匹配: the tiers with how many wait in each, and our own place if we wait. */
+export async function loadMatchData(app) {
+  try {
+    const d = await api("GET", "/api/queue");
+    tiers = d.tiers; // our own place comes in `queue` frames only (after `welcome` too): never a stale one
+  } catch {
+    /* keep what we had */
+  }
+}
+
+/** A `queue` frame: our place, with the moment we began waiting on this
+ * page's clock (the waited time counts on from it). */
+export function onQueue(state, queue) {
+  state.queue = queue ? { ...queue, since: performance.now() - (queue.waited_ms || 0) } : null;
+}
+
+async function join(app, tier) {
+  await app.guarded(async () => {
+    await api("POST", "/api/queue", { tier }); // the `queue` frame (or, seated at once, `room`) follows
+    app.state.notice = null;
+  });
+}
+
+async function cancel(app) {
+  await app.guarded(async () => {
+    await api("DELETE", "/api/queue");
+    app.state.queue = null;
+  });
+}
+
+/** 换桌 after a hand at a public table: leave it, and wait in the same tier's queue again. */
+export async function changeTable(app) {
+  const tier = app.state.room && app.state.room.options ? app.state.room.options.tier : null;
+  await app.leaveRoom();
+  if (tier && !app.state.room) await join(app, tier);
+}
+
+/** The lobby's 匹配 section: one button per tier, disabled when your beans are under its minimum. */
+export function matchSection(app) {
+  const beans = (app.state.player && app.state.player.beans) || 0;
+  const list = h("div", { class: "tiers" });
+  for (const tier of tiers) {
+    const short = beans < tier.minimum;
+    list.append(
+      h(
+        "button",
+        {
+          class: `tier-btn tier-${tier.name}`,
+          "data-action": "queue",
+          "data-tier": tier.name,
+          disabled: short,
+          "aria-disabled": short ? "true" : "false",
+          title: short ? t("tierShort", { n: tier.minimum }) : null,
+          onclick: () => join(app, tier.name),
+        },
+        h("b", {}, tierName(tier.name)),
+        h("span", { class: "tier-x" }, t("timesN", { n: tier.multiplier })),
+        h("small", {}, tier.minimum ? t("minBeans", { n: tier.minimum }) : t("noMinimum")),
+        tier.waiting ? h("small", { class: "tier-waiting" }, t("nWaiting", { n: tier.waiting })) : null,
+      ),
+    );
+  }
+  return h(
+    "section",
+    { class: "card-box match", "data-testid": "match" },
+    h("div", { class: "match-head" }, h("h3", {}, t("matchTitle")), h("span", { class: "my-beans" }, t("yourBeans"), " ", h("b", { "data-testid": "beans" }, String(beans)))),
+    list,
+  );
+}
+
+/** The waiting screen: the tier, our place, how long we have waited (counting), and cancel. */
+export function renderQueue(app) {
+  const q = app.state.queue;
+  const fill = Math.round((q.fill_ms || 0) / 1000);
+  return h(
+    "div",
+    { class: "queue-screen" },
+    h("header", { class: "lobby-head" }, h("span", {}), app.langButton()),
+    h(
+      "section",
+      { class: "card-box queue-card", "data-testid": "queue", "data-tier": q.tier },
+      h("div", { class: "spinner" }),
+      h("h2", {}, t("matching")),
+      h("div", { class: "queue-tier" }, h("b", {}, tierName(q.tier)), " ", h("span", { class: "tier-x" }, t("timesN", { n: q.multiplier }))),
+      h("div", { class: "queue-time" }, t("waited"), " ", h("b", { "data-since": String(q.since), "data-testid": "waited" }, String(elapsed(q.since))), t("secondsShort")),
+      h("div", { class: "queue-place" }, t("queuePlace", { n: q.position, m: q.waiting })),
+      h("p", { class: "queue-note" }, t("queueFill", { n: fill })),
+      q.online === false ? h("p", { class: "queue-note warn" }, t("queueOffline")) : null,
+      h("button", { class: "btn", "data-action": "queue-cancel", onclick: () => cancel(app) }, t("cancel")),
+    ),
+  );
+}
+
+function elapsed(since) {
+  return Math.max(0, Math.floor((performance.now() - Number(since)) / 1000));
+}
+
+/** The label of a table in the top bar: a friend room's code, a public table's tier and 倍数, quick play. */
+export function roomLabel(room) {
+  if (room.kind === "private") return `#${room.code}`;
+  if (room.kind === "public") {
+    const o = room.options || {};
+    return h("span", { class: "top-tier", "data-testid": "table-tier", "data-tier": o.tier }, tierName(o.tier), " ", t("timesN", { n: o.multiplier ?? 0 }));
+  }
+  return t("quickPlay");
+}
+
+/** A public table between hands, after our 继续: waiting for the others (or leave). */
+export function publicWaiting(app) {
+  return h(
+    "div",
+    { class: "table empty public-wait", "data-testid": "public-wait" },
+    h("div", { class: "spinner" }),
+    h("p", {}, t("waitOthers")),
+    h("button", { class: "btn", "data-action": "leave", onclick: () => app.leaveRoom() }, t("leave")),
+  );
+}
+
+// The time waited counts on without redrawing the screen.
+setInterval(() => {
+  for (const el of document.querySelectorAll("[data-since]")) {
+    const text = String(elapsed(el.dataset.since));
+    if (el.textContent !== text) el.textContent = text;
+  }
+}, 250);
