@@ -36,6 +36,7 @@ import multiprocessing
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -459,6 +460,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.redis_url and not args.database_url:
         parser.error("--redis-url needs --database-url (the processes share one PostgreSQL)")
+    # SIGTERM (e.g. from `timeout`) unwinds like an error, so the servers stop and the schemas are dropped
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("bench/load.py: terminated"))
 
     with tempfile.TemporaryDirectory(prefix="paohuzi-load-") as tmp:
         procs: list[subprocess.Popen[bytes]] = []
