@@ -221,6 +221,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+def redis_client(settings: Settings) -> Any:
+    """The shared mode's Redis client: a *blocking* pool of ``redis_connections`` — under load a command
+    waits (up to 10 s) for a free connection instead of failing with MaxConnectionsError, which the
+    default pool (100, non-blocking) raised at ~450 websockets a process (bench/load.py --redis-url)."""
+    import redis.asyncio as aioredis
+
+    pool = aioredis.BlockingConnectionPool.from_url(
+        settings.redis_url, max_connections=settings.redis_connections, timeout=10, socket_connect_timeout=5
+    )
+    return aioredis.Redis(connection_pool=pool)
+
+
 async def _open_hub(settings: Settings, db: Database, metrics: Metrics) -> tuple[Hub, Any, int | None]:
     """The hub, with the database's worker started: one process (the writer fence taken: its token), or
     the shared mode with ``redis_url`` (rooms leased one by one, shared.py; no writer fence)."""
@@ -228,9 +240,7 @@ async def _open_hub(settings: Settings, db: Database, metrics: Metrics) -> tuple
         token = await asyncio.to_thread(db.take_over, f"{socket.gethostname()}:{os.getpid()}")
         db.start()
         return Hub(settings, db), None, token
-    import redis.asyncio as aioredis
-
-    redis = aioredis.Redis.from_url(settings.redis_url, socket_connect_timeout=5)
+    redis = redis_client(settings)
     db.start()
     hub = SharedHub(settings, db, redis)
     hub.on_lease = lambda change: metrics.lease_changes.labels(change=change).inc()

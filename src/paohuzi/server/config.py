@@ -72,6 +72,8 @@ class Settings:
         queue without reconnecting (an offline player otherwise keeps it for ``offline_grace``).
     :ivar redis_url: empty: one process (the embedded default); ``redis://…``: the shared mode (docs/server.md).
     :ivar redis_prefix: the prefix of every Redis key and channel of the shared mode (one per deployment).
+    :ivar redis_connections: the shared mode's Redis connections per process (a blocking pool: a command
+        waits for a free one rather than failing under load).
     :ivar lease_ms: a room lease's time to live in the shared mode: a process that dies (``kill -9``) has
         its rooms taken over by the others after this (renewed every third of it).
     :ivar double_card_seconds: how long an activated 双倍积分卡 lasts (wall-clock; R7.3, issue 13 §3).
@@ -116,6 +118,7 @@ class Settings:
     recv_buffer_bytes: int = 8 * 1024
     redis_url: str = ""
     redis_prefix: str = "paohuzi"
+    redis_connections: int = 64
     lease_ms: int = 3000
     match_fill_seconds: float = 10.0
     queue_resume_seconds: float = 60.0
