@@ -79,6 +79,9 @@ def test_r7_3_double_card_held_used_shown_on_the_seat_and_in_the_settlement(
         page.click("[data-action='lang']")
         page.wait_for_selector("html[lang='en']")
         assert page.text_content("[data-testid=double-card-left]").startswith("active, ")
+        # a toast shown in Chinese before the switch (the card's 已生效, when the hand was short) stays until it
+        # goes by itself (2.6 s): the scan is of the page in English
+        page.wait_for_selector("#toasts .toast", state="detached")
         assert not page.evaluate(CJK_OUTSIDE_CARDS_AND_NAMES)
         desk.shot("lobby-card-en")
 
