@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .support import ServerProcess
+from .support import ServerProcess, postgres_available, postgres_schema
 
 
 @pytest.fixture(scope="module")
@@ -19,3 +19,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield proc
     finally:
         proc.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database for one test, on SQLite and on the local PostgreSQL (a schema of its own)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'paohuzi.sqlite3'}"
+        return
+    if not postgres_available():
+        pytest.skip("no PostgreSQL on 127.0.0.1:5432")
+    with postgres_schema() as url:
+        yield url

@@ -7,29 +7,16 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from sqlalchemy import create_engine, text
 
 from paohuzi.server.db import normalize_url
 
-from .support import Client, ServerProcess, play_seat, postgres_available, postgres_schema
+from .support import Client, ServerProcess, play_seat
 
 # Nobody's seat goes to 托管 and no decision times out while the test pauses a process.
 ENV = {"PAOHUZI_OFFLINE_GRACE": "120", "PAOHUZI_TURN_SECONDS": "120", "PAOHUZI_CLAIM_SECONDS": "120"}
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'paohuzi.sqlite3'}"
-        return
-    if not postgres_available():
-        pytest.skip("PostgreSQL is not running on 127.0.0.1:5432")
-    with postgres_schema() as url:
-        yield url
 
 
 def _log_rows(url: str) -> list[tuple[int, int, int, str, str]]:

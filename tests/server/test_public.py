@@ -251,17 +251,6 @@ def test_two_waiting_players_get_one_computer(filling: ServerProcess) -> None:
     b.close()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'paohuzi.sqlite3'}"
-        return
-    if not postgres_available():
-        pytest.skip("no PostgreSQL on 127.0.0.1:5432")
-    with postgres_schema() as url:
-        yield url
-
-
 def test_the_queue_survives_a_server_restart(database_url: str, tmp_path: Path) -> None:
     """kill -9 while two wait; after the restart each is queued again as it reconnects, in the same order
     and with its waiting time kept; a third joining seats all three together."""

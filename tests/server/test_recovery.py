@@ -5,11 +5,8 @@ and, when it answers on 127.0.0.1:5432, on PostgreSQL (a schema of its own per t
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from paohuzi.engine import Hand, replay
 from paohuzi.rules import RuleSet
@@ -21,20 +18,7 @@ from .support import (
     first_legal,
     never_hu,
     play_seat,
-    postgres_available,
-    postgres_schema,
 )
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'paohuzi.sqlite3'}"
-        return
-    if not postgres_available():
-        pytest.skip("no PostgreSQL on 127.0.0.1:5432")
-    with postgres_schema() as url:
-        yield url
 
 
 def _acked(clients: list[Client]) -> dict[int, list[str]]:

@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from sqlalchemy import select
 
 from paohuzi.server import ledger_store
@@ -24,20 +22,9 @@ from paohuzi.server.crash import CRASH_ENV
 from paohuzi.server.db import Database
 from paohuzi.server.models import HandRow, LedgerRow, MatchSeat
 
-from .support import Client, ServerProcess, postgres_available, postgres_schema
+from .support import Client, ServerProcess
 
 POINTS = ("settle_begin", "settle_end", "settled")
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'paohuzi.sqlite3'}"
-        return
-    if not postgres_available():
-        pytest.skip("no PostgreSQL on 127.0.0.1:5432")
-    with postgres_schema() as url:
-        yield url
 
 
 def _start_hand(me: Client) -> None:
