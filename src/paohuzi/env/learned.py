@@ -1,11 +1,11 @@
-"""``learned``: a small neural policy over the environment's tensors, run with numpy alone (issue #16).
+"""``learned``: a neural policy (and value) over the environment's tensors, run with numpy alone (issue #16).
 
-A two-layer perceptron: ``logits = W2 · relu(W1 · x + b1) + b2`` over the 115 action IDs, illegal IDs
-masked out, where ``x`` is the observation tensor scaled to [0, 1]. The shipped weights
-(``weights/distilled_greedy.npz``) are trained by ``examples/distill.py`` to imitate ``greedy`` (behaviour
-cloning on greedy's own decisions): a first learned agent, fast (well under a millisecond a decision),
-and a starting point for self-play; the figures are in docs/AI.md §8. No deep-learning framework is used,
-at training or at run time.
+A perceptron: ReLU layers over ``x``, the observation tensor scaled to [0, 1], then 115 logits (illegal IDs
+masked out) and, optionally, a value (the hand's expected points for the deciding seat). The shipped
+weights (``weights/agent.npz``) are the output of ``examples/train_agent.py`` (PyTorch at training time, a
+GPU when present; imitation of ``greedy`` with DAgger); the file also holds 64 recorded inputs and PyTorch's
+outputs for them, which this numpy inference reproduces (``tests/env/test_learned.py``). Figures: docs/AI.md
+§8. ``examples/distill.py`` trains the two-layer form with numpy alone.
 
     paohuzi simulate --bots "paohuzi.env.learned:LearnedBot,greedy,random"
 """
@@ -24,8 +24,8 @@ from paohuzi.env.policy import PolicyBot
 
 __all__ = ["MLP", "LearnedBot", "DEFAULT_WEIGHTS"]
 
-#: The weights shipped with the package (``examples/distill.py``'s output).
-DEFAULT_WEIGHTS = Path(__file__).resolve().parent / "weights" / "distilled_greedy.npz"
+#: The weights shipped with the package (``examples/train_agent.py``'s output).
+DEFAULT_WEIGHTS = Path(__file__).resolve().parent / "weights" / "agent.npz"
 _SCALE = (1.0 / OBSERVATION_HIGH).astype(np.float32)
 
 
