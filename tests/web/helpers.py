@@ -68,7 +68,7 @@ class Person:
         """Wait (on the page's state, not a sleep) until the table asks for a decision or the hand ends."""
         self.page.wait_for_selector(DECISION, timeout=timeout)
 
-    def play_until_discard(self, timeout: float = 90.0) -> None:
+    def play_until_discard(self, timeout: float = 180.0) -> None:
         """Make every claim decision until it is this person's turn to discard (and stop there). A hand that
         ends first (the computers win fast) is followed by the next one (or the next match)."""
         deadline = time.monotonic() + timeout
@@ -191,7 +191,7 @@ def _box(locator: Any, timeout: float = 5_000) -> dict[str, float] | None:
     return box
 
 
-def play_to_settlement(people: list[Person], timeout: float = 90.0, shoot_first: bool = True) -> None:
+def play_to_settlement(people: list[Person], timeout: float = 180.0, shoot_first: bool = True) -> None:
     """Every person plays (by clicking) until each one sees the settlement."""
     deadline = time.monotonic() + timeout
     shot_claim = not shoot_first
