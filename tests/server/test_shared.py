@@ -481,3 +481,31 @@ def test_limits_and_revocations_are_shared_by_every_process(shared: dict[str, st
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_seat_left_behind_by_a_closed_room_does_not_lock_its_player_out(
+    shared: dict[str, str], tmp_path: Path
+) -> None:
+    """A process that dies right after a room closed may leave the player's seat in Redis pointing at it
+    (the directory is written after the database). That room is in no lease and not open: the player's
+    frames and lobby calls are served as if it sat nowhere (they were answered ``moving`` for ever)."""
+    import redis
+
+    a = start(tmp_path, shared)
+    try:
+        me = Client(a)
+        store = redis.Redis.from_url(shared["PAOHUZI_REDIS_URL"])
+        store.set(f"{shared['PAOHUZI_REDIS_PREFIX']}:seat:{me.id}", "000000")  # no open room has this code
+        me.connect()
+        me.send({"type": "queue_join", "tier": "novice", "id": "q"})
+        assert me.expect("queue", where=lambda f: f["queue"] is not None)["queue"]["position"] == 1
+        me.send({"type": "queue_leave"})
+        me.expect("queue", where=lambda f: f["queue"] is None)
+        assert store.get(f"{shared['PAOHUZI_REDIS_PREFIX']}:seat:{me.id}") is None
+        store.set(f"{shared['PAOHUZI_REDIS_PREFIX']}:seat:{me.id}", "000000")
+        room = me.api("POST", "/api/rooms", {"hands": 1}, expect=201)["room"]
+        assert me.api("GET", "/api/me")["room"]["code"] == room["code"]
+        store.close()
+        me.close()
+    finally:
+        a.stop()
