@@ -43,7 +43,7 @@ class PositionMixin(TurnsMixin):
         rec["dealt"] = self.dealt()
         if self.double_cards:
             rec["double_cards"] = sorted(self.double_cards)
-        rec["actions"] = [[s, a] for s, a in self._actions]
+        rec["actions"] = [[s, a] for s, a in self._action_texts()]
         if self.outcome is not None:
             rec["result"] = self.outcome.to_dict()
         return rec
@@ -69,7 +69,7 @@ class PositionMixin(TurnsMixin):
     @property
     def actions(self) -> tuple[tuple[int, str], ...]:
         """Every action played so far, as (seat, text)."""
-        return tuple(self._actions)
+        return tuple(self._action_texts())
 
     def hidden(self, seat: int) -> Hidden:
         """What ``seat``'s observation leaves out, as it truly is (referee information): with
@@ -360,7 +360,7 @@ class PositionMixin(TurnsMixin):
         view["legal"] = {str(s): [str(a) for a in self._legal[s]] for s in self._deciding}
         view["decided"] = {str(s): str(a) for s, a in self._decided.items()}
         view["seed"] = self.seed
-        view["actions"] = [[s, a] for s, a in self._actions]
+        view["actions"] = [[s, a] for s, a in self._action_texts()]
         return view
 
 
