@@ -30,7 +30,7 @@ from paohuzi.engine.actions import PASS, Action, ActionKind, IllegalActionError
 from paohuzi.engine.claims import _WAITING
 from paohuzi.engine.deck import check_deck, seats_in_play, shuffled
 from paohuzi.engine.events import Escape, Event, Pass
-from paohuzi.engine.observation import OutcomeKind, Phase, WinHow
+from paohuzi.engine.observation import NO_CHOU, ChouKinds, OutcomeKind, Phase, RowCard, WinHow
 from paohuzi.engine.position import FORMAT_VERSION, PositionMixin
 from paohuzi.engine.state import _CARDS, _CLAIM, _DISCARD, _LIANG, _OVER, _SELF, EngineError, Outcome, _next_seats
 from paohuzi.groups import Group
@@ -108,6 +108,9 @@ class Hand(PositionMixin):
         self._dead = [False] * n
         self._hcache: list[tuple[Card, ...] | None] = [None] * n
         self._tcache: list[tuple[Group, ...] | None] = [None] * n
+        self._tview: list[tuple[Group | None, ...] | None] = [None] * n
+        self._rview: list[tuple[RowCard, ...]] = [()] * n
+        self._cview: list[tuple[int, ChouKinds]] = [(0, NO_CHOU)] * n
         self._info: list[tuple[int, list[int], int] | None] = [None] * n
         self._phase = _OVER
         self._actor = dealer
@@ -288,6 +291,9 @@ class Hand(PositionMixin):
         new._dead = self._dead[:]
         new._hcache = self._hcache[:]
         new._tcache = self._tcache[:]
+        new._tview = self._tview[:]
+        new._rview = self._rview[:]
+        new._cview = self._cview[:]
         new._info = self._info[:]  # the cached tuples are never changed in place
         new._claims = self._claims[:]
         new._legal = {s: a[:] for s, a in self._legal.items()}

@@ -17,7 +17,7 @@ from paohuzi.engine import scoring_bridge
 from paohuzi.engine.actions import Action
 from paohuzi.engine.deck import HAND_CARDS
 from paohuzi.engine.events import Event, jsonable
-from paohuzi.engine.observation import OutcomeKind, Phase, WinHow
+from paohuzi.engine.observation import ChouKinds, OutcomeKind, Phase, RowCard, WinHow
 from paohuzi.groups import PARTNERS, Group, GroupKind, same_kind_huxi
 from paohuzi.rules import RuleSet
 from paohuzi.scoring import Score
@@ -174,6 +174,9 @@ class HandState:
         "_dead",
         "_hcache",
         "_tcache",
+        "_tview",
+        "_rview",
+        "_cview",
         "_info",
         "_phase",
         "_actor",
@@ -199,7 +202,7 @@ class HandState:
     events: list[Event]
     outcome: Outcome | None
     _stacked: bool
-    _deck: tuple[int, ...]
+    _deck: tuple[Card, ...]  # the deck in deal order (R2)
     _next: dict[int, int]
     _hands: list[list[int]]  # per seat: count per card kind
     _hsize: list[int]
@@ -219,6 +222,12 @@ class HandState:
     _dead: list[bool]
     _hcache: list[tuple[Card, ...] | None]
     _tcache: list[tuple[Group, ...] | None]
+    # Observation pieces (R5), kept until they change: the table as the other seats see it (a 偎 hidden),
+    # the row as RowCards (rows only grow: rebuilt when longer), the 臭 kinds (the sets only grow: keyed by
+    # their sizes).
+    _tview: list[tuple[Group | None, ...] | None]
+    _rview: list[tuple[RowCard, ...]]
+    _cview: list[tuple[int, ChouKinds]]
     _info: list[tuple[int, list[int], int] | None]
     _phase: Phase
     _actor: int
@@ -285,6 +294,7 @@ class HandState:
         table.append(group)
         self._tsize[s] += kind.size
         self._tcache[s] = None
+        self._tview[s] = None
         self._info[s] = None
 
     def _upgrade(self, s: int, index: int, kind: GroupKind) -> None:
@@ -297,6 +307,7 @@ class HandState:
         self._tsize[s] += 1
         self._fours[s] += 1
         self._tcache[s] = None
+        self._tview[s] = None
         self._info[s] = None
 
     def _owes(self, s: int, taking: int = 0) -> bool:
