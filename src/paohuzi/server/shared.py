@@ -41,6 +41,7 @@ from paohuzi.server.logs import log
 from paohuzi.server.relay import Bus, Message, Seats, SharedConnections
 from paohuzi.server.room import Room, SeatState
 from paohuzi.server.services import RoomServices
+from paohuzi.server.shared_queue import SharedMatchmaker
 
 __all__ = ["SharedHub"]
 
@@ -104,6 +105,7 @@ class SharedHub(Hub):
         self._call_ids = itertools.count(1)
         self._adopting: set[str] = set()
         self.on_lease: Callable[[str], None] = lambda change: None  # the metrics: acquired, lost, released
+        self.queue = SharedMatchmaker(settings, db, self.open_public, redis, prefix, self.me, self.bus, self.relayed)
 
     # ---- life cycle --------------------------------------------------------------------------------
 
@@ -462,7 +464,10 @@ class SharedHub(Hub):
             return None
         owner = await self.leases.owner(code)
         if owner is None:
-            raise _unavailable()
+            if code not in {c for _, c in await self.db.run(store.open_rooms())}:
+                self.seats.unseat(pid, code)  # a seat left behind by a room closed meanwhile (a crash)
+                return None
+            raise _unavailable()  # open, between two owners: taken over in a moment
         return code, owner
 
     def _room_on_attach(self, player_id: int) -> None:
@@ -534,7 +539,10 @@ class SharedHub(Hub):
         if isinstance(msg, p.Act):
             frame["action"] = str(msg.action)
         if not await self._forward(player_id, code, {"k": "in", "f": frame}, msg.id):
-            raise _unavailable()
+            if await self._owner_of_seat(player_id) is not None:  # raises while the room is between owners
+                raise _unavailable()
+            self.edge_room.pop(player_id, None)  # that room is closed: the frame is this process's
+            await super().handle_player(player_id, msg)
 
     # ---- the lobby, for rooms of other processes -----------------------------------------------------
 
