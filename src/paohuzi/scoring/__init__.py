@@ -61,6 +61,7 @@ __all__ = [
     "analyze_hand",
     "waits_to_dicts",
     "base_of",
+    "clear_cache",
     "escape_penalty",
     "escape_settlement",
     "evaluate",
@@ -280,9 +281,15 @@ def score(
         red += counted[0]
         big += counted[1]
         n += counted[2]
-    small = n - big
+    return _score(arrangement.huxi, arrangement.duidui, red, big, n - big, rules, zimo, haidi, tianhu)
+
+
+def _score(  # noqa: PLR0913, PLR0917 — the nine values a score depends on, the key of _cached_score
+    huxi: int, duidui: bool, red: int, big: int, small: int, rules: RuleSet, zimo: bool, haidi: bool, tianhu: bool
+) -> Score:
+    """:func:`score` of an arrangement with this 胡息, shape and red/big/small cards."""
     zimo = zimo or tianhu  # 天胡 counts as 自摸 (R6.4)
-    counts = Counts(red, big, small, arrangement.duidui, haidi)
+    counts = Counts(red, big, small, duidui, haidi)
     names = TABLES[rules.fan_table](counts, rules)
     if not names:
         names.append(named(PINGHU, 1))  # R7.2: a hand with no 名堂 is 平胡 with 番 1
@@ -293,7 +300,7 @@ def score(
         names.append(named(ZIMO, 0))
     # R8.1: the +1 of R7.1 only under zimo plus_one; 自摸翻倍 doubles the points; then 封顶.
     plus_one = zimo and rules.zimo == "plus_one"
-    base = base_of(arrangement.huxi, zimo=plus_one, doubled=tianhu and rules.tianhu_double_huxi)
+    base = base_of(huxi, zimo=plus_one, doubled=tianhu and rules.tianhu_double_huxi)
     zimo_double = zimo and rules.zimo == "double"
     uncapped = base * fan * (2 if zimo_double else 1)
     points = min(uncapped, rules.cap) if rules.cap else uncapped
@@ -304,16 +311,45 @@ def score(
         points=points,
         zimo_double=zimo_double,
         uncapped=uncapped,
-        huxi=arrangement.huxi,
+        huxi=huxi,
         zimo=zimo,
         haidi=haidi,
         tianhu=tianhu,
         red=red,
         big=big,
         small=small,
-        duidui=arrangement.duidui,
+        duidui=duidui,
         table=rules.fan_table,
     )
+
+
+# Scores are immutable and depend on nine small values: each is built once and shared, per rule set. Keyed by
+# id(rules) with the rule set kept in the entry, so an id is never reused while its entry lives.
+_SCORES: dict[int, tuple[RuleSet, dict[tuple[int, bool, int, int, int, bool, bool, bool], Score]]] = {}
+_SCORES_LIMIT = 100_000
+
+
+def clear_cache() -> None:
+    """Forget the shared scores and the analysis memo (for benchmarks that measure cold requests)."""
+    _SCORES.clear()
+    analysis.clear_cache()
+
+
+def _cached_score(  # noqa: PLR0913, PLR0917 — as _score
+    huxi: int, duidui: bool, red: int, big: int, small: int, rules: RuleSet, zimo: bool, haidi: bool, tianhu: bool
+) -> Score:
+    entry = _SCORES.get(id(rules))
+    if entry is None:
+        if len(_SCORES) >= 64:
+            _SCORES.clear()
+        entry = _SCORES[id(rules)] = (rules, {})
+    key = (huxi, duidui, red, big, small, zimo, haidi, tianhu)
+    found = entry[1].get(key)
+    if found is None:
+        if len(entry[1]) >= _SCORES_LIMIT:
+            entry[1].clear()
+        found = entry[1][key] = _score(huxi, duidui, red, big, small, rules, zimo, haidi, tianhu)
+    return found
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -321,15 +357,26 @@ def score(
 # ---------------------------------------------------------------------------------------------------
 
 
-def _best(
-    found: Iterable[Arrangement], rules: RuleSet, *, zimo: bool, haidi: bool, tianhu: bool
+def _best(  # noqa: PLR0913 — the counts of analysis.arrangements_counted and the score's flags
+    found: tuple[Arrangement, ...],
+    red: int,
+    big: int,
+    n: int,
+    rules: RuleSet,
+    *,
+    zimo: bool,
+    haidi: bool,
+    tianhu: bool,
 ) -> Win | None:
-    """The best by (points, 胡息) (R6.2); on a full tie the first candidate (analysis lists 对对 last)."""
+    """The best of the candidates by (points, 胡息) (R6.2); on a full tie the first (analysis lists 对对 last).
+    ``red``, ``big``, ``n``: the winner's red, big and all cards (the same for every candidate)."""
     best: Win | None = None
+    best_key = (0, 0)
     for arrangement in found:
-        win = Win(arrangement, score(arrangement, rules, zimo=zimo, haidi=haidi, tianhu=tianhu))
-        if win.better_than(best):
-            best = win
+        s = _cached_score(arrangement.huxi, arrangement.duidui, red, big, n - big, rules, zimo, haidi, tianhu)
+        key = (s.points, arrangement.huxi)
+        if best is None or key > best_key:
+            best, best_key = Win(arrangement, s), key
     return best
 
 
@@ -372,10 +419,12 @@ def evaluate(
         # R4.2: nobody may 胡 a discarded card. Bad input is still refused, without the search.
         analysis.validate(hand, table, card, source, min_huxi=rules.min_huxi)
         return None
-    found = analysis.arrangements(hand, table, card, source, min_huxi=rules.min_huxi)
+    found, red, big, n = analysis.arrangements_counted(hand, table, card, source, rules.min_huxi)
+    if not found:
+        return None
     if zimo is None:
         zimo = source is Source.SELF or tianhu
-    return _best(found, rules, zimo=zimo, haidi=last_card, tianhu=tianhu)
+    return _best(found, red, big, n, rules, zimo=zimo, haidi=last_card, tianhu=tianhu)
 
 
 def evaluate_tianhu_dealt(hand: Sequence[Card], table: Sequence[Group], rules: RuleSet) -> Win | None:
@@ -414,8 +463,8 @@ def scored_waits(
     [('x10', 25, 10)]
     """
     out: list[tuple[Card, Win]] = []
-    for card, found in sorted(analysis.waits(hand, table, min_huxi=rules.min_huxi).items()):
-        win = _best(found, rules, zimo=True, haidi=last_card, tianhu=False)
+    for card, found, red, big, n in analysis.waits_counted(hand, table, rules.min_huxi):
+        win = _best(found, red, big, n, rules, zimo=True, haidi=last_card, tianhu=False)
         if win is not None:
             out.append((card, win))
     return out
