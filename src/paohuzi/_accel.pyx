@@ -29,6 +29,15 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.long cimport PyLong_Check, PyLong_AsLong, PyLong_AsLongAndOverflow
 from cpython.dict cimport PyDict_SetItem
 
+cdef extern from "Python.h":
+    ctypedef struct PyMemberDef:
+        const char *name
+        int type
+        Py_ssize_t offset
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef *d_member
+    object PyType_GenericAlloc(PyTypeObject *t, Py_ssize_t nitems)
+
 cdef extern from *:
     """
     #ifndef PAOHUZI_ACCEL_SOURCE
@@ -110,6 +119,8 @@ cdef object CARDS = None
 cdef object K_TI, K_PAO, K_WEI, K_CHOUWEI, K_KAN, K_PENG, K_JU, K_JIAO, K_JIANG
 cdef object S_NONE, S_SELF, S_OTHER, S_DISCARD
 cdef bint ready = False
+cdef tuple EMPTY = ()
+cdef Maker ARRANGEMENT = None
 
 # Source codes.
 cdef enum:
@@ -178,7 +189,81 @@ def setup(tables):
         IS_RED[i] = 1 if tables["IS_RED"][i] else 0
         IS_BIG[i] = 1 if tables["IS_BIG"][i] else 0
     clear()
+    global ARRANGEMENT
+    ARRANGEMENT = maker(Arrangement)
+    if ARRANGEMENT is None or ARRANGEMENT.n != 4:
+        raise ValueError("Arrangement is not a frozen slots dataclass of 4 fields")
     ready = True
+
+
+# ---------------------------------------------------------------------------------------------------
+# Frozen slots dataclasses built in C (Arrangement here; Score and Win for scoring): the instance is
+# allocated and its slots filled directly, as the generated __init__ does through object.__setattr__.
+# Only for classes whose generated __init__ does nothing else (checked by maker()).
+# ---------------------------------------------------------------------------------------------------
+
+cdef class Maker:
+    """Builds instances of one frozen slots dataclass from its field values, in field order."""
+    cdef PyTypeObject *tp
+    cdef readonly object cls
+    cdef readonly Py_ssize_t n
+    cdef Py_ssize_t off[24]
+
+    cdef inline object make3(self, object a, object b, object c, object d):
+        cdef object obj = PyType_GenericAlloc(self.tp, 0)
+        cdef char *base = <char *><PyObject *>obj
+        Py_INCREF(a)
+        (<PyObject **>(base + self.off[0]))[0] = <PyObject *>a
+        Py_INCREF(b)
+        (<PyObject **>(base + self.off[1]))[0] = <PyObject *>b
+        Py_INCREF(c)
+        (<PyObject **>(base + self.off[2]))[0] = <PyObject *>c
+        Py_INCREF(d)
+        (<PyObject **>(base + self.off[3]))[0] = <PyObject *>d
+        return obj
+
+    def __call__(self, *args):
+        cdef Py_ssize_t i
+        cdef object v
+        if len(args) != self.n:
+            raise TypeError(f"{self.cls.__name__} takes {self.n} values, got {len(args)}")
+        cdef object obj = PyType_GenericAlloc(self.tp, 0)
+        cdef char *base = <char *><PyObject *>obj
+        for i in range(self.n):
+            v = <object>PyTuple_GET_ITEM(args, i)
+            Py_INCREF(v)
+            (<PyObject **>(base + self.off[i]))[0] = <PyObject *>v
+        return obj
+
+
+def maker(cls):
+    """A :class:`Maker` for ``cls``, or None unless it is a frozen slots dataclass whose instances hold exactly
+    its fields, all set by ``__init__`` (no ``__post_init__``, no other slots, plain ``object.__new__``)."""
+    import dataclasses
+    import types
+    if type(cls) is not type or not dataclasses.is_dataclass(cls) or not cls.__dataclass_params__.frozen:
+        return None
+    if hasattr(cls, "__post_init__") or cls.__new__ is not object.__new__ or cls.__base__ is not object:
+        return None
+    fields = dataclasses.fields(cls)
+    if len(fields) > 24 or any(not f.init for f in fields) or tuple(cls.__dict__.get("__slots__", ())) != tuple(
+        f.name for f in fields
+    ):
+        return None
+    cdef Maker m = Maker.__new__(Maker)
+    cdef PyMemberDescrObject *d
+    m.cls = cls
+    m.tp = <PyTypeObject *>cls
+    m.n = len(fields)
+    for i, f in enumerate(fields):
+        desc = cls.__dict__[f.name]
+        if type(desc) is not types.MemberDescriptorType:
+            return None
+        d = <PyMemberDescrObject *>desc
+        if d.d_member.type != 16:  # T_OBJECT_EX, the kind of slot __slots__ makes
+            return None
+        m.off[i] = d.d_member.offset
+    return m
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -580,7 +665,7 @@ cdef object build(HState *h, tuple table, int card, Option *o, int total, int du
         Py_INCREF(<object>rest[i])
         PyTuple_SET_ITEM(groups, j, <object>rest[i])
         j += 1
-    return Arrangement(groups, total, bool(duidui))
+    return ARRANGEMENT.make3(groups, total, True if duidui else False, EMPTY)
 
 
 cdef object built(HState *h, tuple table, int card, Found *f):

@@ -24,8 +24,9 @@ compiled accelerator :mod:`paohuzi._accel` (Cython, built when a C compiler is p
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
+from typing import Any
 
 from paohuzi.analysis import pure
 from paohuzi.analysis.partial import dealt_tianhu, partial_arrangement, tianhu_arrangement
@@ -49,6 +50,7 @@ __all__ = [
     "dealt_tianhu",
     "tianhu_arrangement",
     "clear_cache",
+    "compiled_constructor",
     "validate",
 ]
 
@@ -69,6 +71,13 @@ def _load_accelerator() -> ModuleType | None:
 _ACCEL = _load_accelerator()
 #: True when the compiled accelerator answers (the tests check it is loaded whenever it was built).
 ACCELERATED: bool = _ACCEL is not None
+
+
+def compiled_constructor(cls: type[Any]) -> Callable[..., Any] | None:
+    """A constructor compiled with the accelerator for a frozen slots dataclass (every field positional, in
+    order; the same object as ``cls(...)``), or None without the accelerator or for a class it cannot build
+    (``__post_init__``, fields outside ``__init__`` …). :mod:`paohuzi.scoring` builds its Score and Win so."""
+    return None if _ACCEL is None else _ACCEL.maker(cls)
 
 
 def clear_cache() -> None:
