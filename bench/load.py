@@ -266,7 +266,9 @@ def _machine_busy() -> tuple[float, float]:
     return float(sum(values) - idle), float(sum(values))
 
 
-def _start_server(workdir: Path, database_url: str, redis_url: str | None) -> tuple[subprocess.Popen[bytes], str]:
+def _start_server(
+    workdir: Path, database_url: str, redis_url: str | None, prefix: str
+) -> tuple[subprocess.Popen[bytes], str]:
     env = dict(
         os.environ,
         PAOHUZI_LOG_LEVEL="INFO",  # for the port line; the room/hand lines are few
@@ -279,6 +281,7 @@ def _start_server(workdir: Path, database_url: str, redis_url: str | None) -> tu
     )
     if redis_url:
         env["PAOHUZI_REDIS_URL"] = redis_url
+        env["PAOHUZI_REDIS_PREFIX"] = prefix  # each run its own keys: a fresh schema's player ids start at 1 again
     workdir.mkdir(parents=True, exist_ok=True)
     log_path = workdir / "server.log"
     with open(log_path, "wb") as log:
@@ -323,6 +326,23 @@ def _databases(args: argparse.Namespace, tmp: Path) -> Iterator[list[str]]:
         with psycopg.connect(dsn, autocommit=True) as conn:
             for schema in schemas:
                 conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@contextlib.contextmanager
+def _redis_prefix(redis_url: str | None) -> Iterator[str]:
+    """A Redis key prefix for this run's servers (the shared mode), whose keys are deleted afterwards."""
+    prefix = f"paohuzi-load-{uuid.uuid4().hex[:8]}"
+    try:
+        yield prefix
+    finally:
+        if redis_url:
+            import redis
+
+            client = redis.Redis.from_url(redis_url)
+            keys = list(client.scan_iter(f"{prefix}:*", count=1000))
+            for i in range(0, len(keys), 1000):
+                client.delete(*keys[i : i + 1000])
+            client.close()
 
 
 def _profile(pid: int, args: argparse.Namespace) -> subprocess.Popen[bytes]:
@@ -470,10 +490,10 @@ def main(argv: list[str] | None = None) -> int:
                 urls = [args.url]
                 results, usage = _measure(urls, [], args)
             else:
-                with _databases(args, Path(tmp)) as databases:
+                with _databases(args, Path(tmp)) as databases, _redis_prefix(args.redis_url) as prefix:
                     urls = []
                     for i, database in enumerate(databases):
-                        proc, url = _start_server(Path(tmp) / f"server{i}", database, args.redis_url)
+                        proc, url = _start_server(Path(tmp) / f"server{i}", database, args.redis_url, prefix)
                         procs.append(proc)
                         urls.append(url)
                     try:

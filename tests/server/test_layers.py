@@ -48,8 +48,10 @@ ALLOWED = {
     "lease": {"logs"},  # the shared mode (issue 14): room leases in Redis
     "limits": {"connection", "logs"},  # rate limits: in memory, or in Redis in the shared mode
     "relay": {"connection", "frames", "logs", "registry"},  # the shared mode: messages between processes
+    "shared_queue": {"config", "db", "frames", "logs", "matchmaking", "relay"},  # the shared mode's 匹配 queue
     "shared": {
         *("config", "db", "frames", "hub", "lease", "logs", "protocol", "relay", "room", "services", "store"),
+        "shared_queue",
     },
     "account_api": {
         *("account_store", "accounts", "double_cards", "economy", "hub", "ledger_store", "limits", "room"),

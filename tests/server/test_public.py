@@ -309,3 +309,96 @@ def test_shared_mode_a_public_table_is_leased_like_any_room(tmp_path: Path) -> N
             me.close()
         finally:
             server.stop()
+
+
+@pytest.fixture
+def shared_env() -> Iterator[dict[str, str]]:
+    """One shared deployment (PostgreSQL schema, Redis prefix) whose processes never fill with computers."""
+    if not postgres_available():
+        pytest.skip("the shared mode runs on PostgreSQL, and none answers on 127.0.0.1:5432")
+    url = redis_url()
+    if url is None:
+        pytest.skip("no Redis on 127.0.0.1:6379")
+    with postgres_schema() as database_url:
+        yield {
+            "database_url": database_url,
+            "PAOHUZI_REDIS_URL": url,
+            "PAOHUZI_REDIS_PREFIX": "test-" + uuid.uuid4().hex[:10],
+            "PAOHUZI_LEASE_MS": "1500",
+            "PAOHUZI_QUEUE_RESUME_SECONDS": "60",
+            **SLOW_FILL,
+        }
+
+
+def _processes(tmp_path: Path, env: dict[str, str], n: int) -> list[ServerProcess]:
+    variables = {k: v for k, v in env.items() if k.startswith("PAOHUZI_")}
+    return [ServerProcess(tmp_path, env["database_url"], variables).start() for _ in range(n)]
+
+
+def test_shared_mode_three_players_on_three_processes_get_one_table(
+    shared_env: dict[str, str], tmp_path: Path
+) -> None:
+    """The shared mode (issue 14): one queue in Redis for every process. Three players, each connected to
+    another process, wait in one tier: each sees the others in the line (positions 1, 2, 3 as they came) and
+    all three are seated together at once at one public table, which they play through."""
+    servers = _processes(tmp_path, shared_env, 3)
+    try:
+        clients = [Client(s) for s in servers]
+        for c in clients:
+            c.connect()
+        places = [_queued(c, "novice")["position"] for c in clients[:2]]
+        assert places == [1, 2]
+        first = clients[0].expect("queue", where=lambda f: (f["queue"] or {}).get("waiting") == 2)["queue"]
+        assert first["position"] == 1
+        status = clients[2].api("GET", "/api/queue")
+        assert {t["name"]: t["waiting"] for t in status["tiers"]}["novice"] == 2 and status["queue"] is None
+        clients[2].send({"type": "queue_join", "tier": "novice"})
+        rooms = [_seated(c) for c in clients]
+        assert len({r["code"] for r in rooms}) == 1
+        assert [s["player"]["id"] for s in rooms[0]["seats"]] == [c.id for c in clients]
+        for c in clients:
+            c.expect("game")
+        overs = _auto_hand(clients)
+        assert len({tuple(o["deltas"]) for o in overs}) == 1
+        for c in clients:
+            c.close()
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def test_shared_mode_the_queue_outlives_a_killed_process(shared_env: dict[str, str], tmp_path: Path) -> None:
+    """kill -9 of the process holding two waiting players' websockets: their places stay in Redis (offline
+    for ``queue_resume_seconds``); they reconnect to the other process and wait online again in the same
+    order; a third player joining there seats all three together."""
+    servers = _processes(tmp_path, shared_env, 2)
+    try:
+        a, b = Client(servers[0]), Client(servers[0])
+        for c in (a, b):
+            c.connect()
+        _queued(a, "novice")
+        _queued(b, "novice")
+        servers[0].kill()
+        for c in (a, b):
+            c.server = servers[1]
+        deadline = time.monotonic() + 10
+        while (place := a.api("GET", "/api/queue")["queue"])["online"] and time.monotonic() < deadline:
+            time.sleep(0.1)  # until a tick of the other process finds their process gone
+        assert (place["position"], place["waiting"], place["online"]) == (1, 2, False)
+        assert 50_000 < place["drop_ms"] <= 60_000  # queue_resume_seconds, as after a restart
+        a.connect()
+        place = a.expect("queue")["queue"]
+        assert (place["position"], place["waiting"], place["online"]) == (1, 2, True)
+        b.connect()
+        assert b.expect("queue")["queue"]["position"] == 2
+        c = Client(servers[1])
+        c.connect()
+        c.send({"type": "queue_join", "tier": "novice"})
+        rooms = [_seated(x) for x in (a, b, c)]
+        assert len({r["code"] for r in rooms}) == 1
+        assert [s["player"]["id"] for s in rooms[0]["seats"]] == [a.id, b.id, c.id]
+        for x in (a, b, c):
+            x.close()
+    finally:
+        for s in servers:
+            s.stop()

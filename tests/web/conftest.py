@@ -99,6 +99,26 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         srv.stop()
 
 
+# Seed 1 (``Match(find_preset("qq"), 1, players=3, owner=0)``): seat 0 deals the first hand and its first
+# decision is a discard, before anyone could be offered 胡 (no 天胡, R6.4).
+PLAYER_DEALS_SEED = 1
+
+
+@pytest.fixture(scope="session")
+def player_deals(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server in testing mode (docs/server.md, never in production) that deals every match from
+    :data:`PLAYER_DEALS_SEED`: the player — quick play's seat 0, a created room's owner — deals the first
+    hand, so a test's first decision is a discard and the hand cannot end before it (a random deal may: a
+    dealt 天胡, or a computer's 碰 closing the player's 吃 window). For tests that need that; the others use
+    ``server`` (random deals)."""
+    env = {"PAOHUZI_TESTING": "1", "PAOHUZI_TEST_MATCH_SEED": str(PLAYER_DEALS_SEED)}
+    srv = Server(tmp_path_factory.mktemp("web-player-deals"), env).start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):

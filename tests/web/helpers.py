@@ -68,7 +68,7 @@ class Person:
         """Wait (on the page's state, not a sleep) until the table asks for a decision or the hand ends."""
         self.page.wait_for_selector(DECISION, timeout=timeout)
 
-    def play_until_discard(self, timeout: float = 90.0) -> None:
+    def play_until_discard(self, timeout: float = 180.0) -> None:
         """Make every claim decision until it is this person's turn to discard (and stop there). A hand that
         ends first (the computers win fast) is followed by the next one (or the next match)."""
         deadline = time.monotonic() + timeout
@@ -122,6 +122,53 @@ class Person:
         return None
 
 
+    # ---- scripted play (a known deal: the test picks each action from the server's legal list) ----------
+
+    def legal(self) -> list[str]:
+        """The actions the table offers this person now (the server's ``legal``), or [] when there is no
+        decision — or the last one sent is not yet answered."""
+        legal: list[str] | None = self.page.evaluate(
+            """() => { const s = window.paohuzi.state, g = s.game;
+                       return g && !s.pendingAct && g.view.legal && g.view.legal.length ? g.view.legal : null; }"""
+        )
+        return legal or []
+
+    def act(self, action: str) -> bool:
+        """Make ``action`` (one of :meth:`legal`) by clicking as a person would, and wait until the server
+        answered it; False when the decision went away before the click landed (the caller looks again)."""
+        page = self.page
+        kind = action.split()[0]
+        if kind in ("hu", "peng", "chi", "pass"):
+            done = _click(page.locator(f".actions button[data-action='{kind}']:not([disabled])"), 3_000)
+            if done and kind == "chi" and page.locator(".chi-modal").count():
+                done = _click(page.locator(f".chi-modal .chi-option[data-action='{action}']"), 3_000)
+        elif kind == "discard":
+            card = page.locator(f".hand.my-turn .card.playable[data-card='{action.split()[1]}']").first
+            done = _click(card, 3_000) and _click(page.locator(".hand.my-turn .card.selected"), 3_000)
+            if done:
+                self.discards += 1
+        else:  # no button for it in these deals; sent as the client would
+            page.evaluate(
+                "a => window.paohuzi.send({type: 'act', action: a, hand: window.paohuzi.state.game.hand})", action
+            )
+            done = True
+        if done:
+            self.moves += 1
+            page.wait_for_function("() => window.paohuzi.state.pendingAct === null")
+        return done
+
+
+def first_claim(legal: list[str], hu: bool = True) -> str:
+    """The scripted players' policy the tests' fixed deals were picked for (offline, with the engine): 胡 when
+    offered (unless ``hu`` is False), else 碰, else the first 吃, else 过, and otherwise the first action of
+    ``legal`` (the first card it may discard)."""
+    for kind in ("hu", "peng", "chi") if hu else ("peng", "chi"):
+        for action in legal:
+            if action.split()[0] == kind:
+                return action
+    return "pass" if "pass" in legal else legal[0]
+
+
 def _click(locator: Any, timeout: float = 5_000) -> bool:
     """Click ``locator``; False when it is not there to click within ``timeout`` ms (it went away)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -144,7 +191,7 @@ def _box(locator: Any, timeout: float = 5_000) -> dict[str, float] | None:
     return box
 
 
-def play_to_settlement(people: list[Person], timeout: float = 90.0, shoot_first: bool = True) -> None:
+def play_to_settlement(people: list[Person], timeout: float = 180.0, shoot_first: bool = True) -> None:
     """Every person plays (by clicking) until each one sees the settlement."""
     deadline = time.monotonic() + timeout
     shot_claim = not shoot_first

@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from .conftest import Server
-from .helpers import Friend, Person, _click
+from .helpers import Friend, Person, first_claim
 from .test_account import _failed_requests, _submit, _wait_nickname
 from .test_browser import CJK_OUTSIDE_CARDS_AND_NAMES, PHONE, _no_errors
 
@@ -138,41 +138,10 @@ def _practice_hand(person: Person) -> tuple[dict[str, Any], int]:
     return shown, points
 
 
-def _policy(legal: list[str]) -> str:
-    """The scripted players' choice (the one the seed was picked for, see the module's docstring)."""
-    for kind in ("hu", "peng", "chi"):
-        for action in legal:
-            if action.split()[0] == kind:
-                return action
-    return "pass" if "pass" in legal else legal[0]
-
-
 def _scripted_step(p: Person) -> bool:
     """If the page's table asks for a decision, make the policy's choice by clicking; True if it did."""
-    page = p.page
-    legal = page.evaluate(
-        """() => { const s = window.paohuzi.state, g = s.game;
-                   return g && !s.pendingAct && g.view.legal && g.view.legal.length ? g.view.legal : null; }"""
-    )
-    if not legal:
-        return False
-    action = _policy(legal)
-    kind = action.split()[0]
-    if kind in ("hu", "peng", "chi", "pass"):
-        done = _click(page.locator(f".actions button[data-action='{kind}']:not([disabled])"), 3_000)
-        if done and kind == "chi" and page.locator(".chi-modal").count():
-            done = _click(page.locator(f".chi-modal .chi-option[data-action='{action}']"), 3_000)
-    elif kind == "discard":
-        card = page.locator(f".hand.my-turn .card.playable[data-card='{action.split()[1]}']").first
-        done = _click(card, 3_000) and _click(page.locator(".hand.my-turn .card.selected"), 3_000)
-    else:  # nothing else is a choice in this deal; sent as the client would
-        page.evaluate(
-            "a => window.paohuzi.send({type: 'act', action: a, hand: window.paohuzi.state.game.hand})", action
-        )
-        done = True
-    if done:
-        page.wait_for_function("() => window.paohuzi.state.pendingAct === null")
-    return done
+    legal = p.legal()
+    return bool(legal) and p.act(first_claim(legal))
 
 
 class QueueFriend(Friend):
@@ -197,7 +166,7 @@ def _junior_table_hand(person: Person, held: int, points: int) -> tuple[dict[str
     page.click(".tier-btn[data-tier='junior']")
     page.wait_for_selector("[data-testid=queue][data-tier=junior]")
     person.shot("queue-junior")
-    friends = [QueueFriend(person.base_url, choose=_policy) for _ in range(2)]
+    friends = [QueueFriend(person.base_url, choose=first_claim) for _ in range(2)]
     try:
         for friend in friends:
             friend.queue("junior")

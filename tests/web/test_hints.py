@@ -1,6 +1,10 @@
 """提示 in the browser (issue #16 item 4): the 提示 button shows the server's suggestion, outlines the suggested
 card or claim and lists the 听牌 of each discard, in quick play and in a friend room that allows hints; a
-friend room whose owner turned hints off has no button. Every wait is on the page's state."""
+friend room whose owner turned hints off has no button. Every wait is on the page's state.
+
+The deal is fixed (``player_deals``, conftest.py): the player deals, so its first decision is a discard that
+nothing else can take away. (With a random deal the first decision could be a 吃 that a computer's 碰 closes
+while the test asks for its hint.)"""
 
 from __future__ import annotations
 
@@ -32,8 +36,8 @@ def _ask_hint(me: Person) -> str:
     return suggest
 
 
-def test_quick_play_hint_outlines_the_suggested_move(browser: Any, server: Server, artifacts: Path) -> None:
-    me = Person(browser, server.url, artifacts, "hint-quick", viewport={"width": 1280, "height": 800})
+def test_quick_play_hint_outlines_the_suggested_move(browser: Any, player_deals: Server, artifacts: Path) -> None:
+    me = Person(browser, player_deals.url, artifacts, "hint-quick", viewport={"width": 1280, "height": 800})
     try:
         me.open()
         me.page.wait_for_selector(".lobby .nick")
@@ -64,9 +68,11 @@ def _friend_room(me: Person, hints: bool) -> None:
     me.page.wait_for_selector(".table .hand .card")
 
 
-def test_friend_room_hint_shown_when_allowed_absent_when_not(browser: Any, server: Server, artifacts: Path) -> None:
-    on = Person(browser, server.url, artifacts, "hint-room-on", viewport={"width": 1280, "height": 800})
-    off = Person(browser, server.url, artifacts, "hint-room-off", viewport={"width": 1280, "height": 800})
+def test_friend_room_hint_shown_when_allowed_absent_when_not(
+    browser: Any, player_deals: Server, artifacts: Path
+) -> None:
+    on = Person(browser, player_deals.url, artifacts, "hint-room-on", viewport={"width": 1280, "height": 800})
+    off = Person(browser, player_deals.url, artifacts, "hint-room-off", viewport={"width": 1280, "height": 800})
     try:
         _friend_room(on, hints=True)
         _ask_hint(on)

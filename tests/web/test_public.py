@@ -101,7 +101,7 @@ def test_junior_table_with_two_computers_to_the_settlement_beans_times_five(
         assert page.locator(".hint-btn").count() == 0  # no 提示 at a public table
         assert page.locator("[data-action='dissolve']").count() == 0  # no 解散 either
         me.shot("table")
-        play_to_settlement([me], timeout=120)
+        play_to_settlement([me], timeout=180)
         page.wait_for_selector(".settle-modal [data-action='rematch']")
         over = page.evaluate("() => window.paohuzi.state.handOver")
         stake = room["options"]["stake"]

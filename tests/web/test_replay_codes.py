@@ -1,6 +1,7 @@
 """Replay codes in the browser (issue 12 item 4): a private room's hand ends with its code on the
 settlement; a fourth, unrelated player types it into the lobby's box and watches the hand; the link opens
-it too. Waits on the page's state, never on sleeps."""
+it too. Waits on the page's state, never on sleeps. The host deals (``player_deals``, conftest.py), so the
+hand has the steps the viewer is stepped through (a random deal may end at once with a dealt 天胡)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,11 @@ from .helpers import Friend, Person, play_to_settlement
 
 
 def test_a_replay_code_typed_in_the_lobby_by_an_outsider_opens_the_hand(
-    browser: Any, server: Server, artifacts: Path
+    browser: Any, player_deals: Server, artifacts: Path
 ) -> None:
-    host = Person(browser, server.url, artifacts, "host", viewport={"width": 900, "height": 760})
-    outsider = Person(browser, server.url, artifacts, "outsider", viewport={"width": 360, "height": 740})
-    friends = [Friend(server.url), Friend(server.url)]
+    host = Person(browser, player_deals.url, artifacts, "host", viewport={"width": 900, "height": 760})
+    outsider = Person(browser, player_deals.url, artifacts, "outsider", viewport={"width": 360, "height": 740})
+    friends = [Friend(player_deals.url), Friend(player_deals.url)]
     try:
         host.open()
         host.page.wait_for_selector(".lobby .nick")
@@ -47,7 +48,7 @@ def test_a_replay_code_typed_in_the_lobby_by_an_outsider_opens_the_hand(
         # the link opens it too. One navigation fires popstate and hashchange: two loads of the replay. The
         # first is held back here until the viewer (shown from the second) was stepped: its late answer must
         # not reset the viewer to step 0 (the race behind a failed step check in test_browser, issue 12).
-        outsider.page.goto(server.url + "/")
+        outsider.page.goto(player_deals.url + "/")
         outsider.page.wait_for_selector(".lobby .nick")
         held: list[Any] = []
 

@@ -23,7 +23,7 @@ import httpx
 import pytest
 
 from .conftest import Server
-from .helpers import Person, _click
+from .helpers import Person, first_claim
 from .test_browser import PHONE, _no_errors
 
 SEED = 5149
@@ -93,15 +93,6 @@ def test_an_unready_seat_is_released_after_the_ready_timeout(browser: Any, seede
         slow.close()
 
 
-def _policy(legal: list[str]) -> str:
-    """The scripted players' choice (the one the seed was picked for, see the module's docstring)."""
-    for kind in ("hu", "peng", "chi"):
-        for action in legal:
-            if action.split()[0] == kind:
-                return action
-    return "pass" if "pass" in legal else legal[0]
-
-
 # The claim buttons' boxes against every player name and hand card on the table, and the page's width.
 LAYOUT = """() => {
     const box = (e) => e.getBoundingClientRect();
@@ -128,38 +119,15 @@ def _check_claim_layout(p: Person, shots: set[str]) -> None:
 
 
 def _scripted_step(p: Person, shots: set[str]) -> bool:
-    """If this page's table asks for a decision, make the policy's choice by clicking; True if it did."""
-    page = p.page
-    state = page.evaluate(
-        """() => { const s = window.paohuzi.state, g = s.game;
-                   return g && !s.pendingAct && g.view.legal && g.view.legal.length ? g.view.legal : null; }"""
-    )
-    if not state:
+    """If this page's table asks for a decision, make the policy's choice by clicking; True if it did. Before
+    a claim, its buttons' layout is checked."""
+    legal = p.legal()
+    if not legal:
         return False
-    action = _policy(state)
-    kind = action.split()[0]
-    if kind in ("hu", "peng", "chi", "pass"):
+    action = first_claim(legal)
+    if action.split()[0] in ("hu", "peng", "chi", "pass"):
         _check_claim_layout(p, shots)
-    if kind in ("hu", "peng", "pass"):
-        done = _click(page.locator(f".actions button[data-action='{kind}']:not([disabled])"), 3_000)
-    elif kind == "chi":
-        done = _click(page.locator(".actions button[data-action='chi']:not([disabled])"), 3_000)
-        if done and page.locator(".chi-modal").count():
-            done = _click(page.locator(f".chi-modal .chi-option[data-action='{action}']"), 3_000)
-    elif kind == "discard":
-        card = action.split()[1]
-        done = _click(page.locator(f".hand.my-turn .card.playable[data-card='{card}']").first, 3_000) and _click(
-            page.locator(".hand.my-turn .card.selected"), 3_000
-        )
-    else:  # nothing else is a choice in this deal; sent as the client would
-        page.evaluate(
-            "a => window.paohuzi.send({type: 'act', action: a, hand: window.paohuzi.state.game.hand})", action
-        )
-        done = True
-    if done:
-        p.moves += 1
-        page.wait_for_function("() => window.paohuzi.state.pendingAct === null")
-    return done
+    return p.act(action)
 
 
 def test_capped_and_doubled_win_shown_to_all_three(browser: Any, seeded: Server, artifacts: Path) -> None:

@@ -260,9 +260,9 @@ async def leave_room(request: Request, player: Player) -> dict[str, Any]:
 async def queue_status(request: Request, player: Player) -> dict[str, Any]:
     """匹配 (issue 13 §4): your place in a tier's queue (or null), and how many wait in each tier."""
     hub = _hub(request)
-    counts = {t.name: len(hub.queue.waiting(t.name)) for t in economy.TIERS}
+    counts = await hub.queue.counts()
     return {
-        "queue": hub.queue.info(player["id"]),
+        "queue": await hub.queue.place(player["id"]),
         "tiers": [dict(t.to_dict(), waiting=counts[t.name]) for t in economy.TIERS],
         "fill_seconds": hub.settings.match_fill_seconds,
     }

@@ -7,7 +7,9 @@ up with many tables: each action costs a row, not a commit. If a batch fails, it
 by one so that one bad job fails alone. The worker keeps one connection of its own from batch to batch (no
 pool check-out, ping and reset per transaction) and writes the appends with one SQLAlchemy Core insert (no
 ORM unit of work): a one-row transaction costs ~0.1 ms of CPU on SQLite instead of ~0.6 (issue 14 item 6,
-docs/PERFORMANCE.md). A connection found broken before its commit is replaced and the batch run again.
+docs/PERFORMANCE.md). On PostgreSQL a batch of appends only goes through psycopg itself, pipelined: the
+fence checks and the insert in one round trip, then the commit. A connection found broken before its commit
+is replaced and the batch run again.
 
 SQLite runs in WAL mode with ``synchronous=NORMAL`` (a commit survives a crash of the server process, which
 is what the recovery promise is about); PostgreSQL is used through psycopg 3.
@@ -55,6 +57,10 @@ T = TypeVar("T")
 _MAX_BATCH = 256
 _STOP = object()
 _INSERT_ACTIONS = cast(Table, ActionRow.__table__).insert()  # Core: no ORM unit of work per append
+# The appends-only transaction on PostgreSQL, in psycopg's own terms (pipelined: one round trip, then COMMIT).
+_PG_WRITER = "SELECT token FROM writer_fence WHERE id = 1 FOR SHARE"
+_PG_ROOMS = "SELECT room_id, token FROM room_fences WHERE room_id = ANY(%s) FOR SHARE"
+_PG_INSERT = 'INSERT INTO actions (hand_id, seq, seat, action, "by", created_at) VALUES (%s, %s, %s, %s, %s, %s)'
 
 
 def normalize_url(url: str) -> str:
@@ -232,7 +238,10 @@ class Database:
         """The first statement of each of this process's transactions. :raises Fenced:"""
         if self.token is None:
             return
-        current = connection.execute(self._fence_query).scalar_one()
+        self._judge_fence(int(connection.execute(self._fence_query).scalar_one()))
+
+    def _judge_fence(self, current: int) -> None:
+        """:raises Fenced: when the writer token read in this transaction is no longer this process's."""
         if current != self.token:
             if not self.fenced:
                 self.fenced = True
@@ -250,7 +259,10 @@ class Database:
         query = select(RoomFence.room_id, RoomFence.token).where(RoomFence.room_id.in_({r for r, _ in wanted}))
         if self.backend == "postgresql":
             query = query.with_for_update(read=True)  # FOR SHARE: a take-over waits for this transaction
-        current = {int(r): int(t) for r, t in connection.execute(query).all()}
+        self._judge_rooms(wanted, {int(r): int(t) for r, t in connection.execute(query).all()})
+
+    def _judge_rooms(self, wanted: set[Fence], current: dict[int, int]) -> None:
+        """:raises RoomFenced: when a room's token read in this transaction is not the writer's."""
         stale = sorted({f for f in wanted if current.get(f[0]) != f[1]})
         if not stale:
             return
@@ -353,9 +365,18 @@ class Database:
             conn = self._connection()
             transaction = conn.begin()
             try:
-                self._check_fence(conn)
-                self._check_rooms(conn, jobs)
-                results = self._execute(conn, jobs)
+                if self.backend == "postgresql" and all(job.row is not None for job in jobs):
+                    results = self._pg_appends(conn, jobs)
+                else:
+                    self._check_fence(conn)
+                    self._check_rooms(conn, jobs)
+                    results = self._execute(conn, jobs)
+            except _Broken:
+                if transaction.is_active:
+                    transaction.rollback()
+                if attempt == 2:
+                    raise
+                continue
             except DBAPIError as exc:
                 if transaction.is_active:
                     transaction.rollback()
@@ -402,6 +423,36 @@ class Database:
             except RuntimeError:  # the loop is closed: nobody waits any more
                 log(30, "database result dropped: event loop closed", jobs=len(items))
 
+    def _pg_appends(self, conn: Connection, batch: list[_Job]) -> list[Any]:
+        """A batch of action-log appends only (the usual one) on PostgreSQL: the fence checks and the insert
+        go to the server pipelined — one round trip instead of one per statement, and psycopg's own calls
+        instead of SQLAlchemy's — then the tokens read are judged before the caller commits (a stale
+        writer's rows are rolled back with the transaction, as on the general path)."""
+        import psycopg
+
+        raw = cast(Any, conn.connection.driver_connection)
+        wanted = {job.fence for job in batch if job.fence is not None}
+        rows = [(r.hand_id, r.seq, r.seat, r.action, r.by, r.created_at) for r in (job.row for job in batch) if r]
+        try:
+            with raw.pipeline(), raw.cursor() as writer, raw.cursor() as rooms, raw.cursor() as insert:
+                if self.token is not None:
+                    writer.execute(_PG_WRITER)
+                if wanted:
+                    rooms.execute(_PG_ROOMS, (sorted({r for r, _ in wanted}),))
+                insert.executemany(_PG_INSERT, rows)
+                token = writer.fetchone() if self.token is not None else None
+                current = rooms.fetchall() if wanted else []
+        except psycopg.OperationalError as exc:
+            if raw.broken or raw.closed:
+                conn.invalidate(exc)
+                raise _Broken(str(exc)) from exc
+            raise
+        if token is not None:
+            self._judge_fence(int(token[0]))
+        if wanted:
+            self._judge_rooms(wanted, {int(r): int(t) for r, t in current})
+        return [None] * len(batch)
+
     def _execute(self, conn: Connection, batch: list[_Job]) -> list[Any]:
         """Run the jobs in order; runs of action-log appends become one multi-row insert (SQLAlchemy Core:
         no ORM unit of work), and the other jobs share one session on the same connection and
@@ -432,6 +483,10 @@ class Database:
             if session is not None:
                 session.close()
         return results
+
+
+class _Broken(RuntimeError):
+    """The worker's connection broke before the commit (nothing was written): run the batch again."""
 
 
 class RoomStore:

@@ -362,7 +362,7 @@ class Hub(PublicTables):
 
     async def create_room(self, player_id: int, body: p.RoomOptionsIn) -> Room:
         options = self.room_options(body, quick=False)
-        self.not_queued(player_id)
+        await self.not_queued(player_id)
         await self._check_beans(player_id, options)
         await self._leave_waiting_room(player_id)
         n = 4 if options["four_players"] else 3
@@ -377,7 +377,7 @@ class Hub(PublicTables):
 
     async def quick_play(self, player_id: int, body: p.QuickPlayIn) -> Room:
         options = self.room_options(body, quick=True)
-        self.not_queued(player_id)
+        await self.not_queued(player_id)
         await self._check_beans(player_id, options)
         await self._leave_waiting_room(player_id)
         code = await self._new_code()
@@ -402,7 +402,7 @@ class Hub(PublicTables):
             raise RoomError("not_found", f"no open room {code!r}", 404)
         if self.room_of.get(player_id) is room:
             return room
-        self.not_queued(player_id)
+        await self.not_queued(player_id)
         await self._check_beans(player_id, room.options)
         await self._leave_waiting_room(player_id)
         await self._join(room, player_id, seat)

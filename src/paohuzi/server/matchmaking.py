@@ -65,6 +65,24 @@ class Matchmaker:
     def of(self, player_id: int) -> Entry | None:
         return self.entries.get(player_id)
 
+    async def entry(self, player_id: int) -> Entry | None:
+        """The player's entry, read fresh (the shared mode's queue is in Redis)."""
+        await self._refresh()
+        return self.of(player_id)
+
+    async def place(self, player_id: int) -> QueueInfo | None:
+        """:meth:`info`, read fresh."""
+        await self._refresh()
+        return self.info(player_id)
+
+    async def counts(self) -> dict[str, int]:
+        """How many wait in each tier."""
+        await self._refresh()
+        return {t.name: len(self.waiting(t.name)) for t in economy.TIERS}
+
+    async def _refresh(self) -> None:
+        """Read the queue again: nothing to do here (it is this process's own); the shared mode reads Redis."""
+
     def waiting(self, tier: str) -> list[Entry]:
         """The tier's queue, first come first."""
         return sorted((e for e in self.entries.values() if e.tier == tier), key=lambda e: (e.joined_at, e.player_id))
@@ -111,12 +129,14 @@ class Matchmaker:
 
         :raises RoomError: ``already_queued`` (409)."""
         async with self.lock:
+            await self._refresh()
             entry = self.entries.get(player_id)
             if entry is not None:
                 raise RoomError("already_queued", f"you already wait for a table in the {entry.tier} queue")
             now = time.time()
-            await self.db.run(queue_store.add(player_id, tier, now))
-            offline = None if self.delivery.online(player_id) else time.monotonic()
+            offline = None if await self._online(player_id) else time.monotonic()
+            if not await self._add(player_id, tier, now, offline is None):
+                raise RoomError("already_queued", "you already wait for a table")  # joined elsewhere meanwhile
             self.entries[player_id] = Entry(player_id, tier, now, offline, self.settings.offline_grace)
             log(INFO, "queued", player=player_id, tier=tier)
             self._tell(tier)
@@ -125,10 +145,10 @@ class Matchmaker:
     async def leave(self, player_id: int) -> str | None:
         """Leave the queue (cancel): the tier left, or None if the player was not waiting."""
         async with self.lock:
+            await self._refresh()
             entry = self.entries.get(player_id)
-            if entry is None:
+            if entry is None or not await self._unqueue([player_id], entry.tier, None):
                 return None
-            await self._unqueue([player_id], entry.tier)
             log(INFO, "left the queue", player=player_id, tier=entry.tier)
             return entry.tier
 
@@ -138,18 +158,40 @@ class Matchmaker:
         if n <= 0:
             return []
         async with self.lock:
+            await self._refresh()
             chosen = [e.player_id for e in self.waiting(tier) if e.offline_since is None][:n]
-            if chosen:
-                await self._unqueue(chosen, tier)
-                log(INFO, "queue to a table's free seats", players=chosen, tier=tier)
+            if not chosen or not await self._unqueue(chosen, tier, True):
+                return []
+            await self._seating(chosen)
+            log(INFO, "queue to a table's free seats", players=chosen, tier=tier)
             return chosen
 
-    async def _unqueue(self, ids: list[int], tier: str) -> None:
+    # ---- where the queue is kept (the shared mode keeps it in Redis: shared_queue.py) -----------------
+
+    async def _online(self, player_id: int) -> bool:
+        return self.delivery.online(player_id)
+
+    async def _add(self, player_id: int, tier: str, joined_at: float, online: bool) -> bool:
+        """Store a new entry; False if the player waits already."""
+        await self.db.run(queue_store.add(player_id, tier, joined_at))
+        return True
+
+    async def _unqueue(self, ids: list[int], tier: str, online: bool | None) -> bool:
+        """Take these players out of ``tier``'s queue, all or none: only if each is still waiting and, with
+        ``online`` True/False, still online/offline (always so here, under the lock; the shared mode checks
+        it in Redis, where other processes change the queue too). Each gets ``queue: null``."""
         await self.db.run(queue_store.remove(ids))
+        self._forget(ids, tier)
+        return True
+
+    def _forget(self, ids: list[int], tier: str) -> None:
         for pid in ids:
             self.entries.pop(pid, None)
             self.delivery.send(pid, frames.queue(None))
         self._tell(tier)
+
+    async def _seating(self, ids: list[int]) -> None:
+        """These players are about to be seated (their ``queue: null`` sent): nothing to do here."""
 
     # ---- connections ---------------------------------------------------------------------------------
 
@@ -183,14 +225,15 @@ class Matchmaker:
     async def tick(self) -> None:
         """Drop who was offline too long, then seat whoever can be seated."""
         async with self.lock:
+            await self._refresh()
             now = time.monotonic()
             gone = [
                 e for e in self.entries.values() if e.offline_since is not None and now - e.offline_since >= e.grace
             ]
             for tier in sorted({e.tier for e in gone}):
                 ids = [e.player_id for e in gone if e.tier == tier]
-                await self._unqueue(ids, tier)
-                log(INFO, "dropped from the queue (offline)", players=ids, tier=tier)
+                if await self._unqueue(ids, tier, False):
+                    log(INFO, "dropped from the queue (offline)", players=ids, tier=tier)
             for tier in sorted({e.tier for e in self.entries.values()}):
                 await self._match(tier)
 
@@ -203,7 +246,9 @@ class Matchmaker:
             groups.append(rest)
         for group in groups:
             ids = [e.player_id for e in group]
-            await self._unqueue(ids, tier)
+            if not await self._unqueue(ids, tier, True):
+                continue  # another process seated one of them first (the shared mode)
+            await self._seating(ids)
             try:
                 await self.open_table(tier, ids)
             except Exception:

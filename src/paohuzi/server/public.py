@@ -64,10 +64,10 @@ class PublicTables:
         if room is not None and room.playing:
             raise RoomError("in_game", "you are playing a match; finish it or leave the table first")
         await self._check_beans(player_id, {"minimum": tier.minimum})
-        if self.queue.of(player_id) is None:
+        if await self.queue.entry(player_id) is None:
             await self._leave_waiting_room(player_id)
         await self.queue.join(player_id, tier.name)
-        return self.queue.info(player_id)
+        return await self.queue.place(player_id)
 
     async def queue_leave(self, player_id: int) -> str:
         """Leave the queue: the tier left. :raises RoomError: ``not_queued`` (409)."""
@@ -83,9 +83,9 @@ class PublicTables:
         else:
             await self.queue_leave(player_id)
 
-    def not_queued(self, player_id: int) -> None:
+    async def not_queued(self, player_id: int) -> None:
         """A player waiting for a public table sits nowhere else. :raises RoomError: ``queued`` (409)."""
-        entry = self.queue.of(player_id)
+        entry = await self.queue.entry(player_id)
         if entry is not None:
             raise RoomError("queued", f"you wait for a table in the {entry.tier} queue; leave the queue first")
 

@@ -41,6 +41,7 @@ from paohuzi.server.logs import log
 from paohuzi.server.relay import Bus, Message, Seats, SharedConnections
 from paohuzi.server.room import Room, SeatState
 from paohuzi.server.services import RoomServices
+from paohuzi.server.shared_queue import SharedMatchmaker
 
 __all__ = ["SharedHub"]
 
@@ -104,6 +105,7 @@ class SharedHub(Hub):
         self._call_ids = itertools.count(1)
         self._adopting: set[str] = set()
         self.on_lease: Callable[[str], None] = lambda change: None  # the metrics: acquired, lost, released
+        self.queue = SharedMatchmaker(settings, db, self.open_public, redis, prefix, self.me, self.bus, self.relayed)
 
     # ---- life cycle --------------------------------------------------------------------------------
 
