@@ -13,6 +13,8 @@ $(STAMP): pyproject.toml setup.py src/paohuzi/_accel.pyx
 	test -x $(BIN)/python || $(PY) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[server,env,dev]'
+	@$(BIN)/python -c "import paohuzi.analysis as a; print('paohuzi: compiled analysis accelerator', \
+		'built' if a.ACCELERATED else 'not built (no C compiler?): the pure-Python path answers')"
 	touch $(STAMP)
 
 venv: $(STAMP)

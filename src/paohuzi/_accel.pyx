@@ -120,6 +120,7 @@ cdef object K_TI, K_PAO, K_WEI, K_CHOUWEI, K_KAN, K_PENG, K_JU, K_JIAO, K_JIANG
 cdef object S_NONE, S_SELF, S_OTHER, S_DISCARD
 cdef bint ready = False
 cdef tuple EMPTY = ()
+cdef Py_ssize_t OFF_KIND = -1, OFF_CARDS = -1, OFF_HUXI = -1   # Group's slots, or -1: read by name
 cdef Maker ARRANGEMENT = None
 
 # Source codes.
@@ -189,7 +190,12 @@ def setup(tables):
         IS_RED[i] = 1 if tables["IS_RED"][i] else 0
         IS_BIG[i] = 1 if tables["IS_BIG"][i] else 0
     clear()
-    global ARRANGEMENT
+    global OFF_KIND, OFF_CARDS, OFF_HUXI, ARRANGEMENT
+    OFF_KIND = slot_offset(Group, "kind")
+    OFF_CARDS = slot_offset(Group, "cards")
+    OFF_HUXI = slot_offset(Group, "huxi")
+    if OFF_KIND < 0 or OFF_CARDS < 0:
+        OFF_HUXI = -1
     ARRANGEMENT = maker(Arrangement)
     if ARRANGEMENT is None or ARRANGEMENT.n != 4:
         raise ValueError("Arrangement is not a frozen slots dataclass of 4 fields")
@@ -234,6 +240,18 @@ cdef class Maker:
             Py_INCREF(v)
             (<PyObject **>(base + self.off[i]))[0] = <PyObject *>v
         return obj
+
+
+cdef Py_ssize_t slot_offset(object cls, str name) except -2:
+    """Where the slot ``name`` of ``cls`` instances lies, or -1 if it is not a plain ``__slots__`` member."""
+    import types
+    desc = cls.__dict__.get(name)
+    if type(desc) is not types.MemberDescriptorType:
+        return -1
+    cdef PyMemberDescrObject *d = <PyMemberDescrObject *>desc
+    if d.d_member.type != 16:  # T_OBJECT_EX, the kind of slot __slots__ makes
+        return -1
+    return d.d_member.offset
 
 
 def maker(cls):
@@ -468,7 +486,10 @@ cdef int read_hand(object hand, tuple table, HState *h) except -2:
     error)."""
     cdef int counts[NUM]
     cdef int i, k, c, nt
-    cdef object g, kind, cards
+    cdef object g, kind, cards, huxi
+    cdef PyObject *p
+    cdef PyObject *q
+    cdef PyObject *r
     cdef Py_ssize_t j, m
     memset(counts, 0, sizeof(counts))
     memset(h, 0, sizeof(HState))
@@ -487,8 +508,22 @@ cdef int read_hand(object hand, tuple table, HState *h) except -2:
         g = <object>PyTuple_GET_ITEM(table, i)
         if type(g) is not Group:
             return -1
-        kind = g.kind
-        cards = g.cards
+        # The group's slots read in place (Group is a frozen slots dataclass; see setup()), else by name.
+        if OFF_HUXI >= 0:
+            p = (<PyObject **>((<char *><PyObject *>g) + OFF_KIND))[0]
+            q = (<PyObject **>((<char *><PyObject *>g) + OFF_CARDS))[0]
+            r = (<PyObject **>((<char *><PyObject *>g) + OFF_HUXI))[0]
+            if p == NULL or q == NULL or r == NULL:
+                return -1
+            kind = <object>p
+            cards = <object>q
+            huxi = <object>r
+        else:
+            kind = g.kind
+            cards = g.cards
+            huxi = g.huxi
+        if type(cards) is not tuple or PyTuple_GET_SIZE(cards) == 0 or not PyLong_Check(huxi):
+            return -1
         if kind is K_TI or kind is K_PAO:
             h.tcode[i] = TG_FOUR
             h.fours += 1
@@ -504,11 +539,13 @@ cdef int read_hand(object hand, tuple table, HState *h) except -2:
         m = PyTuple_GET_SIZE(cards)
         for j in range(m):
             c = PyLong_AsLong(<object>PyTuple_GET_ITEM(cards, j))
+            if c < 0 or c >= NUM:
+                return -1
             h.in_play[c] += 1
         h.tcard[i] = PyLong_AsLong(<object>PyTuple_GET_ITEM(cards, 0))
         if h.tcode[i] != TG_FOUR and h.tcode[i] != TG_MIXED:
             h.joinable |= 1u << h.tcard[i]
-        h.thuxi[i] = g.huxi
+        h.thuxi[i] = PyLong_AsLong(huxi)
         h.base_huxi += h.thuxi[i]
     for k in range(NUM):
         if h.in_play[k] > 4:
