@@ -356,19 +356,24 @@ def validate(hand: Sequence[Card], table: Sequence[Group], card: Card | None, so
     _checked_hand(hand, table, card, source, min_huxi)
 
 
+# Bit planes of the copies in play (6 bits a kind, each count ≤ 4): bit b of every red / big / any kind. A
+# count is the sum over the planes of 2**b × the set bits, so three bit_count() calls count a colour.
+_R0, _R1, _R2, _B0, _B1, _B2, _A0, _A1, _A2 = (
+    sum(1 << (6 * k + b) for k in range(NUM_KINDS) if keep(k))
+    for keep in (IS_RED.__getitem__, IS_BIG.__getitem__, lambda k: True)
+    for b in range(3)
+)
+
+
 def _colours(in_play: int, card: int | None) -> tuple[int, int, int]:
-    """(red, big, all) cards (R1) among the copies in play (6 bits a kind) and the card won."""
-    red = big = n = 0
-    for k in range(NUM_KINDS):
-        c = in_play >> 6 * k & 7
-        red += c * IS_RED[k]
-        big += c * IS_BIG[k]
-        n += c
-    if card is not None:
-        red += IS_RED[card]
-        big += IS_BIG[card]
-        n += 1
-    return red, big, n
+    """(red, big, all) cards (R1) among the copies in play and the card won."""
+    x = in_play
+    red = (x & _R0).bit_count() + 2 * (x & _R1).bit_count() + 4 * (x & _R2).bit_count()
+    big = (x & _B0).bit_count() + 2 * (x & _B1).bit_count() + 4 * (x & _B2).bit_count()
+    n = (x & _A0).bit_count() + 2 * (x & _A1).bit_count() + 4 * (x & _A2).bit_count()
+    if card is None:
+        return red, big, n
+    return red + IS_RED[card], big + IS_BIG[card], n + 1
 
 
 def arrangements_counted(
