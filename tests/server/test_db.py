@@ -105,3 +105,33 @@ def test_the_worker_gets_a_new_connection_when_the_database_dropped_its_own(tmp_
             asyncio.run(main())
         finally:
             db.stop()
+
+
+def test_processes_started_together_on_a_fresh_postgresql_migrate_one_after_the_other() -> None:
+    """The shared mode starts several processes on one database: four migrations of a fresh schema at once
+    (each its own engine, as each process has) all succeed — an advisory lock makes them take turns, where
+    they raced to create the same tables — and leave exactly the models' schema."""
+    if not postgres_available():
+        pytest.skip("no PostgreSQL on 127.0.0.1:5432")
+    import threading
+
+    with postgres_schema() as url:
+        databases = [Database(url) for _ in range(4)]
+        errors: list[BaseException] = []
+
+        def migrate(db: Database) -> None:
+            try:
+                db.migrate()
+            except BaseException as exc:  # noqa: BLE001 — reported below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=migrate, args=(db,)) for db in databases]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert errors == []
+        with databases[0].engine.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+        for db in databases:
+            db.stop()

@@ -41,7 +41,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Connection, Engine, Table, create_engine, event, select, update
+from sqlalchemy import Connection, Engine, Table, create_engine, event, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
@@ -144,8 +144,14 @@ def fence_room(room_id: int, token: int, holder: str) -> Callable[[Session], boo
     return job
 
 
+_MIGRATION_LOCK = 0x70616F68  # "paoh": the advisory lock that one migration at a time holds on PostgreSQL
+
+
 def migrate(engine: Engine) -> None:
-    """Bring the schema up to the newest alembic revision."""
+    """Bring the schema up to the newest alembic revision. On PostgreSQL under an advisory lock held to
+    the migration's commit: processes started together on a fresh database (the shared mode) migrate one
+    after the other — the first creates the schema, the others find it at head — instead of racing to
+    create the same tables."""
     from alembic import command
     from alembic.config import Config
 
@@ -153,6 +159,8 @@ def migrate(engine: Engine) -> None:
     config = Config(str(here / "alembic.ini"))
     config.set_main_option("script_location", str(here / "migrations"))
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
