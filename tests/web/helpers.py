@@ -121,7 +121,6 @@ class Person:
             return "discard"
         return None
 
-
     # ---- scripted play (a known deal: the test picks each action from the server's legal list) ----------
 
     def legal(self) -> list[str]:

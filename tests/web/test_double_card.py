@@ -74,8 +74,13 @@ def test_r7_3_double_card_held_used_shown_on_the_seat_and_in_the_settlement(
             pts = shown["points"]
             assert pts[shown["me"]] == -2 * sum(p for s, p in enumerate(pts) if s != shown["me"])
         desk.shot("settlement-card")
+        # the cards this hand granted (its ledger rows): one for each level (R7.4) its win first lifted the
+        # player to — the deal decides — and none for the day (the first hand had it, unless UTC midnight
+        # passed between them)
+        ledger = _api(page, "GET", "/api/me/ledger?limit=50")["data"]["entries"]
+        held += -1 + sum(e["amount"] for e in ledger if e["currency"] == "cards" and e["hand_id"] == shown["hand"])
         _to_lobby(page)
-        page.wait_for_selector("[data-testid=double-card][data-active=yes]")
+        page.wait_for_selector(f"[data-testid=double-card][data-active=yes][data-held='{held}']")
         page.click("[data-action='lang']")
         page.wait_for_selector("html[lang='en']")
         assert page.text_content("[data-testid=double-card-left]").startswith("active, ")
@@ -93,7 +98,7 @@ def test_r7_3_double_card_held_used_shown_on_the_seat_and_in_the_settlement(
         mobile.evaluate("t => localStorage.setItem('paohuzi.token', t)", token)
         phone.open()
         mobile.wait_for_selector("[data-testid=double-card][data-active=yes]")
-        assert mobile.text_content("[data-testid=double-card-held]") == str(held - 1)
+        assert mobile.text_content("[data-testid=double-card-held]") == str(held)
         mobile.click("[data-action='lang']")
         mobile.wait_for_selector("html[lang='en']")
         phone.shot("lobby-card-active-en")

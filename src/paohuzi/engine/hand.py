@@ -30,7 +30,7 @@ from paohuzi.engine.actions import PASS, Action, ActionKind, IllegalActionError
 from paohuzi.engine.claims import _WAITING
 from paohuzi.engine.deck import check_deck, seats_in_play, shuffled
 from paohuzi.engine.events import Escape, Event, Pass
-from paohuzi.engine.observation import OutcomeKind, Phase, WinHow
+from paohuzi.engine.observation import NO_CHOU, ChouKinds, OutcomeKind, Phase, RowCard, WinHow
 from paohuzi.engine.position import FORMAT_VERSION, PositionMixin
 from paohuzi.engine.state import _CARDS, _CLAIM, _DISCARD, _LIANG, _OVER, _SELF, EngineError, Outcome, _next_seats
 from paohuzi.groups import Group
@@ -108,7 +108,10 @@ class Hand(PositionMixin):
         self._dead = [False] * n
         self._hcache: list[tuple[Card, ...] | None] = [None] * n
         self._tcache: list[tuple[Group, ...] | None] = [None] * n
-        self._info: list[tuple[int, list[int]] | None] = [None] * n
+        self._tview: list[tuple[Group | None, ...] | None] = [None] * n
+        self._rview: list[tuple[RowCard, ...]] = [()] * n
+        self._cview: list[tuple[int, ChouKinds]] = [(0, NO_CHOU)] * n
+        self._info: list[tuple[int, list[int], int] | None] = [None] * n
         self._phase = _OVER
         self._actor = dealer
         self._card: int | None = None  # the card on offer, the forced draw (self_hu) or the 亮张
@@ -118,7 +121,7 @@ class Hand(PositionMixin):
         self._legal: dict[int, list[Action]] = {}
         self._decided: dict[int, Action] = {}
         self._deciding: tuple[int, ...] = ()
-        self._actions: list[tuple[int, str]] = []
+        self._actions: list[tuple[int, Action | str]] = []
         self._min_huxi = rules.min_huxi
         self._positioned = False
         self.events: list[Event] = []
@@ -178,6 +181,50 @@ class Hand(PositionMixin):
         :raises IllegalActionError: if the hand is over, the seat is not deciding, the text does not parse
             or the action is not legal now. The state is then unchanged.
         """
+        deciding = self._deciding
+        if type(action) is not Action or type(seat) is not int or seat not in deciding or self.outcome is not None:
+            action = self._checked(seat, action)  # the refusals, in order; or the action parsed
+        legal = self._legal[seat]
+        # The legal actions are mostly shared instances: find the one played by identity first (``in``
+        # would call the dataclass ``__eq__`` on every action before it).
+        for known in legal:
+            if known is action:
+                break
+        else:
+            if action not in legal:
+                raise IllegalActionError(seat, action, self._why_not(seat, action))
+        events = self.events
+        start = len(events)
+        self._actions.append((seat, action))  # its text is made when the record asks (``_action_texts``)
+        phase = self._phase
+        if phase is _CLAIM or phase is _LIANG:
+            self._decided[seat] = action
+            self._deciding = tuple([s for s in deciding if s != seat]) if len(deciding) > 1 else ()
+            if action is PASS or action.kind is ActionKind.PASS:
+                events.append(Pass(seat, seat))
+            idx = self._resolve()
+            if idx is not _WAITING:
+                if phase == _LIANG:
+                    self._close_liang(idx)
+                else:
+                    self._run(self._close_window(idx))
+        elif phase is _DISCARD:
+            self._clear_decision()
+            assert action.card is not None
+            self._run(self._discard(seat, int(action.card), False))
+        else:  # _SELF: 胡 after a forced 提/偎 (R4.2.3)
+            self._clear_decision()
+            if action.kind is ActionKind.HU:
+                self._win(seat, None, WinHow.FORCED, Source.NONE, won=self._card)
+            elif action.kind is ActionKind.DISCARD:
+                assert action.card is not None
+                self._run(self._discard(seat, int(action.card), False))
+            else:
+                self._run(self._after_take(seat))
+        return events[start:]
+
+    def _checked(self, seat: int, action: Action | str) -> Action:
+        """:meth:`apply`'s checks before legality, each with its refusal; the action, parsed from its text."""
         if self.outcome is not None:
             raise IllegalActionError(seat, action, "the hand is over")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.table_size:
@@ -192,37 +239,7 @@ class Hand(PositionMixin):
         if seat not in self._deciding:
             who = ", ".join(map(str, self._deciding))
             raise IllegalActionError(seat, action, f"seat {seat} has no decision to make now (deciding: {who})")
-        legal = self._legal[seat]
-        if action not in legal:
-            raise IllegalActionError(seat, action, self._why_not(seat, action))
-        start = len(self.events)
-        self._actions.append((seat, str(action)))
-        phase = self._phase
-        if phase == _CLAIM or phase == _LIANG:
-            self._decided[seat] = action
-            self._deciding = tuple(s for s in self._deciding if s != seat)
-            if action is PASS or action.kind is ActionKind.PASS:
-                self._emit(Pass(seat, seat))
-            idx = self._resolve()
-            if idx is not _WAITING:
-                if phase == _LIANG:
-                    self._close_liang(idx)
-                else:
-                    self._run(self._close_window(idx))
-        elif phase == _DISCARD:
-            self._clear_decision()
-            assert action.card is not None
-            self._run(self._discard(seat, int(action.card), False))
-        else:  # _SELF: 胡 after a forced 提/偎 (R4.2.3)
-            self._clear_decision()
-            if action.kind is ActionKind.HU:
-                self._win(seat, None, WinHow.FORCED, Source.NONE, won=self._card)
-            elif action.kind is ActionKind.DISCARD:
-                assert action.card is not None
-                self._run(self._discard(seat, int(action.card), False))
-            else:
-                self._run(self._after_take(seat))
-        return self.events[start:]
+        return action
 
     def leave(self, seat: int) -> list[Event]:
         """逃跑 (R7.3): ``seat`` leaves; the hand ends and the seat pays the penalty to the others.
@@ -274,6 +291,9 @@ class Hand(PositionMixin):
         new._dead = self._dead[:]
         new._hcache = self._hcache[:]
         new._tcache = self._tcache[:]
+        new._tview = self._tview[:]
+        new._rview = self._rview[:]
+        new._cview = self._cview[:]
         new._info = self._info[:]  # the cached tuples are never changed in place
         new._claims = self._claims[:]
         new._legal = {s: a[:] for s, a in self._legal.items()}

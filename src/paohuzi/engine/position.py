@@ -14,6 +14,7 @@ from paohuzi.engine.events import jsonable
 from paohuzi.engine.observation import NO_CHOU, ChouKinds, Hidden, Observation, Pending, row_card
 from paohuzi.engine.state import _CARDS, _CLAIM, _LIANG, _OVER, _SAME, _SELF, _WEI, EngineError, _next_seats
 from paohuzi.engine.turns import TurnsMixin
+from paohuzi.groups import Group
 from paohuzi.rules import RuleSet
 
 #: Version of :meth:`Hand.record`'s format (``docs/engine.md`` §8, ``docs/record.schema.json``). Version 2
@@ -43,7 +44,7 @@ class PositionMixin(TurnsMixin):
         rec["dealt"] = self.dealt()
         if self.double_cards:
             rec["double_cards"] = sorted(self.double_cards)
-        rec["actions"] = [[s, a] for s, a in self._actions]
+        rec["actions"] = [[s, a] for s, a in self._action_texts()]
         if self.outcome is not None:
             rec["result"] = self.outcome.to_dict()
         return rec
@@ -69,7 +70,7 @@ class PositionMixin(TurnsMixin):
     @property
     def actions(self) -> tuple[tuple[int, str], ...]:
         """Every action played so far, as (seat, text)."""
-        return tuple(self._actions)
+        return tuple(self._action_texts())
 
     def hidden(self, seat: int) -> Hidden:
         """What ``seat``'s observation leaves out, as it truly is (referee information): with
@@ -181,6 +182,9 @@ class PositionMixin(TurnsMixin):
         new._peng = [{} for _ in range(n)]
         new._hcache = [None] * n
         new._tcache = [None] * n
+        new._tview = [None] * n
+        new._rview = [()] * n
+        new._cview = [(0, NO_CHOU)] * n
         new._info = [None] * n
         for s in range(n):
             weis = hidden.wei[s]
@@ -299,46 +303,72 @@ class PositionMixin(TurnsMixin):
 
         :raises EngineError: for a seat not at the table.
         """
-        self._check_seat(seat)
-        outcome = self.outcome
-        over = outcome is not None
         n = self.table_size
-        tables = tuple(
-            tuple(None if g.kind is _WEI and s != seat and not over else g for g in self._tables[s])
-            for s in range(n)
-        )
+        if type(seat) is not int or not 0 <= seat < n:
+            self._check_seat(seat)
+        outcome = self.outcome
+        if outcome is None:
+            tables = tuple([self._table_groups(s) if s == seat else self._table_view(s) for s in range(n)])
+            hands = None
+        else:  # R5: everything is shown once the hand is over
+            tables = tuple([self._table_groups(s) for s in range(n)])
+            hands = tuple([self._hand_cards(s) for s in range(n)])
         pending = None
         if self._phase is _CLAIM and self._card is not None:
-            pending = Pending(_CARDS[self._card], self._actor, self._drawn, self._last)
-        no_chi, no_peng, ren = self._no_chi[seat], self._no_peng[seat], self._renpeng[seat]
-        chou = (
-            ChouKinds(_sorted_cards(no_chi), _sorted_cards(no_peng), _sorted_cards(ren))
-            if no_chi or no_peng or ren
-            else NO_CHOU
-        )
+            key = (self._card, self._actor, self._drawn, self._last)
+            pending = _PENDING.get(key)
+            if pending is None:
+                pending = _PENDING[key] = Pending(_CARDS[self._card], self._actor, self._drawn, self._last)
+        rview = self._rview
+        for s, row in enumerate(self._rows):
+            if len(row) != len(rview[s]):
+                rview[s] = tuple([row_card(c, d) for c, d in row])
+        dead = self._dead
+        deciding = seat in self._deciding
         return Observation(
-            rules=self.rules.name,
-            options=_options(self.rules),
-            dealer=self.dealer,
-            sitting_out=self.sitting_out,
-            seats=self.seats,
-            liangzhang=_CARDS[self._liang],
-            stock=len(self._stock) - self._spos,
-            hand_counts=tuple(self._hsize),
-            rows=tuple(tuple(row_card(c, d) for c, d in row) for row in self._rows),
-            dead=tuple(s for s in self.seats if self._dead[s]),
-            phase=self._phase,
-            turn=self._actor,
-            pending=pending,
-            outcome=outcome.to_dict() if outcome is not None else None,
-            seat=seat,
-            hand=self._hand_cards(seat),
-            tables=tables,
-            chou=chou,
-            deciding=seat in self._deciding,
-            legal=tuple(self._legal[seat]) if seat in self._deciding else (),
-            hands=tuple(self._hand_cards(s) for s in range(n)) if over else None,
+            self.rules.name,
+            _options(self.rules),
+            self.dealer,
+            self.sitting_out,
+            self.seats,
+            _CARDS[self._liang],
+            len(self._stock) - self._spos,
+            tuple(self._hsize),
+            tuple(rview),
+            tuple([s for s in self.seats if dead[s]]) if True in dead else (),
+            self._phase,
+            self._actor,
+            pending,
+            outcome.to_dict() if outcome is not None else None,
+            seat,
+            self._hand_cards(seat),
+            tables,
+            self._chou_view(seat),
+            deciding,
+            tuple(self._legal[seat]) if deciding else (),
+            hands,
         )
+
+    def _table_view(self, s: int) -> tuple[Group | None, ...]:
+        """``s``'s table as the other seats see it while the hand is on: a 偎's kind hidden (R5)."""
+        view = self._tview[s]
+        if view is None:
+            view = self._tview[s] = tuple([None if g.kind is _WEI else g for g in self._tables[s]])
+        return view
+
+    def _chou_view(self, s: int) -> ChouKinds:
+        """``s``'s 臭 kinds (R4.7), sorted."""
+        no_chi, no_peng, ren = self._no_chi[s], self._no_peng[s], self._renpeng[s]
+        key = len(no_chi) << 12 | len(no_peng) << 6 | len(ren)  # the sets only grow
+        known, chou = self._cview[s]
+        if known != key:
+            chou = (
+                ChouKinds(_sorted_cards(no_chi), _sorted_cards(no_peng), _sorted_cards(ren))
+                if key
+                else NO_CHOU
+            )
+            self._cview[s] = (key, chou)
+        return chou
 
     def referee_view(self) -> dict[str, Any]:
         """The whole state (R5 does not apply): every hand and table, the stock in order, 臭 kinds,
@@ -360,7 +390,7 @@ class PositionMixin(TurnsMixin):
         view["legal"] = {str(s): [str(a) for a in self._legal[s]] for s in self._deciding}
         view["decided"] = {str(s): str(a) for s, a in self._decided.items()}
         view["seed"] = self.seed
-        view["actions"] = [[s, a] for s, a in self._actions]
+        view["actions"] = [[s, a] for s, a in self._action_texts()]
         return view
 
 
@@ -390,12 +420,18 @@ def _sorted_cards(kinds: Iterable[int]) -> tuple[Card, ...]:
     return tuple(_CARDS[k] for k in sorted(kinds))
 
 
-_OPTIONS: dict[RuleSet, dict[str, Any]] = {}
+# By id(rules) -> (rules, options): a RuleSet's hash is a Python-level call over every field, and the entry
+# holds the rule set, so its id is not reused while it is cached.
+_OPTIONS: dict[int, tuple[RuleSet, dict[str, Any]]] = {}
+# The card on offer as observed, by (card, from, drawn, last): immutable, shared.
+_PENDING: dict[tuple[int, int, bool, bool], Pending] = {}
 
 
 def _options(rules: RuleSet) -> dict[str, Any]:
     """Every option of the rule set but its name (R8.1: every seat sees the house options), a fresh dict."""
-    found = _OPTIONS.get(rules)
-    if found is None:
-        found = _OPTIONS[rules] = {k: v for k, v in rules.to_dict().items() if k not in ("name", "title")}
-    return dict(found)
+    hit = _OPTIONS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_OPTIONS) >= 10_000:
+            _OPTIONS.clear()
+        hit = _OPTIONS[id(rules)] = (rules, {k: v for k, v in rules.to_dict().items() if k not in ("name", "title")})
+    return dict(hit[1])

@@ -17,7 +17,7 @@ from paohuzi.engine import scoring_bridge
 from paohuzi.engine.actions import Action
 from paohuzi.engine.deck import HAND_CARDS
 from paohuzi.engine.events import Event, jsonable
-from paohuzi.engine.observation import OutcomeKind, Phase, WinHow
+from paohuzi.engine.observation import ChouKinds, OutcomeKind, Phase, RowCard, WinHow
 from paohuzi.groups import PARTNERS, Group, GroupKind, same_kind_huxi
 from paohuzi.rules import RuleSet
 from paohuzi.scoring import Score
@@ -34,6 +34,44 @@ _PARTNERS = PARTNERS
 # 胡息 of a 坎 (R3) and of a 偎, the most a hand pair can grow into (R4.2), by card kind.
 _KAN_HUXI = [same_kind_huxi(GroupKind.KAN, k) for k in range(NUM_KINDS)]
 _WEI_HUXI = [same_kind_huxi(GroupKind.WEI, k) for k in range(NUM_KINDS)]
+# Bit of "no card" (the cards as they stand) in a partner mask; bits 0–19 are the card kinds.
+_NO_CARD = NUM_KINDS
+_ALL_CARDS = (1 << (NUM_KINDS + 1)) - 1
+
+
+def _partner_mask(loose: list[int]) -> int:
+    """The cards (bit k for kind k, bit ``_NO_CARD`` for none) with which every loose card held once has
+    two cards to form a 句 or 绞 with (R3), among the loose cards and that card — the second test of
+    :meth:`HandState._maybe_complete`, worked out once for every card.
+
+    A loose card k held once with no such pair (an *orphan*) passes only with the card k itself (then it
+    is held twice and needs no partner) or with a card that completes one of its pairs: the missing kind of
+    a pair whose other kind is loose, or the second copy of a pair of one kind held once. No orphan: every
+    card passes, and so do the cards as they stand.
+    """
+    mask = _ALL_CARDS
+    for k in range(NUM_KINDS):
+        if loose[k] != 1:
+            continue
+        rescue = 1 << k
+        for a, b in _PARTNERS[k]:
+            if a == k or b == k:  # k is held once, so a partner pair never includes k itself
+                continue
+            la, lb = loose[a], loose[b]
+            if a == b:
+                if la >= 2:
+                    break
+                if la == 1:
+                    rescue |= 1 << a
+            elif la and lb:
+                break
+            elif la:
+                rescue |= 1 << b
+            elif lb:
+                rescue |= 1 << a
+        else:
+            mask &= rescue  # an orphan: also clears _NO_CARD
+    return mask
 
 
 class EngineError(PaohuziError):
@@ -136,6 +174,9 @@ class HandState:
         "_dead",
         "_hcache",
         "_tcache",
+        "_tview",
+        "_rview",
+        "_cview",
         "_info",
         "_phase",
         "_actor",
@@ -161,7 +202,7 @@ class HandState:
     events: list[Event]
     outcome: Outcome | None
     _stacked: bool
-    _deck: tuple[int, ...]
+    _deck: tuple[Card, ...]  # the deck in deal order (R2)
     _next: dict[int, int]
     _hands: list[list[int]]  # per seat: count per card kind
     _hsize: list[int]
@@ -181,7 +222,13 @@ class HandState:
     _dead: list[bool]
     _hcache: list[tuple[Card, ...] | None]
     _tcache: list[tuple[Group, ...] | None]
-    _info: list[tuple[int, list[int]] | None]
+    # Observation pieces (R5), kept until they change: the table as the other seats see it (a 偎 hidden),
+    # the row as RowCards (rows only grow: rebuilt when longer), the 臭 kinds (the sets only grow: keyed by
+    # their sizes).
+    _tview: list[tuple[Group | None, ...] | None]
+    _rview: list[tuple[RowCard, ...]]
+    _cview: list[tuple[int, ChouKinds]]
+    _info: list[tuple[int, list[int], int] | None]
     _phase: Phase
     _actor: int
     _card: int | None  # the card on offer, the forced draw (self_hu) or the 亮张
@@ -191,13 +238,22 @@ class HandState:
     _legal: dict[int, list[Action]]
     _decided: dict[int, Action]
     _deciding: tuple[int, ...]
-    _actions: list[tuple[int, str]]
+    _actions: list[tuple[int, Action | str]]  # the text is made on demand: see _action_texts
     _min_huxi: int
     _positioned: bool
 
     def _check_seat(self, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.table_size:
             raise EngineError(f"no such seat {seat!r} (seats are 0–{self.table_size - 1})")
+
+    def _action_texts(self) -> list[tuple[int, str]]:
+        """The actions played as (seat, text). ``apply`` logs the Action itself (its text costs more than
+        the rest of a step's bookkeeping); the texts are made here once and kept."""
+        log = self._actions
+        for i, (s, a) in enumerate(log):
+            if type(a) is not str:
+                log[i] = (s, str(a))
+        return log  # type: ignore[return-value]
 
     def _emit(self, event: Event) -> None:
         self.events.append(event)
@@ -238,6 +294,7 @@ class HandState:
         table.append(group)
         self._tsize[s] += kind.size
         self._tcache[s] = None
+        self._tview[s] = None
         self._info[s] = None
 
     def _upgrade(self, s: int, index: int, kind: GroupKind) -> None:
@@ -250,6 +307,7 @@ class HandState:
         self._tsize[s] += 1
         self._fours[s] += 1
         self._tcache[s] = None
+        self._tview[s] = None
         self._info[s] = None
 
     def _owes(self, s: int, taking: int = 0) -> bool:
@@ -277,8 +335,9 @@ class HandState:
             min_huxi=self._min_huxi,
         )
 
-    def _seat_info(self, s: int) -> tuple[int, list[int]]:
-        """(胡息 of the table groups and the 坎, the loose card counts) of seat ``s``, cached."""
+    def _seat_info(self, s: int) -> tuple[int, list[int], int]:
+        """(胡息 of the table groups and the 坎, the loose card counts, the cards the partner test lets
+        through) of seat ``s``, cached until its cards change. See :meth:`_maybe_complete`."""
         info = self._info[s]
         if info is None:
             h = self._hands[s]
@@ -292,17 +351,23 @@ class HandState:
                     fixed += _KAN_HUXI[k]
                 else:
                     loose[k] = m
-            info = self._info[s] = (fixed, loose)
+            info = self._info[s] = (fixed, loose, _partner_mask(loose))
         return info
 
     def _maybe_complete(self, s: int, card: int | None) -> bool:
         """A cheap necessary condition for R6.1, so that most offered cards skip the full analysis:
 
-        - the 胡息 can reach the minimum: table groups, 坎, as many 一二三/二七十 as the loose cards (and the
-          card) could make, and the most the card can add to a group it matches (R3);
         - every loose hand card held once (of another kind than the card) has two cards to form a 句 or
-          绞 with, among the loose cards and the card."""
-        fixed, loose = self._seat_info(s)
+          绞 with, among the loose cards and the card (precomputed per seat for every card: the bits of
+          ``_partner_mask``);
+        - the 胡息 can reach the minimum: table groups, 坎, as many 一二三/二七十 as the loose cards (and the
+          card) could make, and the most the card can add to a group it matches (R3)."""
+        info = self._info[s]
+        if info is None:
+            info = self._seat_info(s)
+        fixed, loose, mask = info
+        if not mask >> (_NO_CARD if card is None else card) & 1:
+            return False
         bound = fixed
         if card is not None:
             m = self._hands[s][card]
@@ -315,18 +380,7 @@ class HandState:
         for base, value in ((0, 3), (10, 6)):
             two = loose[base + 1]
             bound += value * (min(loose[base], two, loose[base + 2]) + min(two, loose[base + 6], loose[base + 9]))
-        if bound < self._min_huxi:
-            return False
-        for k in range(NUM_KINDS):
-            if loose[k] != 1 or k == card:
-                continue
-            for a, b in _PARTNERS[k]:
-                # k is held once, so a partner pair never includes k itself (c c C needs two k).
-                if a != k and b != k and loose[a] and loose[b] and (a != b or loose[a] >= 2):
-                    break
-            else:
-                return False
-        return True
+        return bound >= self._min_huxi
 
     def _clear_decision(self) -> None:
         self._phase = _OVER

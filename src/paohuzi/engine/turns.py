@@ -16,6 +16,8 @@ from paohuzi.engine.events import Dead, Deal, Discard, Draw, Show, Ti, Wei
 from paohuzi.engine.observation import WinHow
 from paohuzi.engine.state import _CARDS, _CHOUWEI, _DISCARD, _LIANG, _SAME, _SELF, _TI, _WEI
 
+_DISCARD_ACTIONS = tuple(Action.discard(k) for k in range(NUM_KINDS))
+
 
 class TurnsMixin(ClaimsMixin):
     """The deal, the draws and the discards; forced moves are made here and reported as events."""
@@ -24,20 +26,22 @@ class TurnsMixin(ClaimsMixin):
 
     def _start(self) -> None:
         """R2 deal, R4.1 opening 提, R6.4 天胡, then the dealer's first discard or the 下家's draw."""
-        deck = self._deck
+        deck = self._deck  # Cards (shuffled or checked)
         pos = 0
         hands: list[tuple[Card, ...]] = [() for _ in range(self.table_size)]
         for i, s in enumerate(self.seats):
             n = DEALER_CARDS if i == 0 else HAND_CARDS
-            for c in deck[pos : pos + n]:
-                self._hands[s][c] += 1
+            dealt = sorted(deck[pos : pos + n])
+            h = self._hands[s]
+            for c in dealt:
+                h[c] += 1
             self._hsize[s] = n
-            hands[s] = tuple(sorted(_CARDS[c] for c in deck[pos : pos + n]))
+            hands[s] = tuple(dealt)
             pos += n
         self._liang = int(deck[DEALER_CARDS - 1])
         self._stock = [int(c) for c in deck[pos:]]
         self._spos = 0
-        self._emit(
+        self.events.append(
             Deal(None, self.dealer, self.sitting_out, self.seats, tuple(hands), _CARDS[self._liang], len(self._stock))
         )
         # R4.1.1: every four of a kind in a dealt hand goes to the table as 提.
@@ -47,7 +51,7 @@ class TurnsMixin(ClaimsMixin):
                 if h[k] == 4:
                     self._take(s, k, 4)
                     self._lay(s, _SAME[_TI][k])
-                    self._emit(Ti(None, s, _CARDS[k], "dealt"))
+                    self.events.append(Ti(None, s, _CARDS[k], "dealt"))
         # R6.4: dealt 天胡 — the dealer first, then the 下家, then the 上家.
         for s in self.seats:
             if analysis.dealt_tianhu(self._hand_cards(s), self._table_groups(s)):
@@ -86,29 +90,34 @@ class TurnsMixin(ClaimsMixin):
 
     def _draw(self, s: int) -> int | None:
         """R4.2: ``s`` draws; forced 提/偎, else the card is shown and offered."""
-        if self._spos >= len(self._stock):
+        stock = self._stock
+        spos = self._spos
+        if spos >= len(stock):
             self._draw_game()
             return None
-        c = self._stock[self._spos]
-        self._spos += 1
-        last = self._spos == len(self._stock)
+        c = stock[spos]
+        self._spos = spos = spos + 1
+        left = len(stock) - spos
+        last = left == 0
         self._actor = s
-        self._emit(Draw(None, s, _CARDS[c], len(self._stock) - self._spos))
-        h = self._hands[s]
-        if h[c] == 3:  # R4.2.1: a 坎 and the drawn card → 提
+        events = self.events
+        card = _CARDS[c]
+        events.append(Draw(None, s, card, left))
+        n = self._hands[s][c]
+        if n == 3:  # R4.2.1: a 坎 and the drawn card → 提
             self._take(s, c, 3)
             self._lay(s, _SAME[_TI][c])
-            self._emit(Ti(None, s, _CARDS[c], "kan"))
+            events.append(Ti(None, s, card, "kan"))
         elif c in self._wei[s]:  # R4.2.1: a 偎/臭偎 on the table → 提
             self._upgrade(s, self._wei[s][c], _TI)
-            self._emit(Ti(None, s, _CARDS[c], "wei"))
-        elif h[c] == 2:  # R4.2.2: a pair → 偎, or 臭偎 after 忍碰
+            events.append(Ti(None, s, card, "wei"))
+        elif n == 2:  # R4.2.2: a pair → 偎, or 臭偎 after 忍碰
             chou = c in self._renpeng[s]
             self._take(s, c, 2)
             self._lay(s, _SAME[_CHOUWEI if chou else _WEI][c])
-            self._emit(Wei(None, s, _CARDS[c], chou))
+            events.append(Wei(None, s, card, chou))
         else:  # R4.2.4: shown and offered
-            self._emit(Show(None, s, _CARDS[c], last))
+            events.append(Show(None, s, card, last))
             return self._open_window(c, s, True, last)
         return self._offer_self_hu(s, c, last)
 
@@ -124,7 +133,7 @@ class TurnsMixin(ClaimsMixin):
             legal = [HU]
             discards = self._discardable(s) if self._owes(s) else []
             if discards:
-                legal += [Action.discard(k) for k in discards]
+                legal += [_DISCARD_ACTIONS[k] for k in discards]
             else:
                 legal.append(PASS)
             self._ask(_SELF, {s: legal})
@@ -136,14 +145,18 @@ class TurnsMixin(ClaimsMixin):
         self._actor = s
         if self._dead[s] or not self._owes(s):
             return self._next[s]
-        kinds = self._discardable(s)
+        h = self._hands[s]
+        kinds = [k for k in range(NUM_KINDS) if 0 < h[k] < 3]  # _discardable
         if not kinds:  # R4.6 decision: owes a discard, holds only 坎 cards → 死手
             self._dead[s] = True
-            self._emit(Dead(None, s))
+            self.events.append(Dead(None, s))
             return self._next[s]
         if len(kinds) == 1:  # no real choice: the engine plays it
             return self._discard(s, kinds[0], True)
-        self._ask(_DISCARD, {s: [Action.discard(k) for k in kinds]})
+        self._phase = _DISCARD  # _ask, for one seat
+        self._legal = {s: [_DISCARD_ACTIONS[k] for k in kinds]}
+        self._decided = {}
+        self._deciding = (s,)
         return None
 
     def _discard(self, s: int, c: int, auto: bool) -> int | None:
@@ -152,5 +165,5 @@ class TurnsMixin(ClaimsMixin):
         self._no_chi[s].add(c)
         self._no_peng[s].add(c)
         self._actor = s
-        self._emit(Discard(None, s, _CARDS[c], auto))
+        self.events.append(Discard(None, s, _CARDS[c], auto))
         return self._open_window(c, s, False, False)

@@ -68,6 +68,7 @@ __all__ = [
     "decode",
     "action_name",
     "legal_ids",
+    "action_ids",
     "shape_partners",
     "is_chi",
 ]
@@ -229,6 +230,39 @@ def legal_ids(legal: Iterable[str], card: Card | int | None = None) -> list[int]
         return [table[text] for text in legal]
     except KeyError as exc:
         raise ActionEncodingError(f"legal action {exc.args[0]!r} has no action ID") from None
+
+
+# Per row of _TEXT: id(action) -> (action, its ID). The engine hands out a few shared Action instances (the
+# discards, hu, peng, pass, each 吃 with its 比), so most legal actions are found by identity instead of by
+# their text; the entry holds the action, so its id cannot be reused while it is cached. Bounded.
+_BY_IDENTITY: list[dict[int, tuple[Action, int]]] = [{} for _ in range(NUM_KINDS + 1)]
+_BY_IDENTITY_LIMIT = 50_000
+
+
+def action_ids(legal: Iterable[Action], card: Card | int | None = None) -> list[int]:
+    """The IDs of legal actions (an observation's ``legal``), in their order: :func:`legal_ids` of their
+    texts, without making the texts for the actions seen before.
+
+    :raises ActionEncodingError: for an action with no ID (it would be an engine/env mismatch).
+
+    >>> action_ids([Action.discard(Card.X1), HU, PASS])
+    [0, 20, 22]
+    """
+    row = _row(card)
+    known = _BY_IDENTITY[row]
+    out = []
+    for action in legal:
+        hit = known.get(id(action))
+        if hit is None or hit[0] is not action:
+            text = str(action)
+            action_id = _TEXT[row].get(text)
+            if action_id is None:
+                raise ActionEncodingError(f"legal action {text!r} has no action ID")
+            if len(known) >= _BY_IDENTITY_LIMIT:
+                known.clear()
+            hit = known[id(action)] = (action, action_id)
+        out.append(hit[1])
+    return out
 
 
 def action_name(action_id: int) -> str:

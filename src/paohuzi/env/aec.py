@@ -247,6 +247,7 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         self._hand: Hand | None = None
         self._cache: dict[str, tuple[int, Observation, dict[str, np.ndarray]]] = {}
         self._version = 0
+        self._offered: tuple[int, int | None] = (-1, None)
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
@@ -319,7 +320,9 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
             self._accumulate_rewards()
             self._deads_step_first()
         else:
-            self.agent_selection = self.possible_agents[decision_order(hand)[0]]
+            deciding = hand.deciding
+            seat = deciding[0] if len(deciding) == 1 else decision_order(hand)[0]
+            self.agent_selection = self.possible_agents[seat]
         if self.render_mode == "human":
             self.render()
 
@@ -397,15 +400,28 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         :raises IllegalActionError: if it is not among ``agent``'s legal actions now.
         """
         seat = self.seat_of(agent)
+        card = self._offer()
         try:
-            move = decode(operator.index(action_id), pending(self.hand)[0])  # type: ignore[arg-type]
+            move = decode(operator.index(action_id), card)  # type: ignore[arg-type]
         except (ActionEncodingError, TypeError) as exc:
             raise IllegalActionError(seat, action_id, str(exc)) from None
-        if move not in self.legal_actions(agent):
+        legal = self.legal_actions(agent)
+        for known in legal:  # the engine's own instance, which it finds by identity
+            if known is move:
+                return known
+        for known in legal:
+            if known == move:
+                return known
+        listed = ", ".join(f"{encode(a, card)}={a}" for a in legal) or "none"
+        raise IllegalActionError(seat, move, f"action ID {action_id} is not legal now; legal: {listed}")
+
+    def _offer(self) -> int | None:
+        """The card on offer now (:func:`pending`), worked out once per state of the environment."""
+        version, card = self._offered
+        if version != self._version:
             card = pending(self.hand)[0]
-            legal = ", ".join(f"{encode(a, card)}={a}" for a in self.legal_actions(agent)) or "none"
-            raise IllegalActionError(seat, move, f"action ID {action_id} is not legal now; legal: {legal}")
-        return move
+            self._offered = (self._version, card)
+        return card
 
     def end_illegal(self, agent: str, reward: float) -> None:
         """End the hand because ``agent`` chose an illegal action, without touching the engine's state:

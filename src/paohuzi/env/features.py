@@ -27,8 +27,9 @@ from typing import Any
 import numpy as np
 
 from paohuzi.cards import NUM_KINDS
-from paohuzi.engine import Observation
-from paohuzi.env.actions import NUM_ACTIONS, legal_ids
+from paohuzi.engine import Observation, Phase
+from paohuzi.env.actions import NUM_ACTIONS, action_ids
+from paohuzi.groups import GroupKind
 
 __all__ = [
     "PIECES",
@@ -103,33 +104,56 @@ _DEALER = tuple(_OFFSET[f"dealer_{r}"] for r in RELATIVE)
 _TURN = tuple(_OFFSET[f"turn_{r}"] for r in RELATIVE)
 _DEAD = tuple(_OFFSET[f"dead_{r}"] for r in RELATIVE)
 _PHASE = {p: _OFFSET[f"phase_{p}"] for p in PHASES}
+_PHASE_OF = {Phase(p): offset for p, offset in _PHASE.items()}  # a StrEnum hashes as its text
 _PENDING_DRAWN = _OFFSET["pending_drawn"]
 _PENDING_LAST = _OFFSET["pending_last"]
 _DECIDING = _OFFSET["deciding"]
 _PENDING_FROM = tuple(_OFFSET[f"pending_from_{r}"] for r in RELATIVE)
+
+
 def _typed(obs: Observation | Mapping[str, Any]) -> Observation:
     return obs if isinstance(obs, Observation) else Observation.from_dict(obs)
 
 
-def featurize(obs: Observation | Mapping[str, Any]) -> np.ndarray:  # noqa: C901, PLR0912 (one block per feature plane)
+# Per (seats in play, observing seat): each seat at the table -> its relative index (None: sitting out).
+_RELATIVE: dict[tuple[tuple[int, ...], int], tuple[int | None, ...]] = {}
+# Per group kind: the piece offsets by relative seat of a same-kind group (ti, pao, wei, peng), or None for
+# a 句/绞 (counted per card in the chi piece). Keyed by id: an Enum's hash is a Python-level call, and the
+# members live as long as the module.
+_SAME_BY_KIND = {id(kind): _SAME.get(kind.value) for kind in GroupKind}
+_COPIES_LEFT = bytes(max(0, 4 - x) for x in range(256))  # seen copies -> unseen copies (R5: never below 0)
+
+
+def _relative(seats: tuple[int, ...], me: int) -> tuple[int | None, ...]:
+    key = (seats, me)
+    rel = _RELATIVE.get(key)
+    if rel is None:
+        n = len(seats)
+        pos = seats.index(me)
+        by_seat: list[int | None] = [None] * (max(seats) + 1)
+        for i, s in enumerate(seats):
+            by_seat[s] = (i - pos) % n
+        rel = _RELATIVE[key] = tuple(by_seat)
+    return rel
+
+
+def featurize(obs: Observation | Mapping[str, Any]) -> np.ndarray:  # noqa: C901, PLR0912, PLR0915 (one block per feature plane)
     """The observation tensor (see the :mod:`paohuzi.env` docstring) of one seat's observation.
 
     :param obs: :meth:`paohuzi.engine.Hand.observation` of the seat (R5-safe), or its JSON form.
     :returns: a new ``float32`` array of shape ``(OBSERVATION_SIZE,)``.
     """
-    obs = _typed(obs)
-    # Every value is a small count (< 256): count in a bytearray, convert once.
-    me = obs.seat
-    seats = obs.seats
-    n = len(seats)
-    pos = seats.index(me)
-    rel = {s: (i - pos) % n for i, s in enumerate(seats)}
+    if type(obs) is not Observation:
+        obs = _typed(obs)
+    # Every value is a small count (< 256): count in a bytearray, convert once. ``seen`` counts the copies
+    # of each kind this seat sees, for the unseen piece (Observation.unseen, computed along the way).
+    rel = _relative(obs.seats, obs.seat)
     b = bytearray(OBSERVATION_SIZE)
-    counts = [0] * _W
+    seen = [0] * _W
     for card in obs.hand:
-        counts[card] += 1
+        seen[card] += 1
     for k in range(_W):
-        c = counts[k]
+        c = seen[k]
         if c:
             b[_HAND + k] = c
             if c == 3:
@@ -137,31 +161,44 @@ def featurize(obs: Observation | Mapping[str, Any]) -> np.ndarray:  # noqa: C901
     for s, groups in enumerate(obs.tables):
         if not groups:
             continue
-        r = rel.get(s)
-        if r is None:  # the seat sitting out has no table
+        r = rel[s] if s < len(rel) else None
+        if r is None:  # the seat sitting out has no table; were one given, its cards are still seen
+            for g in groups:
+                if g is not None:
+                    for k in g.cards:
+                        seen[k] += 1
             continue
         for g in groups:
             if g is None:  # another seat's 偎: three backs (R5)
                 b[_HIDDEN_WEI[r]] += 1
                 continue
-            base = _SAME.get(g.kind.value)
+            base = _SAME_BY_KIND[id(g.kind)]
+            cards = g.cards
             if base is None:  # 句 / 绞
                 off = _CHI[r]
-                for k in g.cards:
+                for k in cards:
                     b[off + k] += 1
+                    seen[k] += 1
             else:
-                b[base[r] + g.cards[0]] = 1
+                k = cards[0]
+                b[base[r] + k] = 1
+                seen[k] += len(cards)
     for s, row in enumerate(obs.rows):
         if not row:
             continue
         r = rel[s]
+        assert r is not None
         discarded, unclaimed = _ROW[True][r], _ROW[False][r]
         for entry in row:
-            b[(discarded if entry.discarded else unclaimed) + entry.card] += 1
+            k = entry.card
+            b[(discarded if entry.discarded else unclaimed) + k] += 1
+            seen[k] += 1
     pending = obs.pending
     if pending is not None:
-        b[_PENDING + pending.card] = 1
-        b[_PENDING_FROM[rel[pending.from_seat]]] = 1
+        k = pending.card
+        b[_PENDING + k] = 1
+        seen[k] += 1
+        b[_PENDING_FROM[rel[pending.from_seat]]] = 1  # type: ignore[index]
         b[_PENDING_DRAWN] = pending.drawn
         b[_PENDING_LAST] = pending.last
     b[_LIANG + obs.liangzhang] = 1
@@ -172,23 +209,21 @@ def featurize(obs: Observation | Mapping[str, Any]) -> np.ndarray:  # noqa: C901
         b[_CHOU_PENG + k] = 1
     for k in chou.renpeng:
         b[_RENPENG + k] = 1
-    b[_DEALER[rel[obs.dealer]]] = 1
-    turn = rel.get(obs.turn)
-    if turn is not None:
-        b[_TURN[turn]] = 1
+    b[_DEALER[rel[obs.dealer]]] = 1  # type: ignore[index]
+    turn = obs.turn
+    if turn < len(rel) and rel[turn] is not None:
+        b[_TURN[rel[turn]]] = 1  # type: ignore[index]
     for s in obs.dead:
-        b[_DEAD[rel[s]]] = 1
-    phase = _PHASE.get(obs.phase.value)
+        b[_DEAD[rel[s]]] = 1  # type: ignore[index]
+    phase = _PHASE_OF.get(obs.phase)
     if phase is not None:
         b[phase] = 1
     b[_DECIDING] = obs.deciding
     b[_STOCK] = obs.stock
     hand_counts = obs.hand_counts
-    for s, r in rel.items():
-        b[_HAND_COUNT[r]] = hand_counts[s]
-    unseen = obs.unseen()
-    for k in range(_W):
-        b[_UNSEEN + k] = unseen[k]
+    for s in obs.seats:
+        b[_HAND_COUNT[rel[s]]] = hand_counts[s]  # type: ignore[index]
+    b[_UNSEEN : _UNSEEN + _W] = bytes(seen).translate(_COPIES_LEFT)
     return np.frombuffer(b, np.uint8).astype(np.float32)
 
 
@@ -203,10 +238,13 @@ def action_mask(obs: Observation | Mapping[str, Any], selected: bool = True) -> 
 
     :param selected: False gives all zeros (the PettingZoo convention for agents not to move).
     """
-    obs = _typed(obs)
+    if type(obs) is not Observation:
+        obs = _typed(obs)
     mask = np.zeros(NUM_ACTIONS, np.int8)
-    if selected and obs.legal:
-        mask[legal_ids([str(a) for a in obs.legal], pending_card(obs))] = 1
+    legal = obs.legal
+    if selected and legal:
+        pending = obs.pending
+        mask[action_ids(legal, None if pending is None else pending.card)] = 1
     return mask
 
 
