@@ -135,3 +135,29 @@ def test_processes_started_together_on_a_fresh_postgresql_migrate_one_after_the_
             assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
         for db in databases:
             db.stop()
+
+
+def test_a_stale_owner_whose_row_is_already_there_is_told_it_is_fenced(database: Database) -> None:
+    """The shared mode: a room's new owner (a newer token in its fence) wrote action 1; the old owner's
+    append of its own action 1 is refused as fenced (RoomFenced, the room reported once) — not as a key
+    error, which would leave the stale owner unaware (on PostgreSQL the fence check and the insert are
+    pipelined, and the insert's error comes first)."""
+    from paohuzi.server.db import RoomFenced, fence_room
+
+    fenced: list[list[int]] = []
+    database.on_room_fenced = fenced.append
+
+    async def main() -> None:
+        database.start()
+        room = await database.run(store.create_room("123457", "private", None, {}, 3))
+        match = await database.run(store.create_match(room, 7, {}, 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
+        hand = await database.run(store.create_hand(match, 1, 7, 0, {}))
+        assert await database.run(fence_room(room, 5, "old"))
+        assert await database.run(fence_room(room, 6, "new"))
+        await database.for_room(room, 6).append_action(store.action_row(hand, 1, 0, "pass", "player"))
+        with pytest.raises(RoomFenced):
+            await database.for_room(room, 5).append_action(store.action_row(hand, 1, 0, "discard x1", "player"))
+        assert fenced == [[room]]
+        assert await database.run(store.hand_actions(hand)) == [(0, "pass", "player")]
+
+    asyncio.run(main())

@@ -450,10 +450,15 @@ class Database:
                 insert.executemany(_PG_INSERT, rows)
                 token = writer.fetchone() if self.token is not None else None
                 current = rooms.fetchall() if wanted else []
-        except psycopg.OperationalError as exc:
-            if raw.broken or raw.closed:
+        except psycopg.Error as exc:
+            if isinstance(exc, psycopg.OperationalError) and (raw.broken or raw.closed):
                 conn.invalidate(exc)
                 raise _Broken(str(exc)) from exc
+            # the insert failed (a row already there: a stale owner's), so its fence was not judged: judge it
+            # now, the general way, so that a stale owner learns it (RoomFenced) rather than a key error
+            raw.rollback()
+            self._check_fence(conn)
+            self._check_rooms(conn, batch)
             raise
         if token is not None:
             self._judge_fence(int(token[0]))
