@@ -77,8 +77,8 @@ cdef enum:
     NUM = 20
     MAXC = 8           # candidates per slot (at most 5 in the R3 table)
     MAXT = 32          # table groups handled here (a real table has at most 7)
-    MAXF = 10          # fixed groups (坎/提) + one 偎/碰 made by the card
-    MAXR = 16          # groups of the free cards
+    MAXF = NUM + 1     # fixed groups (坎/提, at most one a kind) + one 偎/碰 made by the card
+    MAXR = 32          # groups of the free cards (at most 2 a kind + the card: 41 cards)
     CH_JIANG = 15      # memo choice: the 将
     CH_NONE = 14       # memo choice: nothing (empty rest, or not completable)
 

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -132,6 +133,23 @@ def test_a_memo_cleared_during_the_search_changes_nothing() -> None:
     finally:
         accel.memo_bits(18)
     assert not failures, failures[:3]
+
+
+@needs_accel
+def test_hands_of_any_size_equal_pure() -> None:
+    """Up to 80 cards in hand (``paohuzi analyze`` takes any hand): up to 20 坎/提 and 41 free cards."""
+    rng = random.Random(15)
+    hands = [[c for c in Card for _ in range(n)] for n in (3, 4)]
+    for _ in range(300):
+        hands.append([c for c in Card for _ in range(rng.choice((0, 1, 2, 2, 3, 3, 4)))])
+    for hand in hands:
+        for card in (None, *rng.sample(list(Card), 3)):
+            for source in (Source.NONE,) if card is None else (Source.SELF, Source.OTHER, Source.DISCARD):
+                for m in (0, 15):
+                    assert outcome(analysis.arrangements, hand, (), card, source, min_huxi=m) == outcome(
+                        pure.arrangements, hand, (), card, source, m
+                    ), (hand, card, source, m)
+        assert outcome(analysis.waits, hand, min_huxi=0) == outcome(pure.waits, hand, (), 0), hand
 
 
 # Hypothesis: any cards (bad ones too), any table groups (a 坎 or 将 on a table too), any card and source.
