@@ -1,4 +1,8 @@
-"""Train the ``learned`` policy (paohuzi.env.learned) by imitating ``greedy``, with numpy only.
+"""Train a two-layer ``learned`` policy (paohuzi.env.learned) by imitating ``greedy``, with numpy only.
+
+The numpy-only path (no PyTorch): the shipped weights come from ``examples/train_agent.py`` instead, which
+adds a value head, greedy's scores as soft targets and DAgger (docs/AI.md §8). This script made the first
+distilled weights (2,000 hands, 15 epochs: 56.6 % agreement with greedy on held-out hands).
 
 1. Plays ``--hands`` hands of ``qq`` with greedy at every seat (hand seeds ``seed``, ``seed + 1`` …) and
    records, at every decision with a choice, the deciding seat's observation tensor, its action mask and
@@ -7,8 +11,7 @@
    (Adam, minibatches, ``--epochs``), holding out the last 10 % of the hands to report agreement with greedy.
 3. Saves the weights (with the seed, hands, epochs and agreement) to ``--out``.
 
-    PYTHONPATH=src .venv/bin/python examples/distill.py --hands 300 --epochs 15 --seed 0 \\
-        --out src/paohuzi/env/weights/distilled_greedy.npz
+    PYTHONPATH=src .venv/bin/python examples/distill.py --hands 2000 --epochs 15 --seed 0 --out distilled.npz
 """
 
 from __future__ import annotations

@@ -1,11 +1,14 @@
 """A baseline table for the Gymnasium environment (issue #16): what "learning" looks like here.
 
-Trains the numpy linear policy of ``env_train.py`` (REINFORCE) against ``random`` and by self-play, then
-plays every row — and a masked-random player — on the same evaluation deals against ``random`` and against
-``greedy`` opponents, and prints a Markdown table: algorithm, training hands and learner steps, CPU time,
-points per hand with 95 % CIs, and the paired difference from masked random on the same deals.
+Trains the numpy linear policy of ``env_train.py`` (REINFORCE) against ``random`` and by self-play, and —
+when the optional ``train`` extra is installed — sb3-contrib's MaskablePPO (``sb3_train.py``, docs/env.md's
+recipe) against ``random`` and by self-play with snapshot opponents; then plays every row — and a
+masked-random player — on the same evaluation deals against ``random`` and against ``greedy`` opponents,
+and prints a Markdown table: algorithm, training hands and learner steps, wall and CPU time, points per
+hand with 95 % CIs, and the paired difference from masked random on the same deals.
 
-    PYTHONPATH=examples .venv/bin/python examples/env_baselines.py --hands 3000 --eval 400 --eval-greedy 200
+    PYTHONPATH=src:examples python examples/env_baselines.py --hands 3000 --eval 400 --eval-greedy 200 \
+        --ppo-steps 200000 --ppo-self-play 50000
 
 See docs/env.md ("Baselines").
 """
@@ -39,6 +42,27 @@ def linear(model: env_train.LinearPolicy) -> Policy:
     return play
 
 
+def maskable_ppo_rows(steps: int, self_play: int, seed: int, rollout: int = 2048,
+                      ) -> list[tuple[str, int, int, float, float, Policy]]:
+    """MaskablePPO against ``random`` and by self-play (snapshots every ``self_play`` steps); none without
+    the ``train`` extra."""
+    try:
+        import sb3_train
+    except ImportError as exc:
+        print(f"(MaskablePPO rows skipped: {exc}; install the train extra)", file=sys.stderr)
+        return []
+    rows = []
+    for name, every in (("MaskablePPO vs random (docs/env.md recipe)", 0),
+                        (f"MaskablePPO, self-play (snapshot/{self_play:,} steps)", self_play)):
+        start, cpu = time.time(), time.process_time()
+        model = sb3_train.train(steps, seed, "random", every, n_steps=rollout)
+        hands = sum(len(r) for r in model.get_env().env_method("get_episode_rewards"))
+        play = sb3_train.as_policy(model.policy, deterministic=True)
+        rows.append((name, hands, model.num_timesteps, time.time() - start, time.process_time() - cpu,
+                     lambda o, m, rng, play=play: play(o, m)))
+    return rows
+
+
 def rewards(policy: Policy, hands: int, opponents: str, seed: int) -> list[float]:
     """The learner's points on ``hands`` deals (seeds ``seed`` …, the same for every policy; the learner's
     seat and the opponents' play are fixed by the seed too)."""
@@ -68,25 +92,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval", type=int, default=400, help="evaluation deals against random")
     parser.add_argument("--eval-greedy", type=int, default=200, help="evaluation deals against greedy")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--ppo-steps", type=int, default=200_000, help="MaskablePPO learner steps (0: no rows)")
+    parser.add_argument("--ppo-self-play", type=int, default=50_000, help="MaskablePPO snapshot interval")
+    parser.add_argument("--ppo-rollout", type=int, default=2048, help="MaskablePPO steps per copy and rollout")
     args = parser.parse_args(argv)
-    rows: list[tuple[str, int, float, Policy]] = [("masked random", 0, 0.0, masked_random)]
+    rows: list[tuple[str, int, int, float, float, Policy]] = [("masked random", 0, 0, 0.0, 0.0, masked_random)]
     for name, self_play in (("linear REINFORCE vs random", 0), ("linear REINFORCE, self-play (snapshot/500)", 500)):
-        start = time.process_time()
+        start, cpu = time.time(), time.process_time()
         model = env_train.train(args.hands, "random", args.seed, log_every=0, self_play=self_play)
-        rows.append((name, args.hands, time.process_time() - start, linear(model)))
+        rows.append((name, args.hands, model.steps, time.time() - start, time.process_time() - cpu, linear(model)))
+    if args.ppo_steps:
+        rows += maskable_ppo_rows(args.ppo_steps, args.ppo_self_play, args.seed, args.ppo_rollout)
     seed = 2 * 10**9 + args.seed
     base = {opp: rewards(masked_random, n, opp, seed) for opp, n in (("random", args.eval),
                                                                        ("greedy", args.eval_greedy))}
-    print(f"| algorithm | training hands | train CPU s | vs random ({args.eval} deals) | − masked random "
-          f"| vs greedy ({args.eval_greedy} deals) | − masked random |")
-    print("|---|---:|---:|---|---|---|---|")
-    for name, hands, cpu, policy in rows:
+    print(f"| algorithm | training hands | learner steps | train wall s | train CPU s | vs random ({args.eval} deals) "
+          f"| − masked random | vs greedy ({args.eval_greedy} deals) | − masked random |")
+    print("|---|---:|---:|---:|---:|---|---|---|---|")
+    for name, hands, steps, wall, cpu, policy in rows:
         cells = []
         for opp, n in (("random", args.eval), ("greedy", args.eval_greedy)):
             r = base[opp] if policy is masked_random else rewards(policy, n, opp, seed)
             paired = [a - b for a, b in zip(r, base[opp], strict=True)]
             cells += [ci(r), "—" if policy is masked_random else ci(paired)]
-        print(f"| {name} | {hands} | {cpu:.1f} | " + " | ".join(cells) + " |")
+        print(f"| {name} | {hands} | {steps} | {wall:.0f} | {cpu:.0f} | " + " | ".join(cells) + " |", flush=True)
     return 0
 
 

@@ -36,6 +36,7 @@ class LinearPolicy:
     def __init__(self, rng: np.random.Generator) -> None:
         self.W = rng.normal(0.0, 0.01, (NUM_ACTIONS, OBSERVATION_SIZE)).astype(np.float32)
         self.b = np.zeros(NUM_ACTIONS, np.float32)
+        self.steps = 0  # learner decisions trained on
 
     def probabilities(self, x: np.ndarray, mask: np.ndarray) -> np.ndarray:
         logits = self.W @ x + self.b
@@ -84,6 +85,7 @@ def train(hands: int, opponents: str, seed: int, lr: float = 0.05, log_every: in
             p = policy.probabilities(x, obs["action_mask"])
             action = int(rng.choice(NUM_ACTIONS, p=p))
             steps.append((x, p, action))
+            policy.steps += 1
             obs, reward, terminated, truncated, _ = env.step(action)
             if terminated or truncated:
                 break

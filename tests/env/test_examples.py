@@ -9,6 +9,7 @@ import pytest
 
 from paohuzi.bots import make_bot
 from paohuzi.cli import main
+from paohuzi.env import PolicyBot
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "env.md").read_text(encoding="utf-8")
@@ -59,8 +60,48 @@ def test_baseline_table_script_smoke(monkeypatch: pytest.MonkeyPatch, capsys: py
     monkeypatch.syspath_prepend(str(ROOT / "examples"))
     import env_baselines
 
-    assert env_baselines.main(["--hands", "10", "--eval", "4", "--eval-greedy", "2"]) == 0
+    assert env_baselines.main(["--hands", "10", "--eval", "4", "--eval-greedy", "2", "--ppo-steps", "0"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("| algorithm | training hands | train CPU s | vs random (4 deals)")
+    assert lines[0].startswith("| algorithm | training hands | learner steps | train wall s | train CPU s | vs random")
     assert [line.split(" | ")[0] for line in lines[2:]] == [
         "| masked random", "| linear REINFORCE vs random", "| linear REINFORCE, self-play (snapshot/500)"]
+    assert [int(line.split(" | ")[1]) for line in lines[2:]] == [0, 10, 10]
+    assert all(int(line.split(" | ")[2]) > 10 for line in lines[3:])  # several decisions a hand
+
+
+def test_baseline_table_maskable_ppo_rows(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """With the train extra: the MaskablePPO rows (against random, and self-play with snapshot opponents)."""
+    pytest.importorskip("sb3_contrib")
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))
+    import env_baselines
+
+    args = ["--hands", "4", "--eval", "3", "--eval-greedy", "1", "--ppo-steps", "64", "--ppo-rollout", "16",
+            "--ppo-self-play", "64"]
+    assert env_baselines.main(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(" | ")[0] for line in lines[5:]] == [
+        "| MaskablePPO vs random (docs/env.md recipe)", "| MaskablePPO, self-play (snapshot/64 steps)"]
+    assert [int(line.split(" | ")[2]) for line in lines[5:]] == [128, 128]  # one rollout of 8 copies × 16
+
+
+def test_sb3_self_play_refreshes_snapshots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """examples/sb3_train.py: the opponents are snapshots of the learner, replaced every N steps; a saved
+    model plays in ``paohuzi simulate`` as a bot."""
+    pytest.importorskip("sb3_contrib")
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))
+    import sb3_train
+
+    seen: list[object] = []
+
+    class Recording(sb3_train.SnapshotOpponents):
+        def _on_step(self) -> bool:
+            seen.append(self.training_env.get_attr("opponents")[0])
+            return super()._on_step()
+
+    model = sb3_train.train(32, seed=1, self_play=0, n_envs=2, n_steps=8)
+    model.learn(total_timesteps=32, callback=Recording(8))
+    bots = {id(opp) for opps in seen for opp in opps}
+    assert 2 <= len(bots) and all(isinstance(opp, PolicyBot) for opps in seen for opp in opps)
+    model.save(tmp_path / "ppo.zip")
+    spec = f"sb3_train:MaskablePPOBot[model={tmp_path / 'ppo.zip'}]"
+    assert main(["simulate", "--bots", f"{spec},random,random", "--hands", "1", "--quiet"]) == 0

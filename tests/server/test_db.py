@@ -105,3 +105,59 @@ def test_the_worker_gets_a_new_connection_when_the_database_dropped_its_own(tmp_
             asyncio.run(main())
         finally:
             db.stop()
+
+
+def test_processes_started_together_on_a_fresh_postgresql_migrate_one_after_the_other() -> None:
+    """The shared mode starts several processes on one database: four migrations of a fresh schema at once
+    (each its own engine, as each process has) all succeed — an advisory lock makes them take turns, where
+    they raced to create the same tables — and leave exactly the models' schema."""
+    if not postgres_available():
+        pytest.skip("no PostgreSQL on 127.0.0.1:5432")
+    import threading
+
+    with postgres_schema() as url:
+        databases = [Database(url) for _ in range(4)]
+        errors: list[BaseException] = []
+
+        def migrate(db: Database) -> None:
+            try:
+                db.migrate()
+            except BaseException as exc:  # noqa: BLE001 — reported below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=migrate, args=(db,)) for db in databases]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert errors == []
+        with databases[0].engine.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+        for db in databases:
+            db.stop()
+
+
+def test_a_stale_owner_whose_row_is_already_there_is_told_it_is_fenced(database: Database) -> None:
+    """The shared mode: a room's new owner (a newer token in its fence) wrote action 1; the old owner's
+    append of its own action 1 is refused as fenced (RoomFenced, the room reported once) — not as a key
+    error, which would leave the stale owner unaware (on PostgreSQL the fence check and the insert are
+    pipelined, and the insert's error comes first)."""
+    from paohuzi.server.db import RoomFenced, fence_room
+
+    fenced: list[list[int]] = []
+    database.on_room_fenced = fenced.append
+
+    async def main() -> None:
+        database.start()
+        room = await database.run(store.create_room("123457", "private", None, {}, 3))
+        match = await database.run(store.create_match(room, 7, {}, 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
+        hand = await database.run(store.create_hand(match, 1, 7, 0, {}))
+        assert await database.run(fence_room(room, 5, "old"))
+        assert await database.run(fence_room(room, 6, "new"))
+        await database.for_room(room, 6).append_action(store.action_row(hand, 1, 0, "pass", "player"))
+        with pytest.raises(RoomFenced):
+            await database.for_room(room, 5).append_action(store.action_row(hand, 1, 0, "discard x1", "player"))
+        assert fenced == [[room]]
+        assert await database.run(store.hand_actions(hand)) == [(0, "pass", "player")]
+
+    asyncio.run(main())

@@ -3,12 +3,12 @@ reconnecting, 托管 for a disconnected or slow seat, leaving, rematch."""
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import Any
 
 from paohuzi.engine import replay
 
+from .play import in_parallel
 from .support import Client, ServerProcess, never_hu, play_seat
 
 
@@ -24,23 +24,7 @@ def _private_table(server: ServerProcess, **options: Any) -> tuple[list[Client],
 
 
 def _play_all(players: list[Client], until: str = "hand_over", timeout: float = 90) -> list[dict[str, Any]]:
-    results: list[Any] = [None] * len(players)
-    errors: list[BaseException] = []
-
-    def run(i: int) -> None:
-        try:
-            results[i] = play_seat(players[i], until=until, timeout=timeout)
-        except BaseException as exc:  # noqa: BLE001
-            errors.append(exc)
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(players))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        raise errors[0]
-    return results
+    return in_parallel([lambda p=p: play_seat(p, until=until, timeout=timeout) for p in players])
 
 
 def test_three_clients_play_a_private_room_hand_to_settlement(server: ServerProcess) -> None:

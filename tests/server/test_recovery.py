@@ -4,59 +4,24 @@ and, when it answers on 127.0.0.1:5432, on PostgreSQL (a schema of its own per t
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Any
 
-from paohuzi.engine import Hand, replay
-from paohuzi.rules import RuleSet
-
-from .support import (
-    Client,
-    ServerProcess,
-    describe,
-    first_legal,
-    never_hu,
-    play_seat,
-)
+from .play import RecordingClient, check_replay, in_parallel, seated_table
+from .support import Client, ServerProcess, describe, first_legal, never_hu, play_seat
 
 
-def _acked(clients: list[Client]) -> dict[int, list[str]]:
+def _acked(clients: list[RecordingClient], hand: int) -> dict[int, list[str]]:
     """seat -> the actions its client sent and saw accepted, in order."""
-    out: dict[int, list[str]] = {}
-    for c in clients:
-        sent = {m["id"]: m["action"] for m in c.__dict__.get("sent", [])}
-        for f in c.frames:
-            if f["type"] == "update" and f.get("id") in sent:
-                out.setdefault(f["view"]["seat"], []).append(sent[f["id"]])
-    return out
+    return {next(f for f in c.frames if f["type"] == "game")["view"]["seat"]: c.acked(hand) for c in clients}
 
 
-class RecordingClient(Client):
-    """Remembers the ``act`` frames it sent, to check them against the stored record."""
-
-    def send(self, message: dict[str, Any]) -> None:
-        if message.get("type") == "act":
-            self.__dict__.setdefault("sent", []).append(message)
-        super().send(message)
-
-
-def _play(clients: list[Client], until: str, stop_when: Any = None, choose: Any = first_legal) -> None:
-    errors: list[BaseException] = []
-
-    def run(c: Client) -> None:
-        try:
-            play_seat(c, until=until, choose=choose, stop_when=stop_when, timeout=60)
-        except BaseException as exc:  # noqa: BLE001
-            errors.append(exc)
-
-    threads = [threading.Thread(target=run, args=(c,)) for c in clients]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        raise AssertionError(describe(clients)) from errors[0]
+def _play(clients: list[RecordingClient], until: str, stop_when: Any = None, choose: Any = first_legal) -> None:
+    jobs = [lambda c=c: play_seat(c, until=until, choose=choose, stop_when=stop_when, timeout=60) for c in clients]
+    try:
+        in_parallel(jobs)
+    except BaseException as exc:
+        raise AssertionError(describe(list(clients))) from exc
 
 
 def _last_views(clients: list[Client]) -> dict[int, dict[str, Any]]:
@@ -67,23 +32,9 @@ def _last_views(clients: list[Client]) -> dict[int, dict[str, Any]]:
     return out
 
 
-def _seated_at_a_live_hand(server: ServerProcess) -> list[Client]:
-    """Three players in a new one-hand room, the hand dealt. A dealt 天胡 (R6.4, about one deal in 10,000)
-    ends a hand before anyone plays; then the players leave that (finished) room for a new one."""
-    for _ in range(3):
-        clients: list[Client] = [RecordingClient(server) for _ in range(3)]
-        code = clients[0].api("POST", "/api/rooms", {"hands": 1}, expect=201)["room"]["code"]
-        for c in clients[1:]:
-            c.api("POST", f"/api/rooms/{code}/join")
-        for c in clients:
-            c.connect()
-            c.send({"type": "ready", "ready": True})
-        games = [c.expect("game") for c in clients]
-        if games[0]["view"]["phase"] != "over":
-            return clients
-        for c in clients:
-            c.close()
-    raise AssertionError("three dealt 天胡 in a row")
+def _seated_at_a_live_hand(server: ServerProcess) -> list[RecordingClient]:
+    """Three players in a new one-hand room, the hand dealt."""
+    return seated_table(server, [server] * 3, RecordingClient)
 
 
 def test_kill_9_mid_hand_then_resume_and_finish(database_url: str, tmp_path: Path) -> None:
@@ -119,15 +70,9 @@ def test_kill_9_mid_hand_then_resume_and_finish(database_url: str, tmp_path: Pat
             c.close()
 
         record = clients[0].api("GET", f"/api/replays/{hand_id}?steps=false")["record"]
-        # uninterrupted replay of the same actions, from scratch
-        fresh = Hand(RuleSet.from_dict(record["rules"]), record["seed"], record["dealer"])
-        for seat, action in record["actions"]:
-            fresh.apply(seat, action)
-        assert fresh.over and fresh.record() == record
-        assert fresh.outcome is not None and fresh.outcome.to_dict() == overs[0]["outcome"]
-        assert replay(record).events == fresh.events
+        check_replay(record, overs[0]["outcome"])  # uninterrupted replay of the same actions, from scratch
         # the record holds exactly the actions the players saw accepted, in order — none lost, none doubled
-        acked = _acked(clients)
+        acked = _acked(clients, hand_id)
         for seat, actions in acked.items():
             assert [a for s, a in record["actions"] if s == seat] == actions
         assert len(record["actions"]) == sum(len(a) for a in acked.values())

@@ -17,9 +17,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from paohuzi.engine import Hand, replay
-from paohuzi.rules import RuleSet
-
+from .play import RecordingClient, check_replay, in_parallel, seated_table
 from .support import Client, ServerProcess, never_hu, postgres_available, postgres_schema, redis_url
 
 # Long decision times: every action of a test's hands is a player's own, even on a busy machine.
@@ -48,28 +46,19 @@ def start(tmp_path: Path, shared: dict[str, str], **env: str) -> ServerProcess:
     return ServerProcess(tmp_path, shared["database_url"], variables).start()
 
 
-class Player(Client):
+def start_many(n: int, tmp_path: Path, shared: dict[str, str], **env: str) -> list[ServerProcess]:
+    """``n`` processes of the deployment, started side by side (each start waits for its port)."""
+    return list(in_parallel([lambda: start(tmp_path, shared, **env) for _ in range(n)]))
+
+
+class Player(RecordingClient):
     """A player that remembers its ``act`` frames, plays on through failovers, and reconnects (to another
     live process) when its websocket goes."""
 
     def __init__(self, server: ServerProcess, **kw: Any) -> None:
         super().__init__(server, **kw)
-        self.sent: dict[Any, str] = {}
         self.reconnects = 0
         self.first_server = server
-
-    def send(self, message: dict[str, Any]) -> None:
-        if message.get("type") == "act":
-            self.sent[message["id"]] = message["action"]
-        super().send(message)
-
-    def acked(self, hand: int) -> list[str]:
-        """The actions this player sent in ``hand`` and saw accepted, in order."""
-        return [
-            self.sent[f["id"]]
-            for f in self.frames
-            if f["type"] == "update" and f["hand"] == hand and f.get("id") in self.sent
-        ]
 
     def play_on(
         self,
@@ -139,44 +128,13 @@ class Player(Client):
         raise TimeoutError(f"player {self.id} could not reconnect")
 
 
-def in_parallel(jobs: list[Callable[[], Any]]) -> list[Any]:
-    results: list[Any] = [None] * len(jobs)
-    errors: list[BaseException] = []
-
-    def run(i: int) -> None:
-        try:
-            results[i] = jobs[i]()
-        except BaseException as exc:  # noqa: BLE001 — reported below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        raise errors[0]
-    return results
-
-
 def table(owner: ServerProcess, edges: list[ServerProcess], hands: int = 1) -> list[Player]:
-    """Three players at a new private room (of ``hands`` hands) made on ``owner``; player i joins and connects through
-    ``edges[i]``; everyone ready, the hand dealt (a dealt 天胡 — about one deal in 10,000 — is retried)."""
-    for _ in range(3):
-        players = [Player(edge) for edge in edges]
-        code = owner.api("POST", "/api/rooms", players[0].token, {"hands": hands}, expect=201)["room"]["code"]
-        assert players[0].api("GET", f"/api/rooms/{code}")["room"]["code"] == code
-        for p in players[1:]:
-            p.api("POST", f"/api/rooms/{code}/join")
-        for p in players:
-            p.connect()
-            p.send({"type": "ready", "ready": True})
-        games = [p.expect("game") for p in players]
-        if games[0]["view"]["phase"] != "over":
-            return players
-        for p in players:
-            p.close()
-    raise AssertionError("three dealt 天胡 in a row")
+    """Three players at a new private room (of ``hands`` hands) made on ``owner``; player i joins and
+    connects through ``edges[i]`` (so most rooms are looked at, joined and played from another process)."""
+    players = seated_table(owner, edges, Player, hands)
+    code = room_code(players)
+    assert players[0].api("GET", f"/api/rooms/{code}")["room"]["code"] == code  # from any process
+    return players
 
 
 def check_hand(
@@ -187,12 +145,7 @@ def check_hand(
     without their player having seen them answered)."""
     server = via or players[0].server
     record = server.api("GET", f"/api/replays/{hand_over['hand']}?steps=false", players[0].token)["record"]
-    fresh = Hand(RuleSet.from_dict(record["rules"]), record["seed"], record["dealer"])
-    for seat, action in record["actions"]:
-        fresh.apply(seat, action)
-    assert fresh.over and fresh.record() == record
-    assert fresh.outcome is not None and fresh.outcome.to_dict() == hand_over["outcome"]
-    assert replay(record).events == fresh.events
+    check_replay(record, hand_over["outcome"])
     acked = 0
     for p in players:
         seat = next(f for f in p.frames if f["type"] == "game")["view"]["seat"]
@@ -205,7 +158,7 @@ def check_hand(
 
 
 def test_any_process_serves_any_player_of_a_room_on_another(shared: dict[str, str], tmp_path: Path) -> None:
-    a, b = start(tmp_path, shared), start(tmp_path, shared)
+    a, b = start_many(2, tmp_path, shared)
     try:
         players = table(a, [b, a, b])  # the room is made on a, which owns it; the seats connect anywhere
         overs = in_parallel([lambda p=p: p.play_on(lambda: [a, b]) for p in players])
@@ -261,7 +214,7 @@ def room_code(players: list[Player]) -> str:
 def test_kill_9_an_owner_mid_hand_its_hands_finish_on_the_others(
     shared: dict[str, str], tmp_path: Path, moment: str
 ) -> None:
-    servers = [start(tmp_path, shared, PAOHUZI_BETWEEN_HANDS="5") for _ in range(3)]
+    servers = start_many(3, tmp_path, shared, PAOHUZI_BETWEEN_HANDS="5")
     victim = servers[0]
     try:
         # three tables, one made on each process; each table has a player connected through each process
@@ -367,8 +320,7 @@ def test_a_paused_owner_is_refused_by_the_room_fence(shared: dict[str, str], tmp
 
     # a fixed deal (testing only), so that the computers cannot end the hand before the test gets going
     fixed = {"PAOHUZI_LEASE_MS": "1000", "PAOHUZI_TESTING": "1", "PAOHUZI_TEST_MATCH_SEED": "7"}
-    a = start(tmp_path, shared, **fixed)
-    b = start(tmp_path, shared, **fixed)
+    a, b = start_many(2, tmp_path, shared, **fixed)
     try:
         me = Player(a)
         me.api("POST", "/api/rooms/quick", {"hands": 1}, expect=201)
@@ -445,7 +397,7 @@ def test_a_rolling_restart_of_every_process_loses_nothing(shared: dict[str, str]
     stopping process hands its rooms over at once (the leases would only run out after 30 s), every player
     on it reconnects to another, and every hand finishes identical to an uninterrupted replay."""
     env = {"PAOHUZI_LEASE_MS": "30000"}
-    servers = [start(tmp_path, shared, **env) for _ in range(3)]
+    servers = start_many(3, tmp_path, shared, **env)
     stopped: list[ServerProcess] = []
     try:
         tables = [table(servers[k], [servers[(k + i) % 3] for i in range(3)], hands=12) for k in range(3)]
@@ -501,7 +453,7 @@ def test_limits_and_revocations_are_shared_by_every_process(shared: dict[str, st
     whichever process a request reaches; a session revoked on one process closes its websocket on another."""
     import httpx
 
-    a, b = start(tmp_path, shared), start(tmp_path, shared)
+    a, b = start_many(2, tmp_path, shared)
     try:
         guesser = Client(a)
         answers = [
@@ -529,3 +481,31 @@ def test_limits_and_revocations_are_shared_by_every_process(shared: dict[str, st
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_seat_left_behind_by_a_closed_room_does_not_lock_its_player_out(
+    shared: dict[str, str], tmp_path: Path
+) -> None:
+    """A process that dies right after a room closed may leave the player's seat in Redis pointing at it
+    (the directory is written after the database). That room is in no lease and not open: the player's
+    frames and lobby calls are served as if it sat nowhere (they were answered ``moving`` for ever)."""
+    import redis
+
+    a = start(tmp_path, shared)
+    try:
+        me = Client(a)
+        store = redis.Redis.from_url(shared["PAOHUZI_REDIS_URL"])
+        store.set(f"{shared['PAOHUZI_REDIS_PREFIX']}:seat:{me.id}", "000000")  # no open room has this code
+        me.connect()
+        me.send({"type": "queue_join", "tier": "novice", "id": "q"})
+        assert me.expect("queue", where=lambda f: f["queue"] is not None)["queue"]["position"] == 1
+        me.send({"type": "queue_leave"})
+        me.expect("queue", where=lambda f: f["queue"] is None)
+        assert store.get(f"{shared['PAOHUZI_REDIS_PREFIX']}:seat:{me.id}") is None
+        store.set(f"{shared['PAOHUZI_REDIS_PREFIX']}:seat:{me.id}", "000000")
+        room = me.api("POST", "/api/rooms", {"hands": 1}, expect=201)["room"]
+        assert me.api("GET", "/api/me")["room"]["code"] == room["code"]
+        store.close()
+        me.close()
+    finally:
+        a.stop()

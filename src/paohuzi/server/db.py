@@ -41,7 +41,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Connection, Engine, Table, create_engine, event, select, update
+from sqlalchemy import Connection, Engine, Table, create_engine, event, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
@@ -144,8 +144,14 @@ def fence_room(room_id: int, token: int, holder: str) -> Callable[[Session], boo
     return job
 
 
+_MIGRATION_LOCK = 0x70616F68  # "paoh": the advisory lock that one migration at a time holds on PostgreSQL
+
+
 def migrate(engine: Engine) -> None:
-    """Bring the schema up to the newest alembic revision."""
+    """Bring the schema up to the newest alembic revision. On PostgreSQL under an advisory lock held to
+    the migration's commit: processes started together on a fresh database (the shared mode) migrate one
+    after the other — the first creates the schema, the others find it at head — instead of racing to
+    create the same tables."""
     from alembic import command
     from alembic.config import Config
 
@@ -153,6 +159,8 @@ def migrate(engine: Engine) -> None:
     config = Config(str(here / "alembic.ini"))
     config.set_main_option("script_location", str(here / "migrations"))
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
@@ -442,10 +450,15 @@ class Database:
                 insert.executemany(_PG_INSERT, rows)
                 token = writer.fetchone() if self.token is not None else None
                 current = rooms.fetchall() if wanted else []
-        except psycopg.OperationalError as exc:
-            if raw.broken or raw.closed:
+        except psycopg.Error as exc:
+            if isinstance(exc, psycopg.OperationalError) and (raw.broken or raw.closed):
                 conn.invalidate(exc)
                 raise _Broken(str(exc)) from exc
+            # the insert failed (a row already there: a stale owner's), so its fence was not judged: judge it
+            # now, the general way, so that a stale owner learns it (RoomFenced) rather than a key error
+            raw.rollback()
+            self._check_fence(conn)
+            self._check_rooms(conn, batch)
             raise
         if token is not None:
             self._judge_fence(int(token[0]))

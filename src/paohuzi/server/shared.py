@@ -464,7 +464,10 @@ class SharedHub(Hub):
             return None
         owner = await self.leases.owner(code)
         if owner is None:
-            raise _unavailable()
+            if code not in {c for _, c in await self.db.run(store.open_rooms())}:
+                self.seats.unseat(pid, code)  # a seat left behind by a room closed meanwhile (a crash)
+                return None
+            raise _unavailable()  # open, between two owners: taken over in a moment
         return code, owner
 
     def _room_on_attach(self, player_id: int) -> None:
@@ -536,7 +539,10 @@ class SharedHub(Hub):
         if isinstance(msg, p.Act):
             frame["action"] = str(msg.action)
         if not await self._forward(player_id, code, {"k": "in", "f": frame}, msg.id):
-            raise _unavailable()
+            if await self._owner_of_seat(player_id) is not None:  # raises while the room is between owners
+                raise _unavailable()
+            self.edge_room.pop(player_id, None)  # that room is closed: the frame is this process's
+            await super().handle_player(player_id, msg)
 
     # ---- the lobby, for rooms of other processes -----------------------------------------------------
 
