@@ -767,6 +767,21 @@ def arrangements(hand, table, card, source, min_huxi):
     return built(&h, table, c, &f)
 
 
+def is_complete(hand, table, card, source, min_huxi):
+    """``bool(pure.arrangements(...))`` without building the arrangements, or None for the pure path."""
+    table = as_tuple(table)
+    if table is None:
+        return None
+    cdef HState h
+    cdef Found f
+    cdef int c, s
+    cdef long m
+    if read_request(hand, table, card, source, min_huxi, &h, &c, &s, &m) < 0:
+        return None
+    search(&h, c, s, m, &f)
+    return f.n > 0
+
+
 def validate(hand, table, card, source, min_huxi):
     """True if ``pure.validate`` would raise nothing; None for the pure path to answer."""
     table = as_tuple(table)

@@ -82,6 +82,8 @@ def _agree_on(case: Any) -> list[str]:
             got = analysis.arrangements(hand, t, card, source, min_huxi=m)
             if got != pure.arrangements(hand, table, card, source, m):
                 errors.append(f"arrangements min_huxi={m}: {got}")
+            if analysis.is_complete(hand, t, card, source, min_huxi=m) != bool(got):
+                errors.append(f"is_complete min_huxi={m}")
             if analysis.arrangements_counted(hand, t, card, source, m) != pure.arrangements_counted(
                 hand, table, card, source, m
             ):
@@ -190,6 +192,9 @@ def test_accelerated_answers_and_errors_equal_pure(
 ) -> None:
     assert outcome(lambda: analysis.arrangements(hand, table, card, source, min_huxi=min_huxi)) == outcome(
         lambda: pure.arrangements(hand, table, card, source, min_huxi)
+    )
+    assert outcome(lambda: analysis.is_complete(hand, table, card, source, min_huxi=min_huxi)) == outcome(
+        lambda: bool(pure.arrangements(hand, table, card, source, min_huxi))
     )
     assert outcome(lambda: analysis.validate(hand, table, card, source, min_huxi=min_huxi)) == outcome(
         lambda: pure.validate(hand, table, card, source, min_huxi)

@@ -176,7 +176,11 @@ def is_complete(
     min_huxi: int = 15,
 ) -> bool:
     """True if the cards are complete (R6.1) with at least ``min_huxi`` 胡息. Same arguments as :func:`arrangements`."""
-    return bool(arrangements(hand, table, card, source, min_huxi=min_huxi))
+    if _ACCEL is not None:
+        found: bool | None = _ACCEL.is_complete(hand, table, card, source, min_huxi)
+        if found is not None:
+            return found
+    return bool(pure.arrangements(hand, table, card, source, min_huxi))
 
 
 def waits(
