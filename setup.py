@@ -3,8 +3,9 @@ and the bots' split search (``paohuzi._accel_bots``).
 
 Everything else is in pyproject.toml. The extension is optional: without Cython or a working C compiler the
 build says so in one line and goes on, and ``paohuzi.analysis`` / ``paohuzi.bots.evaluation`` run their
-pure-Python paths (identical answers). ``PAOHUZI_PURE_BUILD=1`` skips it on purpose. For a checkout used with ``PYTHONPATH=src``:
-``python setup.py build_ext --inplace`` puts the module next to its source (``make venv`` does it).
+pure-Python paths (identical answers). ``PAOHUZI_PURE_BUILD=1`` skips them on purpose. For a checkout used
+with ``PYTHONPATH=src``: ``python setup.py build_ext --inplace`` puts the modules next to their sources (``make
+venv`` does it).
 """
 
 from __future__ import annotations
