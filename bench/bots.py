@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python {platform.python_version()} on {platform.machine()}, preset {args.preset}, "
           f"{args.hands} hands per matchup, seed {args.seed}{', cold' if args.cold else ''}")
     print(f"compiled: analysis {'yes' if analysis.ACCELERATED else 'no'}, "
-          f"bots' split search {'yes' if getattr(evaluation, 'ACCELERATED', False) else 'no'}")
+          f"bots' split search {'yes' if evaluation.ACCELERATED else 'no'}")
     print(f"{'matchup':<28} {'hands/s (CPU)':>14} {'hands/s (wall)':>15} {'decisions/s':>12}  ends")
     for spec in split_specs(args.matchups):
         warm = max(10, args.hands // 20)
