@@ -19,7 +19,7 @@ import argparse
 import math
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -29,6 +29,8 @@ sys.path.insert(0, __file__.rsplit("/", 1)[0])
 import env_train  # noqa: E402
 
 Policy = Callable[[np.ndarray, np.ndarray, np.random.Generator], int]
+#: The trained rows, by key (``--rows``); masked random is always played.
+ROWS = ("linear", "linear-self-play", "ppo", "ppo-self-play")
 
 
 def masked_random(observation: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> int:
@@ -42,7 +44,7 @@ def linear(model: env_train.LinearPolicy) -> Policy:
     return play
 
 
-def maskable_ppo_rows(steps: int, self_play: int, seed: int, rollout: int = 2048,
+def maskable_ppo_rows(steps: int, self_play: int, seed: int, rollout: int = 2048, which: Sequence[str] = ROWS,
                       ) -> list[tuple[str, int, int, float, float, Policy]]:
     """MaskablePPO against ``random`` and by self-play (snapshots every ``self_play`` steps); none without
     the ``train`` extra."""
@@ -52,8 +54,10 @@ def maskable_ppo_rows(steps: int, self_play: int, seed: int, rollout: int = 2048
         print(f"(MaskablePPO rows skipped: {exc}; install the train extra)", file=sys.stderr)
         return []
     rows = []
-    for name, every in (("MaskablePPO vs random (docs/env.md recipe)", 0),
-                        (f"MaskablePPO, self-play (snapshot/{self_play:,} steps)", self_play)):
+    for key, name, every in (("ppo", "MaskablePPO vs random (docs/env.md recipe)", 0),
+                             ("ppo-self-play", f"MaskablePPO, self-play (snapshot/{self_play:,} steps)", self_play)):
+        if key not in which:
+            continue
         start, cpu = time.time(), time.process_time()
         model = sb3_train.train(steps, seed, "random", every, n_steps=rollout)
         hands = sum(len(r) for r in model.get_env().env_method("get_episode_rewards"))
@@ -95,14 +99,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ppo-steps", type=int, default=200_000, help="MaskablePPO learner steps (0: no rows)")
     parser.add_argument("--ppo-self-play", type=int, default=50_000, help="MaskablePPO snapshot interval")
     parser.add_argument("--ppo-rollout", type=int, default=2048, help="MaskablePPO steps per copy and rollout")
+    parser.add_argument("--rows", default=",".join(ROWS),
+                        help=f"the trained rows to make, of {', '.join(ROWS)} (separate runs can share the work: "
+                             "the evaluation deals depend on --seed only)")
     args = parser.parse_args(argv)
+    which = args.rows.split(",")
+    if not set(which) <= set(ROWS):
+        parser.error(f"--rows: unknown rows {sorted(set(which) - set(ROWS))}")
     rows: list[tuple[str, int, int, float, float, Policy]] = [("masked random", 0, 0, 0.0, 0.0, masked_random)]
-    for name, self_play in (("linear REINFORCE vs random", 0), ("linear REINFORCE, self-play (snapshot/500)", 500)):
+    for key, name, self_play in (("linear", "linear REINFORCE vs random", 0),
+                                 ("linear-self-play", "linear REINFORCE, self-play (snapshot/500)", 500)):
+        if key not in which:
+            continue
         start, cpu = time.time(), time.process_time()
         model = env_train.train(args.hands, "random", args.seed, log_every=0, self_play=self_play)
         rows.append((name, args.hands, model.steps, time.time() - start, time.process_time() - cpu, linear(model)))
     if args.ppo_steps:
-        rows += maskable_ppo_rows(args.ppo_steps, args.ppo_self_play, args.seed, args.ppo_rollout)
+        rows += maskable_ppo_rows(args.ppo_steps, args.ppo_self_play, args.seed, args.ppo_rollout, which)
     seed = 2 * 10**9 + args.seed
     base = {opp: rewards(masked_random, n, opp, seed) for opp, n in (("random", args.eval),
                                                                        ("greedy", args.eval_greedy))}

@@ -355,7 +355,7 @@ def test_r3_search_candidates_come_from_the_shape_table() -> None:
     from paohuzi import analysis
     from paohuzi.groups import MIXED_SHAPES
 
-    found = [(g.kind, tuple(int(c) for c in g.cards), huxi) for row in analysis._CANDIDATES for _v, huxi, g in row]
+    found = [(g.kind, tuple(int(c) for c in g.cards), huxi) for row in analysis.pure._CANDIDATES for _v, huxi, g in row]
     assert sorted(found, key=str) == sorted(((s.kind, s.cards, s.huxi) for s in MIXED_SHAPES), key=str)
     assert len(found) == len(MIXED_SHAPES) == 38
 

@@ -107,3 +107,21 @@ def test_r2_bad_arguments_are_refused() -> None:
         stack_deck(QQ, 0, {1: "x1 x1 x1 x1"}, stock="x1")
     with pytest.raises(DeckError, match="does not play"):
         stack_deck(FOUR, 0, {2: "x1"})
+
+
+def test_r2_the_seeded_shuffle_is_random_shuffle() -> None:
+    """RNG_VERSION 1 is ``random.Random(seed)``: the dealer draw, then ``Random.shuffle`` of the deck in kind
+    order. The engine's inlined shuffle (issue 15) must give the very same decks."""
+    import random
+
+    from paohuzi.cards import full_deck
+    from paohuzi.engine import deck as deck_module
+
+    assert deck_module._shuffle is deck_module._fast_shuffle  # the stdlib agrees, so the fast copy is in use
+    for seed in [*range(300), 2**31 - 1, 2**62 + 12345]:
+        rng = random.Random(seed)
+        drawn = rng.randrange(3)
+        cards = full_deck()
+        rng.shuffle(cards)
+        assert deck_module.shuffled(seed, 3, None) == (drawn, tuple(cards))
+        assert deck_module.shuffled(seed, 3, 2) == (2, tuple(cards))

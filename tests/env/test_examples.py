@@ -69,6 +69,20 @@ def test_baseline_table_script_smoke(monkeypatch: pytest.MonkeyPatch, capsys: py
     assert all(int(line.split(" | ")[2]) > 10 for line in lines[3:])  # several decisions a hand
 
 
+def test_baseline_table_rows_option(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """--rows makes only the rows named (separate processes can share a run); unknown rows are refused."""
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))
+    import env_baselines
+
+    assert env_baselines.main(["--hands", "5", "--eval", "2", "--eval-greedy", "1", "--rows", "linear-self-play"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(" | ")[0] for line in lines[2:]] == [
+        "| masked random", "| linear REINFORCE, self-play (snapshot/500)"]
+    with pytest.raises(SystemExit):
+        env_baselines.main(["--rows", "linear,dqn"])
+    assert "unknown rows ['dqn']" in capsys.readouterr().err
+
+
 def test_baseline_table_maskable_ppo_rows(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """With the train extra: the MaskablePPO rows (against random, and self-play with snapshot opponents)."""
     pytest.importorskip("sb3_contrib")

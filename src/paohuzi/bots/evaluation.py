@@ -114,11 +114,15 @@ def _pack(values: Sequence[int]) -> int:
 _BASE = (_pack([3 * g * _U for g in range(_G)]), _pack([(3 * g + 2) * _U for g in range(_G)]))
 # Per slot: whole groups as (packed value, ((slot, count), …), −胡息 for every g); partial groups as
 # (value, other slot, cost for every g).
-_WHOLE_NEEDS = [
-    [(v, tuple((s, slots.count(s)) for s in sorted(set(slots))), -h * _ONES) for v, slots, h in _WHOLES[slot]]
-    for slot in range(NUM_KINDS)
+# A whole group fits in ``packed`` when ((packed | _FOURS) − value) & _FOURS == _FOURS: with 4 added to
+# every 3-bit field (they hold at most 3 cards), no subtraction of a count ≤ 3 borrows across fields, and
+# bit 2 of a field stays set exactly where the hand holds as many cards as the group needs.
+_FOURS = sum(4 << (_BITS * s) for s in range(NUM_KINDS))
+_WHOLE_NEEDS = [[(v, -h * _ONES) for v, _, h in _WHOLES[slot]] for slot in range(NUM_KINDS)]
+# Partial groups: (value, the 3-bit field of their other card, cost for every g).
+_PARTIAL_COSTS = [
+    [(v, _MASK << (_BITS * slots[1]), (_U - h) * _ONES) for v, slots, h in _PARTIALS[slot]] for slot in range(NUM_KINDS)
 ]
-_PARTIAL_COSTS = [[(v, slots[1], (_U - h) * _ONES) for v, slots, h in _PARTIALS[slot]] for slot in range(NUM_KINDS)]
 _PAIR_COST = [(_U - h) * _ONES for h in _PAIR_HUXI]
 _SINGLE_COST = [(2 * _U - h) * _ONES for h in _SINGLE_HUXI]
 _SEED_OF_PAIR = _U * _ONES
@@ -155,16 +159,14 @@ def _search(packed: int, pair: int) -> int:
         # best: this card starts a group (a seed, a whole or partial group, a pair) and g groups come from
         # the rest. The seed first: the same child as leaving the card out.
         best = left_out + _SINGLE_COST[slot]
-        for value, need, gain in _WHOLE_NEEDS[slot]:
-            for s, c in need:
-                if (packed >> (_BITS * s)) & _MASK < c:
-                    break
-            else:
+        fours = packed | _FOURS
+        for value, gain in _WHOLE_NEEDS[slot]:
+            if (fours - value) & _FOURS == _FOURS:
                 child = _search(packed - value, pair) + gain
                 ge = ((best | _TOPS) - child) & _TOPS
                 best ^= (best ^ child) & (ge - (ge >> (_W - 1)))
         for value, other, cost in _PARTIAL_COSTS[slot]:
-            if (packed >> (_BITS * other)) & _MASK:
+            if packed & other:
                 child = _search(packed - value, pair) + cost
                 ge = ((best | _TOPS) - child) & _TOPS
                 best ^= (best ^ child) & (ge - (ge >> (_W - 1)))

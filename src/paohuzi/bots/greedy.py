@@ -84,9 +84,11 @@ def score_hand(
     table: Sequence[Group],
     *,
     useful: bool = False,
+    exact: tuple[int, int, tuple[tuple[int, int], ...] | None] | None = None,
 ) -> float:
-    """The score of a hand waiting for its next card (after any discard): higher is better."""
-    dist, huxi, waits = exact_distance(view, counts, table)
+    """The score of a hand waiting for its next card (after any discard): higher is better. ``exact``:
+    :func:`exact_distance` of this hand when the caller has it already."""
+    dist, huxi, waits = exact if exact is not None else exact_distance(view, counts, table)
     value = -W_DISTANCE * dist + W_HUXI * huxi
     if waits:
         # 听牌: the exact winning cards and what each would score.
@@ -143,9 +145,10 @@ def discard_scores(
         order = sorted(kinds, key=lambda k: (sum(counts[p] for p in _PARTNERS[k]) + 3 * (counts[k] >= 2), k))
         target = reach(counts, table, min_huxi)[0]
     hits = 0
+    exact = {}
     for k in order:
         counts[k] -= 1
-        dist, huxi, _ = exact_distance(view, counts, table)
+        exact[k] = dist, huxi, _ = exact_distance(view, counts, table)
         counts[k] += 1
         rough.append((dist, -huxi, k))
         if dist <= target:
@@ -161,7 +164,7 @@ def discard_scores(
     for i, (dist, neg_huxi, k) in enumerate(rough):
         if dist <= best_dist + 1 and i < 6:
             counts[k] -= 1
-            value = score_hand(view, counts, table, useful=useful)
+            value = score_hand(view, counts, table, useful=useful, exact=exact[k])
             counts[k] += 1
         else:
             value = -W_DISTANCE * dist - W_HUXI * neg_huxi

@@ -124,13 +124,23 @@ _RULES_CACHE: dict[str, RuleSet] = {}
 _OPTIONS_CACHE: dict[tuple[str, tuple[tuple[str, Any], ...]], RuleSet] = {}
 
 
+# The last rule set read from options, as (name, a copy of the options, the RuleSet): most reads come from
+# the same table, and comparing two small dicts costs less than sorting one into a key.
+_LAST: list[tuple[str, dict[str, Any], RuleSet]] = []
+
+
 def _rules(name: str, options: object = None) -> RuleSet:
     """The preset named in an observation, with its ``options`` (R8.1 house options) when it has them."""
     if isinstance(options, dict):
+        if _LAST:
+            last_name, last_options, last_rules = _LAST[0]
+            if last_name == name and last_options == options:
+                return last_rules
         key = (name, tuple(sorted(options.items())))
         found = _OPTIONS_CACHE.get(key)
         if found is None:
             found = _OPTIONS_CACHE[key] = RuleSet.from_dict({**options, "name": name})
+        _LAST[:] = [(name, dict(options), found)]
         return found
     rules = _RULES_CACHE.get(name)
     if rules is None:

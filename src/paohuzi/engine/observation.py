@@ -36,6 +36,8 @@ __all__ = [
 ]
 
 _CARD = {t: Card(i) for i, t in enumerate(CARD_TEXT)}
+# Copies seen (a kind is seen at most 80 times) -> copies unseen, never below 0.
+_UNSEEN = bytes(max(0, COPIES - seen) for seen in range(256))
 _GROUP_KINDS = {k.value: k for k in GroupKind}
 
 
@@ -194,7 +196,7 @@ class Observation:
                 seen[e.card] += 1
         if self.pending is not None:
             seen[self.pending.card] += 1
-        return tuple(max(0, COPIES - x) for x in seen)
+        return tuple(bytes(seen).translate(_UNSEEN))
 
     def hidden_wei(self) -> tuple[int, ...]:
         """Per seat at the table, how many of its 偎 this seat cannot see."""

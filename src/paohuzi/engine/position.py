@@ -362,11 +362,11 @@ class PositionMixin(TurnsMixin):
         key = len(no_chi) << 12 | len(no_peng) << 6 | len(ren)  # the sets only grow
         known, chou = self._cview[s]
         if known != key:
-            chou = (
-                ChouKinds(_sorted_cards(no_chi), _sorted_cards(no_peng), _sorted_cards(ren))
-                if key
-                else NO_CHOU
-            )
+            # Rebuild only the sets that grew (a discard adds its kind to two of them).
+            chi = chou.chi if len(chou.chi) == len(no_chi) else _sorted_cards(no_chi)
+            peng = chou.peng if len(chou.peng) == len(no_peng) else _sorted_cards(no_peng)
+            renpeng = chou.renpeng if len(chou.renpeng) == len(ren) else _sorted_cards(ren)
+            chou = ChouKinds(chi, peng, renpeng) if key else NO_CHOU
             self._cview[s] = (key, chou)
         return chou
 

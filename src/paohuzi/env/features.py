@@ -122,6 +122,7 @@ _RELATIVE: dict[tuple[tuple[int, ...], int], tuple[int | None, ...]] = {}
 # members live as long as the module.
 _SAME_BY_KIND = {id(kind): _SAME.get(kind.value) for kind in GroupKind}
 _COPIES_LEFT = bytes(max(0, 4 - x) for x in range(256))  # seen copies -> unseen copies (R5: never below 0)
+_IS_KAN = bytes(int(x == 3) for x in range(256))  # copies in hand -> 1 for a 坎
 
 
 def _relative(seats: tuple[int, ...], me: int) -> tuple[int | None, ...]:
@@ -152,12 +153,9 @@ def featurize(obs: Observation | Mapping[str, Any]) -> np.ndarray:  # noqa: C901
     seen = [0] * _W
     for card in obs.hand:
         seen[card] += 1
-    for k in range(_W):
-        c = seen[k]
-        if c:
-            b[_HAND + k] = c
-            if c == 3:
-                b[_KAN + k] = 1
+    held = bytes(seen)
+    b[_HAND : _HAND + _W] = held
+    b[_KAN : _KAN + _W] = held.translate(_IS_KAN)
     for s, groups in enumerate(obs.tables):
         if not groups:
             continue

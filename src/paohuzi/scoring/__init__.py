@@ -27,13 +27,13 @@ Where the rule book leaves a question open the choice is written in ``docs/scori
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from paohuzi import analysis
 from paohuzi.analysis import Arrangement, Source
-from paohuzi.cards import IS_BIG, IS_RED, Card
+from paohuzi.cards import IS_BIG, IS_RED, TOKENS, Card
 from paohuzi.groups import Group
 from paohuzi.rules import RuleSet
 from paohuzi.scoring.fan import PINGHU, TABLES, TIANHU, ZIMO, Counts, Name, named
@@ -61,6 +61,7 @@ __all__ = [
     "analyze_hand",
     "waits_to_dicts",
     "base_of",
+    "clear_cache",
     "escape_penalty",
     "escape_settlement",
     "evaluate",
@@ -167,7 +168,7 @@ class Win:
         s = self.score
         out: dict[str, Any] = {
             "huxi": self.arrangement.huxi,
-            "groups": [g.to_dict() for g in self.arrangement.groups],
+            "groups": [_group_dict(g) for g in self.arrangement.groups],
             "names": [{"name": n.name, "fan": n.fan} for n in s.names],
             "fan": s.fan,
             "base": s.base,
@@ -181,6 +182,11 @@ class Win:
         if self.arrangement.loose:
             out["loose"] = [str(c) for c in self.arrangement.loose]
         return out
+
+
+# Score and Win built by the accelerator's compiled constructor when it is loaded (the same objects).
+_new_score: Callable[..., Score] = analysis.compiled_constructor(Score) or Score
+_new_win: Callable[..., Win] = analysis.compiled_constructor(Win) or Win
 
 
 class WaitDict(TypedDict):
@@ -224,6 +230,16 @@ def _colours(cards: Iterable[Card]) -> tuple[int, int, int]:
 
 # By id() of the analysis's shared group objects, which live as long as the process (no id is reused).
 _COLOURS = {id(g): _colours(g.cards) for g in analysis.SHARED_GROUPS}
+# Their wire form's parts (Group.to_dict), for Win.to_dict: a fresh dict and list each time, as to_dict gives.
+_WIRE = {id(g): (g.kind.value, [TOKENS[c] for c in g.cards], g.huxi) for g in analysis.SHARED_GROUPS}
+
+
+def _group_dict(g: Group) -> dict[str, Any]:
+    """``g.to_dict()``, without rebuilding it for the analysis's shared groups."""
+    wire = _WIRE.get(id(g))
+    if wire is None:
+        return g.to_dict()
+    return {"kind": wire[0], "cards": wire[1].copy(), "huxi": wire[2]}
 
 
 def score(
@@ -280,40 +296,86 @@ def score(
         red += counted[0]
         big += counted[1]
         n += counted[2]
-    small = n - big
+    return _score(arrangement.huxi, arrangement.duidui, red, big, n - big, rules, zimo, haidi, tianhu)
+
+
+def _score(  # noqa: PLR0913, PLR0917 — the nine values a score depends on, the key of _cached_score
+    huxi: int, duidui: bool, red: int, big: int, small: int, rules: RuleSet, zimo: bool, haidi: bool, tianhu: bool
+) -> Score:
+    """:func:`score` of an arrangement with this 胡息, shape and red/big/small cards."""
     zimo = zimo or tianhu  # 天胡 counts as 自摸 (R6.4)
-    counts = Counts(red, big, small, arrangement.duidui, haidi)
-    names = TABLES[rules.fan_table](counts, rules)
-    if not names:
-        names.append(named(PINGHU, 1))  # R7.2: a hand with no 名堂 is 平胡 with 番 1
-    fan = sum(n.fan for n in names)
+    names, fan = _names(red, big, small, duidui, haidi, _entry(rules))
     if tianhu:
-        names.append(named(TIANHU, 0))
+        names += (named(TIANHU, 0),)
     if zimo:
-        names.append(named(ZIMO, 0))
+        names += (named(ZIMO, 0),)
     # R8.1: the +1 of R7.1 only under zimo plus_one; 自摸翻倍 doubles the points; then 封顶.
     plus_one = zimo and rules.zimo == "plus_one"
-    base = base_of(arrangement.huxi, zimo=plus_one, doubled=tianhu and rules.tianhu_double_huxi)
+    base = base_of(huxi, zimo=plus_one, doubled=tianhu and rules.tianhu_double_huxi)
     zimo_double = zimo and rules.zimo == "double"
     uncapped = base * fan * (2 if zimo_double else 1)
     points = min(uncapped, rules.cap) if rules.cap else uncapped
-    return Score(
-        names=tuple(names),
-        fan=fan,
-        base=base,
-        points=points,
-        zimo_double=zimo_double,
-        uncapped=uncapped,
-        huxi=arrangement.huxi,
-        zimo=zimo,
-        haidi=haidi,
-        tianhu=tianhu,
-        red=red,
-        big=big,
-        small=small,
-        duidui=arrangement.duidui,
-        table=rules.fan_table,
+    # Positional, in field order: names fan base points huxi zimo haidi tianhu red big small duidui table
+    # zimo_double uncapped.
+    return _new_score(
+        names, fan, base, points, huxi, zimo, haidi, tianhu, red, big, small, duidui, rules.fan_table,
+        zimo_double, uncapped,
     )
+
+
+# Scores are immutable and depend on nine small values: each is built once and shared, per rule set. Keyed by
+# id(rules) with the rule set kept in the entry, so an id is never reused while its entry lives.
+_ScoreKey = tuple[int, bool, int, int, int, bool, bool, bool]
+_NamesKey = tuple[int, int, int, bool, bool]
+_Entry = tuple[RuleSet, dict[_ScoreKey, Score], dict[_NamesKey, tuple[tuple[Name, ...], int]]]
+_SCORES: dict[int, _Entry] = {}
+_SCORES_LIMIT = 100_000
+
+
+def _entry(rules: RuleSet) -> _Entry:
+    """The shared scores and 名堂 lists of a rule set."""
+    entry = _SCORES.get(id(rules))
+    if entry is None:
+        if len(_SCORES) >= 64:
+            _SCORES.clear()
+        entry = _SCORES[id(rules)] = (rules, {}, {})
+    return entry
+
+
+def _names(  # noqa: PLR0913, PLR0917 — what the 名堂 tables look at, and where to keep the answer
+    red: int, big: int, small: int, duidui: bool, haidi: bool, entry: _Entry
+) -> tuple[tuple[Name, ...], int]:
+    """The 名堂 (R7.2) of a win with these cards and shape under the entry's rules, without 天胡/自摸, and 番."""
+    key = (red, big, small, duidui, haidi)
+    found = entry[2].get(key)
+    if found is None:
+        rules = entry[0]
+        names = TABLES[rules.fan_table](Counts(red, big, small, duidui, haidi), rules)
+        if not names:
+            names.append(named(PINGHU, 1))  # R7.2: a hand with no 名堂 is 平胡 with 番 1
+        if len(entry[2]) >= _SCORES_LIMIT:
+            entry[2].clear()
+        found = entry[2][key] = (tuple(names), sum(n.fan for n in names))
+    return found
+
+
+def clear_cache() -> None:
+    """Forget the shared scores and the analysis memo (for benchmarks that measure cold requests)."""
+    _SCORES.clear()
+    analysis.clear_cache()
+
+
+def _cached_score(  # noqa: PLR0913, PLR0917 — as _score
+    huxi: int, duidui: bool, red: int, big: int, small: int, rules: RuleSet, zimo: bool, haidi: bool, tianhu: bool
+) -> Score:
+    entry = _entry(rules)
+    key = (huxi, duidui, red, big, small, zimo, haidi, tianhu)
+    found = entry[1].get(key)
+    if found is None:
+        if len(entry[1]) >= _SCORES_LIMIT:
+            entry[1].clear()
+        found = entry[1][key] = _score(huxi, duidui, red, big, small, rules, zimo, haidi, tianhu)
+    return found
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -321,15 +383,26 @@ def score(
 # ---------------------------------------------------------------------------------------------------
 
 
-def _best(
-    found: Iterable[Arrangement], rules: RuleSet, *, zimo: bool, haidi: bool, tianhu: bool
+def _best(  # noqa: PLR0913 — the counts of analysis.arrangements_counted and the score's flags
+    found: tuple[Arrangement, ...],
+    red: int,
+    big: int,
+    n: int,
+    rules: RuleSet,
+    *,
+    zimo: bool,
+    haidi: bool,
+    tianhu: bool,
 ) -> Win | None:
-    """The best by (points, 胡息) (R6.2); on a full tie the first candidate (analysis lists 对对 last)."""
+    """The best of the candidates by (points, 胡息) (R6.2); on a full tie the first (analysis lists 对对 last).
+    ``red``, ``big``, ``n``: the winner's red, big and all cards (the same for every candidate)."""
     best: Win | None = None
+    best_key = (0, 0)
     for arrangement in found:
-        win = Win(arrangement, score(arrangement, rules, zimo=zimo, haidi=haidi, tianhu=tianhu))
-        if win.better_than(best):
-            best = win
+        s = _cached_score(arrangement.huxi, arrangement.duidui, red, big, n - big, rules, zimo, haidi, tianhu)
+        key = (s.points, arrangement.huxi)
+        if best is None or key > best_key:
+            best, best_key = _new_win(arrangement, s), key
     return best
 
 
@@ -372,10 +445,12 @@ def evaluate(
         # R4.2: nobody may 胡 a discarded card. Bad input is still refused, without the search.
         analysis.validate(hand, table, card, source, min_huxi=rules.min_huxi)
         return None
-    found = analysis.arrangements(hand, table, card, source, min_huxi=rules.min_huxi)
+    found, red, big, n = analysis.arrangements_counted(hand, table, card, source, rules.min_huxi)
+    if not found:
+        return None
     if zimo is None:
         zimo = source is Source.SELF or tianhu
-    return _best(found, rules, zimo=zimo, haidi=last_card, tianhu=tianhu)
+    return _best(found, red, big, n, rules, zimo=zimo, haidi=last_card, tianhu=tianhu)
 
 
 def evaluate_tianhu_dealt(hand: Sequence[Card], table: Sequence[Group], rules: RuleSet) -> Win | None:
@@ -414,8 +489,8 @@ def scored_waits(
     [('x10', 25, 10)]
     """
     out: list[tuple[Card, Win]] = []
-    for card, found in sorted(analysis.waits(hand, table, min_huxi=rules.min_huxi).items()):
-        win = _best(found, rules, zimo=True, haidi=last_card, tianhu=False)
+    for card, found, red, big, n in analysis.waits_counted(hand, table, rules.min_huxi):
+        win = _best(found, red, big, n, rules, zimo=True, haidi=last_card, tianhu=False)
         if win is not None:
             out.append((card, win))
     return out
@@ -424,7 +499,8 @@ def scored_waits(
 def waits_to_dicts(waits: Iterable[tuple[Card, Win]]) -> list[WaitDict]:
     """The JSON form of :func:`scored_waits` (``paohuzi analyze``, the server's ``waits``):
     ``[{"card", "huxi", "points"}, …]``."""
-    return [WaitDict(card=str(card), huxi=win.huxi, points=win.points) for card, win in waits]
+    tokens = TOKENS
+    return [{"card": tokens[card], "huxi": win.arrangement.huxi, "points": win.score.points} for card, win in waits]
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,75 +1,20 @@
-"""Hand analysis, R6: complete hands, the best arrangement, waits (听牌) and partial arrangements.
-
-The analysis answers "how can these cards be arranged" and "how many 胡息 does each way score". Which
-arrangement is *best* also depends on the 名堂 (R6.2: most points first), so this module returns, for a
-hand, the best arrangement of each **shape** — at most one 对对 shape (every group of one kind) and one
-other — and :func:`paohuzi.scoring.evaluate` picks between them. For a fixed set of cards the points
-depend only on the 胡息 and on the shape, so those candidates always contain the best arrangement.
-
-API:
-
-- :class:`Source` — where the card being won came from.
-- :class:`Arrangement` — groups, 胡息, shape.
-- :func:`arrangements` — the candidate best arrangements of a complete hand (empty if incomplete).
-- :func:`is_complete` — shortcut.
-- :func:`waits` — 听牌: for a hand without a card, each card kind whose own draw completes it.
-- :func:`partial_arrangement` — the best partial arrangement of any cards (R6.4, R7.3 逃跑).
-- :func:`dealt_tianhu` / :func:`tianhu_arrangement` — the dealt 天胡 of R6.4.
+"""The hand analysis in Python (R6.1, R6.2): the search for the best arrangement, the uses of the card won,
+the waits. :mod:`paohuzi.analysis` calls it when the compiled accelerator (:mod:`paohuzi._accel`, the same
+algorithm in C) is not built or not wanted, and for every input the accelerator leaves to it (bad input:
+this module words the errors). Both give identical answers (tests/analysis/test_accel.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import Enum
+from typing import Any
 
-from paohuzi.cards import CARDS, NUM_KINDS, Card, PaohuziError
+from paohuzi.analysis.types import AnalysisError, Arrangement, Source
+from paohuzi.cards import CARDS, IS_BIG, IS_RED, NUM_KINDS, Card
 from paohuzi.groups import MIXED_SHAPES, PARTNERS, Group, GroupKind
 
-__all__ = [
-    "Source",
-    "Arrangement",
-    "AnalysisError",
-    "arrangements",
-    "is_complete",
-    "waits",
-    "partial_arrangement",
-    "dealt_tianhu",
-    "tianhu_arrangement",
-    "clear_cache",
-    "validate",
-]
-
-
-class Source(Enum):
-    """Where the card being won (or tried) came from. R6.1."""
-
-    NONE = "none"  # no card: the hand as it stands
-    SELF = "self"  # drawn by the player (自摸)
-    OTHER = "other"  # drawn and shown by another player
-    DISCARD = "discard"  # discarded from another player's hand
-
-
-@dataclass(frozen=True, slots=True)
-class Arrangement:
-    """One way to arrange a player's cards (R6.1) with its 胡息.
-
-    :ivar groups: every group — the table groups as they stand after the win (a 偎 the card joined is
-        now a 提 or 跑), then the groups of the hand cards (坎, 句, 绞, 将, and the group the card made).
-    :ivar huxi: the sum of the groups' 胡息.
-    :ivar duidui: 对对 shape: every group is of one kind (碰/偎/臭偎/坎/跑/提 or the 将).
-    :ivar loose: cards left out of any group (only in partial arrangements, R6.4).
-    """
-
-    groups: tuple[Group, ...]
-    huxi: int
-    duidui: bool
-    loose: tuple[Card, ...] = ()
-
-
-class AnalysisError(PaohuziError):
-    """Cards that cannot be analysed: more than 4 of a kind, a group that cannot lie on a table, ..."""
-
+#: (arrangements, red cards, big cards, all cards) of a request that is not complete.
+NOTHING: tuple[tuple[Arrangement, ...], int, int, int] = ((), 0, 0, 0)
 
 # ---------------------------------------------------------------------------------------------------
 # The search. Hand cards outside 坎/提 ("the rest") are packed into one int, 3 bits per card kind, with
@@ -370,11 +315,6 @@ class _Hand:
         return int(self.in_play >> 6 * card & 7)
 
 
-def _group_order(g: Group) -> tuple[int, tuple[Card, ...]]:
-    return (_KIND_ORDER[g.kind], g.cards)
-
-
-_KIND_ORDER = {k: i for i, k in enumerate(GroupKind)}
 
 
 def _check_card(card: Card | int | None, source: Source, min_huxi: int) -> None:
@@ -392,37 +332,11 @@ def _check_card(card: Card | int | None, source: Source, min_huxi: int) -> None:
             raise AnalysisError(f"card {Card(card)} given with source 'none': say where it came from")
 
 
+
 def arrangements(
-    hand: Sequence[Card],
-    table: Sequence[Group] = (),
-    card: Card | None = None,
-    source: Source = Source.NONE,
-    *,
-    min_huxi: int = 15,
+    hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, min_huxi: int
 ) -> tuple[Arrangement, ...]:
-    """The best arrangement of each shape of a complete hand (R6.1, R6.2), or ``()`` if it is not complete.
-
-    At most two are returned: the most 胡息 without the 对对 shape and the most with it (sorted, 对对
-    last). :func:`paohuzi.scoring.evaluate` scores them and picks the best.
-
-    :param hand: the cards in hand (before the card won).
-    :param table: the player's table groups.
-    :param card: the card won, or None to ask whether the cards as they stand are complete (R4.2.3).
-    :param source: where the card came from (R6.1 decides how it may be used).
-    :param min_huxi: the 胡息 a win needs (R6.1); 0 for 天胡.
-    :raises AnalysisError: for more than 4 of a kind, a group that cannot be on a table, a card without a
-        source or a source without a card.
-
-    >>> from paohuzi.cards import parse_cards
-    >>> best, = arrangements(parse_cards("壹贰叁 贰柒拾 二七十 一二三 肆伍陆 捌捌八"),
-    ...                      [Group.parse("peng:x5x5x5")], min_huxi=0)
-    >>> best.huxi, best.duidui
-    (19, False)
-    >>> arrangements(parse_cards("x1 x2 x3"), [], min_huxi=0)[0].groups
-    (Group.parse('ju:x1 x2 x3'),)
-    >>> arrangements(parse_cards("x1 x2"), [], Card.X4, Source.SELF, min_huxi=0)
-    ()
-    """
+    """:func:`paohuzi.analysis.arrangements`."""
     return _checked_hand(hand, table, card, source, min_huxi).arrangements(card, source, min_huxi)
 
 
@@ -437,46 +351,45 @@ def _checked_hand(
     return h
 
 
-def validate(
-    hand: Sequence[Card],
-    table: Sequence[Group] = (),
-    card: Card | None = None,
-    source: Source = Source.NONE,
-    *,
-    min_huxi: int = 15,
-) -> None:
-    """Raise exactly the :class:`AnalysisError` that :func:`arrangements` would raise for these arguments,
-    without the search: for callers that already know the answer is "not a win" (a discard that may not be
-    won, R4.2) but must still refuse bad input.
-    """
+def validate(hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, min_huxi: int) -> None:
+    """:func:`paohuzi.analysis.validate`."""
     _checked_hand(hand, table, card, source, min_huxi)
 
 
-def is_complete(
-    hand: Sequence[Card],
-    table: Sequence[Group] = (),
-    card: Card | None = None,
-    source: Source = Source.NONE,
-    *,
-    min_huxi: int = 15,
-) -> bool:
-    """True if the cards are complete (R6.1) with at least ``min_huxi`` 胡息. Same arguments as :func:`arrangements`."""
-    return bool(arrangements(hand, table, card, source, min_huxi=min_huxi))
+# Bit planes of the copies in play (6 bits a kind, each count ≤ 4): bit b of every red / big / any kind. A
+# count is the sum over the planes of 2**b × the set bits, so three bit_count() calls count a colour.
+_R0, _R1, _R2, _B0, _B1, _B2, _A0, _A1, _A2 = (
+    sum(1 << (6 * k + b) for k in range(NUM_KINDS) if keep(k))
+    for keep in (IS_RED.__getitem__, IS_BIG.__getitem__, lambda k: True)
+    for b in range(3)
+)
 
 
-def waits(
-    hand: Sequence[Card], table: Sequence[Group] = (), *, min_huxi: int = 15
-) -> dict[Card, tuple[Arrangement, ...]]:
-    """听牌: every card kind whose own draw would complete the hand, with its arrangements (R6).
+def _colours(in_play: int, card: int | None) -> tuple[int, int, int]:
+    """(red, big, all) cards (R1) among the copies in play and the card won."""
+    x = in_play
+    red = (x & _R0).bit_count() + 2 * (x & _R1).bit_count() + 4 * (x & _R2).bit_count()
+    big = (x & _B0).bit_count() + 2 * (x & _B1).bit_count() + 4 * (x & _B2).bit_count()
+    n = (x & _A0).bit_count() + 2 * (x & _A1).bit_count() + 4 * (x & _A2).bit_count()
+    if card is None:
+        return red, big, n
+    return red + IS_RED[card], big + IS_BIG[card], n + 1
 
-    Kinds the player already holds four of are left out.
 
-    >>> from paohuzi.cards import parse_cards
-    >>> sorted(str(c) for c in waits(parse_cards("x1 x2 x3 x7 x10"), min_huxi=0))
-    ['x2']
-    """
-    h = _Hand(hand, table)
-    out: dict[Card, tuple[Arrangement, ...]] = {}
+def arrangements_counted(
+    hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, min_huxi: int
+) -> tuple[tuple[Arrangement, ...], int, int, int]:
+    """:func:`paohuzi.analysis.arrangements_counted`."""
+    h = _checked_hand(hand, table, card, source, min_huxi)
+    found = h.arrangements(card, source, min_huxi)
+    if not found:
+        return NOTHING
+    return (found, *_colours(h.in_play, card))
+
+
+def _waits(h: _Hand, min_huxi: int) -> list[tuple[int, tuple[Arrangement, ...]]]:
+    """The kinds whose own draw completes the hand, in card order, with their arrangements."""
+    out: list[tuple[int, tuple[Arrangement, ...]]] = []
     # Two exact shortcuts for a card of a kind not in hand and without a table 偎/碰 to join, whose only
     # use is among the free hand cards (R6.1): it completes nothing if the card count is wrong for whole
     # groups, or if the free cards hold no partners that make a 句 or 绞 with it (R3).
@@ -498,8 +411,21 @@ def waits(
                     continue
         found = h.arrangements(k, Source.SELF, min_huxi)
         if found:
-            out[CARDS[k]] = found
+            out.append((k, found))
     return out
+
+
+def waits(hand: Sequence[Card], table: Sequence[Group], min_huxi: int) -> dict[Card, tuple[Arrangement, ...]]:
+    """:func:`paohuzi.analysis.waits`."""
+    return {CARDS[k]: found for k, found in _waits(_Hand(hand, table), min_huxi)}
+
+
+def waits_counted(
+    hand: Sequence[Card], table: Sequence[Group], min_huxi: int
+) -> list[tuple[Card, tuple[Arrangement, ...], int, int, int]]:
+    """:func:`paohuzi.analysis.waits_counted`."""
+    h = _Hand(hand, table)
+    return [(CARDS[k], found, *_colours(h.in_play, k)) for k, found in _waits(h, min_huxi)]
 
 
 def _unstranding_kinds(h: _Hand, guarded: int) -> int:
@@ -534,65 +460,30 @@ _NEAR = [(1 << k) | sum({1 << x for pair in PARTNERS[k] for x in pair}) for k in
 _ALL_KINDS = (1 << NUM_KINDS) - 1
 
 
-def partial_arrangement(cards: Sequence[Card]) -> Arrangement:
-    """The best partial arrangement of any cards (R6.4): 提 and 坎, then the scoring sequences
-    (一二三, 二七十 and their big forms) that give the most 胡息; the other cards stay loose.
-
-    >>> from paohuzi.cards import parse_cards
-    >>> a = partial_arrangement(parse_cards("x1 x2 x3 x2 x7 x10 d4 d4 d4 d9"))
-    >>> a.huxi, [str(g) for g in a.groups], [str(c) for c in a.loose]
-    (12, ['kan:d4 d4 d4', 'ju:x1 x2 x3', 'ju:x2 x7 x10'], ['d9'])
-    """
-    counts = [0] * NUM_KINDS
-    for c in cards:
-        if not isinstance(c, int) or not 0 <= c < NUM_KINDS:
-            raise AnalysisError(f"not a card: {c!r}")
-        counts[c] += 1
-        if counts[c] > 4:
-            raise AnalysisError(f"more than 4 copies of {Card(c)} (R1)")
-    groups: list[Group] = []
-    for k in range(NUM_KINDS):
-        if counts[k] >= 3:
-            groups.append(Group(GroupKind.TI if counts[k] == 4 else GroupKind.KAN, (CARDS[k],) * counts[k]))
-            counts[k] = 0
-    for offset in (0, 10):
-        one, two, three, seven, ten = (counts[offset + p - 1] for p in (1, 2, 3, 7, 10))
-        # x2 is shared by 一二三 and 二七十; both score the same, so take as many groups as fit.
-        best = (0, 0)
-        for a in range(min(one, two, three) + 1):
-            b = min(two - a, seven, ten)
-            if a + b > sum(best):
-                best = (a, b)
-        for points, n in (((1, 2, 3), best[0]), ((2, 7, 10), best[1])):
-            for _ in range(n):
-                kinds = tuple(CARDS[offset + p - 1] for p in points)
-                groups.append(Group(GroupKind.JU, kinds))
-                for k in kinds:
-                    counts[k] -= 1
-    groups.sort(key=_group_order)
-    loose = tuple(CARDS[k] for k in range(NUM_KINDS) for _ in range(counts[k]))
-    return Arrangement(tuple(groups), sum(g.huxi for g in groups), False, loose)
-
-
-def dealt_tianhu(hand: Sequence[Card], table: Sequence[Group] = ()) -> bool:
-    """True if the dealt cards are a 天胡 (R6.4): 3 or more 提, or 5 or more kinds held 3 or 4 times.
-
-    Table 提 (put down at the opening, R4.1) count as 提 held four times.
-
-    >>> from paohuzi.cards import parse_cards
-    >>> dealt_tianhu(parse_cards("x1 x1 x1 x2 x2 x2 x3 x3 x3 x4 x4 x4 d5 d5 d5"))
-    True
-    """
-    counts = [0] * NUM_KINDS
-    for c in hand:
-        counts[c] += 1
-    ti = sum(1 for g in table if g.kind is GroupKind.TI) + sum(1 for n in counts if n == 4)
-    kan = sum(1 for n in counts if n == 3)
-    return ti >= 3 or ti + kan >= 5
-
-
-def tianhu_arrangement(hand: Sequence[Card], table: Sequence[Group] = ()) -> Arrangement:
-    """The arrangement a dealt 天胡 scores (R6.4): the table groups, then the hand's partial arrangement."""
-    part = partial_arrangement(hand)
-    groups = tuple(table) + part.groups
-    return Arrangement(groups, sum(g.huxi for g in groups), False, part.loose)
+def accel_tables() -> dict[str, Any]:
+    """Everything the compiled accelerator takes from this module (``paohuzi._accel.setup``): one source of truth."""
+    return {
+        "Arrangement": Arrangement,
+        "Group": Group,
+        "CARDS": CARDS,
+        "kinds": (_TI, _PAO, _WEI, _CHOUWEI, _KAN, _PENG, _JU, _JIAO, GroupKind.JIANG),
+        "sources": (Source.NONE, Source.SELF, Source.OTHER, Source.DISCARD),
+        "GUARD": _GUARD,
+        "LOW": _LOW,
+        "ONE": _ONE,
+        "CARD_ONE": _CARD_ONE,
+        "SHIFT": _SHIFT,
+        "KIND": _KIND,
+        "CANDIDATES": _CANDIDATES,
+        "JIANG": _JIANG,
+        "TI": _TI_G,
+        "PAO": _PAO_G,
+        "WEI": _WEI_G,
+        "KAN": _KAN_G,
+        "PENG": _PENG_G,
+        "PARTNER_VALUES": _PARTNER_VALUES,
+        "SHAPE_VALUES": _SHAPE_VALUES,
+        "NEAR": _NEAR,
+        "IS_RED": IS_RED,
+        "IS_BIG": IS_BIG,
+    }
