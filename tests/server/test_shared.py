@@ -41,14 +41,25 @@ def shared(tmp_path: Path) -> Iterator[dict[str, str]]:
         }
 
 
+def _variables(shared: dict[str, str], env: dict[str, str]) -> dict[str, str]:
+    return {k: v for k, v in shared.items() if k.startswith("PAOHUZI_")} | SLOW | env
+
+
 def start(tmp_path: Path, shared: dict[str, str], **env: str) -> ServerProcess:
-    variables = {k: v for k, v in shared.items() if k.startswith("PAOHUZI_")} | SLOW | env
-    return ServerProcess(tmp_path, shared["database_url"], variables).start()
+    return ServerProcess(tmp_path, shared["database_url"], _variables(shared, env)).start()
 
 
 def start_many(n: int, tmp_path: Path, shared: dict[str, str], **env: str) -> list[ServerProcess]:
-    """``n`` processes of the deployment, started side by side (each start waits for its port)."""
-    return list(in_parallel([lambda: start(tmp_path, shared, **env) for _ in range(n)]))
+    """``n`` processes of the deployment, started side by side (each start waits for its port); if one
+    fails to start, the others are stopped before the error is raised."""
+    servers = [ServerProcess(tmp_path, shared["database_url"], _variables(shared, env)) for _ in range(n)]
+    try:
+        in_parallel([s.start for s in servers])
+    except BaseException:
+        for s in servers:
+            s.stop()
+        raise
+    return servers
 
 
 class Player(RecordingClient):
