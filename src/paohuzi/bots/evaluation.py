@@ -49,7 +49,7 @@ __all__ = [
     "ACCELERATED",
 ]
 
-# Card kinds are packed 3 bits each in the interleaved order x1 d1 x2 d2 … x10 d10 (like analysis.py):
+# Card kinds are packed 3 bits each in the interleaved order x1 d1 x2 d2 … x10 d10 (like analysis/pure.py):
 # every group or partial group that contains the lowest card of the rest has its other cards above it.
 _SLOT = [(k % 10) * 2 + k // 10 for k in range(NUM_KINDS)]  # kind -> slot
 _KIND = [0] * NUM_KINDS  # slot -> kind
