@@ -1,9 +1,11 @@
-"""The optional compiled accelerator of the hand analysis (``paohuzi._accel``, Cython; docs/decisions.md "Speed").
+"""The optional compiled accelerators (Cython; docs/decisions.md "Speed"): the hand analysis (``paohuzi._accel``)
+and the bots' split search (``paohuzi._accel_bots``).
 
 Everything else is in pyproject.toml. The extension is optional: without Cython or a working C compiler the
-build says so in one line and goes on, and ``paohuzi.analysis`` runs its pure-Python path (identical
-answers). ``PAOHUZI_PURE_BUILD=1`` skips it on purpose. For a checkout used with ``PYTHONPATH=src``:
-``python setup.py build_ext --inplace`` puts the module next to its source (``make venv`` does it).
+build says so in one line and goes on, and ``paohuzi.analysis`` / ``paohuzi.bots.evaluation`` run their
+pure-Python paths (identical answers). ``PAOHUZI_PURE_BUILD=1`` skips them on purpose. For a checkout used
+with ``PYTHONPATH=src``: ``python setup.py build_ext --inplace`` puts the modules next to their sources (``make
+venv`` does it).
 """
 
 from __future__ import annotations
@@ -17,7 +19,11 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
-SOURCE = ROOT / "src" / "paohuzi" / "_accel.pyx"
+# Module name -> (source, the macro that carries the source's sha256): the analysis and the bots' split search.
+SOURCES = {
+    "paohuzi._accel": (ROOT / "src" / "paohuzi" / "_accel.pyx", "PAOHUZI_ACCEL_SOURCE"),
+    "paohuzi._accel_bots": (ROOT / "src" / "paohuzi" / "_accel_bots.pyx", "PAOHUZI_ACCEL_BOTS_SOURCE"),
+}
 
 
 def _say(text: str) -> None:
@@ -49,15 +55,17 @@ def _extensions() -> list[Extension]:
     except ImportError:
         _say("Cython is not installed: not building the compiled accelerator (pure Python)")
         return []
-    digest = hashlib.sha256(SOURCE.read_bytes()).hexdigest()
-    ext = Extension(
-        "paohuzi._accel",
-        [str(SOURCE.relative_to(ROOT))],
-        # The source's hash, so that the module refuses to stand in for an edited _accel.pyx (analysis checks).
-        define_macros=[("PAOHUZI_ACCEL_SOURCE", f'"{digest}"')],
-    )
+    exts = [
+        Extension(
+            name,
+            [str(source.relative_to(ROOT))],
+            # The source's hash, so that the module refuses to stand in for an edited .pyx (usable() checks).
+            define_macros=[(macro, f'"{hashlib.sha256(source.read_bytes()).hexdigest()}"')],
+        )
+        for name, (source, macro) in SOURCES.items()
+    ]
     try:
-        return list(cythonize([ext], language_level=3, quiet=True))
+        return list(cythonize(exts, language_level=3, quiet=True))
     except Exception as exc:  # noqa: BLE001 — a Cython error must not fail the install either
         _say(f"Cython could not translate the accelerator ({exc}); using pure Python")
         return []

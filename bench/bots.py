@@ -6,7 +6,8 @@ Each hand is dealt from its own seed and played to the end through the bot inter
 ``paohuzi simulate`` plays it (:func:`paohuzi.bots.tournament.play_hand`: an observation per decision, the
 bot's ``act``, ``Hand.apply``). A matchup is one bot spec playing all three seats. Rates are per second of
 this process's CPU time (one core), so a shared machine skews them less; the wall-clock rate is printed
-too. A short warm-up (5 % of the hands, at least 10) runs first: the greedy bot memoises its hand
+too. The second line says which optional compiled accelerators ran (``PAOHUZI_PURE=1``: none). A short
+warm-up (5 % of the hands, at least 10) runs first: the greedy bot memoises its hand
 analysis, so its speed grows as the memo fills (``--cold`` clears it before every hand instead). Record
 results in docs/PERFORMANCE.md with the command line that produced them.
 """
@@ -55,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(f"python {platform.python_version()} on {platform.machine()}, preset {args.preset}, "
           f"{args.hands} hands per matchup, seed {args.seed}{', cold' if args.cold else ''}")
+    print(f"compiled: analysis {'yes' if analysis.ACCELERATED else 'no'}, "
+          f"bots' split search {'yes' if evaluation.ACCELERATED else 'no'}")
     print(f"{'matchup':<28} {'hands/s (CPU)':>14} {'hands/s (wall)':>15} {'decisions/s':>12}  ends")
     for spec in split_specs(args.matchups):
         warm = max(10, args.hands // 20)

@@ -15,7 +15,9 @@ The greedy bot (and through it the search bot's rollouts) judges a position by f
   :func:`paohuzi.analysis.waits` for the exact winning cards.
 
 Everything works on counts of the 20 card kinds and the table groups, so the search bot can call it on
-sampled worlds as cheaply as on the real one. The split search is memoised across calls.
+sampled worlds as cheaply as on the real one. The split search is memoised across calls; when the optional
+compiled module :mod:`paohuzi._accel_bots` is built (and ``PAOHUZI_PURE=1`` is not set) it runs the same
+search in C (:data:`ACCELERATED`; identical answers, tests/bots/test_evaluation_accel.py).
 
 >>> from paohuzi.cards import parse_cards, counts_of
 >>> hand = counts_of(parse_cards("x1 x2 x3 x2 x7 x10 d4 d5 d6 d8 d8 d8 x4 x5 x6 d2 d7 d10 x9 x9"))
@@ -29,6 +31,8 @@ sampled worlds as cheaply as on the real one. The split search is memoised acros
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
 
 from paohuzi.cards import NUM_KINDS
 from paohuzi.groups import MIXED_SHAPES, PARTNERS, SAME_KIND_HUXI, Group, GroupKind, same_kind_huxi
@@ -42,9 +46,10 @@ __all__ = [
     "useful_cards",
     "partner_kinds",
     "clear_cache",
+    "ACCELERATED",
 ]
 
-# Card kinds are packed 3 bits each in the interleaved order x1 d1 x2 d2 … x10 d10 (like analysis.py):
+# Card kinds are packed 3 bits each in the interleaved order x1 d1 x2 d2 … x10 d10 (like analysis/pure.py):
 # every group or partial group that contains the lowest card of the rest has its other cards above it.
 _SLOT = [(k % 10) * 2 + k // 10 for k in range(NUM_KINDS)]  # kind -> slot
 _KIND = [0] * NUM_KINDS  # slot -> kind
@@ -130,9 +135,56 @@ _MEMO: dict[int, int] = {}
 _MEMO_LIMIT = 1_000_000
 
 
+def accel_tables() -> dict[str, Any]:
+    """Everything the compiled split search takes from this module (``paohuzi._accel_bots.setup``), unpacked:
+    one source of truth for the costs."""
+    return {
+        "bits": _BITS,
+        "groups": _G,
+        "wholes": [[(v, -h) for v, _, h in _WHOLES[slot]] for slot in range(NUM_KINDS)],
+        "partials": [
+            [(v, _MASK << (_BITS * slots[1]), _U - h) for v, slots, h in _PARTIALS[slot]] for slot in range(NUM_KINDS)
+        ],
+        "pair_cost": [_U - h for h in _PAIR_HUXI],
+        "single_cost": [2 * _U - h for h in _SINGLE_HUXI],
+        "seed_of_pair": _U,
+        "base": [[3 * g * _U for g in range(_G)], [(3 * g + 2) * _U for g in range(_G)]],
+    }
+
+
+def _load_accelerator() -> ModuleType | None:
+    """The compiled split search, set up with this module's tables, or None (not built, stale, or
+    ``PAOHUZI_PURE=1``)."""
+    try:
+        from paohuzi import _accel_bots  # type: ignore[attr-defined]  # compiled; absent without a C compiler
+    except ImportError:
+        return None
+    if not _accel_bots.usable():
+        return None
+    _accel_bots.setup(accel_tables())
+    return _accel_bots  # type: ignore[no-any-return]
+
+
+_ACCEL = _load_accelerator()
+#: True when the compiled split search answers (the tests check it is loaded whenever it was built).
+ACCELERATED: bool = _ACCEL is not None
+
+
 def clear_cache() -> None:
     """Forget the memo of the split search (for benchmarks)."""
     _MEMO.clear()
+    if _ACCEL is not None:
+        _ACCEL.clear()
+
+
+def _field(packed: int, pair: int, groups: int) -> int:
+    """Field ``groups`` of :func:`_search`, unpacked: ``needed × 256 − 胡息`` of the best split into that many
+    groups (the compiled search when loaded)."""
+    if _ACCEL is not None:
+        found: int | None = _ACCEL.field(packed, pair, groups)
+        if found is not None:
+            return found
+    return (_search(packed, pair) >> (_W * groups) & _NONE) - _OFFSET
 
 
 def _search(packed: int, pair: int) -> int:
@@ -244,7 +296,7 @@ def _split(counts: Sequence[int], table: Sequence[Group], min_huxi: int) -> tupl
         groups -= 1
     if groups < 0:
         groups = 0
-    v = (_search(packed, 1 if pair else 0) >> (_W * groups) & _NONE) - _OFFSET
+    v = _field(packed, 1 if pair else 0, groups)
     shape = -(-v // _U)
     huxi += shape * _U - v
     needed = shape

@@ -12,6 +12,8 @@
   they reconnect.
 
 The :class:`Matchmaker` decides who is seated with whom; opening the table is the hub's (``open_table``).
+Where the queue is kept is in a few methods (``_refresh``, ``_add``, ``_unqueue`` …): here the process's
+memory and ``queue_entries``; in the shared mode Redis, for every process (:mod:`paohuzi.server.shared_queue`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,118 @@
+"""CPU of the game server's two commonest database jobs, on the database worker's own path (issue 14 item 6):
+
+- one action-log append in its own transaction (fence checks, insert, commit): writer-fenced as one process
+  does it, and room-fenced as the shared mode does it;
+- a hand's settlement (``store.finish_hand`` inside ``ledger_store.settle_hand``) for three players.
+
+Each is run in a fresh PostgreSQL schema (dropped afterwards), called inline (no event loop), and timed with
+the calling thread's CPU clock; the median over the runs after a warm-up is printed. To compare two versions
+of the server, run the same command with ``PYTHONPATH`` naming each one's ``src`` in turn (A/B, several
+times: the machine is shared).
+
+    PYTHONPATH=src .venv/bin/python bench/db_jobs.py
+    PYTHONPATH=/tmp/old/src .venv/bin/python bench/db_jobs.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+PG = "host=127.0.0.1 port=5432 user=postgres dbname=test"
+
+
+@contextmanager
+def _database() -> Iterator[Any]:
+    import psycopg
+
+    from paohuzi.server.db import Database
+
+    schema = "paohuzi_bench_" + uuid.uuid4().hex[:8]
+    with psycopg.connect(PG, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    db = Database(f"postgresql+psycopg://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}")
+    try:
+        db.migrate()
+        db.take_over("bench")
+        yield db
+    finally:
+        db.stop()
+        with psycopg.connect(PG, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+def _median_ms(step: Callable[[], None], runs: int, warmup: int = 20) -> float:
+    times = []
+    for i in range(warmup + runs):
+        t0 = time.thread_time()
+        step()
+        if i >= warmup:
+            times.append(time.thread_time() - t0)
+    return round(statistics.median(times) * 1000, 3)
+
+
+def appends(runs: int, room_fenced: bool) -> float:
+    """Median CPU (ms) of a one-append transaction through the worker's batch path."""
+    from paohuzi.server import store
+    from paohuzi.server.db import _Job, fence_room
+
+    with _database() as db:
+        room = db.run_now(store.create_room("123456", "private", None, {}, 3))
+        match = db.run_now(store.create_match(room, 7, {}, 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
+        hand = db.run_now(store.create_hand(match, 1, 7, 0, {}))
+        fence = None
+        if room_fenced:
+            db.run_now(fence_room(room, 5, "bench"))
+            fence = (room, 5)
+        seq = iter(range(1, 10**6))
+
+        def step() -> None:
+            db._run_batch([_Job(None, None, None, store.action_row(hand, next(seq), 0, "pass", "bot"), fence)])  # noqa: SLF001
+
+        return _median_ms(step, runs)
+
+
+def settlements(runs: int) -> float:
+    """Median CPU (ms) of a three-player hand's settlement job, in its transaction."""
+    from paohuzi.server import ledger_store, store
+    from paohuzi.server.db import _Job
+
+    with _database() as db:
+        players = [db.run_now(store.create_player(uuid.uuid4().hex, f"p{i}")).id for i in range(3)]
+        room = db.run_now(store.create_room("123456", "private", players[0], {}, 3))
+        seats = [store.MatchSeatRow(pid, None, f"p{i}") for i, pid in enumerate(players)]
+        match = db.run_now(store.create_match(room, 7, {}, 10**6, seats))
+        outcome, record = {"winner": 0, "payments": [6, -3, -3]}, {"actions": [[0, "pass"]] * 30, "seed": 1}
+        hands = iter([(n, db.run_now(store.create_hand(match, n, 7, 0, {}))) for n in range(1, runs + 21)])
+
+        def step() -> None:
+            n, hand = next(hands)
+            results = [(players[0], 6, True), (players[1], -3, False), (players[2], -3, False)]
+            finish = store.finish_hand(hand, outcome, record, match, [6 * n, -3 * n, -3 * n], results)
+            job = ledger_store.settle_hand(finish, hand, players, [0, 1, 2], [6, -3, -3], 1, 0, [])
+            db._run_batch([_Job(job, None, None)])  # noqa: SLF001
+
+        return _median_ms(step, runs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=300)
+    args = parser.parse_args()
+    report = {
+        "append_writer_fenced_ms": appends(args.runs, False),
+        "append_room_fenced_ms": appends(args.runs, True),
+        "settlement_ms": settlements(max(20, args.runs // 3)),
+        "loadavg": [round(x, 2) for x in __import__("os").getloadavg()],
+    }
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()
