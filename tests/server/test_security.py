@@ -335,13 +335,11 @@ def test_a_hundred_clients_that_never_read_are_dropped_and_memory_stays_bounded(
             sock.sendall(_frame(json.dumps({"type": "hello", "token": c.token})))
             socks.append(sock)
         burst = _frame('{"type":"sync"}') * 25
-        asked = [0] * len(socks)
 
         def flood(i: int) -> None:  # up to 3,000 syncs each (~2 MB of answers), never reading one
             try:
                 for _ in range(120):
                     socks[i].sendall(burst)
-                    asked[i] += 25
                     time.sleep(0.1)
             except OSError:  # the server dropped us
                 pass
@@ -360,7 +358,8 @@ def test_a_hundred_clients_that_never_read_are_dropped_and_memory_stays_bounded(
             t.join(5)
         dropped = [x for x in proc.log_lines() if x.get("msg") == "slow client dropped"]
         assert len(dropped) == 100 and all(x["queued_bytes"] <= limit for x in dropped)
-        assert max(asked) < 3000  # every one was cut off before it got its answers
+        # (How many syncs a client got to send before it saw the drop depends on the kernel's socket buffers and
+        # on how busy the machine is — all 3,000 on a quiet one — so it proves nothing and is not checked.)
         growth = peak - before
         assert growth < 40 * 2**20, f"RSS grew {growth / 2**20:.1f} MiB"
         text = httpx.get(proc.url + "/metrics").text

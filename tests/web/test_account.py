@@ -123,7 +123,9 @@ def test_claim_log_in_elsewhere_revoke_export_delete(browser: Any, own_server: S
         exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
         assert exported["player"]["nickname"] == nickname and exported["account"]["username"] == "lan_hua"
         assert len(exported["sessions"]) == 1 and "token" not in json.dumps(exported["sessions"])
-        # English mode: no Chinese but names, on every part of the page
+        # English mode: no Chinese but names, on every part of the page. A toast shown in Chinese before the
+        # switch (the claim's 账号已保存, when the steps above were quick) stays until it fades: wait for it to go.
+        page.wait_for_selector("#toasts .toast", state="detached")
         page.click("[data-action=lang]")
         page.wait_for_selector("html[lang='en']")
         _scan_english(phone, "account (claimed)")
