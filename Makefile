@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 # source when a C compiler is present; without one it says so in one line and the pure-Python path runs
 # (setup.py; docs/decisions.md "Speed"); the same for the bots' split search (_accel_bots.pyx). An edit of
 # either rebuilds it here.
-$(STAMP): pyproject.toml setup.py src/paohuzi/_accel.pyx src/paohuzi/_accel_bots.pyx
+$(STAMP): pyproject.toml setup.py src/paohuzi/_accel.pyx src/paohuzi/_accel_bots.pyx src/paohuzi/_accel_guard.pxi
 	test -x $(BIN)/python || $(PY) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[server,env,dev]'

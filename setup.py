@@ -19,11 +19,20 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
-# Module name -> (source, the macro that carries the source's sha256): the analysis and the bots' split search.
+PACKAGE = ROOT / "src" / "paohuzi"
+# Module name -> its sources, in the order of the module's own SOURCES (the guard is included by both): the
+# analysis and the bots' split search.
 SOURCES = {
-    "paohuzi._accel": (ROOT / "src" / "paohuzi" / "_accel.pyx", "PAOHUZI_ACCEL_SOURCE"),
-    "paohuzi._accel_bots": (ROOT / "src" / "paohuzi" / "_accel_bots.pyx", "PAOHUZI_ACCEL_BOTS_SOURCE"),
+    "paohuzi._accel": (PACKAGE / "_accel.pyx", PACKAGE / "_accel_guard.pxi"),
+    "paohuzi._accel_bots": (PACKAGE / "_accel_bots.pyx", PACKAGE / "_accel_guard.pxi"),
 }
+
+
+def _sha256(paths: tuple[Path, ...]) -> str:
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def _say(text: str) -> None:
@@ -58,11 +67,11 @@ def _extensions() -> list[Extension]:
     exts = [
         Extension(
             name,
-            [str(source.relative_to(ROOT))],
-            # The source's hash, so that the module refuses to stand in for an edited .pyx (usable() checks).
-            define_macros=[(macro, f'"{hashlib.sha256(source.read_bytes()).hexdigest()}"')],
+            [str(sources[0].relative_to(ROOT))],
+            # The sources' hash, so that the module refuses to stand in for an edited source (usable() checks).
+            define_macros=[("PAOHUZI_SOURCE_SHA256", f'"{_sha256(sources)}"')],
         )
-        for name, (source, macro) in SOURCES.items()
+        for name, sources in SOURCES.items()
     ]
     try:
         return list(cythonize(exts, language_level=3, quiet=True))

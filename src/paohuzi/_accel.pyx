@@ -12,11 +12,9 @@ a kind, a 坎 on a table, a hand that is not a list, tuple or bytes of ints …)
 pure-Python path, which raises the error with its wording. So bad input behaves identically by construction.
 
 Not used when the environment sets ``PAOHUZI_PURE=1``, or when ``_accel.pyx`` next to the compiled module
-is not the source it was built from (a stale build after an edit): see :func:`usable`.
+(or the shared ``_accel_guard.pxi``) is not the source it was built from (a stale build after an edit): see
+:func:`usable`.
 """
-
-import os
-import hashlib
 
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t
 from libc.string cimport memset
@@ -38,39 +36,10 @@ cdef extern from "Python.h":
         PyMemberDef *d_member
     object PyType_GenericAlloc(PyTypeObject *t, Py_ssize_t nitems)
 
-cdef extern from *:
-    """
-    #ifndef PAOHUZI_ACCEL_SOURCE
-    #define PAOHUZI_ACCEL_SOURCE ""
-    #endif
-    #if defined(__GNUC__) || defined(__clang__)
-    static inline int paohuzi_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
-    #else
-    static inline int paohuzi_ctz64(unsigned long long x) { int n = 0; while (!(x & 1ULL)) { x >>= 1; n++; } return n; }
-    #endif
-    """
-    const char *ACCEL_SOURCE "PAOHUZI_ACCEL_SOURCE"
-    int ctz64 "paohuzi_ctz64"(unsigned long long x) nogil
+#: The files this module is compiled from (their sha256 is checked by :func:`usable`).
+SOURCES = ("_accel.pyx", "_accel_guard.pxi")
 
-#: sha256 of the ``_accel.pyx`` this module was compiled from (set by setup.py; empty if built otherwise).
-SOURCE_SHA256 = ACCEL_SOURCE.decode("ascii")
-
-
-def source_matches():
-    """True unless ``_accel.pyx`` lies next to this module and differs from the source it was built from."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    path = os.path.join(here, "_accel.pyx")
-    if not os.path.exists(path):
-        return True  # an installed wheel without its source: trust the build
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest() == SOURCE_SHA256
-
-
-def usable():
-    """Whether :mod:`paohuzi.analysis` should use this module: not under ``PAOHUZI_PURE=1``, not stale."""
-    if os.environ.get("PAOHUZI_PURE", "") not in ("", "0"):
-        return False
-    return source_matches()
+include "_accel_guard.pxi"
 
 
 cdef enum:

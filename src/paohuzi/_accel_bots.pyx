@@ -9,50 +9,19 @@ take their minima with bit operations; here they are eight C ints and the minima
 same values: the tests compare both on thousands of hands). Every cost table is handed over by
 :func:`setup` from ``evaluation.accel_tables()``, so this file holds no rule of its own.
 
-Not used when the environment sets ``PAOHUZI_PURE=1``, or when ``_accel_bots.pyx`` next to the compiled
-module is not the source it was built from (a stale build after an edit): see :func:`usable`.
+Not used when the environment sets ``PAOHUZI_PURE=1``, or when ``_accel_bots.pyx`` (or the shared
+``_accel_guard.pxi``) next to the compiled module is not the source it was built from (a stale build after an
+edit): see :func:`usable`.
 """
-
-import os
-import hashlib
 
 from libc.stdint cimport uint64_t, int32_t
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport calloc, free
 
-cdef extern from *:
-    """
-    #ifndef PAOHUZI_ACCEL_BOTS_SOURCE
-    #define PAOHUZI_ACCEL_BOTS_SOURCE ""
-    #endif
-    #if defined(__GNUC__) || defined(__clang__)
-    static inline int paohuzi_bots_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
-    #else
-    static inline int paohuzi_bots_ctz64(unsigned long long x) { int n = 0; while (!(x & 1ULL)) { x >>= 1; n++; } return n; }
-    #endif
-    """
-    const char *ACCEL_SOURCE "PAOHUZI_ACCEL_BOTS_SOURCE"
-    int ctz64 "paohuzi_bots_ctz64"(unsigned long long x) nogil
+#: The files this module is compiled from (their sha256 is checked by :func:`usable`).
+SOURCES = ("_accel_bots.pyx", "_accel_guard.pxi")
 
-#: sha256 of the ``_accel_bots.pyx`` this module was compiled from (set by setup.py; empty if built otherwise).
-SOURCE_SHA256 = ACCEL_SOURCE.decode("ascii")
-
-
-def source_matches():
-    """True unless ``_accel_bots.pyx`` lies next to this module and differs from the source it was built from."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    path = os.path.join(here, "_accel_bots.pyx")
-    if not os.path.exists(path):
-        return True  # an installed wheel without its source: trust the build
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest() == SOURCE_SHA256
-
-
-def usable():
-    """Whether :mod:`paohuzi.bots.evaluation` should use this module: not under ``PAOHUZI_PURE=1``, not stale."""
-    if os.environ.get("PAOHUZI_PURE", "") not in ("", "0"):
-        return False
-    return source_matches()
+include "_accel_guard.pxi"
 
 
 cdef enum:
