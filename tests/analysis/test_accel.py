@@ -11,22 +11,18 @@
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
-import subprocess
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from importlib.machinery import EXTENSION_SUFFIXES
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from accel_support import PURE_FORCED, built, check_a_stale_copy_is_refused, check_loaded_when_built
+from accel_support import python_only as accel_python_only
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import paohuzi
 from paohuzi import analysis, scoring
 from paohuzi.analysis import Source, pure
 from paohuzi.cards import NUM_KINDS, Card
@@ -35,35 +31,19 @@ from paohuzi.rules import find_preset
 
 from .cases import generate
 
-PACKAGE = Path(paohuzi.__file__).resolve().parent
-PURE_FORCED = os.environ.get("PAOHUZI_PURE", "") not in ("", "0")
-BUILT = [p for p in PACKAGE.iterdir() if p.name.startswith("_accel.") and p.name.endswith(tuple(EXTENSION_SUFFIXES))]
+BUILT = built("_accel")
 needs_accel = pytest.mark.skipif(not analysis.ACCELERATED, reason="the compiled accelerator is not loaded")
 PRESETS = [find_preset(name) for name in ("qq", "hunan", "hengyang", "huayang")]
 SETTINGS = settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
 
 def test_accelerator_loaded_exactly_when_built_and_wanted() -> None:
-    if PURE_FORCED:
-        assert not analysis.ACCELERATED, "PAOHUZI_PURE=1 must force the pure-Python path"
-    elif BUILT or os.environ.get("PAOHUZI_REQUIRE_ACCEL"):
-        assert analysis.ACCELERATED, (
-            f"the compiled accelerator {[p.name for p in BUILT]} is built but not loaded: _accel.pyx changed since "
-            "the build (stale) or it failed to import; rebuild with `make venv` or `pip install -e .`"
-        )
-    else:
-        pytest.skip("the compiled accelerator is not built (no C compiler at install time)")
+    check_loaded_when_built(analysis.ACCELERATED, "_accel", "the compiled accelerator")
 
 
-@contextmanager
-def python_only() -> Iterator[None]:
-    """Switch the accelerator off for the calls in the block (scoring reaches analysis only through its API)."""
-    saved = analysis._ACCEL
-    analysis._ACCEL = None
-    try:
-        yield
-    finally:
-        analysis._ACCEL = saved
+def python_only() -> AbstractContextManager[None]:
+    """Switch the accelerator off for the calls in the block."""
+    return accel_python_only(analysis)
 
 
 def outcome(call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -223,19 +203,4 @@ def test_accelerated_scored_waits_equal_pure(hand: list[Card], table: list[Group
 @pytest.mark.skipif(not BUILT or PURE_FORCED, reason="needs a built accelerator")
 def test_a_stale_build_is_not_used(tmp_path: Path) -> None:
     """A copy of the package whose _accel.pyx differs from the one the module was built from runs pure Python."""
-    copy = tmp_path / "paohuzi"
-    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "web"))
-    probe = "import paohuzi, paohuzi.analysis as a; print(a.ACCELERATED, paohuzi.__file__)"
-    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    env.pop("PAOHUZI_PURE", None)
-
-    def accelerated() -> bool:
-        out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
-        flag, where = out.stdout.split()
-        assert where.startswith(str(tmp_path)), where
-        return flag == "True"
-
-    assert accelerated()
-    with (copy / "_accel.pyx").open("a", encoding="utf-8") as f:
-        f.write("\n# edited after the build\n")
-    assert not accelerated()
+    check_a_stale_copy_is_refused(tmp_path, "paohuzi.analysis", "_accel")

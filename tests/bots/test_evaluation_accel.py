@@ -10,51 +10,29 @@
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
-import subprocess
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-from importlib.machinery import EXTENSION_SUFFIXES
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
+from accel_support import PURE_FORCED, built, check_a_stale_copy_is_refused, check_loaded_when_built
+from accel_support import python_only as accel_python_only
 
-import paohuzi
 from paohuzi.bots import evaluation
 from paohuzi.cards import NUM_KINDS, Card, full_deck
 from paohuzi.groups import MIXED_SHAPES, Group, GroupKind
 
-PACKAGE = Path(paohuzi.__file__).resolve().parent
-PURE_FORCED = os.environ.get("PAOHUZI_PURE", "") not in ("", "0")
-BUILT = [
-    p for p in PACKAGE.iterdir() if p.name.startswith("_accel_bots.") and p.name.endswith(tuple(EXTENSION_SUFFIXES))
-]
+BUILT = built("_accel_bots")
 needs_accel = pytest.mark.skipif(not evaluation.ACCELERATED, reason="the compiled split search is not loaded")
 
 
 def test_accelerator_loaded_exactly_when_built_and_wanted() -> None:
-    if PURE_FORCED:
-        assert not evaluation.ACCELERATED, "PAOHUZI_PURE=1 must force the pure-Python path"
-    elif BUILT or os.environ.get("PAOHUZI_REQUIRE_ACCEL"):
-        assert evaluation.ACCELERATED, (
-            f"the compiled split search {[p.name for p in BUILT]} is built but not loaded: _accel_bots.pyx changed "
-            "since the build (stale) or it failed to import; rebuild with `make venv` or `pip install -e .`"
-        )
-    else:
-        pytest.skip("the compiled split search is not built (no C compiler at install time)")
+    check_loaded_when_built(evaluation.ACCELERATED, "_accel_bots", "the compiled split search")
 
 
-@contextmanager
-def python_only() -> Iterator[None]:
-    saved = evaluation._ACCEL
-    evaluation._ACCEL = None
-    try:
-        yield
-    finally:
-        evaluation._ACCEL = saved
+def python_only() -> AbstractContextManager[None]:
+    """Switch the accelerator off for the calls in the block."""
+    return accel_python_only(evaluation)
 
 
 def _packed_hands(seed: int, n: int, most: int = 27) -> list[int]:
@@ -151,19 +129,4 @@ def test_input_it_does_not_take_is_handed_back() -> None:
 @pytest.mark.skipif(not BUILT or PURE_FORCED, reason="needs a built accelerator")
 def test_a_stale_build_is_not_used(tmp_path: Path) -> None:
     """A copy of the package whose _accel_bots.pyx differs from the one the module was built from runs Python."""
-    copy = tmp_path / "paohuzi"
-    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "web"))
-    probe = "import paohuzi, paohuzi.bots.evaluation as e; print(e.ACCELERATED, paohuzi.__file__)"
-    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    env.pop("PAOHUZI_PURE", None)
-
-    def accelerated() -> bool:
-        out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
-        flag, where = out.stdout.split()
-        assert where.startswith(str(tmp_path)), where
-        return flag == "True"
-
-    assert accelerated()
-    with (copy / "_accel_bots.pyx").open("a", encoding="utf-8") as f:
-        f.write("\n# edited after the build\n")
-    assert not accelerated()
+    check_a_stale_copy_is_refused(tmp_path, "paohuzi.bots.evaluation", "_accel_bots")
