@@ -3,12 +3,13 @@ temporary folder (PostgreSQL where a test asks for it)."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from .support import ServerProcess, postgres_available, postgres_schema
+from .support import ServerProcess, postgres_available, postgres_schema, redis_url
 
 
 @pytest.fixture(scope="module")
@@ -31,3 +32,20 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         pytest.skip("no PostgreSQL on 127.0.0.1:5432")
     with postgres_schema() as url:
         yield url
+
+
+@pytest.fixture
+def shared_deployment() -> Iterator[dict[str, str]]:
+    """One shared deployment (issue 14): ``database_url``, a fresh PostgreSQL schema, and the environment of
+    Redis with a prefix of its own. Skipped without PostgreSQL or Redis."""
+    if not postgres_available():
+        pytest.skip("the shared mode runs on PostgreSQL, and none answers on 127.0.0.1:5432")
+    url = redis_url()
+    if url is None:
+        pytest.skip("no Redis on 127.0.0.1:6379 and redis-server could not be installed or started")
+    with postgres_schema() as database_url:
+        yield {
+            "database_url": database_url,
+            "PAOHUZI_REDIS_URL": url,
+            "PAOHUZI_REDIS_PREFIX": "test-" + uuid.uuid4().hex[:10],
+        }

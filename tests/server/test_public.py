@@ -7,7 +7,6 @@ surviving a server restart (SQLite and PostgreSQL)."""
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .support import Client, ServerProcess, postgres_available, postgres_schema, redis_url
+from .support import Client, ServerProcess
 
 SLOW_FILL = {"PAOHUZI_MATCH_FILL_SECONDS": "600"}  # nobody is seated with computers during a test
 FILL = 3.0
@@ -282,52 +281,30 @@ def test_the_queue_survives_a_server_restart(database_url: str, tmp_path: Path) 
         server.stop()
 
 
-def test_shared_mode_a_public_table_is_leased_like_any_room(tmp_path: Path) -> None:
+def test_shared_mode_a_public_table_is_leased_like_any_room(
+    shared_deployment: dict[str, str], tmp_path: Path
+) -> None:
     """The shared mode (issue 14): a public table opened by 匹配 is a room leased and fenced like any; the
     player waiting alone is seated with two computers after the fill time and plays the hand through."""
-    if not postgres_available():
-        pytest.skip("the shared mode runs on PostgreSQL, and none answers on 127.0.0.1:5432")
-    url = redis_url()
-    if url is None:
-        pytest.skip("no Redis on 127.0.0.1:6379")
-    with postgres_schema() as database_url:
-        env = {
-            "PAOHUZI_REDIS_URL": url,
-            "PAOHUZI_REDIS_PREFIX": "test-" + uuid.uuid4().hex[:10],
-            "PAOHUZI_MATCH_FILL_SECONDS": "1",
-        }
-        server = ServerProcess(tmp_path, database_url, env=env).start()
-        try:
-            me = Client(server)
-            me.connect()
-            assert _queued(me, "novice")["fill_ms"] == 1000
-            room = _seated(me)
-            assert [s["bot"] for s in room["seats"]] == [None, "normal", "normal"] and room["kind"] == "public"
-            me.expect("game")
-            over = _auto_hand([me])[0]
-            assert over["beans"] == _beans_of(over["deltas"], room["options"]["stake"], 1, [1000, 10**9, 10**9])
-            me.close()
-        finally:
-            server.stop()
+    [server] = _processes(tmp_path, shared_deployment | {"PAOHUZI_MATCH_FILL_SECONDS": "1"}, 1)
+    try:
+        me = Client(server)
+        me.connect()
+        assert _queued(me, "novice")["fill_ms"] == 1000
+        room = _seated(me)
+        assert [s["bot"] for s in room["seats"]] == [None, "normal", "normal"] and room["kind"] == "public"
+        me.expect("game")
+        over = _auto_hand([me])[0]
+        assert over["beans"] == _beans_of(over["deltas"], room["options"]["stake"], 1, [1000, 10**9, 10**9])
+        me.close()
+    finally:
+        server.stop()
 
 
 @pytest.fixture
-def shared_env() -> Iterator[dict[str, str]]:
+def shared_env(shared_deployment: dict[str, str]) -> dict[str, str]:
     """One shared deployment (PostgreSQL schema, Redis prefix) whose processes never fill with computers."""
-    if not postgres_available():
-        pytest.skip("the shared mode runs on PostgreSQL, and none answers on 127.0.0.1:5432")
-    url = redis_url()
-    if url is None:
-        pytest.skip("no Redis on 127.0.0.1:6379")
-    with postgres_schema() as database_url:
-        yield {
-            "database_url": database_url,
-            "PAOHUZI_REDIS_URL": url,
-            "PAOHUZI_REDIS_PREFIX": "test-" + uuid.uuid4().hex[:10],
-            "PAOHUZI_LEASE_MS": "1500",
-            "PAOHUZI_QUEUE_RESUME_SECONDS": "60",
-            **SLOW_FILL,
-        }
+    return {**shared_deployment, "PAOHUZI_LEASE_MS": "1500", "PAOHUZI_QUEUE_RESUME_SECONDS": "60", **SLOW_FILL}
 
 
 def _processes(tmp_path: Path, env: dict[str, str], n: int) -> list[ServerProcess]:

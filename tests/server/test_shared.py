@@ -9,8 +9,7 @@ import os
 import signal
 import threading
 import time
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,27 +17,16 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from .play import RecordingClient, check_replay, in_parallel, seated_table
-from .support import Client, ServerProcess, never_hu, postgres_available, postgres_schema, redis_url
+from .support import Client, ServerProcess, never_hu
 
 # Long decision times: every action of a test's hands is a player's own, even on a busy machine.
 SLOW = {"PAOHUZI_TURN_SECONDS": "300", "PAOHUZI_CLAIM_SECONDS": "300", "PAOHUZI_OFFLINE_GRACE": "300"}
 
 
 @pytest.fixture
-def shared(tmp_path: Path) -> Iterator[dict[str, str]]:
+def shared(shared_deployment: dict[str, str]) -> dict[str, str]:
     """The environment of one shared deployment: a fresh PostgreSQL schema, Redis with its own prefix."""
-    if not postgres_available():
-        pytest.skip("the shared mode runs on PostgreSQL, and none answers on 127.0.0.1:5432")
-    url = redis_url()
-    if url is None:
-        pytest.skip("no Redis on 127.0.0.1:6379 and redis-server could not be installed or started")
-    with postgres_schema() as database_url:
-        yield {
-            "database_url": database_url,
-            "PAOHUZI_REDIS_URL": url,
-            "PAOHUZI_REDIS_PREFIX": "test-" + uuid.uuid4().hex[:10],
-            "PAOHUZI_LEASE_MS": "1500",
-        }
+    return {**shared_deployment, "PAOHUZI_LEASE_MS": "1500"}
 
 
 def _variables(shared: dict[str, str], env: dict[str, str]) -> dict[str, str]:
