@@ -8,14 +8,18 @@ STAMP := $(VENV)/.installed
 
 # The editable install also builds the optional compiled accelerator (src/paohuzi/_accel.pyx, Cython) next to its
 # source when a C compiler is present; without one it says so in one line and the pure-Python path runs
-# (setup.py; docs/decisions.md "Speed"); the same for the bots' split search (_accel_bots.pyx). An edit of
-# either rebuilds it here.
-$(STAMP): pyproject.toml setup.py src/paohuzi/_accel.pyx src/paohuzi/_accel_bots.pyx src/paohuzi/_accel_guard.pxi
+# (setup.py; docs/decisions.md "Speed"); the same for the bots' split search (_accel_bots.pyx) and the engine's
+# modules compiled by mypyc (paohuzi/_compiled.py). An edit of any of them rebuilds it here (an edited engine
+# source runs as Python until then: its compiled build is refused as stale).
+COMPILED_SOURCES := $(shell sed -n 's/^    "paohuzi\.\([a-z_]*\)\.\([a-z_]*\)",$$/src\/paohuzi\/\1\/\2.py/p' src/paohuzi/_compiled.py)
+$(STAMP): pyproject.toml setup.py src/paohuzi/_accel.pyx src/paohuzi/_accel_bots.pyx src/paohuzi/_accel_guard.pxi \
+		src/paohuzi/_compiled.py $(COMPILED_SOURCES)
 	test -x $(BIN)/python || $(PY) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[server,env,dev]'
-	@$(BIN)/python -c "import paohuzi.analysis as a; print('paohuzi: compiled analysis accelerator', \
-		'built' if a.ACCELERATED else 'not built (no C compiler?): the pure-Python path answers')"
+	@$(BIN)/python -c "import paohuzi.analysis as a, paohuzi._compiled as c; print('paohuzi: compiled analysis accelerator', \
+		'built' if a.ACCELERATED else 'not built (no C compiler?): the pure-Python path answers'); \
+		print('paohuzi: compiled engine:', c.reason())"
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -25,10 +29,14 @@ run: $(STAMP)
 	$(BIN)/paohuzi serve --host 127.0.0.1 --port 8000
 
 # The browser tests need Chromium: .ci/need-chromium installs Debian's when missing and root, else says so.
-# Then the analysis and scoring tests once more on the pure-Python path (PAOHUZI_PURE=1), which the compiled
-# accelerator, when built, replaces in the first run: both must pass (issue 15).
+# Then the analysis, scoring, engine, env-encoding and bots-evaluation tests and the doctests of the compiled
+# modules once more on the pure-Python path (PAOHUZI_PURE=1), which the compiled accelerators and the compiled
+# engine (paohuzi/_compiled.py), when built, replace in the first run: both must pass (issue 15).
 PURE_TESTS := tests/analysis tests/rules tests/test_golden.py tests/test_cli_analyze.py src/paohuzi/analysis src/paohuzi/scoring \
-	tests/bots/test_evaluation.py tests/bots/test_evaluation_accel.py src/paohuzi/bots/evaluation.py
+	tests/bots/test_evaluation.py tests/bots/test_evaluation_accel.py tests/bots/test_view_world.py tests/bots/test_players.py \
+	tests/engine tests/env/test_actions.py tests/env/test_features.py tests/env/test_features_action_ids.py \
+	tests/env/test_features_reference.py tests/test_compiled.py \
+	src/paohuzi/engine src/paohuzi/env/actions.py src/paohuzi/env/features.py src/paohuzi/bots
 test: $(STAMP)
 	@.ci/need-chromium
 	$(BIN)/python -m pytest -n 2
@@ -47,4 +55,5 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info src/paohuzi/_accel.c src/paohuzi/_accel.*.so src/paohuzi/_accel.*.pyd \
-		src/paohuzi/_accel_bots.c src/paohuzi/_accel_bots.*.so src/paohuzi/_accel_bots.*.pyd
+		src/paohuzi/_accel_bots.c src/paohuzi/_accel_bots.*.so src/paohuzi/_accel_bots.*.pyd \
+		src/paohuzi/_compiled.json src/paohuzi/_engine__mypyc.*.so src/paohuzi/engine/*.so src/paohuzi/env/*.so src/paohuzi/bots/*.so

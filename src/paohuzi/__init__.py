@@ -17,6 +17,11 @@ import sys
 from types import ModuleType
 from typing import Any
 
+from paohuzi import _compiled
+
+# Before any engine module is imported: the compiled engine, or its sources (paohuzi/_compiled.py).
+_compiled.install()
+
 __version__ = "0.1.0"
 
 #: The Gymnasium id of the single-agent environment (issue #16).

@@ -137,7 +137,7 @@ class Action:
         return cls(ActionKind.CHI, None, tuple(cards), tuple(tuple(g) for g in bi))
 
     @classmethod
-    def parse(cls, text: str) -> Action:
+    def parse(cls, text: str | object) -> Action:
         """Parse the action notation (see the module docstring).
 
         :raises NotationError: naming what is wrong.

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import TYPE_CHECKING
 
 from paohuzi.analysis import Source
 from paohuzi.cards import Card
+from paohuzi.engine._native import mypyc_attr
 from paohuzi.engine.actions import HU, PASS, PENG, Action, ActionKind
 from paohuzi.engine.events import Chi, Chou, Pao, Peng, Unclaimed
 from paohuzi.engine.observation import WinHow
@@ -37,16 +37,19 @@ def _chi_group(cards: tuple[int, ...]) -> Group:
     return g
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see engine/_native.py
 class ClaimsMixin(WinsMixin):
     """Opening (:meth:`_open_window`), resolving (:meth:`_resolve`) and closing a claim window."""
 
     __slots__ = ()
 
-    if TYPE_CHECKING:  # the turn flow (turns.py) that a closed window hands back to
+    # The turn flow (turns.py) that a closed window hands back to: defined there, declared here so that a
+    # compiled build (mypyc, docs/decisions.md "Speed") sees real methods rather than type-checking stubs.
+    def _after_take(self, s: int) -> int | None:
+        raise NotImplementedError
 
-        def _after_take(self, s: int) -> int | None: ...
-
-        def _run(self, nxt: int | None) -> None: ...
+    def _run(self, nxt: int | None) -> None:
+        raise NotImplementedError
 
     def _open_window(self, c: int, src: int, drawn: bool, last: bool) -> int | None:  # noqa: C901, PLR0912, PLR0915 (debt: one branch per R4 claim; file under rework (issue 10 item 1))
         """A shown or discarded card is offered (R4.2–R4.4): list every claim in priority order and ask

@@ -31,9 +31,10 @@ Event types (the ``type`` field of the dicts):
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 from enum import Enum
-from typing import Any, ClassVar
+from typing import Any
 
 from paohuzi.cards import Card
 from paohuzi.groups import Group
@@ -95,15 +96,14 @@ def jsonable(value: Any) -> Any:
 class Event:
     """Base of every event. ``to`` is :data:`EVERYONE` or the one seat that receives the event."""
 
-    TYPE: ClassVar[str] = "event"
-    _FIELDS: ClassVar[tuple[str, ...]] = ()
 
     to: int | None
 
     def to_dict(self) -> dict[str, Any]:
         """The full event (the referee's view), JSON-ready."""
-        out: dict[str, Any] = {"type": self.TYPE, "to": "everyone" if self.to is None else self.to}
-        for name in self._FIELDS:
+        type_name, names = _describe(type(self))
+        out: dict[str, Any] = {"type": type_name, "to": "everyone" if self.to is None else self.to}
+        for name in names:
             out[name] = jsonable(getattr(self, name))
         return out
 
@@ -118,11 +118,12 @@ class Event:
 
     @property
     def type(self) -> str:
-        return self.TYPE
+        """The ``type`` of the dicts: the class name in snake case (``DrawGame`` → ``draw_game``)."""
+        return _describe(type(self))[0]
 
     def __str__(self) -> str:
         """A one-line summary, e.g. ``peng 2 x7 from 0`` (the full event; not redacted)."""
-        return " ".join(str(p) for p in (self.TYPE, *self._brief()))
+        return " ".join(str(p) for p in (self.type, *self._brief()))
 
     def _brief(self) -> tuple[object, ...]:
         seat = getattr(self, "seat", None)
@@ -130,17 +131,24 @@ class Event:
         return tuple(p for p in (seat, card) if p is not None)
 
 
-def _register(cls: type[Event]) -> type[Event]:
-    cls._FIELDS = tuple(f.name for f in fields(cls) if f.name != "to")
-    return cls
+#: Each event class's ``type`` and its fields but ``to`` in declaration order (what :meth:`Event.to_dict`
+#: writes), worked out once per class. The type comes from the class name rather than a class attribute, which
+#: a dataclass compiled by mypyc would take for a field (docs/decisions.md "Speed").
+_DESCRIBED: dict[type, tuple[str, tuple[str, ...]]] = {}
 
 
-@_register
+def _describe(cls: type) -> tuple[str, tuple[str, ...]]:
+    known = _DESCRIBED.get(cls)
+    if known is None:
+        type_name = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+        known = _DESCRIBED[cls] = (type_name, tuple(f.name for f in fields(cls) if f.name != "to"))
+    return known
+
+
 @dataclass(frozen=True, slots=True)
 class Deal(Event):
     """砌牌 (R2): every hand as dealt (before the opening 提), the 亮张, the stock size."""
 
-    TYPE: ClassVar[str] = "deal"
     dealer: int
     sitting_out: int | None
     seats: tuple[int, ...]
@@ -157,12 +165,10 @@ class Deal(Event):
         return (f"dealer {self.dealer}", f"liangzhang {self.liangzhang}")
 
 
-@_register
 @dataclass(frozen=True, slots=True)
 class Ti(Event):
     """提 (R4.1, R4.2.1): four of a kind to the table. ``origin``: dealt, kan (a 坎 and the draw) or wei."""
 
-    TYPE: ClassVar[str] = "ti"
     seat: int
     card: Card
     origin: str
@@ -171,12 +177,10 @@ class Ti(Event):
         return (self.seat, self.card, self.origin)
 
 
-@_register
 @dataclass(frozen=True, slots=True)
 class Wei(Event):
     """偎 / 臭偎 (R4.2.2). The kind of a plain 偎 is hidden from the other seats (R5)."""
 
-    TYPE: ClassVar[str] = "wei"
     seat: int
     card: Card
     chou: bool
@@ -190,12 +194,10 @@ class Wei(Event):
         return (self.seat, self.card, "chou") if self.chou else (self.seat, self.card)
 
 
-@_register
 @dataclass(frozen=True, slots=True)
 class Draw(Event):
     """A seat draws the top card of the stock (R4.2). Others see the card only once shown or 提'd."""
 
-    TYPE: ClassVar[str] = "draw"
     seat: int
     card: Card
     stock: int
@@ -206,12 +208,10 @@ class Draw(Event):
         return data
 
 
-@_register
 @dataclass(frozen=True, slots=True)
 class Show(Event):
     """明示 (R4.2.4): the drawn card is shown and offered. ``last``: it was the stock's last card (海底)."""
 
-    TYPE: ClassVar[str] = "show"
     seat: int
     card: Card
     last: bool
@@ -220,12 +220,10 @@ class Show(Event):
         return (self.seat, self.card, "last") if self.last else (self.seat, self.card)
 
 
-@_register
 @dataclass(frozen=True, slots=True)
 class Discard(Event):
     """出牌 (R4.6). ``auto``: the engine played the seat's only legal discard."""
 
-    TYPE: ClassVar[str] = "discard"
     seat: int
     card: Card
     auto: bool
@@ -234,22 +232,18 @@ class Discard(Event):
         return (self.seat, self.card, "auto") if self.auto else (self.seat, self.card)
 
 
-@_register
 @dataclass(frozen=True, slots=True)
 class Pass(Event):
     """过: the seat declined (sent to that seat only)."""
 
-    TYPE: ClassVar[str] = "pass"
     seat: int
 
 
-@_register
 @dataclass(frozen=True, slots=True)
 class Chou(Event):
     """臭 (R4.7), sent to the seat only: ``chi`` it may no longer 吃 the kind, ``peng`` no longer 碰 it,
     ``renpeng`` it declined to 碰 it (a later 偎 of it is a 臭偎)."""
 
-    TYPE: ClassVar[str] = "chou"
     seat: int
     card: Card
     chi: bool
@@ -261,12 +255,10 @@ class Chou(Event):
         return (self.seat, self.card, *flags)
 
 
-@_register
 @dataclass(frozen=True, slots=True)
 class Pao(Event):
     """跑 (R4.3, forced): ``origin`` kan, wei or peng; ``source``: the seat the card came from."""
 
-    TYPE: ClassVar[str] = "pao"
     seat: int
     card: Card
     origin: str
@@ -276,12 +268,10 @@ class Pao(Event):
         return (self.seat, self.card, self.origin, "from", self.source)
 
 
-@_register
 @dataclass(frozen=True, slots=True)
 class Peng(Event):
     """碰 (R4.3); ``source``: the seat the card came from."""
 
-    TYPE: ClassVar[str] = "peng"
     seat: int
     card: Card
     source: int
@@ -290,12 +280,10 @@ class Peng(Event):
         return (self.seat, self.card, "from", self.source)
 
 
-@_register
 @dataclass(frozen=True, slots=True)
 class Chi(Event):
     """吃 (R4.3) of ``card`` with the group ``group``, plus its 比 groups (R4.5)."""
 
-    TYPE: ClassVar[str] = "chi"
     seat: int
     card: Card
     group: Group
@@ -307,26 +295,21 @@ class Chi(Event):
         return (self.seat, self.card, "from", self.source, "as", " ".join(map(str, self.group.cards)), *bi)
 
 
-@_register
 @dataclass(frozen=True, slots=True)
 class Unclaimed(Event):
     """Nobody took the card: it lies in ``seat``'s row (R4.2)."""
 
-    TYPE: ClassVar[str] = "unclaimed"
     seat: int
     card: Card
 
 
-@_register
 @dataclass(frozen=True, slots=True)
 class Dead(Event):
     """死手 (R4.6): the seat owes a discard and holds only 坎 cards."""
 
-    TYPE: ClassVar[str] = "dead"
     seat: int
 
 
-@_register
 @dataclass(frozen=True, slots=True)
 class Hu(Event):
     """胡 (R6): the winner, the card won and how, the arrangement and the score (R7); every hand and
@@ -334,7 +317,6 @@ class Hu(Event):
     asking (no action of the winner precedes it in the record); the dict has the key only then. (A dealt
     天胡, ``source`` ``dealt``, is never asked either.)"""
 
-    TYPE: ClassVar[str] = "hu"
     seat: int
     card: Card | None
     source: str
@@ -364,12 +346,10 @@ class Hu(Event):
         return (*brief, "forced") if self.forced else brief
 
 
-@_register
 @dataclass(frozen=True, slots=True)
 class DrawGame(Event):
     """荒庄 (R4.2): the stock is empty; every hand and table is shown (R5)."""
 
-    TYPE: ClassVar[str] = "draw_game"
     hands: tuple[tuple[Card, ...], ...]
     tables: tuple[tuple[Group, ...], ...]
 
@@ -377,12 +357,10 @@ class DrawGame(Event):
         return ()
 
 
-@_register
 @dataclass(frozen=True, slots=True)
 class Escape(Event):
     """逃跑 (R7.3): ``seat`` left; ``huxi`` is H, the others' partial-arrangement 胡息."""
 
-    TYPE: ClassVar[str] = "escape"
     seat: int
     huxi: int
     hands: tuple[tuple[Card, ...], ...]
@@ -392,12 +370,10 @@ class Escape(Event):
         return (self.seat, f"H={self.huxi}")
 
 
-@_register
 @dataclass(frozen=True, slots=True)
 class Settlement(Event):
     """The hand's payments, one per seat at the table (the sitting-out seat gets 0); they sum to 0."""
 
-    TYPE: ClassVar[str] = "settlement"
     payments: tuple[int, ...]
 
     def _brief(self) -> tuple[object, ...]:

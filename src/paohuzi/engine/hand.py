@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from paohuzi.analysis import Source
 from paohuzi.cards import NUM_KINDS, Card, NotationError, PaohuziError
 from paohuzi.engine import scoring_bridge
+from paohuzi.engine._native import mypyc_attr
 from paohuzi.engine.actions import PASS, Action, ActionKind, IllegalActionError
 from paohuzi.engine.claims import _WAITING
 from paohuzi.engine.deck import check_deck, seats_in_play, shuffled
@@ -39,6 +40,7 @@ from paohuzi.rules import RuleSet
 __all__ = ["Hand", "Outcome", "EngineError", "FORMAT_VERSION"]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see engine/_native.py
 class Hand(PositionMixin):
     """A hand (一局) of paohuzi for the seats in play, from the deal to the settlement.
 
@@ -55,19 +57,19 @@ class Hand(PositionMixin):
 
     def __init__(  # noqa: PLR0915 (debt: one assignment per state field, as in from_position)
         self,
-        rules: RuleSet,
-        seed: int | None = 0,
-        dealer: int | None = None,
+        rules: RuleSet | object,
+        seed: int | None | object = 0,
+        dealer: int | None | object = None,
         *,
         deck: Sequence[Card | int | str] | None = None,
         double_cards: Iterable[int] = (),
     ) -> None:
         if not isinstance(rules, RuleSet):
             raise EngineError(f"rules must be a RuleSet (see paohuzi.rules.find_preset), got {rules!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        if not (seed is None or (isinstance(seed, int) and not isinstance(seed, bool))):
             raise EngineError(f"seed must be an int, got {seed!r}")
         n = rules.players_at_table
-        if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n):
+        if not (dealer is None or (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < n)):
             raise EngineError(f"dealer must be a seat 0–{n - 1}, got {dealer!r}")
         if seed is None:
             if dealer is None or deck is None:
@@ -173,7 +175,7 @@ class Hand(PositionMixin):
         """``seat``'s table groups in the order they were laid down (referee information)."""
         return self._table_groups(seat)
 
-    def apply(self, seat: int, action: Action | str) -> list[Event]:  # noqa: PLR0912 (debt: file under rework (issue 10 item 1))
+    def apply(self, seat: int | object, action: Action | str | object) -> list[Event]:  # noqa: PLR0912 (debt: file under rework (issue 10 item 1))
         """Play ``action`` (an :class:`Action` or its text) for ``seat``; the engine then runs every forced
         move until a seat must decide again or the hand ends.
 
@@ -183,7 +185,7 @@ class Hand(PositionMixin):
         """
         deciding = self._deciding
         if type(action) is not Action or type(seat) is not int or seat not in deciding or self.outcome is not None:
-            action = self._checked(seat, action)  # the refusals, in order; or the action parsed
+            seat, action = self._checked(seat, action)  # the refusals, in order; or the action parsed
         legal = self._legal[seat]
         # The legal actions are mostly shared instances: find the one played by identity first (``in``
         # would call the dataclass ``__eq__`` on every action before it).
@@ -223,7 +225,7 @@ class Hand(PositionMixin):
                 self._run(self._after_take(seat))
         return events[start:]
 
-    def _checked(self, seat: int, action: Action | str) -> Action:
+    def _checked(self, seat: int | object, action: Action | str | object) -> tuple[int, Action]:
         """:meth:`apply`'s checks before legality, each with its refusal; the action, parsed from its text."""
         if self.outcome is not None:
             raise IllegalActionError(seat, action, "the hand is over")
@@ -239,7 +241,7 @@ class Hand(PositionMixin):
         if seat not in self._deciding:
             who = ", ".join(map(str, self._deciding))
             raise IllegalActionError(seat, action, f"seat {seat} has no decision to make now (deciding: {who})")
-        return action
+        return seat, action
 
     def leave(self, seat: int) -> list[Event]:
         """逃跑 (R7.3): ``seat`` leaves; the hand ends and the seat pays the penalty to the others.
@@ -268,13 +270,29 @@ class Hand(PositionMixin):
 
     def copy(self) -> Hand:
         """An independent copy (for search): the same state, events and record so far."""
-        new = object.__new__(Hand)
-        for name in (
-            "rules", "seed", "dealer", "sitting_out", "seats", "table_size", "double_cards", "outcome",
-            "_stacked", "_deck", "_next", "_stock", "_spos", "_liang", "_phase", "_actor", "_card", "_drawn",
-            "_last", "_deciding", "_min_huxi", "_positioned",
-        ):
-            object.__setattr__(new, name, getattr(self, name))
+        new: Hand = Hand.__new__(Hand)  # no __init__: every field is set below
+        new.rules = self.rules
+        new.seed = self.seed
+        new.dealer = self.dealer
+        new.sitting_out = self.sitting_out
+        new.seats = self.seats
+        new.table_size = self.table_size
+        new.double_cards = self.double_cards
+        new.outcome = self.outcome
+        new._stacked = self._stacked
+        new._deck = self._deck
+        new._next = self._next
+        new._stock = self._stock
+        new._spos = self._spos
+        new._liang = self._liang
+        new._phase = self._phase
+        new._actor = self._actor
+        new._card = self._card
+        new._drawn = self._drawn
+        new._last = self._last
+        new._deciding = self._deciding
+        new._min_huxi = self._min_huxi
+        new._positioned = self._positioned
         new.events = list(self.events)
         new._hands = [h[:] for h in self._hands]
         new._hsize = self._hsize[:]

@@ -235,7 +235,7 @@ class Observation:
         return obs
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Observation:
+    def from_dict(cls, data: Mapping[str, Any] | object) -> Observation:
         """Read the JSON form back (``Observation.from_dict(obs.to_dict()) == obs``).
 
         :raises ObservationError: naming the key or value that cannot be read.

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any, Self
 
 from paohuzi.cards import COPIES, NUM_KINDS, Card
+from paohuzi.engine._native import mypyc_attr
 from paohuzi.engine.claims import _WAITING
 from paohuzi.engine.deck import DEALER_CARDS, HAND_CARDS, RNG_VERSION, seats_in_play
 from paohuzi.engine.events import CARD_TEXT as _TEXT
@@ -22,6 +23,7 @@ from paohuzi.rules import RuleSet
 FORMAT_VERSION = 2
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see engine/_native.py
 class PositionMixin(TurnsMixin):
     """What a hand shows (observation, hidden part, referee view, record) and how one is set up from that."""
 
@@ -101,7 +103,12 @@ class PositionMixin(TurnsMixin):
 
     @classmethod
     def from_position(  # noqa: C901, PLR0912, PLR0915 (debt: one check and one assignment per state field)
-        cls, rules: RuleSet, observation: Observation, hidden: Hidden, *, double_cards: Iterable[int] = ()
+        cls,
+        rules: RuleSet | object,
+        observation: Observation | object,
+        hidden: Hidden | object,
+        *,
+        double_cards: Iterable[int] = (),
     ) -> Self:
         """A playable hand in the position of ``observation`` (what one seat sees) completed by ``hidden``
         (what it does not): the search bot's sampled worlds, a position set up by hand. From there on it
@@ -152,7 +159,7 @@ class PositionMixin(TurnsMixin):
         seat = obs.seat
         if sorted(hidden.hands[seat]) != list(obs.hand):
             raise EngineError(f"hidden.hands[{seat}] is not seat {seat}'s observed hand")
-        new = object.__new__(cls)
+        new: Self = cls.__new__(cls)  # no __init__: every field is set below
         new.rules = rules
         new.seed = 0
         new.dealer = obs.dealer

@@ -14,6 +14,7 @@ from paohuzi import analysis
 from paohuzi.analysis import Arrangement, Source
 from paohuzi.cards import NUM_KINDS, Card, PaohuziError
 from paohuzi.engine import scoring_bridge
+from paohuzi.engine._native import mypyc_attr
 from paohuzi.engine.actions import Action
 from paohuzi.engine.deck import HAND_CARDS
 from paohuzi.engine.events import Event, jsonable
@@ -140,6 +141,7 @@ def _next_seats(seats: tuple[int, ...]) -> dict[int, int]:
     return {s: seats[(i + 1) % len(seats)] for i, s in enumerate(seats)}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see engine/_native.py
 class HandState:
     """The fields of a hand and the helpers on them (see :class:`~paohuzi.engine.Hand`, which sets them)."""
 

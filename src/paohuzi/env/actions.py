@@ -48,8 +48,10 @@ move *shape*, which is what a policy should learn.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from itertools import combinations_with_replacement
+from typing import SupportsIndex
 
 from paohuzi.cards import NUM_KINDS, Card, PaohuziError
 from paohuzi.engine import HU, PASS, PENG, Action
@@ -177,7 +179,7 @@ _DECODE, _ENCODE, _TEXT = _build()
 _NONE = NUM_KINDS  # the row for "no card on offer"
 
 
-def _row(card: Card | int | None) -> int:
+def _row(card: Card | int | None | object) -> int:
     if card is None:
         return _NONE
     if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < NUM_KINDS:
@@ -200,19 +202,20 @@ def encode(action: Action, card: Card | int | None = None) -> int:
     return action_id
 
 
-def decode(action_id: int, card: Card | int | None = None) -> Action:
+def decode(action_id: int | object, card: Card | int | None | object = None) -> Action:
     """The engine action of ``action_id``; ``card`` is the card on offer (needed for 吃 IDs only).
 
     :raises ActionEncodingError: for an ID out of range, or a 吃 ID that does not exist for this card.
     """
-    if isinstance(action_id, bool) or not hasattr(action_id, "__index__"):
+    if isinstance(action_id, bool) or not isinstance(action_id, SupportsIndex):  # numpy's ints too
         raise ActionEncodingError(f"an action ID is an int, got {action_id!r}")
-    i = action_id.__index__()
+    i = operator.index(action_id)
     if not 0 <= i < NUM_ACTIONS:
         raise ActionEncodingError(f"action ID {i} out of range 0–{NUM_ACTIONS - 1}")
-    action = _DECODE[_row(card)][i]
+    row = _row(card)
+    action = _DECODE[row][i]
     if action is None:
-        where = "with no card on offer" if card is None else f"with {Card(card)} on offer"
+        where = "with no card on offer" if row == _NONE else f"with {Card(row)} on offer"
         raise ActionEncodingError(f"action ID {i} ({action_name(i)}) means nothing {where}")
     return action
 

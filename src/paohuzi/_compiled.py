@@ -1,0 +1,142 @@
+"""The optional compiled engine (mypyc; issue 15, docs/decisions.md "Speed"): which modules it covers, and
+whether this process uses it.
+
+``setup.py`` compiles the modules of :data:`MODULES` with mypyc when it can (a C compiler, mypy at build
+time) and writes :data:`MANIFEST` beside this file: the sha256 of each module's source as compiled. The same
+``.py`` files stay the reference: a compiled module is the same code, so it gives the same answers.
+
+Python prefers an extension module to a ``.py`` of the same name, so :func:`install` (run by ``import
+paohuzi`` before anything else of the package is imported) decides once for all of them, because the
+compiled modules call each other directly (one shared library) and must never be mixed with source ones:
+
+- the compiled build runs when every module has its extension next to it and the manifest says it was
+  built from exactly the ``.py`` there now;
+- otherwise (no build, an edited or checked-out source since the build, or ``PAOHUZI_PURE=1`` in the
+  environment) a finder first in ``sys.meta_path`` loads each of them from its ``.py``.
+
+:data:`ACTIVE` says which. This module imports nothing of the package, so that ``setup.py`` can read
+:data:`MODULES` without the package's dependencies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+__all__ = ["ACTIVE", "GROUP", "MANIFEST", "MODULES", "PACKAGE", "install", "reason", "source_digests"]
+
+#: The package directory (``src/paohuzi`` in a checkout).
+PACKAGE = Path(__file__).resolve().parent
+
+#: The modules mypyc compiles, as one group (they call each other natively): the engine's hot path — every
+#: step of a hand, the claim window, observations —, the environment's tensor and action IDs, and the bots
+#: that search plays out (greedy's choice, the view of an observation, sampled worlds, the rollouts).
+MODULES: tuple[str, ...] = (
+    "paohuzi.engine.actions",
+    "paohuzi.engine.claims",
+    "paohuzi.engine.deck",
+    "paohuzi.engine.events",
+    "paohuzi.engine.hand",
+    "paohuzi.engine.observation",
+    "paohuzi.engine.position",
+    "paohuzi.engine.scoring_bridge",
+    "paohuzi.engine.state",
+    "paohuzi.engine.turns",
+    "paohuzi.engine.wins",
+    "paohuzi.env.actions",
+    "paohuzi.env.features",
+    "paohuzi.bots.evaluation",
+    "paohuzi.bots.greedy",
+    "paohuzi.bots.search",
+    "paohuzi.bots.view",
+    "paohuzi.bots.world",
+)
+
+#: The mypyc group's shared library (``setup.py`` names the group), which every compiled module loads.
+GROUP = "paohuzi._engine"
+SHARED_LIBRARY = GROUP + "__mypyc"
+
+#: Written by setup.py after a compiled build: ``{"python": cache tag, "modules": {name: sha256 of its .py}}``.
+MANIFEST = PACKAGE / "_compiled.json"
+
+#: Whether this process runs the compiled modules (set by :func:`install`).
+ACTIVE = False
+_REASON = "not decided yet"
+
+
+def source_path(module: str) -> Path:
+    """The ``.py`` of one of :data:`MODULES`."""
+    return PACKAGE.parent.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def source_digests() -> dict[str, str]:
+    """sha256 of each module's ``.py`` as it is now."""
+    return {m: hashlib.sha256(source_path(m).read_bytes()).hexdigest() for m in MODULES}
+
+
+def _has_extension(module: str) -> bool:
+    base = PACKAGE.parent.joinpath(*module.split("."))
+    return any(base.with_name(base.name + suffix).exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+
+
+def _decide() -> tuple[bool, str]:
+    if os.environ.get("PAOHUZI_PURE", "") not in ("", "0"):
+        return False, "PAOHUZI_PURE is set"
+    if not MANIFEST.exists():
+        return False, "not built (no C compiler or mypy at install time, or PAOHUZI_PURE_BUILD)"
+    try:
+        built = json.loads(MANIFEST.read_text(encoding="utf-8"))
+        modules = built["modules"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return False, f"{MANIFEST.name} is unreadable"
+    if built.get("python") != sys.implementation.cache_tag:
+        return False, f"built for {built.get('python')}, this is {sys.implementation.cache_tag}"
+    missing = [m for m in (SHARED_LIBRARY, *MODULES) if not _has_extension(m)]
+    if missing:
+        return False, f"no compiled module for {missing[0]}"
+    try:
+        now = source_digests()
+    except OSError:
+        return True, "compiled (sources not installed)"
+    stale = [m for m in MODULES if modules.get(m) != now[m]]
+    if stale:
+        return False, f"{stale[0]} changed since it was compiled (rebuild: make venv)"
+    return True, "compiled"
+
+
+class _SourceFirst(importlib.abc.MetaPathFinder):
+    """Loads the modules of :data:`MODULES` from their ``.py`` even where an extension lies beside it."""
+
+    def find_spec(self, fullname: str, path: Any, target: ModuleType | None = None) -> Any:
+        if fullname not in MODULES:
+            return None
+        return importlib.util.spec_from_file_location(fullname, source_path(fullname))
+
+
+def install() -> bool:
+    """Decide (once) whether the compiled modules run; if not, make every one of them load from source.
+    Returns :data:`ACTIVE`."""
+    global ACTIVE, _REASON
+    if _REASON != "not decided yet":
+        return ACTIVE
+    ACTIVE, _REASON = _decide()
+    loaded = [m for m in MODULES if m in sys.modules]
+    if loaded:  # imported before the package (never in practice): keep what is there
+        ACTIVE = not sys.modules[loaded[0]].__file__.endswith(".py")  # type: ignore[union-attr]
+        _REASON = "decided by an earlier import"
+    elif not ACTIVE and not any(isinstance(f, _SourceFirst) for f in sys.meta_path):
+        sys.meta_path.insert(0, _SourceFirst())
+    return ACTIVE
+
+
+def reason() -> str:
+    """Why :data:`ACTIVE` is what it is, in a few words (``paohuzi --version``-style diagnostics, tests)."""
+    return _REASON
