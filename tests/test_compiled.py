@@ -103,7 +103,7 @@ def test_compiled_and_python_paths_agree_on_everything() -> None:
     action IDs, records, outcomes), greedy and search matches, and the refusals of bad input: one digest."""
     compiled = _digest(40)
     python = _digest(40, PAOHUZI_PURE="1")
-    assert compiled.split()[0] == ("python" if PURE_FORCED else "compiled")
+    assert compiled.split()[0] == "compiled"  # also in make test's PAOHUZI_PURE=1 pass: the child drops it
     assert python.split()[0] == "python"
     assert compiled.split()[1] == python.split()[1]
 
@@ -119,3 +119,51 @@ def test_setup_reads_the_same_module_list() -> None:
     listed = line.split(":=", 1)[1].split()
     assert sorted(listed) == sorted(str(_compiled.source_path(m).relative_to(ROOT)) for m in _compiled.MODULES)
     assert "$(COMPILED_SOURCES)" in makefile
+
+
+def _written_out_inits() -> list[tuple[str, str, list[str], list[str], list[str]]]:
+    """(file, class, its dataclass fields incl. inherited, __init__'s parameters, the fields it sets in order)
+    for every ``@dataclass(..., init=False)`` class of the compiled modules."""
+    import ast
+
+    found = []
+    for module in _compiled.MODULES:
+        path = _compiled.source_path(module)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        own: dict[str, list[str]] = {}
+        for node in tree.body:
+            if not isinstance(node, ast.ClassDef):
+                continue
+            names = [s.target.id for s in node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]
+            base = node.bases[0].id if node.bases and isinstance(node.bases[0], ast.Name) else None
+            own[node.name] = own.get(base, []) + names if base else names
+            written = any(
+                isinstance(d, ast.Call) and any(k.arg == "init" for k in d.keywords) for d in node.decorator_list
+            )
+            if not written:
+                continue
+            init = next(s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__")
+            params = [a.arg for a in init.args.args[1:]]
+            sets = [c.value.args[1].value for c in init.body if isinstance(c, ast.Expr) and isinstance(c.value, ast.Call)]
+            found.append((path.name, node.name, own[node.name], params, sets))
+    return found
+
+
+def test_written_out_inits_match_their_fields() -> None:
+    """The frozen dataclasses built on the hot path write their ``__init__`` out (``init=False``) so that mypyc
+    compiles it (docs/decisions.md "The compiled engine"): each takes exactly its fields, in order, and sets
+    each of them, in order — what the generated one would do."""
+    import dataclasses
+    import importlib
+
+    inits = _written_out_inits()
+    assert {cls for _, cls, *_ in inits} >= {"Discard", "Draw", "Hu", "Observation", "RowCard", "View", "World"}
+    for file, cls, fields, params, sets in inits:
+        assert params == fields == sets, (file, cls)
+    for module in _compiled.MODULES:
+        for value in vars(importlib.import_module(module)).values():
+            if isinstance(value, type) and dataclasses.is_dataclass(value) and value.__module__ == module:
+                names = [f.name for f in dataclasses.fields(value)]
+                match = [i for i in inits if i[1] == value.__name__]
+                if match:
+                    assert names == match[0][2], value

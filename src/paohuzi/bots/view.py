@@ -39,7 +39,7 @@ def group_of(data: Mapping[str, Any]) -> Group | None:
     return Group(_KINDS[data["kind"]], tuple(_CARD[c] for c in cards))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class View:
     """One seat's knowledge of a hand in progress (R5).
 
@@ -91,6 +91,60 @@ class View:
     no_peng: frozenset[int]
     dead: frozenset[int]
     observation: Observation
+
+    def __init__(  # noqa: PLR0913, PLR0917 (the dataclass's fields, written out for mypyc)
+        self,
+        seat: int,
+        rules: RuleSet,
+        phase: str,
+        counts: tuple[int, ...],
+        table: tuple[Group, ...],
+        tables: tuple[tuple[Group, ...], ...],
+        hidden_wei: tuple[int, ...],
+        hand_counts: tuple[int, ...],
+        discarded: tuple[frozenset[int], ...],
+        rows: tuple[tuple[int, ...], ...],
+        row_discarded: tuple[tuple[bool, ...], ...],
+        table_order: tuple[tuple[bool, ...], ...],
+        pending: int | None,
+        pending_from: int | None,
+        pending_drawn: bool,
+        pending_last: bool,
+        stock: int,
+        unseen: tuple[int, ...],
+        dealer: int,
+        liangzhang: int,
+        seats: tuple[int, ...],
+        no_chi: frozenset[int],
+        no_peng: frozenset[int],
+        dead: frozenset[int],
+        observation: Observation,
+    ) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "counts", counts)
+        object.__setattr__(self, "table", table)
+        object.__setattr__(self, "tables", tables)
+        object.__setattr__(self, "hidden_wei", hidden_wei)
+        object.__setattr__(self, "hand_counts", hand_counts)
+        object.__setattr__(self, "discarded", discarded)
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "row_discarded", row_discarded)
+        object.__setattr__(self, "table_order", table_order)
+        object.__setattr__(self, "pending", pending)
+        object.__setattr__(self, "pending_from", pending_from)
+        object.__setattr__(self, "pending_drawn", pending_drawn)
+        object.__setattr__(self, "pending_last", pending_last)
+        object.__setattr__(self, "stock", stock)
+        object.__setattr__(self, "unseen", unseen)
+        object.__setattr__(self, "dealer", dealer)
+        object.__setattr__(self, "liangzhang", liangzhang)
+        object.__setattr__(self, "seats", seats)
+        object.__setattr__(self, "no_chi", no_chi)
+        object.__setattr__(self, "no_peng", no_peng)
+        object.__setattr__(self, "dead", dead)
+        object.__setattr__(self, "observation", observation)
 
     @property
     def next_seat(self) -> int:

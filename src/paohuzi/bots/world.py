@@ -32,7 +32,7 @@ _CARDS = tuple(Card)
 __all__ = ["World", "sample_world", "build_hand", "view_of"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class World:
     """The hidden part of a hand, as sampled: per seat its hand counts and the kinds of its hidden 偎 (in
     table order); the stock in draw order. The viewing seat's own entries are its real ones."""
@@ -40,6 +40,16 @@ class World:
     hands: tuple[tuple[int, ...], ...]
     wei: tuple[tuple[int, ...], ...]
     stock: tuple[int, ...]
+
+    def __init__(
+        self,
+        hands: tuple[tuple[int, ...], ...],
+        wei: tuple[tuple[int, ...], ...],
+        stock: tuple[int, ...],
+    ) -> None:
+        object.__setattr__(self, "hands", hands)
+        object.__setattr__(self, "wei", wei)
+        object.__setattr__(self, "stock", stock)
 
 
 def _left_dealer_hand(view: View) -> bool:

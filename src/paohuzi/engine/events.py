@@ -92,12 +92,14 @@ def jsonable(value: Any) -> Any:
     raise TypeError(f"cannot make {value!r} JSON-ready")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Event:
     """Base of every event. ``to`` is :data:`EVERYONE` or the one seat that receives the event."""
 
-
     to: int | None
+
+    def __init__(self, to: int | None) -> None:
+        object.__setattr__(self, "to", to)
 
     def to_dict(self) -> dict[str, Any]:
         """The full event (the referee's view), JSON-ready."""
@@ -145,7 +147,7 @@ def _describe(cls: type) -> tuple[str, tuple[str, ...]]:
     return known
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Deal(Event):
     """砌牌 (R2): every hand as dealt (before the opening 提), the 亮张, the stock size."""
 
@@ -156,6 +158,24 @@ class Deal(Event):
     liangzhang: Card
     stock: int
 
+    def __init__(
+        self,
+        to: int | None,
+        dealer: int,
+        sitting_out: int | None,
+        seats: tuple[int, ...],
+        hands: tuple[tuple[Card, ...], ...],
+        liangzhang: Card,
+        stock: int,
+    ) -> None:
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "dealer", dealer)
+        object.__setattr__(self, "sitting_out", sitting_out)
+        object.__setattr__(self, "seats", seats)
+        object.__setattr__(self, "hands", hands)
+        object.__setattr__(self, "liangzhang", liangzhang)
+        object.__setattr__(self, "stock", stock)
+
     def _redacted(self, seat: int, data: dict[str, Any]) -> dict[str, Any]:
         data["hand_counts"] = [len(h) for h in self.hands]
         data["hands"] = [jsonable(h) if s == seat else None for s, h in enumerate(self.hands)]
@@ -165,7 +185,7 @@ class Deal(Event):
         return (f"dealer {self.dealer}", f"liangzhang {self.liangzhang}")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Ti(Event):
     """提 (R4.1, R4.2.1): four of a kind to the table. ``origin``: dealt, kan (a 坎 and the draw) or wei."""
 
@@ -173,17 +193,29 @@ class Ti(Event):
     card: Card
     origin: str
 
+    def __init__(self, to: int | None, seat: int, card: Card, origin: str) -> None:
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "origin", origin)
+
     def _brief(self) -> tuple[object, ...]:
         return (self.seat, self.card, self.origin)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Wei(Event):
     """偎 / 臭偎 (R4.2.2). The kind of a plain 偎 is hidden from the other seats (R5)."""
 
     seat: int
     card: Card
     chou: bool
+
+    def __init__(self, to: int | None, seat: int, card: Card, chou: bool) -> None:
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "chou", chou)
 
     def _redacted(self, seat: int, data: dict[str, Any]) -> dict[str, Any]:
         if seat != self.seat and not self.chou:
@@ -194,7 +226,7 @@ class Wei(Event):
         return (self.seat, self.card, "chou") if self.chou else (self.seat, self.card)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Draw(Event):
     """A seat draws the top card of the stock (R4.2). Others see the card only once shown or 提'd."""
 
@@ -202,13 +234,19 @@ class Draw(Event):
     card: Card
     stock: int
 
+    def __init__(self, to: int | None, seat: int, card: Card, stock: int) -> None:
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "stock", stock)
+
     def _redacted(self, seat: int, data: dict[str, Any]) -> dict[str, Any]:
         if seat != self.seat:
             data["card"] = None
         return data
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Show(Event):
     """明示 (R4.2.4): the drawn card is shown and offered. ``last``: it was the stock's last card (海底)."""
 
@@ -216,11 +254,17 @@ class Show(Event):
     card: Card
     last: bool
 
+    def __init__(self, to: int | None, seat: int, card: Card, last: bool) -> None:
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "last", last)
+
     def _brief(self) -> tuple[object, ...]:
         return (self.seat, self.card, "last") if self.last else (self.seat, self.card)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Discard(Event):
     """出牌 (R4.6). ``auto``: the engine played the seat's only legal discard."""
 
@@ -228,18 +272,28 @@ class Discard(Event):
     card: Card
     auto: bool
 
+    def __init__(self, to: int | None, seat: int, card: Card, auto: bool) -> None:
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "auto", auto)
+
     def _brief(self) -> tuple[object, ...]:
         return (self.seat, self.card, "auto") if self.auto else (self.seat, self.card)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Pass(Event):
     """过: the seat declined (sent to that seat only)."""
 
     seat: int
 
+    def __init__(self, to: int | None, seat: int) -> None:
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "seat", seat)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Chou(Event):
     """臭 (R4.7), sent to the seat only: ``chi`` it may no longer 吃 the kind, ``peng`` no longer 碰 it,
     ``renpeng`` it declined to 碰 it (a later 偎 of it is a 臭偎)."""
@@ -250,12 +304,20 @@ class Chou(Event):
     peng: bool
     renpeng: bool
 
+    def __init__(self, to: int | None, seat: int, card: Card, chi: bool, peng: bool, renpeng: bool) -> None:
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "chi", chi)
+        object.__setattr__(self, "peng", peng)
+        object.__setattr__(self, "renpeng", renpeng)
+
     def _brief(self) -> tuple[object, ...]:
         flags = [n for n, on in (("chi", self.chi), ("peng", self.peng), ("renpeng", self.renpeng)) if on]
         return (self.seat, self.card, *flags)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Pao(Event):
     """跑 (R4.3, forced): ``origin`` kan, wei or peng; ``source``: the seat the card came from."""
 
@@ -264,11 +326,18 @@ class Pao(Event):
     origin: str
     source: int
 
+    def __init__(self, to: int | None, seat: int, card: Card, origin: str, source: int) -> None:
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "origin", origin)
+        object.__setattr__(self, "source", source)
+
     def _brief(self) -> tuple[object, ...]:
         return (self.seat, self.card, self.origin, "from", self.source)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Peng(Event):
     """碰 (R4.3); ``source``: the seat the card came from."""
 
@@ -276,11 +345,17 @@ class Peng(Event):
     card: Card
     source: int
 
+    def __init__(self, to: int | None, seat: int, card: Card, source: int) -> None:
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "source", source)
+
     def _brief(self) -> tuple[object, ...]:
         return (self.seat, self.card, "from", self.source)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Chi(Event):
     """吃 (R4.3) of ``card`` with the group ``group``, plus its 比 groups (R4.5)."""
 
@@ -290,27 +365,44 @@ class Chi(Event):
     bi: tuple[Group, ...]
     source: int
 
+    def __init__(self, to: int | None, seat: int, card: Card, group: Group, bi: tuple[Group, ...], source: int) -> None:
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "group", group)
+        object.__setattr__(self, "bi", bi)
+        object.__setattr__(self, "source", source)
+
     def _brief(self) -> tuple[object, ...]:
         bi = [f"bi {' '.join(map(str, g.cards))}" for g in self.bi]
         return (self.seat, self.card, "from", self.source, "as", " ".join(map(str, self.group.cards)), *bi)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Unclaimed(Event):
     """Nobody took the card: it lies in ``seat``'s row (R4.2)."""
 
     seat: int
     card: Card
 
+    def __init__(self, to: int | None, seat: int, card: Card) -> None:
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "card", card)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Dead(Event):
     """死手 (R4.6): the seat owes a discard and holds only 坎 cards."""
 
     seat: int
 
+    def __init__(self, to: int | None, seat: int) -> None:
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "seat", seat)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Hu(Event):
     """胡 (R6): the winner, the card won and how, the arrangement and the score (R7); every hand and
     table is shown (R5). ``forced``: under R8.1 有胡必胡 (``must_hu``) the engine made the 胡 without
@@ -334,6 +426,44 @@ class Hu(Event):
     tables: tuple[tuple[Group, ...], ...]
     forced: bool = False
 
+    def __init__(  # noqa: PLR0913, PLR0917 (the dataclass's fields, written out for mypyc)
+        self,
+        to: int | None,
+        seat: int,
+        card: Card | None,
+        source: str,
+        zimo: bool,
+        tianhu: bool,
+        haidi: bool,
+        groups: tuple[Group, ...],
+        loose: tuple[Card, ...],
+        huxi: int,
+        names: tuple[tuple[str, int], ...],
+        fan: int,
+        base: int,
+        points: int,
+        hands: tuple[tuple[Card, ...], ...],
+        tables: tuple[tuple[Group, ...], ...],
+        forced: bool = False,
+    ) -> None:
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "zimo", zimo)
+        object.__setattr__(self, "tianhu", tianhu)
+        object.__setattr__(self, "haidi", haidi)
+        object.__setattr__(self, "groups", groups)
+        object.__setattr__(self, "loose", loose)
+        object.__setattr__(self, "huxi", huxi)
+        object.__setattr__(self, "names", names)
+        object.__setattr__(self, "fan", fan)
+        object.__setattr__(self, "base", base)
+        object.__setattr__(self, "points", points)
+        object.__setattr__(self, "hands", hands)
+        object.__setattr__(self, "tables", tables)
+        object.__setattr__(self, "forced", forced)
+
     def to_dict(self) -> dict[str, Any]:
         data = Event.to_dict(self)
         data["names"] = [{"name": n, "fan": f} for n, f in self.names]
@@ -346,18 +476,28 @@ class Hu(Event):
         return (*brief, "forced") if self.forced else brief
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class DrawGame(Event):
     """荒庄 (R4.2): the stock is empty; every hand and table is shown (R5)."""
 
     hands: tuple[tuple[Card, ...], ...]
     tables: tuple[tuple[Group, ...], ...]
 
+    def __init__(
+        self,
+        to: int | None,
+        hands: tuple[tuple[Card, ...], ...],
+        tables: tuple[tuple[Group, ...], ...],
+    ) -> None:
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "hands", hands)
+        object.__setattr__(self, "tables", tables)
+
     def _brief(self) -> tuple[object, ...]:
         return ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Escape(Event):
     """逃跑 (R7.3): ``seat`` left; ``huxi`` is H, the others' partial-arrangement 胡息."""
 
@@ -366,15 +506,33 @@ class Escape(Event):
     hands: tuple[tuple[Card, ...], ...]
     tables: tuple[tuple[Group, ...], ...]
 
+    def __init__(
+        self,
+        to: int | None,
+        seat: int,
+        huxi: int,
+        hands: tuple[tuple[Card, ...], ...],
+        tables: tuple[tuple[Group, ...], ...],
+    ) -> None:
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "huxi", huxi)
+        object.__setattr__(self, "hands", hands)
+        object.__setattr__(self, "tables", tables)
+
     def _brief(self) -> tuple[object, ...]:
         return (self.seat, f"H={self.huxi}")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Settlement(Event):
     """The hand's payments, one per seat at the table (the sitting-out seat gets 0); they sum to 0."""
 
     payments: tuple[int, ...]
+
+    def __init__(self, to: int | None, payments: tuple[int, ...]) -> None:
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "payments", payments)
 
     def _brief(self) -> tuple[object, ...]:
         return tuple(self.payments)

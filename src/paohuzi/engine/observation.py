@@ -74,12 +74,16 @@ class WinHow(StrEnum):
     LIANGZHANG = "liangzhang"  # 天胡 on the 亮张 (R6.4 option)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class RowCard:
     """A card in a seat's row (R5, all see it): discarded from hand, or a drawn card nobody took."""
 
     card: Card
     discarded: bool
+
+    def __init__(self, card: Card, discarded: bool) -> None:
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "discarded", discarded)
 
     def to_dict(self) -> dict[str, Any]:
         return {"card": CARD_TEXT[self.card], "discarded": self.discarded}
@@ -93,7 +97,7 @@ def row_card(card: int, discarded: bool) -> RowCard:
     return _ROW_CARDS[card, discarded]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Pending:
     """The card on offer in a claim window: who drew or discarded it, whether it was drawn, and whether it
     was the stock's last card (海底, R6.3)."""
@@ -103,11 +107,17 @@ class Pending:
     drawn: bool
     last: bool
 
+    def __init__(self, card: Card, from_seat: int, drawn: bool, last: bool) -> None:
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "from_seat", from_seat)
+        object.__setattr__(self, "drawn", drawn)
+        object.__setattr__(self, "last", last)
+
     def to_dict(self) -> dict[str, Any]:
         return {"card": CARD_TEXT[self.card], "from": self.from_seat, "drawn": self.drawn, "last": self.last}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class ChouKinds:
     """A seat's 臭 kinds (R4.7), each sorted: those it may not 吃, may not 碰, and those it declined to 碰
     (忍碰: a later 偎 of the kind is a 臭偎)."""
@@ -115,6 +125,11 @@ class ChouKinds:
     chi: tuple[Card, ...] = ()
     peng: tuple[Card, ...] = ()
     renpeng: tuple[Card, ...] = ()
+
+    def __init__(self, chi: tuple[Card, ...] = (), peng: tuple[Card, ...] = (), renpeng: tuple[Card, ...] = ()) -> None:
+        object.__setattr__(self, "chi", chi)
+        object.__setattr__(self, "peng", peng)
+        object.__setattr__(self, "renpeng", renpeng)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -127,7 +142,7 @@ class ChouKinds:
 NO_CHOU = ChouKinds()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Observation:
     """Everything ``seat`` may know now (R5). Field for field the JSON form of ``docs/engine.md``.
 
@@ -172,6 +187,52 @@ class Observation:
     deciding: bool
     legal: tuple[Action, ...]
     hands: tuple[tuple[Card, ...], ...] | None = None
+
+    def __init__(  # noqa: PLR0913, PLR0917 (the dataclass's fields, written out for mypyc)
+        self,
+        rules: str,
+        options: Mapping[str, Any],
+        dealer: int,
+        sitting_out: int | None,
+        seats: tuple[int, ...],
+        liangzhang: Card,
+        stock: int,
+        hand_counts: tuple[int, ...],
+        rows: tuple[tuple[RowCard, ...], ...],
+        dead: tuple[int, ...],
+        phase: Phase,
+        turn: int,
+        pending: Pending | None,
+        outcome: Mapping[str, Any] | None,
+        seat: int,
+        hand: tuple[Card, ...],
+        tables: tuple[tuple[Group | None, ...], ...],
+        chou: ChouKinds,
+        deciding: bool,
+        legal: tuple[Action, ...],
+        hands: tuple[tuple[Card, ...], ...] | None = None,
+    ) -> None:
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "options", options)
+        object.__setattr__(self, "dealer", dealer)
+        object.__setattr__(self, "sitting_out", sitting_out)
+        object.__setattr__(self, "seats", seats)
+        object.__setattr__(self, "liangzhang", liangzhang)
+        object.__setattr__(self, "stock", stock)
+        object.__setattr__(self, "hand_counts", hand_counts)
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "dead", dead)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "pending", pending)
+        object.__setattr__(self, "outcome", outcome)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "tables", tables)
+        object.__setattr__(self, "chou", chou)
+        object.__setattr__(self, "deciding", deciding)
+        object.__setattr__(self, "legal", legal)
+        object.__setattr__(self, "hands", hands)
 
     def unseen(self) -> tuple[int, ...]:
         """Per card kind, the copies this seat has not seen: 4 minus those in its hand, in every visible
@@ -327,7 +388,7 @@ def _group(data: Mapping[str, Any]) -> Group | None:
     return Group(kind, tuple(_card(t) for t in cards))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Hidden:
     """What an observation leaves out: with it, :meth:`paohuzi.engine.Hand.from_position` rebuilds the
     position (:meth:`paohuzi.engine.Hand.hidden` gives the true one; the search bot samples one).
@@ -354,3 +415,21 @@ class Hidden:
     discarded: tuple[tuple[Card, ...], ...] = ()
     decided: tuple[tuple[int, Action], ...] = ()
     drawn: Card | None = None
+
+    def __init__(
+        self,
+        hands: tuple[tuple[Card, ...], ...],
+        wei: tuple[tuple[Card, ...], ...],
+        stock: tuple[Card, ...],
+        chou: tuple[ChouKinds, ...] = (),
+        discarded: tuple[tuple[Card, ...], ...] = (),
+        decided: tuple[tuple[int, Action], ...] = (),
+        drawn: Card | None = None,
+    ) -> None:
+        object.__setattr__(self, "hands", hands)
+        object.__setattr__(self, "wei", wei)
+        object.__setattr__(self, "stock", stock)
+        object.__setattr__(self, "chou", chou)
+        object.__setattr__(self, "discarded", discarded)
+        object.__setattr__(self, "decided", decided)
+        object.__setattr__(self, "drawn", drawn)
