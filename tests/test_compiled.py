@@ -144,7 +144,8 @@ def _written_out_inits() -> list[tuple[str, str, list[str], list[str], list[str]
                 continue
             init = next(s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__")
             params = [a.arg for a in init.args.args[1:]]
-            sets = [c.value.args[1].value for c in init.body if isinstance(c, ast.Expr) and isinstance(c.value, ast.Call)]
+            calls = [c.value for c in init.body if isinstance(c, ast.Expr) and isinstance(c.value, ast.Call)]
+            sets = [c.args[1].value for c in calls]
             found.append((path.name, node.name, own[node.name], params, sets))
     return found
 
