@@ -249,11 +249,20 @@ class Group:
 
         :raises GroupError: if the three cards are neither a sequence nor a 绞.
         """
+        # Groups are immutable: one per set of cards, made once (bots weigh the same 吃 in every rollout).
+        key = tuple(sorted([int(c) for c in cards])) if all(isinstance(c, int) for c in cards) else None
+        known = _CHI_MADE.get(key) if key is not None and cls is Group else None
+        if known is not None:
+            return known
         if is_sequence(cards):
-            return cls(GroupKind.JU, tuple(cards))
-        if is_jiao(cards):
-            return cls(GroupKind.JIAO, tuple(cards))
-        raise GroupError(f"chi (吃) needs a sequence or a 绞, got {' '.join(str(c) for c in cards)}")
+            made = cls(GroupKind.JU, tuple(cards))
+        elif is_jiao(cards):
+            made = cls(GroupKind.JIAO, tuple(cards))
+        else:
+            raise GroupError(f"chi (吃) needs a sequence or a 绞, got {' '.join(str(c) for c in cards)}")
+        if key is not None and cls is Group:
+            _CHI_MADE[key] = made
+        return made
 
     @classmethod
     def parse(cls, text: str) -> Group:
@@ -299,6 +308,10 @@ class Group:
         {'kind': 'ju', 'cards': ['x2', 'x7', 'x10'], 'huxi': 3}
         """
         return {"kind": self.kind.value, "cards": [_CARD_TEXT[c] for c in self.cards], "huxi": self.huxi}
+
+
+#: :meth:`Group.chi` by its sorted card kinds (at most the 1,000-odd 句 and 绞 there are).
+_CHI_MADE: dict[tuple[int, ...], Group] = {}
 
 
 _KIND_NAMES: dict[str, GroupKind] = {k.value: k for k in GroupKind} | {k.chinese: k for k in GroupKind}
