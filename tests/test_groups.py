@@ -117,6 +117,17 @@ class TestGroup:
         assert Group.parse("chi:" + " ".join(str(c) for c in reversed(group.cards))) == group
         assert Group.parse("吃:" + "".join(c.chinese for c in group.cards)) == group
 
+    def test_chi_made_once_per_cards(self) -> None:
+        """Group.chi keeps each group it made (issue 15): the same cards in any order and as ints or Cards give
+        the very same group, equal to one built directly; what is not a 句 or 绞 is still refused."""
+        made = Group.chi((Card.X5, Card.X3, Card.X4))
+        assert Group.chi((2, 3, 4)) is made and Group.chi((Card.X4, 4, 2)) is made
+        assert made == Group(GroupKind.JU, (Card.X3, Card.X4, Card.X5)) and made.huxi == 0
+        assert Group.chi((Card.X2, Card.X7, Card.X10)).huxi == 3 and Group.chi((0, 1, 2)).huxi == 3  # R3
+        for bad in [(0, 1, 3), (0, 0, 0), (0, 1)]:
+            with pytest.raises(GroupError, match="chi"):
+                Group.chi(bad)
+
     def test_cards_sorted_and_card(self) -> None:
         g = Group(GroupKind.JU, (Card.X10, Card.X2, Card.X7))
         assert g.cards == (Card.X2, Card.X7, Card.X10) and str(g) == "ju:x2 x7 x10"
