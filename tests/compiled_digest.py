@@ -4,15 +4,17 @@
 
 It plays ``HANDS`` random hands in each rule set (seeded, random legal actions) and hashes every step's events
 (referee and per-seat versions), every seat's observation (dict, tensor, mask, action IDs), the legal actions,
-and each hand's record and outcome; then a short greedy and search match (their choices and results), and the
+pickled and deep-copied hands that play on, and each hand's record and outcome; then a short greedy and search match (their choices and results), and the
 bad-input errors of the public entry points (type and message). Run once with ``PAOHUZI_PURE=1`` and once
 without, the digests must be equal: the compiled build is the same code.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
+import pickle
 import random
 import sys
 from typing import Any
@@ -44,6 +46,8 @@ def _hands(digest: Any, hands: int) -> None:
                 digest.update(repr(action_ids(obs.legal, None if pending is None else pending.card)).encode())
                 legal = hand.legal_actions(seat)
                 digest.update(repr([str(a) for a in legal]).encode())
+                if i % 5 == 0 and len(hand.events) % 9 == 0:
+                    _copies(digest, hand, seat, obs)
                 for event in hand.apply(seat, legal[rng.randrange(len(legal))]):
                     digest.update(json.dumps(event.to_dict(), ensure_ascii=False).encode())
                     for s in hand.seats:
@@ -53,6 +57,17 @@ def _hands(digest: Any, hands: int) -> None:
                 digest.update(json.dumps(hand.record(), sort_keys=True, ensure_ascii=False).encode())
             assert hand.outcome is not None
             digest.update(json.dumps(hand.outcome.to_dict(), sort_keys=True, ensure_ascii=False).encode())
+
+
+def _copies(digest: Any, hand: Hand, seat: int, obs: Observation) -> None:
+    """A pickled and a deep-copied hand play on as the hand does; observations and events survive both."""
+    for copied in (pickle.loads(pickle.dumps(hand)), copy.deepcopy(hand)):
+        assert copied.referee_view() == hand.referee_view() and copied.events == hand.events
+        assert pickle.loads(pickle.dumps(obs)) == obs == copy.deepcopy(obs)
+        probe = hand.copy()
+        action = probe.legal_actions(seat)[0]
+        assert copied.apply(seat, action) == probe.apply(seat, action)
+        digest.update(json.dumps(copied.referee_view(), sort_keys=True, ensure_ascii=False, default=str).encode())
 
 
 def _bots(digest: Any) -> None:

@@ -27,11 +27,24 @@ import importlib.util
 import json
 import os
 import sys
+from collections.abc import Callable
+from dataclasses import fields
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-__all__ = ["ACTIVE", "GROUP", "MANIFEST", "MODULES", "PACKAGE", "install", "reason", "source_digests"]
+__all__ = [
+    "ACTIVE",
+    "GROUP",
+    "MANIFEST",
+    "MODULES",
+    "PACKAGE",
+    "install",
+    "mypyc_attr",
+    "reason",
+    "reduce_frozen",
+    "source_digests",
+]
 
 #: The package directory (``src/paohuzi`` in a checkout).
 PACKAGE = Path(__file__).resolve().parent
@@ -140,3 +153,36 @@ def install() -> bool:
 def reason() -> str:
     """Why :data:`ACTIVE` is what it is, in a few words (``paohuzi --version``-style diagnostics, tests)."""
     return _REASON
+
+
+# What the compiled modules need to say to mypyc that Python does not need to know.
+#
+# ``mypyc_attr(allow_interpreted_subclasses=True)`` marks the classes of a hand's state machine as open to
+# subclasses written in Python (the R4.4 oracle, ``tests/engine/oracle.py``, subclasses ``Hand`` to watch every
+# claim window). The type checker and mypyc read it from ``mypy_extensions``; at run time it is the no-op
+# below, so the package needs nothing of mypy to run.
+#
+# A compiled function checks the types of its arguments on entry (a ``TypeError`` of mypyc's, naming no
+# parameter). The public entry points that refuse bad input with an error of their own (``Hand(...)``,
+# ``Hand.apply``, ``Hand.from_position``, ``Action.parse``, ``Observation.from_dict``, ``env.actions.decode``)
+# therefore declare such a parameter as ``T | object``: ``T`` is what they expect, and anything else reaches
+# their own check and its clear message, compiled or not.
+
+_T = TypeVar("_T")
+
+if TYPE_CHECKING:
+    from mypy_extensions import mypyc_attr as mypyc_attr
+else:
+
+    def mypyc_attr(*args: Any, **kwargs: Any) -> Callable[[_T], _T]:
+        """No-op at run time (see above)."""
+        return lambda cls: cls
+
+
+def reduce_frozen(value: Any) -> tuple[Any, ...]:
+    """``__reduce__`` of the frozen dataclasses of the compiled modules: rebuilt by calling the class with its
+    fields. A compiled class routes every attribute write through the dataclass's frozen ``__setattr__``, so
+    the default protocol (make an empty instance, then set its slots) cannot pickle or copy it; calling the
+    class can, compiled or not.
+    """
+    return (type(value), tuple(getattr(value, f.name) for f in fields(value) if f.init))

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from paohuzi._compiled import reduce_frozen
 from paohuzi.cards import NUM_KINDS, Card
 from paohuzi.engine import Observation
 from paohuzi.groups import Group, GroupKind
@@ -145,6 +146,10 @@ class View:
         object.__setattr__(self, "no_peng", no_peng)
         object.__setattr__(self, "dead", dead)
         object.__setattr__(self, "observation", observation)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied by its fields (see :func:`paohuzi._compiled.reduce_frozen`)."""
+        return reduce_frozen(self)
 
     @property
     def next_seat(self) -> int:

@@ -22,7 +22,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from paohuzi._compiled import reduce_frozen
 from paohuzi.bots.view import View, read
 from paohuzi.cards import NUM_KINDS, Card
 from paohuzi.engine import Hand, Hidden
@@ -50,6 +52,10 @@ class World:
         object.__setattr__(self, "hands", hands)
         object.__setattr__(self, "wei", wei)
         object.__setattr__(self, "stock", stock)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied by its fields (see :func:`paohuzi._compiled.reduce_frozen`)."""
+        return reduce_frozen(self)
 
 
 def _left_dealer_hand(view: View) -> bool:

@@ -29,7 +29,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
+from paohuzi._compiled import reduce_frozen
 from paohuzi.cards import Card, NotationError, PaohuziError, parse_cards
 from paohuzi.groups import is_jiao, is_sequence
 
@@ -91,6 +93,10 @@ class Action:
     card: Card | None = None
     cards: tuple[Card, ...] = ()
     bi: tuple[tuple[Card, ...], ...] = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied by its fields (see :func:`paohuzi._compiled.reduce_frozen`)."""
+        return reduce_frozen(self)
 
     def __post_init__(self) -> None:
         kind = self.kind

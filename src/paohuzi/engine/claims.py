@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from enum import Enum
 
+from paohuzi._compiled import mypyc_attr
 from paohuzi.analysis import Source
 from paohuzi.cards import Card
-from paohuzi.engine._native import mypyc_attr
 from paohuzi.engine.actions import HU, PASS, PENG, Action, ActionKind
 from paohuzi.engine.events import Chi, Chou, Pao, Peng, Unclaimed
 from paohuzi.engine.observation import WinHow
@@ -37,7 +37,7 @@ def _chi_group(cards: tuple[int, ...]) -> Group:
     return g
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # see engine/_native.py
+@mypyc_attr(allow_interpreted_subclasses=True)  # see paohuzi/_compiled.py
 class ClaimsMixin(WinsMixin):
     """Opening (:meth:`_open_window`), resolving (:meth:`_resolve`) and closing a claim window."""
 

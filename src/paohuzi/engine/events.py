@@ -36,6 +36,7 @@ from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any
 
+from paohuzi._compiled import reduce_frozen
 from paohuzi.cards import Card
 from paohuzi.groups import Group
 
@@ -100,6 +101,10 @@ class Event:
 
     def __init__(self, to: int | None) -> None:
         object.__setattr__(self, "to", to)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied by its fields (see :func:`paohuzi._compiled.reduce_frozen`)."""
+        return reduce_frozen(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The full event (the referee's view), JSON-ready."""

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from paohuzi._compiled import mypyc_attr
 from paohuzi.analysis import Source
 from paohuzi.cards import NUM_KINDS, Card, NotationError, PaohuziError
 from paohuzi.engine import scoring_bridge
-from paohuzi.engine._native import mypyc_attr
 from paohuzi.engine.actions import PASS, Action, ActionKind, IllegalActionError
 from paohuzi.engine.claims import _WAITING
 from paohuzi.engine.deck import check_deck, seats_in_play, shuffled
@@ -40,7 +40,7 @@ from paohuzi.rules import RuleSet
 __all__ = ["Hand", "Outcome", "EngineError", "FORMAT_VERSION"]
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # see engine/_native.py
+@mypyc_attr(allow_interpreted_subclasses=True)  # see paohuzi/_compiled.py
 class Hand(PositionMixin):
     """A hand (一局) of paohuzi for the seats in play, from the deal to the settlement.
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from paohuzi._compiled import reduce_frozen
 from paohuzi.cards import COPIES, NUM_KINDS, Card, PaohuziError
 from paohuzi.engine.actions import Action
 from paohuzi.engine.events import CARD_TEXT
@@ -85,6 +86,10 @@ class RowCard:
         object.__setattr__(self, "card", card)
         object.__setattr__(self, "discarded", discarded)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied by its fields (see :func:`paohuzi._compiled.reduce_frozen`)."""
+        return reduce_frozen(self)
+
     def to_dict(self) -> dict[str, Any]:
         return {"card": CARD_TEXT[self.card], "discarded": self.discarded}
 
@@ -113,6 +118,10 @@ class Pending:
         object.__setattr__(self, "drawn", drawn)
         object.__setattr__(self, "last", last)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied by its fields (see :func:`paohuzi._compiled.reduce_frozen`)."""
+        return reduce_frozen(self)
+
     def to_dict(self) -> dict[str, Any]:
         return {"card": CARD_TEXT[self.card], "from": self.from_seat, "drawn": self.drawn, "last": self.last}
 
@@ -130,6 +139,10 @@ class ChouKinds:
         object.__setattr__(self, "chi", chi)
         object.__setattr__(self, "peng", peng)
         object.__setattr__(self, "renpeng", renpeng)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied by its fields (see :func:`paohuzi._compiled.reduce_frozen`)."""
+        return reduce_frozen(self)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -233,6 +246,10 @@ class Observation:
         object.__setattr__(self, "deciding", deciding)
         object.__setattr__(self, "legal", legal)
         object.__setattr__(self, "hands", hands)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied by its fields (see :func:`paohuzi._compiled.reduce_frozen`)."""
+        return reduce_frozen(self)
 
     def unseen(self) -> tuple[int, ...]:
         """Per card kind, the copies this seat has not seen: 4 minus those in its hand, in every visible
@@ -433,3 +450,7 @@ class Hidden:
         object.__setattr__(self, "discarded", discarded)
         object.__setattr__(self, "decided", decided)
         object.__setattr__(self, "drawn", drawn)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied by its fields (see :func:`paohuzi._compiled.reduce_frozen`)."""
+        return reduce_frozen(self)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Self
 
+from paohuzi._compiled import mypyc_attr
 from paohuzi.cards import COPIES, NUM_KINDS, Card
-from paohuzi.engine._native import mypyc_attr
 from paohuzi.engine.claims import _WAITING
 from paohuzi.engine.deck import DEALER_CARDS, HAND_CARDS, RNG_VERSION, seats_in_play
 from paohuzi.engine.events import CARD_TEXT as _TEXT
@@ -23,7 +23,7 @@ from paohuzi.rules import RuleSet
 FORMAT_VERSION = 2
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # see engine/_native.py
+@mypyc_attr(allow_interpreted_subclasses=True)  # see paohuzi/_compiled.py
 class PositionMixin(TurnsMixin):
     """What a hand shows (observation, hidden part, referee view, record) and how one is set up from that."""
 

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from paohuzi import analysis
+from paohuzi._compiled import mypyc_attr, reduce_frozen
 from paohuzi.analysis import Arrangement, Source
 from paohuzi.cards import NUM_KINDS, Card, PaohuziError
 from paohuzi.engine import scoring_bridge
-from paohuzi.engine._native import mypyc_attr
 from paohuzi.engine.actions import Action
 from paohuzi.engine.deck import HAND_CARDS
 from paohuzi.engine.events import Event, jsonable
@@ -111,6 +111,10 @@ class Outcome:
     payments: tuple[int, ...]
     leaver: int | None = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied by its fields (see :func:`paohuzi._compiled.reduce_frozen`)."""
+        return reduce_frozen(self)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready; the win's groups, 名堂, 番 and base are :meth:`paohuzi.scoring.Win.to_dict`'s."""
         arr = self.arrangement
@@ -141,7 +145,7 @@ def _next_seats(seats: tuple[int, ...]) -> dict[int, int]:
     return {s: seats[(i + 1) % len(seats)] for i, s in enumerate(seats)}
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # see engine/_native.py
+@mypyc_attr(allow_interpreted_subclasses=True)  # see paohuzi/_compiled.py
 class HandState:
     """The fields of a hand and the helpers on them (see :class:`~paohuzi.engine.Hand`, which sets them)."""
 

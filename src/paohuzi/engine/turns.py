@@ -7,9 +7,9 @@ keeps drawing until then.
 from __future__ import annotations
 
 from paohuzi import analysis
+from paohuzi._compiled import mypyc_attr
 from paohuzi.analysis import Source
 from paohuzi.cards import NUM_KINDS, Card
-from paohuzi.engine._native import mypyc_attr
 from paohuzi.engine.actions import HU, PASS, Action
 from paohuzi.engine.claims import _C_HU, ClaimsMixin
 from paohuzi.engine.deck import DEALER_CARDS, HAND_CARDS
@@ -20,7 +20,7 @@ from paohuzi.engine.state import _CARDS, _CHOUWEI, _DISCARD, _LIANG, _SAME, _SEL
 _DISCARD_ACTIONS = tuple(Action.discard(k) for k in range(NUM_KINDS))
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # see engine/_native.py
+@mypyc_attr(allow_interpreted_subclasses=True)  # see paohuzi/_compiled.py
 class TurnsMixin(ClaimsMixin):
     """The deal, the draws and the discards; forced moves are made here and reported as events."""
 

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from paohuzi import analysis
+from paohuzi._compiled import mypyc_attr
 from paohuzi.analysis import Source
 from paohuzi.cards import Card
 from paohuzi.engine import scoring_bridge
-from paohuzi.engine._native import mypyc_attr
 from paohuzi.engine.events import DrawGame, Hu, Settlement
 from paohuzi.engine.observation import OutcomeKind, WinHow
 from paohuzi.engine.state import _CARDS, HandState, Outcome
 from paohuzi.groups import Group
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # see engine/_native.py
+@mypyc_attr(allow_interpreted_subclasses=True)  # see paohuzi/_compiled.py
 class WinsMixin(HandState):
     """胡, 荒庄 and the settlement event; 逃跑 is :meth:`~paohuzi.engine.Hand.leave`."""
 
