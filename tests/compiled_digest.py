@@ -3,10 +3,11 @@
     python tests/compiled_digest.py HANDS      # prints one line: which build ran, then the sha256
 
 It plays ``HANDS`` random hands in each rule set (seeded, random legal actions) and hashes every step's events
-(referee and per-seat versions), every seat's observation (dict, tensor, mask, action IDs), the legal actions,
-pickled and deep-copied hands that play on, and each hand's record and outcome; then a short greedy and search match (their choices and results), and the
-bad-input errors of the public entry points (type and message). Run once with ``PAOHUZI_PURE=1`` and once
-without, the digests must be equal: the compiled build is the same code.
+(referee and per-seat versions), every seat's observation (dict, tensor, mask, action IDs), the legal
+actions, pickled and deep-copied hands that play on, and each hand's record and outcome; then a short greedy
+and search match (their choices and results), and the bad-input errors of the public entry points (type and
+message). Run once with ``PAOHUZI_PURE=1`` and once without, the digests must be equal: the compiled build is
+the same code.
 """
 
 from __future__ import annotations
