@@ -1,4 +1,5 @@
-"""Root pytest configuration: the doctests of compiled modules (paohuzi/_compiled.py, docs/decisions.md "Speed").
+"""Root pytest configuration: the doctests of compiled modules (paohuzi/_compiled.py; docs/decisions.md, "The
+compiled engine").
 
 With the compiled engine active, a module of ``paohuzi._compiled.MODULES`` is an extension module, and pytest
 cannot collect the doctests of its ``.py`` (the imported module is not that file). Those doctests run in

@@ -1,5 +1,5 @@
-"""The optional compiled engine (mypyc; issue 15, docs/decisions.md "Speed"): which modules it covers, and
-whether this process uses it.
+"""The optional compiled engine (mypyc; issue 15, docs/decisions.md "The compiled engine"): which modules it
+covers, and whether this process uses it.
 
 ``setup.py`` compiles the modules of :data:`MODULES` with mypyc when it can (a C compiler, mypy at build
 time) and writes :data:`MANIFEST` beside this file: the sha256 of each module's source as compiled. The same
@@ -15,7 +15,8 @@ compiled modules call each other directly (one shared library) and must never be
   environment) a finder first in ``sys.meta_path`` loads each of them from its ``.py``.
 
 :data:`ACTIVE` says which. This module imports nothing of the package, so that ``setup.py`` can read
-:data:`MODULES` without the package's dependencies.
+:data:`MODULES` without the package's dependencies. It also holds the two run-time helpers the compiled
+modules use (:func:`mypyc_attr`, :func:`reduce_frozen`; see the end of the module).
 """
 
 from __future__ import annotations
