@@ -44,7 +44,7 @@ class ClaimsMixin(WinsMixin):
     __slots__ = ()
 
     # The turn flow (turns.py) that a closed window hands back to: defined there, declared here so that a
-    # compiled build (mypyc, docs/decisions.md "Speed") sees real methods rather than type-checking stubs.
+    # compiled build (mypyc, docs/decisions.md "The compiled engine") sees real methods, not type-checking stubs.
     def _after_take(self, s: int) -> int | None:
         raise NotImplementedError
 
