@@ -5,6 +5,8 @@ when one is present, the CPU otherwise):
 
     PYTHONPATH=src python examples/train_scorer.py --seed 0 --jobs 2 --out src/paohuzi/env/weights/scorer.npz
 
+(``--hands 3000 --worlds 12 --rounds 1`` are the defaults.)
+
 1. **Positions and their values.** ``--hands`` hands of ``qq`` with ``greedy`` at every seat (hand seeds
    from ``seed × 10^6``). At every decision where greedy has two or more candidates (its best ``--candidates``
    within 8 points, as ``search`` picks them) it records each candidate's features
@@ -18,12 +20,15 @@ when one is present, the CPU otherwise):
    ``margin`` (advantage over greedy's choice needed to deviate) with the highest measured gain per
    position, and reports that gain (the targets are unbiased, so this is an honest estimate of the gain
    over greedy per decision).
-4. **Export.** The weights go to ``--out`` as an ``.npz`` for :class:`paohuzi.env.scorer.Scorer`, with the
+4. **Rounds** (``--rounds``, default 1). Round ``r > 1`` plays its hands (the next ``--hands``) with round
+   ``r − 1``'s scorer at every seat and rolls out with it too, so its targets are that scorer's values: one
+   more step of policy improvement; the network goes on training from round ``r − 1``'s weights.
+5. **Export.** The weights go to ``--out`` as an ``.npz`` for :class:`paohuzi.env.scorer.Scorer`, with the
    seed, sizes, margin and held-out gain, and ``probe_x``/``probe_q``: 64 recorded inputs and PyTorch's
    outputs for them, which the numpy inference must reproduce (``tests/env/test_scorer.py``).
 
-``--data FILE`` keeps the measured positions (step 1, the slow part) and reuses them when the file is there
-and was made with the same settings. Figures: docs/AI.md §8.
+``--data DIR`` keeps each round's measured positions (step 1, the slow part) and reuses them when made with
+the same settings and rollout policy. Figures: docs/AI.md §8.
 """
 
 from __future__ import annotations
@@ -341,7 +346,8 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one step after
               + ", ".join(f"{mg:g}: {g:+.4f}" for mg, g in by_margin.items())
               + f"; best measured (optimistic) {oracle:+.4f}; {per_hand:.1f} positions per hand", flush=True)
         print(f"round {r}: margin {margin:g}: held-out gain {by_margin[margin]:+.4f} points per position "
-              f"(≈ {by_margin[margin] * per_hand / 3:+.3f} per seat and hand) over the round's rollout policy; "
+              f"(≈ {by_margin[margin] * per_hand / 3:+.3f} per seat and hand) over greedy's choice, the round's "
+              f"rollout policy playing on; "
               f"{time.time() - start:.0f} s wall, {time.process_time() - cpu:.0f} CPU s in this process; "
               f"saved {out} ({os.path.getsize(out) / 1e6:.3f} MB)", flush=True)
     return 0
