@@ -31,7 +31,8 @@ from paohuzi.cards import NUM_KINDS, Card
 from paohuzi.engine import Action, ActionKind, Observation
 from paohuzi.groups import Group, GroupKind
 
-__all__ = ["GreedyBot", "score_hand", "choose"]
+__all__ = ["GreedyBot", "score_hand", "choose", "after_claim", "discardable", "danger", "discard_scores",
+           "exact_distance"]
 
 _PARTNERS = [partner_kinds(k) for k in range(NUM_KINDS)]
 _BIG = [Card(k).big for k in range(NUM_KINDS)]
@@ -103,7 +104,7 @@ def score_hand(
     return value
 
 
-def _danger(view: View, kind: int, others: Sequence[int], nxt: int) -> float:
+def danger(view: View, kind: int, others: Sequence[int], nxt: int) -> float:
     """How much discarding ``kind`` may help another seat (0 = a 熟张 nobody can use)."""
     danger = 0.0
     left = view.unseen[kind]
@@ -168,18 +169,18 @@ def discard_scores(
             counts[k] += 1
         else:
             value = -W_DISTANCE * dist - W_HUXI * neg_huxi
-        value -= safety_weight * _danger(view, k, others, nxt)
+        value -= safety_weight * danger(view, k, others, nxt)
         value += _tiebreak(counts, k)
         out.append((value, k))
     out.sort(key=lambda e: (-e[0], e[1]))
     return out
 
 
-def _discardable(counts: Sequence[int]) -> list[int]:
+def discardable(counts: Sequence[int]) -> list[int]:
     return [k for k in range(NUM_KINDS) if 0 < counts[k] < 3]
 
 
-def _after_claim(view: View, action: Action) -> tuple[list[int], list[Group]]:
+def after_claim(view: View, action: Action) -> tuple[list[int], list[Group]]:
     """The hand and table after a 碰 or 吃 (with its 比) of the card on offer."""
     assert view.pending is not None
     c = view.pending
@@ -207,9 +208,9 @@ def claim_score(view: View, action: Action, *, useful: bool = False) -> float:
     card the discard would take (see :func:`discard_scores`) — and the discards are weighed one by one only
     when that hand may be 听牌 after its discard.
     """
-    counts, table = _after_claim(view, action)
+    counts, table = after_claim(view, action)
     owes = view.owes_discard_after_take()
-    kinds = _discardable(counts)
+    kinds = discardable(counts)
     if owes and not kinds:
         return -1e9
     if not owes:

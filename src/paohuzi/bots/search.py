@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 import random
 import time as _time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from paohuzi.bots import greedy
@@ -47,15 +47,18 @@ from paohuzi.engine import Action, ActionKind, Hand, Observation
 __all__ = ["SearchBot", "rollout"]
 
 
-def rollout(hand: Hand, limit: int = 400) -> None:
+def rollout(hand: Hand, limit: int = 400, policy: Callable[[View, Sequence[Action]], Action] | None = None) -> None:
     """Play ``hand`` to its end with the greedy policy at every seat (in place) — the same policy as
-    ``make_bot("greedy")``, so that the search improves on exactly that player."""
+    ``make_bot("greedy")``, so that the search improves on exactly that player. ``policy(view, legal)``
+    plays instead of greedy when given (examples/train_scorer.py's later rounds)."""
     steps = 0
     while not hand.over and steps < limit:
         seat = hand.deciding[0]
         legal = hand.legal_actions(seat)
         if len(legal) == 1:
             action = legal[0]
+        elif policy is not None:
+            action = policy(view_of(hand, seat), legal)
         else:
             action, _ = greedy.choose(view_of(hand, seat), legal)
         hand.apply(seat, action)
