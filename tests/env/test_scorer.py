@@ -162,6 +162,29 @@ def test_scorer_bot_plays_legal_moves_and_an_unreachable_margin_is_greedy() -> N
     assert overruled >= 1
 
 
+def test_scorer_search_races_the_scorers_choice() -> None:
+    """The improved search (issue #16 item 1): its prior is exactly ScorerBot's choice, every action is legal,
+    it is reproducible from its seed, and with an unreachable z it plays the scorer's choice wherever search
+    would search (with a hu or one candidate both play what greedy would)."""
+    from paohuzi.env.scorer import ScorerSearchBot
+
+    bot, again = ScorerSearchBot(seed=3, worlds=4), ScorerSearchBot(seed=3, worlds=4)
+    stubborn, scorer = ScorerSearchBot(seed=3, worlds=4, z=1e9), ScorerBot()
+    raced = 0
+    for seed in range(3):
+        hand = Hand(QQ, seed=200 + seed)
+        while not hand.over:
+            seat = hand.deciding[0]
+            obs, legal = hand.observation(seat), hand.legal_actions(seat)
+            action = bot.act(obs, legal)
+            assert action in legal and again.act(obs, legal) == action
+            if bot.last.get("worlds", 0):
+                raced += 1
+                assert stubborn.act(obs, legal) == scorer.act(obs, legal)
+            hand.apply(seat, action)
+    assert raced >= 5, raced
+
+
 def test_bad_scorer_input_is_refused_clearly(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="at least two layers"):
         Scorer(np.zeros((1, FEATURE_SIZE)), np.zeros(1))

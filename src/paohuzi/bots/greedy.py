@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from paohuzi import scoring
+from paohuzi._compiled import mypyc_attr
 from paohuzi.bots.base import Bot
 from paohuzi.bots.evaluation import partner_kinds, reach, reach3, useful_cards
 from paohuzi.bots.view import View, read
@@ -251,6 +252,7 @@ def choose(view: View, legal: Sequence[Action], *, useful: bool = False) -> tupl
     return scored[0][1], scored
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a bot of one's own may build on it (paohuzi/_compiled.py)
 class GreedyBot(Bot):
     """The hand-crafted one-ply player described in the module docstring.
 

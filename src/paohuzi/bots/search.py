@@ -36,6 +36,7 @@ import time as _time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from paohuzi._compiled import mypyc_attr
 from paohuzi.bots import greedy
 from paohuzi.bots.base import Bot
 from paohuzi.bots.infer import Sampler
@@ -65,6 +66,7 @@ def rollout(hand: Hand, limit: int = 400, policy: Callable[[View, Sequence[Actio
         steps += 1
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a bot of one's own may build on it (paohuzi/_compiled.py)
 class SearchBot(Bot):
     """Determinized Monte Carlo search with greedy rollouts (see the module docstring).
 
@@ -124,11 +126,19 @@ class SearchBot(Bot):
         if len(cands) < 2 or view.phase not in ("discard", "claim"):
             self.last = {"worlds": 0, "candidates": len(cands), "overruled": False}
             return choice
+        base = self.prior(view, legal, choice)
+        if base not in cands:
+            cands.append(base)
         claimable = any(a.kind is ActionKind.PENG or a.kind is ActionKind.CHI for a in legal)
-        return self._search(view, cands, choice, claimable)
+        return self._search(view, cands, base, claimable)
+
+    def prior(self, view: View, legal: Sequence[Action], choice: Action) -> Action:
+        """The action played unless the race overrules it: greedy's ``choice`` here. A subclass may know a
+        better one (:class:`paohuzi.env.scorer.ScorerSearchBot`); it joins the candidates if it is not one."""
+        return choice
 
     def _search(self, view: View, cands: list[Action], choice: Action, claimable: bool = False) -> Action:
-        """Race the other candidates against greedy's choice on common sampled worlds."""
+        """Race the other candidates against ``choice`` (the prior: greedy's) on common sampled worlds."""
         if self.infer:
             sampler = Sampler(view, self._rng, self.pool, pending_claimable=claimable)
             def deal() -> World:

@@ -28,10 +28,11 @@ import numpy as np
 
 from paohuzi.bots.base import Bot
 from paohuzi.bots.candidates import FEATURE_SIZE, candidates, features
+from paohuzi.bots.search import SearchBot
 from paohuzi.bots.view import View, read
 from paohuzi.engine import Action, ActionKind, Observation
 
-__all__ = ["Scorer", "ScorerBot", "DEFAULT_SCORER"]
+__all__ = ["Scorer", "ScorerBot", "ScorerSearchBot", "DEFAULT_SCORER"]
 
 #: The weights shipped with the package (``examples/train_scorer.py``'s output).
 DEFAULT_SCORER = Path(__file__).resolve().parent / "weights" / "scorer.npz"
@@ -137,3 +138,23 @@ class ScorerBot(Bot):
         self.last = [float(a) for a in adv]
         best = int(np.argmax(adv))
         return cands[best][1] if adv[best] > self.margin else choice
+
+
+class ScorerSearchBot(SearchBot):
+    """``search`` whose choice to beat is the learned scorer's (issue #16 item 1's improved search): the same
+    determinized race on common sampled worlds (:class:`paohuzi.bots.search.SearchBot`), but a challenger must
+    beat what :class:`ScorerBot` would play rather than greedy's choice — so the search starts from a stronger
+    player and improves on it. Takes :class:`SearchBot`'s options, and ``weights``/``margin`` for the scorer.
+
+        paohuzi simulate --bots "paohuzi.env.scorer:ScorerSearchBot,search,search"
+    """
+
+    name = "scorer-search"
+
+    def __init__(self, seed: int | None = None, *, weights: str | None = None, margin: float | None = None,
+                 **options: Any) -> None:
+        super().__init__(seed, **options)
+        self.scorer = ScorerBot(seed, weights=weights, margin=margin)
+
+    def prior(self, view: View, legal: Sequence[Action], choice: Action) -> Action:
+        return self.scorer.decide(view, legal)
