@@ -1,9 +1,9 @@
-"""Train the learned scorer (``paohuzi.env.scorer``, issue #16 item 2) with PyTorch; it plays with numpy alone.
+"""Train the learned scorer (``paohuzi.bots.scorer``, issue #16 item 2) with PyTorch; it plays with numpy alone.
 
 One seeded command trains the shipped weights from scratch (the ``train`` extra: PyTorch; a GPU is used
 when one is present, the CPU otherwise):
 
-    PYTHONPATH=src python examples/train_scorer.py --seed 0 --jobs 2 --out src/paohuzi/env/weights/scorer.npz
+    PYTHONPATH=src python examples/train_scorer.py --seed 0 --jobs 2 --out src/paohuzi/bots/weights/scorer.npz
 
 (``--hands 3000 --worlds 12 --rounds 1`` are the defaults.)
 
@@ -23,9 +23,9 @@ when one is present, the CPU otherwise):
 4. **Rounds** (``--rounds``, default 1). Round ``r > 1`` plays its hands (the next ``--hands``) with round
    ``r − 1``'s scorer at every seat and rolls out with it too, so its targets are that scorer's values: one
    more step of policy improvement; the network goes on training from round ``r − 1``'s weights.
-5. **Export.** The weights go to ``--out`` as an ``.npz`` for :class:`paohuzi.env.scorer.Scorer`, with the
+5. **Export.** The weights go to ``--out`` as an ``.npz`` for :class:`paohuzi.bots.scorer.Scorer`, with the
    seed, sizes, margin and held-out gain, and ``probe_x``/``probe_q``: 64 recorded inputs and PyTorch's
-   outputs for them, which the numpy inference must reproduce (``tests/env/test_scorer.py``).
+   outputs for them, which the numpy inference must reproduce (``tests/bots/test_scorer.py``).
 
 ``--data DIR`` keeps each round's measured positions (step 1, the slow part) and reuses them when made with
 the same settings and rollout policy. Figures: docs/AI.md §8.
@@ -46,12 +46,12 @@ from typing import Any
 import numpy as np
 
 from paohuzi.bots.candidates import FEATURE_SIZE, candidates, features
+from paohuzi.bots.scorer import Scorer, ScorerBot
 from paohuzi.bots.search import rollout
 from paohuzi.bots.view import View, read
 from paohuzi.bots.world import build_hand, sample_world
 from paohuzi.cards import PaohuziError
 from paohuzi.engine import Action, ActionKind, Hand
-from paohuzi.env.scorer import Scorer, ScorerBot
 from paohuzi.rules import find_preset
 
 Data = dict[str, np.ndarray]

@@ -8,6 +8,7 @@ import pytest
 
 from paohuzi.bots import BotError, GreedyBot, NoisyGreedyBot, SearchBot, bot_names, levels, make_bot
 from paohuzi.bots.greedy import choose
+from paohuzi.bots.scorer import ScorerBot
 from paohuzi.bots.view import read
 from paohuzi.cli import main
 from paohuzi.engine import ActionKind, Hand
@@ -41,10 +42,10 @@ def test_levels_are_bots(name: str) -> None:
         assert isinstance(bot, NoisyGreedyBot) and bot.eps == 0.5
     elif key == "normal":
         assert type(bot) is GreedyBot and not bot.useful
-    else:
-        assert isinstance(bot, SearchBot)
-        expected = (8, None, False) if key == "expert" else (24, 1.0, False)
-        assert (bot.worlds, bot.time, bot.infer) == expected
+    elif key == "expert":
+        assert type(bot) is SearchBot and (bot.worlds, bot.time, bot.infer) == (24, 1.0, False)
+    else:  # the learned scorer with its shipped weights and recorded margin (docs/AI.md §8a)
+        assert type(bot) is ScorerBot and (bot.margin, bot.k, bot.model.meta["seed"]) == (0.1, 4, 0)
     assert bot.name == name
     assert levels.make_level_bot(name, seed=2).name == key
 

@@ -9,7 +9,7 @@ a summary of the table that is the same for every candidate (stock left, phase, 
 and hand sizes).
 
 Everything comes from the seat's :class:`~paohuzi.bots.view.View` (its observation, R5): nothing hidden.
-The network that scores these vectors is :class:`paohuzi.env.scorer.Scorer`; docs/AI.md §8.
+The network that scores these vectors is :class:`paohuzi.bots.scorer.Scorer`; docs/AI.md §8.
 """
 
 from __future__ import annotations

@@ -12,11 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from paohuzi.bots import greedy, make_bot
+from paohuzi.bots import BotError, greedy, make_bot
 from paohuzi.bots.candidates import FEATURE_SIZE, candidates, features
+from paohuzi.bots.scorer import DEFAULT_SCORER, Scorer, ScorerBot
 from paohuzi.bots.view import read
 from paohuzi.engine import ActionKind, Hand
-from paohuzi.env.scorer import DEFAULT_SCORER, Scorer, ScorerBot
 from paohuzi.rules import find_preset
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -166,7 +166,7 @@ def test_scorer_search_races_the_scorers_choice() -> None:
     """The improved search (issue #16 item 1): its prior is exactly ScorerBot's choice, every action is legal,
     it is reproducible from its seed, and with an unreachable z it plays the scorer's choice wherever search
     would search (with a hu or one candidate both play what greedy would)."""
-    from paohuzi.env.scorer import ScorerSearchBot
+    from paohuzi.bots.scorer import ScorerSearchBot
 
     bot, again = ScorerSearchBot(seed=3, worlds=4), ScorerSearchBot(seed=3, worlds=4)
     stubborn, scorer = ScorerSearchBot(seed=3, worlds=4, z=1e9), ScorerBot()
@@ -186,13 +186,24 @@ def test_scorer_search_races_the_scorers_choice() -> None:
 
 
 def test_bad_scorer_input_is_refused_clearly(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="at least two layers"):
+    with pytest.raises(BotError, match="at least two layers"):
         Scorer(np.zeros((1, FEATURE_SIZE)), np.zeros(1))
-    with pytest.raises(ValueError, match="do not take"):
+    with pytest.raises(BotError, match="do not take"):
         Scorer(np.zeros((4, 3)), np.zeros(4), np.zeros((1, 4)), np.zeros(1))
-    with pytest.raises(ValueError, match="one output"):
+    with pytest.raises(BotError, match="one output"):
         Scorer(np.zeros((4, FEATURE_SIZE)), np.zeros(4), np.zeros((2, 4)), np.zeros(2))
-    with pytest.raises(ValueError, match="candidates must be"):
+    with pytest.raises(BotError, match="candidates must be"):
         ScorerBot(candidates=0)
-    with pytest.raises(FileNotFoundError):
-        ScorerBot(weights=str(tmp_path / "missing.npz"))
+    missing = tmp_path / "missing.npz"
+    with pytest.raises(BotError, match=r"cannot read scorer weights .*missing\.npz.*No such file"):
+        ScorerBot(weights=str(missing))
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not an npz at all")
+    with pytest.raises(BotError, match="cannot read scorer weights"):
+        make_bot(f"scorer[weights={junk}]")
+    empty = tmp_path / "empty.npz"
+    np.savez(empty, other=np.zeros(3))
+    with pytest.raises(BotError, match="at least two layers"):
+        make_bot(f"scorer[weights={empty}]")
+    with pytest.raises(BotError, match=r"bot 'scorer' does not take these options \['depth'\]"):
+        make_bot("scorer[depth=2]")
