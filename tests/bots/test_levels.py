@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -96,3 +98,30 @@ def test_noisy_with_no_noise_is_greedy_and_always_takes_a_win() -> None:
     for bad in (-0.1, 1.5, "x", True):
         with pytest.raises(ValueError, match="eps must be"):
             NoisyGreedyBot(eps=bad)  # type: ignore[arg-type]
+
+
+def test_levels_without_numpy() -> None:
+    """paohuzi.bots runs without numpy; only the master level (the learned scorer) needs it, and says so."""
+    code = """
+import sys
+sys.modules["numpy"] = None  # import numpy now fails, as on a machine without it
+from paohuzi.bots import BotError, make_bot
+from paohuzi.engine import Hand
+from paohuzi.rules import find_preset
+hand = Hand(find_preset("qq"), seed=3)
+seat = hand.deciding[0]
+for name in ("beginner", "normal", "expert", "greedy"):
+    make_bot(name, seed=1).act(hand.observation(seat), hand.legal_actions(seat))
+for name in ("master", "大师", "scorer", "scorer_search"):
+    try:
+        make_bot(name)
+    except BotError as exc:
+        print(name, exc)
+assert "numpy" not in sys.modules or sys.modules["numpy"] is None
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == ["master", "大师", "scorer", "scorer_search"]
+    for line in lines:
+        assert "the learned scorer needs numpy" in line and "pip install 'paohuzi[server]'" in line
