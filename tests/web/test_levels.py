@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from paohuzi.bots import levels
+
 from .conftest import Server
 from .helpers import Person
 from .test_browser import _no_errors
@@ -19,7 +21,12 @@ def test_quick_play_opponents_show_the_chosen_level(browser: Any, server: Server
         options = me.page.eval_on_selector_all("select[name='bot_level'] option", "os => os.map(o => o.textContent)")
         assert options == ["入门", "普通", "高手", "大师"]
         assert me.page.input_value("select[name='bot_level']") == "normal"
+        # each level's description, from the server's list (paohuzi.bots.levels), is the option's tooltip
+        titles = me.page.eval_on_selector_all("select[name='bot_level'] option", "os => os.map(o => o.title)")
+        assert titles == [lv.blurb_zh for lv in levels.LEVELS]
+        assert me.page.get_attribute("select[name='bot_level']", "title") == levels.level("normal").blurb_zh
         me.page.select_option("select[name='bot_level']", "expert")
+        assert me.page.get_attribute("select[name='bot_level']", "title") == "先推演几十局，再出牌"
         me.page.click("[data-action='quick']")
         me.page.wait_for_selector(".table .hand .card")
         for seat in (2, 3):

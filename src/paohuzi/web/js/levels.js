@@ -3,7 +3,7 @@
 // level of their computers (`bot_level`, docs/protocol.md §2).
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 export const LEVEL_KEYS = ["beginner", "normal", "expert", "master"];
 
@@ -18,9 +18,20 @@ export function botName(seat, bot) {
   return level ? t("botLevelN", { n: seat + 1, level }) : t("botN", { n: seat + 1 });
 }
 
-/** A <select name=…> of the levels, weakest first, `value` chosen (the server's default: normal). */
-export function levelSelect(name, value) {
-  const sel = h("select", { name }, LEVEL_KEYS.map((k) => h("option", { value: k }, t(`level_${k}`))));
+/** A level's one-line description in the current language, from the server's list (`/api/presets`
+ * `room_options.levels`, paohuzi.bots.levels), or "" when the list is not known. */
+export function levelBlurb(key, info) {
+  const lv = (info || []).find((x) => x.key === key);
+  return lv ? (lang() === "en" ? lv.blurb_en : lv.blurb_zh) || "" : "";
+}
+
+/** A <select name=…> of the levels, weakest first, `value` chosen (the server's default: normal); with the
+ * server's level list `info`, each option and the select itself carry the level's description as a tooltip. */
+export function levelSelect(name, value, info) {
+  const sel = h("select", { name }, LEVEL_KEYS.map((k) => h("option", { value: k, title: levelBlurb(k, info) }, t(`level_${k}`))));
   sel.value = LEVEL_KEYS.includes(value) ? value : "normal";
+  const describe = () => { sel.title = levelBlurb(sel.value, info); };
+  sel.addEventListener("change", describe);
+  describe();
   return sel;
 }

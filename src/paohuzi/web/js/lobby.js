@@ -9,6 +9,11 @@ import { botName, levelSelect } from "./levels.js";
 import { matchSection, tierName } from "./match.js";
 import { fangpao, rulesEl } from "./rules.js";
 
+/** The server's level list (names, blurbs) once /api/presets has answered, for the level pickers' tooltips. */
+function levelInfo(S) {
+  return (S.presets && S.presets.room_options && S.presets.room_options.levels) || null;
+}
+
 function field(label, input) {
   return h("label", { class: "field" }, h("span", {}, label), input);
 }
@@ -124,7 +129,7 @@ export function renderLobby(app) {
   const presetSelect = (name) =>
     h("select", { name }, presets.map((pr) => h("option", { value: pr.name }, presetText(pr.name, pr.title))));
   const quickPreset = presetSelect("preset");
-  const quickLevel = levelSelect("bot_level", S.quickLevel || (S.presets && S.presets.room_options && S.presets.room_options.defaults.bot_level));
+  const quickLevel = levelSelect("bot_level", S.quickLevel || (S.presets && S.presets.room_options && S.presets.room_options.defaults.bot_level), levelInfo(S));
   quickLevel.addEventListener("change", () => { S.quickLevel = quickLevel.value; });
   root.append(
     h(
@@ -242,7 +247,7 @@ export function renderDialog(app, which) {
   const four = h("input", { name: "four_players", type: "checkbox" });
   const bots = h("input", { name: "bots_fill", type: "checkbox", checked: defaults.bots_fill !== false });
   const hintsOn = h("input", { name: "hints", type: "checkbox", checked: defaults.hints !== false }); // 提示 (hint.js)
-  const botLevel = levelSelect("bot_level", defaults.bot_level); // levels.js
+  const botLevel = levelSelect("bot_level", defaults.bot_level, levelInfo(S)); // levels.js
   // R8.1 house options, their defaults from the chosen preset (changing the preset resets them).
   const choice = (name, values) => h("select", { name }, values.map(([v, label]) => h("option", { value: String(v) }, label)));
   const cap = choice("cap", [[0, t("capNone")], ...[50, 100, 200, 300, 600].map((n) => [n, String(n)])]);
@@ -336,7 +341,7 @@ function ownerTools(app, s, me) {
     tools.append(h("button", { class: "btn small ghost", "data-action": "kick", "data-seat": String(s.seat), onclick: () => app.send({ type: "kick", seat: s.seat }) }, t("kick")));
   }
   if (!s.player && !s.bot) {
-    const level = levelSelect(`level-${s.seat}`, "normal");
+    const level = levelSelect(`level-${s.seat}`, "normal", levelInfo(app.state));
     tools.append(level, h("button", { class: "btn small", "data-action": "add-bot", "data-seat": String(s.seat), onclick: () => app.send({ type: "add_bot", seat: s.seat, level: level.value }) }, t("addBot")));
   }
   return tools;
