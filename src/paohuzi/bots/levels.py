@@ -14,7 +14,7 @@ the Chinese names work too (``make_bot("大师")``).
 
 Strength: measured on duplicate deals with ``paohuzi simulate`` (docs/AI.md §7, "Difficulty levels"): each
 level beats the one below it significantly. The master level is the strongest bot measured, the learned
-scorer (:mod:`paohuzi.bots.scorer`, +0.44 points per hand over ``search`` in 3,000 deals, at 0.5 ms a
+scorer (:mod:`paohuzi.bots.scorer`, +0.29 points per hand over ``search`` in 6,000 deals, at 0.5 ms a
 decision); it needs numpy, which the ``server`` and ``env`` extras install. It will move to whatever beats it
 significantly.
 """
