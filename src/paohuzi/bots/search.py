@@ -134,7 +134,7 @@ class SearchBot(Bot):
 
     def prior(self, view: View, legal: Sequence[Action], choice: Action) -> Action:
         """The action played unless the race overrules it: greedy's ``choice`` here. A subclass may know a
-        better one (:class:`paohuzi.env.scorer.ScorerSearchBot`); it joins the candidates if it is not one."""
+        better one (:class:`paohuzi.bots.scorer.ScorerSearchBot`); it joins the candidates if it is not one."""
         return choice
 
     def _search(self, view: View, cands: list[Action], choice: Action, claimable: bool = False) -> Action:
