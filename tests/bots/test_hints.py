@@ -4,7 +4,6 @@ the exact 听牌 (R6) of each discard."""
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from paohuzi import scoring
 from paohuzi.bots import make_bot
@@ -13,6 +12,8 @@ from paohuzi.cards import Card
 from paohuzi.engine import Hand
 from paohuzi.engine.deck import full_deck, stack_deck
 from paohuzi.rules import find_preset
+
+from .redeal import redealt
 
 QQ = find_preset("qq")
 
@@ -85,17 +86,8 @@ def test_r5_hint_identical_mid_hand_when_hidden_cards_are_permuted() -> None:
         hand = Hand(QQ, seed=seed)
         while not hand.over:
             seat = hand.deciding[0]
-            obs, hidden = hand.observation(seat), hand.hidden(seat)
-            pool = [c for s, cards in enumerate(hidden.hands) if s != seat for c in cards] + list(hidden.stock)
-            rng.shuffle(pool)
-            hands = []
-            for s, cards in enumerate(hidden.hands):
-                if s == seat:
-                    hands.append(cards)
-                else:
-                    hands.append(tuple(pool[: len(cards)]))
-                    del pool[: len(cards)]
-            other = Hand.from_position(QQ, obs, replace(hidden, hands=tuple(hands), stock=tuple(pool), decided=()))
+            obs = hand.observation(seat)
+            other = redealt(QQ, hand, seat, rng)
             if other.observation(seat) == obs:  # the same position for this seat (the claim window may differ)
                 assert hint(other.observation(seat)) == hint(obs)
                 compared += 1

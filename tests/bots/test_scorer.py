@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +17,8 @@ from paohuzi.bots.scorer import DEFAULT_SCORER, Scorer, ScorerBot
 from paohuzi.bots.view import read
 from paohuzi.engine import ActionKind, Hand
 from paohuzi.rules import find_preset
+
+from .redeal import redealt
 
 ROOT = Path(__file__).resolve().parents[2]
 QQ = find_preset("qq")
@@ -125,15 +126,8 @@ def test_r5_scorer_identical_when_hidden_cards_are_permuted() -> None:
         hand = Hand(QQ, seed=seed)
         while not hand.over:
             seat = hand.deciding[0]
-            obs, hidden = hand.observation(seat), hand.hidden(seat)
-            pool = [c for s, cards in enumerate(hidden.hands) if s != seat for c in cards] + list(hidden.stock)
-            rng.shuffle(pool)
-            hands = []
-            for s, cards in enumerate(hidden.hands):
-                hands.append(cards if s == seat else tuple(pool[: len(cards)]))
-                if s != seat:
-                    del pool[: len(cards)]
-            other = Hand.from_position(QQ, obs, replace(hidden, hands=tuple(hands), stock=tuple(pool), decided=()))
+            obs = hand.observation(seat)
+            other = redealt(QQ, hand, seat, rng)
             legal = hand.legal_actions(seat)
             if other.observation(seat) == obs and len(legal) > 1:
                 a, b = ScorerBot(seed=1), ScorerBot(seed=2)

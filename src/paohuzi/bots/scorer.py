@@ -74,9 +74,9 @@ class Scorer:
                 while f"W{depth + 1}" in data.files:
                     depth += 1
                 return cls(*(data[f"{n}{i}"] for i in range(1, depth + 1) for n in "Wb"), meta=meta)
+        except BotError:
+            raise
         except (OSError, ValueError, AttributeError) as exc:
-            if isinstance(exc, BotError):
-                raise
             raise BotError(f"cannot read scorer weights {str(path)!r}: {exc}") from None
 
     def save(self, path: str | Path, **extra: np.ndarray) -> None:
