@@ -13,7 +13,7 @@ from paohuzi.engine import Hand
 from paohuzi.engine.deck import full_deck, stack_deck
 from paohuzi.rules import find_preset
 
-from .redeal import redealt
+from .redeal import redealt_positions
 
 QQ = find_preset("qq")
 
@@ -79,17 +79,9 @@ def test_r5_hint_identical_mid_hand_when_hidden_cards_are_permuted() -> None:
     """Through hands played by greedy bots, at each decision: the same position rebuilt
     (:meth:`Hand.from_position`) with the other seats' hands and the stock dealt out again from the same
     cards gives the deciding seat the same hint (R5)."""
-    bot = make_bot("greedy", seed=0)
     compared = 0
-    for seed in range(4):
-        rng = random.Random(seed)
-        hand = Hand(QQ, seed=seed)
-        while not hand.over:
-            seat = hand.deciding[0]
-            obs = hand.observation(seat)
-            other = redealt(QQ, hand, seat, rng)
-            if other.observation(seat) == obs:  # the same position for this seat (the claim window may differ)
-                assert hint(other.observation(seat)) == hint(obs)
-                compared += 1
-            hand.apply(seat, bot.act(obs, hand.legal_actions(seat)))
+    for _hand, seat, obs, other in redealt_positions(QQ, range(4)):
+        if other.observation(seat) == obs:  # the same position for this seat (the claim window may differ)
+            assert hint(other.observation(seat)) == hint(obs)
+            compared += 1
     assert compared >= 60, compared

@@ -4,7 +4,6 @@ observation only (R5)."""
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from paohuzi.bots.view import read
 from paohuzi.engine import ActionKind, Hand
 from paohuzi.rules import find_preset
 
-from .redeal import redealt
+from .redeal import redealt_positions
 
 ROOT = Path(__file__).resolve().parents[2]
 QQ = find_preset("qq")
@@ -119,22 +118,14 @@ def test_r5_scorer_identical_when_hidden_cards_are_permuted() -> None:
     """At each decision of greedy hands, the same position rebuilt with the other seats' hands and the stock
     dealt out again: the scorer's features, predictions and choice do not change (it reads the observation
     only, R5)."""
-    bot = make_bot("greedy", seed=0)
     compared = 0
-    for seed in range(3):
-        rng = random.Random(seed)
-        hand = Hand(QQ, seed=seed)
-        while not hand.over:
-            seat = hand.deciding[0]
-            obs = hand.observation(seat)
-            other = redealt(QQ, hand, seat, rng)
-            legal = hand.legal_actions(seat)
-            if other.observation(seat) == obs and len(legal) > 1:
-                a, b = ScorerBot(seed=1), ScorerBot(seed=2)
-                assert a.act(obs, legal) == b.act(other.observation(seat), other.legal_actions(seat))
-                assert a.last == b.last
-                compared += bool(a.last)
-            hand.apply(seat, bot.act(obs, legal))
+    for hand, seat, obs, other in redealt_positions(QQ, range(3)):
+        legal = hand.legal_actions(seat)
+        if other.observation(seat) == obs and len(legal) > 1:
+            a, b = ScorerBot(seed=1), ScorerBot(seed=2)
+            assert a.act(obs, legal) == b.act(other.observation(seat), other.legal_actions(seat))
+            assert a.last == b.last
+            compared += bool(a.last)
     assert compared >= 20, compared
 
 
