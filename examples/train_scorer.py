@@ -5,7 +5,7 @@ when one is present, the CPU otherwise):
 
     PYTHONPATH=src python examples/train_scorer.py --seed 0 --jobs 2 --out src/paohuzi/bots/weights/scorer.npz
 
-(``--hands 3000 --worlds 12 --rounds 1`` are the defaults.)
+(``--hands 3000 --worlds 12 --ensemble 4 --rounds 1`` are the defaults.)
 
 1. **Positions and their values.** ``--hands`` hands of ``qq`` with ``greedy`` at every seat (hand seeds
    from ``seed × 10^6``). At every decision where greedy has two or more candidates (its best ``--candidates``
@@ -14,8 +14,11 @@ when one is present, the CPU otherwise):
    ``search`` does: ``--worlds`` worlds sampled from the seat's view (:mod:`paohuzi.bots.world`), in each
    the hand played to the end by greedy at every seat after each candidate (common worlds, so the deal's luck
    cancels); the target is each candidate's mean result minus that of greedy's choice, in points.
-2. **Network.** One ReLU perceptron (``--hidden``) scores every candidate with the same weights; trained with
-   AdamW on the squared error of (score − score of greedy's choice) against the target.
+2. **Networks.** A ReLU perceptron (``--hidden``) scores every candidate with the same weights; trained with
+   AdamW on the squared error of (score − score of greedy's choice) against the target. ``--ensemble`` such
+   networks are trained on the same positions from different initial weights and batch orders, and the
+   scorer plays their mean: one network whose layers are theirs side by side (block-diagonal), so the numpy
+   inference does not change. The mean varies less from seed to seed than one network does.
 3. **Margin.** The last ``--held-out`` share of the hands are not trained on; on them the script picks the
    ``margin`` (advantage over greedy's choice needed to deviate) with the highest measured gain per
    position, and reports that gain (the targets are unbiased, so this is an honest estimate of the gain
@@ -221,15 +224,40 @@ def train(net: Any, data: Data, epochs: int, seed: int, device: Any, lr: float =
             print(f"  epoch {epoch + 1:3d}: mean squared error {total / max(n, 1):.4f}", flush=True)
 
 
-def export(net: Any, meta: dict[str, Any], probe: np.ndarray) -> tuple[Scorer, dict[str, np.ndarray]]:
-    """The numpy scorer and the probe arrays (PyTorch's outputs on ``probe``)."""
+def combine(nets: Sequence[Any]) -> list[np.ndarray]:
+    """The mean of same-shaped networks as one network's ``(W, b)`` arrays: the first layer's units stacked,
+    each hidden layer's weights block-diagonal (no unit sees another network's), and the output layer's
+    weights and bias divided by their number — so it computes exactly the mean of their outputs."""
+    per = [[(layer.weight.detach().cpu().numpy(), layer.bias.detach().cpu().numpy()) for layer in net.layers]
+           for net in nets]
+    k, depth = len(per), len(per[0])
+    arrays: list[np.ndarray] = []
+    for i in range(depth):
+        Ws, bs = [p[i][0] for p in per], [p[i][1] for p in per]
+        if i == depth - 1:
+            W, b = np.concatenate(Ws, axis=1) / k, np.sum(bs, axis=0) / k
+        elif i == 0:
+            W, b = np.concatenate(Ws, axis=0), np.concatenate(bs)
+        else:
+            W = np.zeros((sum(w.shape[0] for w in Ws), sum(w.shape[1] for w in Ws)), np.float32)
+            r = c = 0
+            for w in Ws:
+                W[r : r + w.shape[0], c : c + w.shape[1]] = w
+                r, c = r + w.shape[0], c + w.shape[1]
+            b = np.concatenate(bs)
+        arrays += [W.astype(np.float32), b.astype(np.float32)]
+    return arrays
+
+
+def export(nets: Sequence[Any], meta: dict[str, Any], probe: np.ndarray) -> tuple[Scorer, dict[str, np.ndarray]]:
+    """The numpy scorer (the networks' mean, :func:`combine`) and the probe arrays: the mean of PyTorch's
+    outputs on ``probe``, each network run on its own."""
     import torch
 
-    net = net.cpu().eval()
-    arrays = [a.detach().numpy() for layer in net.layers for a in (layer.weight, layer.bias)]
+    nets = [net.cpu().eval() for net in nets]
     with torch.no_grad():
-        q = net(torch.as_tensor(probe)).numpy()
-    return Scorer(*arrays, meta=meta), {"probe_x": probe, "probe_q": q}
+        q = torch.stack([net(torch.as_tensor(probe)) for net in nets]).mean(dim=0).numpy()
+    return Scorer(*combine(nets), meta=meta), {"probe_x": probe, "probe_q": q}
 
 
 def gains(model: Scorer, data: Data) -> dict[float, float]:
@@ -286,7 +314,9 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one step after
     parser.add_argument("--worlds", type=int, default=12, help="sampled worlds per position")
     parser.add_argument("--candidates", type=int, default=4, help="greedy's best actions measured per position")
     parser.add_argument("--epochs", type=int, default=40)
-    parser.add_argument("--hidden", default="64,64", help="hidden layer sizes")
+    parser.add_argument("--hidden", default="64,64", help="hidden layer sizes (of each network)")
+    parser.add_argument("--ensemble", type=int, default=4,
+                        help="networks trained from different initial weights; the scorer plays their mean")
     parser.add_argument("--batch", type=int, default=256, help="minibatch size")
     parser.add_argument("--held-out", type=float, default=0.15, help="share of the hands kept out of training")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes measuring positions")
@@ -295,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one step after
     args = parser.parse_args(argv)
     if not 1 <= args.candidates <= MAX_K:
         parser.error(f"--candidates must be 1 … {MAX_K}")
+    if args.ensemble < 1:
+        parser.error("--ensemble must be ≥ 1")
     if not 0.0 < args.held_out < 1.0:
         parser.error("--held-out must be a share between 0 and 1")
     try:
@@ -314,8 +346,8 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one step after
     hidden = [int(h) for h in args.hidden.split(",")]
     start, cpu = time.time(), time.process_time()
     weights = ""
-    torch.manual_seed(args.seed)
-    net = _torch_model(hidden).to(device)
+    torch.manual_seed(args.seed)  # one stream for all the initial weights: --ensemble 1 is the single network
+    nets = [_torch_model(hidden).to(device) for _ in range(args.ensemble)]
     for r in range(1, args.rounds + 1):
         data = measured_round(args, r, weights)
         print(f"round {r}: {len(data['n'])} positions from {args.round_hands[r - 1]} hands, "
@@ -323,22 +355,24 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one step after
         cut = _first_hand(args, r) + int(round(args.round_hands[r - 1] * (1 - args.held_out)))
         fit = {k: v[data["hand"] < cut] for k, v in data.items()}
         held = {k: v[data["hand"] >= cut] for k, v in data.items()}
-        net.to(device).train()  # a later round goes on from the earlier round's weights
-        print(f"round {r}: training on {device}: {len(fit['n'])} positions, {len(held['n'])} held out", flush=True)
-        train(net, fit, args.epochs, args.seed * 100 + r, device, batch=args.batch)
+        print(f"round {r}: training {len(nets)} network(s) on {device}: {len(fit['n'])} positions, "
+              f"{len(held['n'])} held out", flush=True)
+        for j, net in enumerate(nets):
+            net.to(device).train()  # a later round goes on from the earlier round's weights
+            train(net, fit, args.epochs, args.seed * 100 + r + 7919 * j, device, batch=args.batch)
         flat = fit["x"][fit["m"]]
         probe = flat[:: max(1, len(flat) // 64)][:64].copy()
-        model, _ = export(net, {}, probe)
+        model, _ = export(nets, {}, probe)
         by_margin = gains(model, held)
         margin = max(MARGINS, key=lambda mg: (by_margin[mg], -mg))
         oracle = float(np.where(held["m"], held["t"], -np.inf).max(axis=1).mean()) if len(held["n"]) else float("nan")
         per_hand = len(held["n"]) / max(1, len(set(held["hand"].tolist())))
         meta = {"seed": args.seed, "hands": args.hands, "rounds": args.rounds, "round": r, "worlds": args.worlds,
-                "candidates": args.candidates, "epochs": args.epochs, "hidden": args.hidden, "batch": args.batch,
+                "candidates": args.candidates, "epochs": args.epochs, "hidden": args.hidden, "ensemble": args.ensemble, "batch": args.batch,
                 "positions": len(data["n"]), "held_out_positions": len(held["n"]), "margin": margin,
                 "held_out_gain": by_margin[margin], "held_out_gain_at_0": by_margin[0.0],
                 "held_out_positions_per_hand": per_hand, "device": device.type, "torch": torch.__version__}
-        model, extra = export(net, meta, probe)
+        model, extra = export(nets, meta, probe)
         out = args.out if r == args.rounds else f"{os.path.splitext(args.out)[0]}.round{r}.npz"
         model.save(out, **extra)
         weights = out
