@@ -368,7 +368,8 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one step after
         oracle = float(np.where(held["m"], held["t"], -np.inf).max(axis=1).mean()) if len(held["n"]) else float("nan")
         per_hand = len(held["n"]) / max(1, len(set(held["hand"].tolist())))
         meta = {"seed": args.seed, "hands": args.hands, "rounds": args.rounds, "round": r, "worlds": args.worlds,
-                "candidates": args.candidates, "epochs": args.epochs, "hidden": args.hidden, "ensemble": args.ensemble, "batch": args.batch,
+                "candidates": args.candidates, "epochs": args.epochs, "hidden": args.hidden, "ensemble": args.ensemble,
+                "batch": args.batch,
                 "positions": len(data["n"]), "held_out_positions": len(held["n"]), "margin": margin,
                 "held_out_gain": by_margin[margin], "held_out_gain_at_0": by_margin[0.0],
                 "held_out_positions_per_hand": per_hand, "device": device.type, "torch": torch.__version__}
