@@ -22,7 +22,8 @@ from .redeal import redealt_positions
 ROOT = Path(__file__).resolve().parents[2]
 QQ = find_preset("qq")
 #: What the shipped weights were trained with (docs/AI.md §8).
-SHIPPED = {"seed": 0, "hands": "3000", "rounds": 1, "worlds": 12, "candidates": 4, "hidden": "64,64", "margin": 0.1}
+SHIPPED = {"seed": 0, "hands": "3000", "rounds": 1, "worlds": 12, "candidates": 4, "hidden": "64,64", "ensemble": 4,
+           "margin": 0.1}
 
 
 def _train_scorer():  # type: ignore[no-untyped-def]
@@ -36,7 +37,8 @@ def test_shipped_scorer_is_the_commands_output() -> None:
     """The weights in the package: under 10 MB, with the settings of the documented command recorded."""
     assert DEFAULT_SCORER.name == "scorer.npz" and DEFAULT_SCORER.stat().st_size < 10 * 2**20
     model = Scorer.load()
-    assert model.layers[0][0].shape[1] == FEATURE_SIZE and model.layers[-1][0].shape[0] == 1
+    # four networks of 64 + 64 units side by side (--ensemble 4): their mean is the score
+    assert [W.shape for W, _ in model.layers] == [(256, FEATURE_SIZE), (256, 256), (1, 256)]
     for key, value in SHIPPED.items():
         assert model.meta[key] == value, key
     assert model.meta["held_out_gain"] > 0  # it measured better than greedy's choice on held-out positions
@@ -72,13 +74,33 @@ def test_train_scorer_smoke_is_reproducible(tmp_path: Path) -> None:
     outs = [tmp_path / "a.npz", tmp_path / "b.npz"]
     for out in outs:
         args = ["--hands", "3", "--worlds", "2", "--epochs", "2", "--hidden", "8", "--held-out", "0.34",
-                "--jobs", "1", "--out", str(out), "--data", str(tmp_path / "positions.npz")]
+                "--ensemble", "2", "--jobs", "1", "--out", str(out), "--data", str(tmp_path / "positions.npz")]
         assert train_scorer.main(args) == 0
     a, b = Scorer.load(outs[0]), Scorer.load(outs[1])
     assert all(np.array_equal(p, q) for (p, _), (q, _) in zip(a.layers, b.layers, strict=True))
-    assert a.meta["hands"] == "3" and a.meta["worlds"] == 2 and a.meta["hidden"] == "8"
+    assert a.meta["hands"] == "3" and a.meta["worlds"] == 2 and a.meta["hidden"] == "8" and a.meta["ensemble"] == 2
+    assert [W.shape for W, _ in a.layers] == [(16, FEATURE_SIZE), (1, 16)]  # two networks of 8 side by side
     with np.load(outs[0]) as data:
         assert np.allclose(a(data["probe_x"]), data["probe_q"], atol=1e-5)
+
+
+def test_an_ensemble_is_one_network_computing_the_mean_of_its_members() -> None:
+    """--ensemble: the members' layers side by side (block-diagonal) and the output divided by their number."""
+    torch = pytest.importorskip("torch")
+    train_scorer = _train_scorer()
+    torch.manual_seed(3)
+    nets = [train_scorer._torch_model([5, 7]) for _ in range(3)]
+    model = Scorer(*train_scorer.combine(nets))
+    assert [W.shape for W, _ in model.layers] == [(15, FEATURE_SIZE), (21, 15), (1, 21)]
+    W2 = model.layers[1][0]
+    assert not W2[:7, 5:].any() and not W2[7:14, :5].any() and not W2[7:14, 10:].any()  # no unit sees another net
+    xs = np.random.default_rng(1).normal(0, 1, (50, FEATURE_SIZE)).astype(np.float32)
+    with torch.no_grad():
+        mean = torch.stack([net(torch.as_tensor(xs)) for net in nets]).mean(dim=0).numpy()
+    assert np.allclose(model(xs), mean, atol=1e-5, rtol=1e-5)
+    one = Scorer(*train_scorer.combine(nets[:1]))  # one member: that network itself
+    with torch.no_grad():
+        assert np.allclose(one(xs), nets[0](torch.as_tensor(xs)).numpy(), atol=1e-6)
 
 
 def test_measured_targets_are_rollout_differences_from_greedys_choice() -> None:
