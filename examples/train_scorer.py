@@ -362,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one step after
             train(net, fit, args.epochs, args.seed * 100 + r + 7919 * j, device, batch=args.batch)
         flat = fit["x"][fit["m"]]
         probe = flat[:: max(1, len(flat) // 64)][:64].copy()
-        model, _ = export(nets, {}, probe)
+        model, extra = export(nets, {}, probe)
         by_margin = gains(model, held)
         margin = max(MARGINS, key=lambda mg: (by_margin[mg], -mg))
         oracle = float(np.where(held["m"], held["t"], -np.inf).max(axis=1).mean()) if len(held["n"]) else float("nan")
@@ -373,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one step after
                 "positions": len(data["n"]), "held_out_positions": len(held["n"]), "margin": margin,
                 "held_out_gain": by_margin[margin], "held_out_gain_at_0": by_margin[0.0],
                 "held_out_positions_per_hand": per_hand, "device": device.type, "torch": torch.__version__}
-        model, extra = export(nets, meta, probe)
+        model.meta.update(meta)
         out = args.out if r == args.rounds else f"{os.path.splitext(args.out)[0]}.round{r}.npz"
         model.save(out, **extra)
         weights = out

@@ -103,6 +103,16 @@ def test_an_ensemble_is_one_network_computing_the_mean_of_its_members() -> None:
         assert np.allclose(one(xs), nets[0](torch.as_tensor(xs)).numpy(), atol=1e-6)
 
 
+@pytest.mark.parametrize(("args", "message"), [(["--ensemble", "0"], "--ensemble must be ≥ 1"),
+                                                (["--candidates", "9"], "--candidates must be 1 … 8")])
+def test_train_scorer_refuses_bad_settings_clearly(args: list[str], message: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad settings stop the command before anything is measured, with a line naming the setting (no torch)."""
+    with pytest.raises(SystemExit) as stop:
+        _train_scorer().main(args)
+    assert stop.value.code == 2 and message in capsys.readouterr().err
+
+
 def test_measured_targets_are_rollout_differences_from_greedys_choice() -> None:
     """examples/train_scorer.py's positions (numpy only): greedy's choice first with target 0, padding
     masked, worlds counted, features as candidates.features gives them."""

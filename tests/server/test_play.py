@@ -165,8 +165,8 @@ def test_one_missed_deadline_plays_that_decision_two_in_a_row_turn_on_tuoguan(se
     games = [p.expect("game") for p in players]
     slow, first = next((p, g) for p, g in zip(players, games, strict=True) if g["view"]["legal"])
     seat = first["seat"]
-    # the slow seat's own frame: the first decision may be a claim (e.g. 天胡 at the deal), whose timer the
-    # other seats never see (R5), so only the seat itself is sure to have it
+    # the slow seat's own frame: the first decision may be a claim, whose timer the other seats never see
+    # (R5), so only the seat itself is sure to have it
     timer = next(t for t in first["timers"] if t["seat"] == seat)
     assert 0 < timer["remaining_ms"] <= (3000 if timer["kind"] == "discard" else 2000)
     started = time.monotonic()
