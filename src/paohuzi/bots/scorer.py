@@ -13,7 +13,7 @@ The weights (``weights/scorer.npz``) are the output of ``examples/train_scorer.p
 network on the mean result of greedy rollouts in sampled worlds (``search``'s own estimate, with more
 worlds per position than ``search`` can afford while playing) — so the network learns, once, the step of
 policy improvement on greedy that ``search`` recomputes at every decision. The file also holds recorded
-inputs and PyTorch's outputs for them, which this numpy inference reproduces (``tests/env/test_scorer.py``).
+inputs and PyTorch's outputs for them, which this numpy inference reproduces (``tests/bots/test_scorer.py``).
 Figures: docs/AI.md §8.
 
     paohuzi simulate --bots scorer,search,greedy
