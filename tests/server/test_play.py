@@ -137,7 +137,12 @@ def test_a_disconnected_seat_is_played_by_a_bot_and_handed_back(server: ServerPr
         p.expect("game")
     gone = players[2]
     gone.close()
-    # the other two play on; seat 2 is in 托管 and its decisions are made by the bot
+    # the other two play on once seat 2 is in 托管 (after offline_grace): playing at once, a 胡 offered at
+    # their first decision could end the hand before 托管 began
+    players[0].expect(
+        "room", where=lambda f: any(s["auto"] and (s["player"] or {}).get("id") == gone.id for s in f["room"]["seats"])
+    )
+    # seat 2's decisions are made by the bot
     others = players[:2]
     overs = _play_all(others)
     state = server.api("GET", f"/api/rooms/{code}")["room"]
