@@ -43,7 +43,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -103,13 +103,11 @@ def _policy(weights: str) -> Policy | None:
     return _POLICIES[weights]
 
 
-def play_and_measure(seed: int, worlds: int, k: int, weights: str = "") -> Data:
-    """One hand played by greedy at every seat (by the scorer of ``weights`` if given, which then also plays
-    the rollouts); every decision with two or more greedy candidates, its features and measured targets."""
-    policy = _policy(weights)
+def positions(seed: int, k: int, policy: Policy | None = None) -> Iterator[tuple[View, list[tuple[float, Action]]]]:
+    """One hand of ``qq`` played by greedy at every seat (by ``policy`` if given): each decision where greedy
+    has two or more candidates (its best ``k``), as the seat's view and the candidates; the hand goes on when
+    the caller asks for the next one."""
     hand = Hand(find_preset("qq"), seed=seed)
-    rng = random.Random(seed * 7919 + 13)
-    rows: list[tuple[list[list[float]], np.ndarray]] = []
     while not hand.over:
         seat = hand.deciding[0]
         legal = hand.legal_actions(seat)
@@ -119,10 +117,20 @@ def play_and_measure(seed: int, worlds: int, k: int, weights: str = "") -> Data:
         view = read(hand.observation(seat))
         choice, cands = candidates(view, legal, k)
         if len(cands) >= 2 and view.phase in ("discard", "claim"):
-            pay = measure(view, [a for _, a in cands], worlds, rng, policy)
-            if len(pay) >= 2:
-                rows.append((features(view, cands), pay))
+            yield view, cands
         hand.apply(seat, choice if policy is None else policy(view, legal))
+
+
+def play_and_measure(seed: int, worlds: int, k: int, weights: str = "") -> Data:
+    """One hand played by greedy at every seat (by the scorer of ``weights`` if given, which then also plays
+    the rollouts); every decision with two or more greedy candidates, its features and measured targets."""
+    policy = _policy(weights)
+    rng = random.Random(seed * 7919 + 13)
+    rows: list[tuple[list[list[float]], np.ndarray]] = []
+    for view, cands in positions(seed, k, policy):
+        pay = measure(view, [a for _, a in cands], worlds, rng, policy)
+        if len(pay) >= 2:
+            rows.append((features(view, cands), pay))
     n = len(rows)
     data = empty(n)
     for i, (feats, pay) in enumerate(rows):

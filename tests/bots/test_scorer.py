@@ -202,6 +202,44 @@ def test_scorer_search_races_the_scorers_choice() -> None:
     assert raced >= 5, raced
 
 
+def test_scorer_search_with_challengers_races_only_where_the_network_is_unsure() -> None:
+    """``challengers=1, gap=g``: only the network's runner-up races its choice, and only when predicted within
+    ``g`` points of it; otherwise (and with no race won) it plays exactly the scorer's choice."""
+    from paohuzi.bots.scorer import ScorerSearchBot
+
+    bot, scorer = ScorerSearchBot(seed=3, worlds=4, challengers=1, gap=1.0), ScorerBot()
+    sure = ScorerSearchBot(seed=3, worlds=4, challengers=1, gap=1e-9)  # unsure only when the margin decided
+    raced = skipped = 0
+    for seed in range(3):
+        hand = Hand(QQ, seed=300 + seed)
+        while not hand.over:
+            seat = hand.deciding[0]
+            obs, legal = hand.observation(seat), hand.legal_actions(seat)
+            action = bot.act(obs, legal)
+            mine = scorer.act(obs, legal)
+            assert action in legal
+            adv = scorer.last
+            if sure.act(obs, legal) != mine or sure.last.get("worlds", 0):
+                # rolled out: the runner-up was predicted ahead of the choice, which the margin kept
+                assert mine == scorer.last_actions[0] and max(adv) > 0
+            if bot.last.get("worlds", 0):
+                raced += 1
+                assert bot.last["candidates"] == 2  # the choice and one challenger
+                top = scorer.last_actions.index(mine)
+                assert adv[top] - max(a for i, a in enumerate(adv) if i != top) < 1.0
+                assert action == mine or action in scorer.last_actions
+            elif len(adv) >= 2:
+                skipped += 1
+                assert action == mine
+            hand.apply(seat, action)
+    assert raced >= 5 and skipped >= 1, (raced, skipped)
+    for bad, message in [({"challengers": 0}, "challengers must be"), ({"gap": 0}, "gap must be"),
+                         ({"gap": "x"}, "gap must be")]:
+        with pytest.raises(BotError, match=message):
+            ScorerSearchBot(**bad)
+    assert make_bot("scorer_search[worlds=8,challengers=1,gap=0.5]").gap == 0.5
+
+
 def test_bad_scorer_input_is_refused_clearly(tmp_path: Path) -> None:
     with pytest.raises(BotError, match="at least two layers"):
         Scorer(np.zeros((1, FEATURE_SIZE)), np.zeros(1))
@@ -224,3 +262,40 @@ def test_bad_scorer_input_is_refused_clearly(tmp_path: Path) -> None:
         make_bot(f"scorer[weights={empty}]")
     with pytest.raises(BotError, match=r"bot 'scorer' does not take these options \['depth'\]"):
         make_bot("scorer[depth=2]")
+
+
+def _scorer_study():  # type: ignore[no-untyped-def]
+    sys.path.insert(0, str(ROOT / "examples"))
+    import scorer_study
+
+    return scorer_study
+
+
+def test_scorer_study_race_plays_a_challenger_only_when_it_clearly_beats_the_prior() -> None:
+    """examples/scorer_study.py's race (scorer_search's rule on stored worlds): one standard error to beat."""
+    race = _scorer_study().race
+    m = np.array([[True, True, True]] * 3)
+    worlds = np.zeros((3, 4, 3), np.float32)
+    worlds[0, :, 2] = [3, 4, 5, 4]  # candidate 2 beats candidate 0 in every world: it is played
+    worlds[1, :, 1] = [9, -9, 9, -9]  # candidate 1: a mean of 0, not ahead — the prior stays
+    worlds[2, :, 1] = [2, 2, 2, 2]
+    worlds[2, :, 2] = [5, 5, 6, 5]  # the best of the challengers that beat the prior
+    assert race(worlds, m, np.zeros(3, int)).tolist() == [2, 0, 2]
+    assert race(worlds, m, np.array([2, 0, 2])).tolist() == [2, 0, 2]  # nothing beats candidate 2
+    masked = m.copy()
+    masked[0, 2] = False  # padding never wins
+    assert race(worlds, masked, np.zeros(3, int))[0] == 0
+
+
+def test_scorer_study_collects_positions_world_by_world_and_reports_them() -> None:
+    study = _scorer_study()
+    data = study.collect(5, 1, 4, jobs=1)
+    n = len(data["m"])
+    assert n >= 5 and data["pay"].shape == (n, 4, 8) and data["x"].shape[2] == FEATURE_SIZE
+    assert data["m"][:, :2].all() and (data["pay"][~data["m"][:, None, :].repeat(4, axis=1)] == 0).all()
+    assert np.array_equal(study.collect(5, 1, 4, jobs=1)["pay"], data["pay"])  # seeded
+    lines = study.report(data, [str(DEFAULT_SCORER)], [2])
+    assert lines[0].startswith(f"{n} positions, 4 worlds each") and len(lines) == 7
+    choice = study.scorer_choice(Scorer.load(), data["x"], data["m"])
+    gain = (data["pay"] - data["pay"][:, :, :1]).mean(axis=1)[np.arange(n), choice].mean()
+    assert f"{gain:+.4f}" in lines[1]

@@ -122,11 +122,14 @@ class ScorerBot(Bot):
         self.k = int(self.model.meta.get("candidates", 4) if candidates is None else candidates)
         if self.k < 1:
             raise BotError(f"candidates must be ≥ 1, got {candidates!r}")
-        #: The last decision: the candidates' predicted advantages over greedy's choice (empty if none).
+        #: The last decision: the candidates' predicted advantages over greedy's choice (empty if none),
+        #: the candidates themselves (greedy's choice first) and the view they were read from.
         self.last: list[float] = []
+        self.last_actions: list[Action] = []
+        self.last_view: View | None = None
 
     def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
-        self.last = []
+        self.last, self.last_actions, self.last_view = [], [], None
         if len(legal) == 1:
             return legal[0]
         for a in legal:
@@ -136,7 +139,7 @@ class ScorerBot(Bot):
 
     def decide(self, view: View, legal: Sequence[Action]) -> Action:
         """The choice from a read view (what :meth:`act` plays; rollouts call it directly)."""
-        self.last = []
+        self.last, self.last_actions, self.last_view = [], [], None
         if len(legal) == 1:
             return legal[0]
         choice, cands = candidates(view, legal, self.k)
@@ -145,6 +148,7 @@ class ScorerBot(Bot):
         q = self.model(np.asarray(features(view, cands), np.float32))
         adv = q - q[0]
         self.last = [float(a) for a in adv]
+        self.last_actions, self.last_view = [a for _, a in cands], view
         best = int(np.argmax(adv))
         return cands[best][1] if adv[best] > self.margin else choice
 
@@ -155,15 +159,44 @@ class ScorerSearchBot(SearchBot):
     beat what :class:`ScorerBot` would play rather than greedy's choice — so the search starts from a stronger
     player and improves on it. Takes :class:`SearchBot`'s options, and ``weights``/``margin`` for the scorer.
 
+    With ``challengers=n`` only the scorer's ``n`` next best candidates race its choice (by the network's
+    scores, not greedy's), and with ``gap=g`` only when the best of them is predicted within ``g`` points of
+    it: the rollouts go where the network is unsure, so more worlds fit in the same time (docs/AI.md §8a).
+
         paohuzi simulate --bots scorer_search,search,search
+        paohuzi simulate --bots "scorer_search[worlds=16,challengers=1,gap=1],search,search"
     """
 
     name = "scorer_search"
 
     def __init__(self, seed: int | None = None, *, weights: str | None = None, margin: float | None = None,
-                 **options: Any) -> None:
+                 challengers: int | None = None, gap: float | None = None, **options: Any) -> None:
         super().__init__(seed, **options)
+        if challengers is not None and (isinstance(challengers, bool) or not isinstance(challengers, int)
+                                        or challengers < 1):
+            raise BotError(f"challengers must be a whole number ≥ 1, got {challengers!r}")
+        if gap is not None and (isinstance(gap, bool) or not isinstance(gap, (int, float)) or not gap > 0):
+            raise BotError(f"gap must be a positive number of points, got {gap!r}")
         self.scorer = ScorerBot(seed, weights=weights, margin=margin)
+        self.challengers = challengers
+        self.gap = None if gap is None else float(gap)
 
     def prior(self, view: View, legal: Sequence[Action], choice: Action) -> Action:
         return self.scorer.decide(view, legal)
+
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
+        if self.challengers is None and self.gap is None:
+            return super().act(observation, legal)
+        choice = self.scorer.act(observation, legal)  # a 胡 or a forced action comes back at once
+        cands, view = self.scorer.last_actions, self.scorer.last_view
+        self.last = {"worlds": 0, "candidates": len(cands), "overruled": False}
+        if len(cands) < 2 or view is None:
+            return choice
+        adv = self.scorer.last
+        top = cands.index(choice)
+        others = sorted((i for i in range(len(cands)) if i != top), key=lambda i: -adv[i])
+        others = others[: self.challengers or len(others)]
+        if self.gap is not None and adv[top] - adv[others[0]] >= self.gap:
+            return choice  # the network is sure enough: no rollouts
+        claimable = any(a.kind is ActionKind.PENG or a.kind is ActionKind.CHI for a in legal)
+        return self._search(view, [choice] + [cands[i] for i in others], choice, claimable)
