@@ -10,7 +10,7 @@ import pytest
 
 from paohuzi.bots import BotError, GreedyBot, NoisyGreedyBot, SearchBot, bot_names, levels, make_bot
 from paohuzi.bots.greedy import choose
-from paohuzi.bots.scorer import ScorerBot
+from paohuzi.bots.scorer import ScorerBot, ScorerSearchBot
 from paohuzi.bots.view import read
 from paohuzi.cli import main
 from paohuzi.engine import ActionKind, Hand
@@ -46,8 +46,10 @@ def test_levels_are_bots(name: str) -> None:
         assert type(bot) is GreedyBot and not bot.useful
     elif key == "expert":
         assert type(bot) is SearchBot and (bot.worlds, bot.time, bot.infer) == (24, 1.0, False)
-    else:  # the learned scorer with its shipped weights and recorded margin (docs/AI.md §8a)
-        assert type(bot) is ScorerBot and (bot.margin, bot.k, bot.model.meta["seed"]) == (0.1, 4, 0)
+    else:  # the learned scorer (shipped weights, recorded margin) raced where it is unsure (docs/AI.md §7, §8a)
+        assert type(bot) is ScorerSearchBot and (bot.worlds, bot.challengers, bot.gap) == (12, 1, 1.0)
+        scorer = bot.scorer
+        assert type(scorer) is ScorerBot and (scorer.margin, scorer.k, scorer.model.meta["seed"]) == (0.1, 4, 0)
     assert bot.name == name
     assert levels.make_level_bot(name, seed=2).name == key
 

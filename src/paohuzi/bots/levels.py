@@ -8,14 +8,16 @@ the Chinese names work too (``make_bot("大师")``).
 >>> [(lv.key, lv.zh) for lv in LEVELS]
 [('beginner', '入门'), ('normal', '普通'), ('expert', '高手'), ('master', '大师')]
 >>> level("高手").spec, level("大师").spec
-('search', 'scorer')
+('search', 'scorer_search[worlds=12,challengers=1,gap=1]')
 >>> AUTOPLAY
 'normal'
 
 Strength: measured on duplicate deals with ``paohuzi simulate`` (docs/AI.md §7, "Difficulty levels"): each
-level beats the one below it significantly. The master level is the strongest bot measured, the learned
-scorer (:mod:`paohuzi.bots.scorer`, +0.29 points per hand over ``search`` in 6,000 deals, at 0.5 ms a
-decision); it needs numpy, which the ``server`` and ``env`` extras install. It will move to whatever beats it
+level beats the one below it significantly. The master level is the strongest bot measured: the learned
+scorer's choice (:mod:`paohuzi.bots.scorer`), raced by its runner-up on 12 sampled worlds only where the
+network is unsure (``scorer_search[worlds=12,challengers=1,gap=1]``): +0.25 and +0.41 points per hand over
+``search`` (8,000 deals for each of two training seeds) at about 5 ms a decision, half of ``search``'s. It
+needs numpy, which the ``server`` and ``env`` extras install. It will move to whatever beats it
 significantly.
 """
 
@@ -61,8 +63,9 @@ LEVELS: tuple[Level, ...] = (
           "按牌面算最优的一步", "plays the best-looking move, one step ahead"),
     Level("expert", "高手", "Expert", "search", 3,
           "先推演几十局，再出牌", "plays sampled hands out before a close choice"),
-    Level("master", "大师", "Master", "scorer", 4,
-          "从上万局推演中学成，最强", "learned from hundreds of thousands of played-out hands: the strongest"),
+    Level("master", "大师", "Master", "scorer_search[worlds=12,challengers=1,gap=1]", 4,
+          "从几十万局推演中学成，没把握时再推演，最强",
+          "learned from hundreds of thousands of played-out hands, and plays a close call out: the strongest"),
 )
 
 #: The level that plays for a player who is away (托管): good and fast (about 1 ms a decision).
