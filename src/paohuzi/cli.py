@@ -12,8 +12,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-# Subcommand name -> module under paohuzi.commands. Modules are imported lazily so that
-# `paohuzi analyze` does not pay for the server's imports.
+# Subcommand name -> module under paohuzi.commands. Every module is imported to build the parser (each adds
+# its own arguments); only `serve` defers its heavy imports (FastAPI, uvicorn, SQLAlchemy) into its `run`, so
+# `paohuzi analyze` does not pay for the server's. The core ones (`analyze`, `replay`, `simulate`) import
+# the engine at once.
 COMMANDS = {
     "analyze": "analyze",
     "replay": "replay",

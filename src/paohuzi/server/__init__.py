@@ -2,7 +2,8 @@
 accounts, rooms, persistence and recovery. The wire protocol is ``docs/protocol.md``; the design is
 ``docs/server.md``.
 
-Layers (like ronin's; imports go downwards only):
+Layers (each module calls only the layers below it; imports go downwards only, checked by
+tests/server/test_layers.py):
 
 - transport — :mod:`~paohuzi.server.app` (the ASGI app), :mod:`~paohuzi.server.api` (HTTP lobby),
   :mod:`~paohuzi.server.ws` (websocket: origin, hello, limits), :mod:`~paohuzi.server.connection`;
