@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from .support import Client, ServerProcess
+from .play import in_parallel
+from .support import Client, ServerProcess, play_seat
 
 ENV = {"PAOHUZI_DISSOLVE_SECONDS": "2", "PAOHUZI_DISSOLVE_AGAIN": "30"}
 
@@ -64,10 +65,12 @@ def test_r8_2_all_agree_mid_hand_voids_the_hand_and_nobody_pays_escape(server: S
     b.send({"type": "dissolve_vote", "agree": True})
     _proposal(c, [True, True, None])
     c.send({"type": "dissolve_vote", "agree": True})
+    hand = next(f for f in a.frames if f["type"] == "game")["hand"]
     for p in (a, b, c):
         assert p.expect("dissolution") == {"type": "dissolution", "result": "agreed", "proposer": 0, "by": None}
         over = p.expect("match_over")
         assert (over["status"], over["scores"], over["leaver"], over["penalty"]) == ("dissolved", [0, 0, 0], None, None)
+        assert over["void_hand"] == hand  # the hand in play is the one voided (the sheet says so)
         room = p.expect("room")["room"]
         assert room["status"] == "waiting" and room["dissolution"] is None and room["match"]["finished"] is True
     history = a.api("GET", "/api/me/history")["matches"][0]
@@ -162,3 +165,68 @@ def test_r8_2_an_open_proposal_survives_a_restart(tmp_path: Path) -> None:
             p.close()
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def patient(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """Proposals that cannot lapse during a test, and 60 s between hands (so "between hands" lasts)."""
+    workdir: Path = tmp_path_factory.mktemp("dissolve-patient")
+    env = {"PAOHUZI_DISSOLVE_SECONDS": "300", "PAOHUZI_DISSOLVE_AGAIN": "30", "PAOHUZI_BETWEEN_HANDS": "60"}
+    proc = ServerProcess(workdir, f"sqlite:///{workdir / 'paohuzi.sqlite3'}", env).start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+def test_r8_2_the_hand_goes_on_and_the_proposer_withdraws(patient: ServerProcess) -> None:
+    """While a proposal is open the seat to move plays and is answered as usual (nothing waits for the vote);
+    only the proposer may withdraw (撤回): everybody is told ``withdrawn``, the match goes on, and the
+    proposer waits 30 s before proposing again while another player may propose at once."""
+    a, b, c = _table(patient)
+    b.send({"type": "dissolve"})
+    for p in (a, b, c):
+        _proposal(p, [None, True, None])
+    mover = next(p for p in (a, b, c) if next(f for f in p.frames if f["type"] == "game")["view"]["legal"])
+    legal = next(f for f in mover.frames if f["type"] == "game")["view"]["legal"]
+    action_id = mover.next_id()
+    mover.send({"type": "act", "action": legal[0], "hand": _hand(mover), "id": action_id})
+    done = mover.expect("update", where=lambda f: f.get("id") == action_id)
+    assert done["seq"] > 0
+    assert _error(a, {"type": "dissolve_withdraw"})["code"] == "not_proposer"
+    b.send({"type": "dissolve_withdraw"})
+    for p in (a, b, c):
+        frame = p.expect("dissolution")
+        assert frame == {"type": "dissolution", "result": "withdrawn", "proposer": 1, "by": 1}
+        room = p.expect("room", where=lambda f: f["room"]["dissolution"] is None)["room"]
+        assert room["status"] == "playing"
+    assert _error(b, {"type": "dissolve_withdraw"})["code"] == "no_dissolution"
+    assert _error(b, {"type": "dissolve"})["code"] == "dissolve_too_soon"
+    c.send({"type": "dissolve"})  # another player may propose at once
+    _proposal(a, [None, None, True])
+    for p in (a, b, c):
+        p.close()
+
+
+def _hand(client: Client) -> int:
+    return int(next(f for f in reversed(client.frames) if f["type"] in ("game", "update"))["hand"])
+
+
+def test_r8_2_agreed_between_hands_voids_no_hand(patient: ServerProcess) -> None:
+    """A vote that passes between hands (the first hand settled, the next not dealt) voids nothing:
+    ``match_over`` has ``void_hand`` null, the settled hand stands in the totals and in the history."""
+    a, b, c = _table(patient)
+    overs = in_parallel([lambda p=p: play_seat(p, choose=lambda legal: legal[0], timeout=120) for p in (a, b, c)])
+    scores = overs[0]["scores"]
+    a.send({"type": "dissolve"})
+    _proposal(c, [True, None, None])
+    b.send({"type": "dissolve_vote", "agree": True})
+    c.send({"type": "dissolve_vote", "agree": True})
+    for p in (a, b, c):
+        over = p.expect("match_over")
+        assert (over["status"], over["void_hand"], over["scores"]) == ("dissolved", None, scores)
+    history = a.api("GET", "/api/me/history")["matches"][0]
+    assert history["status"] == "dissolved"
+    assert len(history["hands"]) == 1 and history["hands"][0]["status"] != "dissolved"
+    for p in (a, b, c):
+        p.close()

@@ -83,6 +83,26 @@ class DissolutionVotes:
 
         def _send_all(self, frame: frames.Frame) -> None: ...
 
+    async def dissolution_request(self, player_id: int, *, withdraw: bool) -> None:
+        """``dissolve`` (propose) or ``dissolve_withdraw`` (撤回 one's own open proposal)."""
+        await (self.withdraw_dissolution(player_id) if withdraw else self.propose_dissolution(player_id))
+
+    async def withdraw_dissolution(self, player_id: int) -> None:
+        """撤回: the proposer takes back its open proposal. It ends like a refusal (R8.2: the match goes on,
+        and the proposer may propose again only after 30 s); everybody is told (``withdrawn``)."""
+        async with self.lock:
+            seat = self._seated(player_id)
+            proposal = self.dissolution
+            if proposal is None:
+                raise RoomError("no_dissolution", "there is no proposal to dissolve the match")
+            if proposal.proposer != seat.index:
+                raise RoomError("not_proposer", "only the player who proposed to dissolve the match may withdraw it")
+            self._end_proposal()
+            await self._save_proposal()
+            self._send_all(frames.dissolution("withdrawn", proposal.proposer, seat.index))
+            log(INFO, "dissolution withdrawn", room=self.code, seat=seat.index)
+            self.broadcast_room()
+
     async def propose_dissolution(self, player_id: int) -> None:
         """A seated player proposes to end the match by agreement (R8.2): every other seated player is
         asked; computer seats agree at once. Alone with computers, the match ends at once."""

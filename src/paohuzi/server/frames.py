@@ -200,13 +200,17 @@ class MatchOverFrame(TypedDict):
     standings: list[dict[str, int]]
     leaver: int | None
     penalty: int | None
+    void_hand: int | None  # 解散 (R8.2): the hand in play, voided; null when no hand was on
+
+
+DissolutionResult = Literal["agreed", "refused", "expired", "withdrawn"]
 
 
 class DissolutionFrame(TypedDict):
     type: Literal["dissolution"]
-    result: Literal["agreed", "refused", "expired"]
+    result: DissolutionResult
     proposer: int
-    by: int | None  # the seat that refused
+    by: int | None  # the seat that refused (or the proposer, withdrawn)
 
 
 class ChatFrame(TypedDict):
@@ -375,6 +379,7 @@ def match_over(
     standings: list[dict[str, int]],
     leaver: int | None,
     penalty: int | None,
+    void_hand: int | None = None,
 ) -> MatchOverFrame:
     return {
         "type": "match_over",
@@ -385,6 +390,7 @@ def match_over(
         "standings": standings,
         "leaver": leaver,
         "penalty": penalty,
+        "void_hand": void_hand,
     }
 
 
@@ -397,9 +403,9 @@ def kicked(code: str, reason: Literal["owner", "ready_timeout"] = "owner", secon
     return frame
 
 
-def dissolution(result: Literal["agreed", "refused", "expired"], proposer: int, by: int | None) -> DissolutionFrame:
+def dissolution(result: DissolutionResult, proposer: int, by: int | None) -> DissolutionFrame:
     """How a 解散房间 proposal ended (R8.2): ``agreed`` (``match_over`` follows), ``refused`` by seat
-    ``by``, or ``expired`` (a connected player did not answer in time)."""
+    ``by``, ``expired`` (a connected player did not answer in time) or ``withdrawn`` (撤回) by its proposer."""
     return {"type": "dissolution", "result": result, "proposer": proposer, "by": by}
 
 

@@ -533,6 +533,7 @@ class Game:
             standings=standings,
             leaver=engine.leaver,
             penalty=self.penalty,
+            void_hand=void_hand[0] if void_hand is not None else None,
         )
         for seat in self.table.seats:
             if seat.player_id is not None:

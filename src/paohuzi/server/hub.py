@@ -535,8 +535,8 @@ class Hub(PublicTables):
                 await room.give_owner(player_id, msg.seat)
             case p.AddBot():
                 await room.add_bot(player_id, msg.seat, msg.level)
-            case p.Dissolve():
-                await room.propose_dissolution(player_id)
+            case p.Dissolve() | p.DissolveWithdraw():  # 解散 / 撤回 (R8.2)
+                await room.dissolution_request(player_id, withdraw=isinstance(msg, p.DissolveWithdraw))
             case p.DissolveVote():
                 await room.vote_dissolution(player_id, msg.agree)
             case p.Hint():

@@ -196,6 +196,12 @@ class DissolveVote(_Message):
     agree: bool
 
 
+class DissolveWithdraw(_Message):
+    """撤回: the proposer takes back its open 解散房间 proposal (R8.2, docs/decisions.md)."""
+
+    type: Literal["dissolve_withdraw"]
+
+
 class QueueJoin(_Message):
     """匹配 (issue 13 §4): wait in ``tier``'s queue for a public table."""
 
@@ -228,6 +234,7 @@ ClientMessage = Annotated[
     | Chat
     | Dissolve
     | DissolveVote
+    | DissolveWithdraw
     | Kick
     | GiveOwner
     | AddBot
@@ -238,7 +245,8 @@ ClientMessage = Annotated[
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = (
-    *("act", "add_bot", "auto", "chat", "dissolve", "dissolve_vote", "give_owner", "hello", "hint", "kick"),
+    *("act", "add_bot", "auto", "chat", "dissolve", "dissolve_vote", "dissolve_withdraw", "give_owner", "hello"),
+    *("hint", "kick"),
     *("leave", "ping", "queue_join", "queue_leave", "ready", "rematch", "start", "sync"),
 )
 
