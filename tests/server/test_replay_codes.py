@@ -25,6 +25,17 @@ def test_a_code_names_its_hand_and_depends_on_the_secret_seed() -> None:
         assert parse_replay_code(bad) is None
 
 
+@pytest.mark.parametrize(
+    ("hand_id", "length"),
+    [(1, 7), (31, 7), (32, 8), (1023, 8), (1024, 9), (32_767, 9), (32_768, 10), (2**30 - 1, 12), (2**31 - 1, 13)],
+)
+def test_a_code_is_the_id_in_base_32_and_6_more_characters(hand_id: int, length: int) -> None:
+    """docs/protocol.md §2: 7 characters for hands 1–31, 8 for 32–1023, one more per factor 32 (13 at
+    most: hand ids are 31-bit)."""
+    code = replay_code(hand_id, 99)
+    assert len(code) == length and parse_replay_code(code) == hand_id
+
+
 @pytest.mark.parametrize("kind", ["private", "quick"])
 def test_the_code_opens_the_hand_for_anyone_the_id_only_for_players_of_a_private_room(
     server: ServerProcess, kind: str

@@ -497,8 +497,8 @@ def _b32(n: int) -> str:
 def replay_code(hand_id: int, seed: int) -> str:
     """A finished hand's replay code: the hand id in base 32, then 6 characters of SHA-256 over the id and
     the hand's seed. The seed is secret (drawn with ``secrets``, never shown before the hand is over), so a
-    code cannot be made from an id: the code is the capability to watch the hand (hands 1–1023: 8
-    characters)."""
+    code cannot be made from an id: the code is the capability to watch the hand (hands 1–31: 7
+    characters, 32–1023: 8, one more per factor 32)."""
     digest = int.from_bytes(hashlib.sha256(f"paohuzi-replay:{hand_id}:{seed}".encode()).digest()[:8], "big")
     check = "".join(CODE_ALPHABET[(digest >> (5 * i)) & 31] for i in range(CODE_CHECK))
     return _b32(hand_id) + check
