@@ -420,8 +420,8 @@ def test_a_rolling_restart_of_every_process_loses_nothing(shared: dict[str, str]
         plays = [lambda p=p: p.play_on(lambda: servers, "match_over", timeout=300, think=0.04) for p in players]
         results = in_parallel([*plays, restarts])
         assert all(r is not None and r["type"] == "match_over" for r in results[:-1])
-        # each stopped cleanly (uvicorn re-raises SIGTERM once its shutdown is done: status -15)
-        assert [s.proc.returncode if s.proc else None for s in stopped] == [-15, -15, -15]
+        # each stopped cleanly: status 0 (paohuzi serve takes the SIGTERM uvicorn raises again once stopped)
+        assert [s.proc.returncode if s.proc else None for s in stopped] == [0, 0, 0]
         assert all(any(x.get("msg") == "server stopped" for x in s.log_lines()) for s in stopped)
         assert at_stop == sorted(at_stop) and len(action_log(shared["database_url"])) > at_stop[-1]
         for t in tables:

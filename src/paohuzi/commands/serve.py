@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import socket
+from types import FrameType
 
 __all__ = ["add_parser", "run"]
 
@@ -133,7 +135,18 @@ def run(args: argparse.Namespace) -> int:
         logging.getLogger("uvicorn.error").info("Uvicorn running on http://%s:%d (Press CTRL+C to quit)", host, port)
 
     app.state.on_started = started
-    server.run(sockets=[sock])
+
+    def terminated(_sig: int, _frame: FrameType | None) -> None:
+        # uvicorn handles SIGTERM while it runs (a clean shutdown: the hand-over, docs/server.md) and then
+        # raises it again to the handler it found — this one, so that a clean stop exits with status 0
+        # rather than dying of the signal (-15). Before uvicorn took over it stops the start-up the same way.
+        server.should_exit = True
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     if app.state.fenced:
         print("paohuzi serve: stopped: another server process took the database over (writer fence)")
         return 3
