@@ -4,6 +4,7 @@ and the server keeps serving everyone else."""
 from __future__ import annotations
 
 import json
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,6 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from .support import Client, ServerProcess
 
@@ -203,14 +206,62 @@ def test_too_many_bad_frames_close_1008(server: ServerProcess, player: Client) -
 
 
 def test_websocket_origin_check(server: ServerProcess) -> None:
+    """The Origin must be the server's own — scheme, host and port — or an allowed one."""
     c = Client(server)
-    with pytest.raises(InvalidStatus) as refused:
-        c.connect(origin="https://evil.example")
-    assert refused.value.response.status_code == 403
-    assert c.connect(origin=server.url)["type"] == "welcome"
-    c.close()
-    assert c.connect(origin="https://friends.example")["type"] == "welcome"
-    c.close()
+    port = server.port
+    for bad in (
+        "https://evil.example",
+        f"https://127.0.0.1:{port}",  # the right host and port, but this server speaks http
+        f"http://127.0.0.1:{port + 1}",
+        f"http://localhost:{port}",
+        "http://friends.example",  # the allowed origin is https
+        "null",
+    ):
+        with pytest.raises(InvalidStatus) as refused:
+            c.connect(origin=bad)
+        assert refused.value.response.status_code == 403, bad
+    for good in (server.url, f"HTTP://127.0.0.1:{port}", "https://friends.example", "https://friends.example:443"):
+        assert c.connect(origin=good)["type"] == "welcome", good
+        c.close()
+
+
+def _welcomed(server: ServerProcess, origin: str, token: str, headers: dict[str, str]) -> bool:
+    """Whether a websocket to ``server`` for the site ``play.example`` (its ``Host``, as a proxy keeps it)
+    from ``origin``, with these request headers, is let in and welcomed."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    try:
+        ws = connect("ws://play.example/ws", sock=sock, origin=Origin(origin), additional_headers=headers)
+    except InvalidStatus as exc:
+        sock.close()
+        assert exc.response.status_code == 403
+        return False
+    with ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        return bool(json.loads(ws.recv(timeout=10))["type"] == "welcome")
+
+
+def test_behind_a_trusted_proxy_the_forwarded_scheme_is_the_servers_own(tmp_path: Path) -> None:
+    """Behind a TLS proxy (``--forwarded-allow-ips``, ``X-Forwarded-Proto: https``, docs/server.md) the
+    page is https and the server's own origin is too; the plain-http origin of the same host is not. From a
+    peer that is not a trusted proxy the header counts for nothing."""
+    trusted = ServerProcess(
+        tmp_path, f"sqlite:///{tmp_path / 'a.sqlite3'}", args=["--forwarded-allow-ips", "127.0.0.1"]
+    )
+    untrusted = ServerProcess(tmp_path, f"sqlite:///{tmp_path / 'b.sqlite3'}")
+    try:
+        for proc in (trusted, untrusted):
+            proc.start()
+        tls = {"X-Forwarded-Proto": "https"}
+        token = Client(trusted).token
+        assert _welcomed(trusted, "https://play.example", token, tls)
+        assert not _welcomed(trusted, "http://play.example", token, tls)
+        assert not _welcomed(trusted, "https://play.example:8443", token, tls)
+        token = Client(untrusted).token
+        assert not _welcomed(untrusted, "https://play.example", token, tls)
+        assert _welcomed(untrusted, "http://play.example", token, tls)
+    finally:
+        trusted.stop()
+        untrusted.stop()
 
 
 def test_http_bad_bodies_never_show_a_stack_trace(server: ServerProcess) -> None:

@@ -25,24 +25,68 @@ __all__ = ["websocket_endpoint", "origin_allowed"]
 WARNING, ERROR, INFO = 30, 40, 20
 
 
-def origin_allowed(origin: str | None, host: str | None, settings: Settings) -> bool:
+_WEB_SCHEMES = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _site(scheme: str, netloc: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of a web origin, the default port filled in and the host in lower case; None
+    for anything that is not an http(s) origin.
+
+    >>> _site("https", "Play.Example"), _site("ws", "127.0.0.1:8000"), _site("ftp", "x"), _site("http", "")
+    (('https', 'play.example', 443), ('http', '127.0.0.1', 8000), None, None)
+    """
+    web = _WEB_SCHEMES.get(scheme.lower())
+    if web is None:
+        return None
+    try:
+        parts = urlsplit(f"{web}://{netloc}")
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.hostname or parts.path or parts.query or parts.fragment or parts.username is not None:
+        return None
+    return web, parts.hostname, port if port is not None else _DEFAULT_PORTS[web]
+
+
+def _origin_site(origin: str) -> tuple[str, str, int] | None:
+    try:
+        parts = urlsplit(origin.strip())
+    except ValueError:
+        return None
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        return None
+    return _site(parts.scheme, parts.netloc)
+
+
+def origin_allowed(origin: str | None, host: str | None, scheme: str, settings: Settings) -> bool:
     """A browser may connect only from the server's own origin or one in ``allow_origins``; clients that
     send no Origin (not browsers) are let in — they are held to the token like everyone.
 
+    Origins are compared by scheme, host and port (the default port filled in). The server's own origin
+    is the request's ``Host`` with its scheme, ``scheme`` (``ws``/``wss``, or ``http``/``https``): behind a
+    trusted proxy (``forwarded_allow_ips``) uvicorn has set it from ``X-Forwarded-Proto``, so a TLS proxy's
+    ``https`` page is the server's own and a plain-http page of the same host is not.
+
     >>> s = Settings(allow_origins=("https://play.example",))
-    >>> origins = (None, "http://127.0.0.1:8000", "https://play.example", "https://evil.example")
-    >>> [origin_allowed(o, "127.0.0.1:8000", s) for o in origins]
+    >>> origins = (None, "http://127.0.0.1:8000", "https://play.example:443", "https://evil.example")
+    >>> [origin_allowed(o, "127.0.0.1:8000", "ws", s) for o in origins]
     [True, True, True, False]
+    >>> [origin_allowed(o, "127.0.0.1:8000", "ws", s) for o in ("https://127.0.0.1:8000", "http://127.0.0.1")]
+    [False, False]
+    >>> [origin_allowed(o, "play.example", "wss", Settings()) for o in ("https://play.example", "http://play.example")]
+    [True, False]
     """
     if origin is None:
         return True
-    if origin in settings.allow_origins or "*" in settings.allow_origins:
+    if "*" in settings.allow_origins:
         return True
-    try:
-        netloc = urlsplit(origin).netloc
-    except ValueError:
+    site = _origin_site(origin)
+    if site is None:
         return False
-    return bool(host) and netloc.lower() == (host or "").lower()
+    if any(_origin_site(allowed) == site for allowed in settings.allow_origins):
+        return True
+    return bool(host) and _site(scheme, host or "") == site
 
 
 def _text(message: Mapping[str, Any]) -> str | bytes | None:
@@ -92,7 +136,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     hub: Hub = websocket.app.state.hub
     settings = hub.settings
     origin = websocket.headers.get("origin")
-    if not origin_allowed(origin, websocket.headers.get("host"), settings):
+    if not origin_allowed(origin, websocket.headers.get("host"), websocket.url.scheme, settings):
         log(WARNING, "websocket origin refused", origin=origin[:100] if origin else None)
         await websocket.close(code=1008, reason="origin not allowed")
         return
