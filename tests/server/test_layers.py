@@ -18,7 +18,8 @@ ALLOWED = {
     "frames": set(),
     "models": set(),
     "rows": {"models"},
-    "store": {"models", "rows"},
+    "names": {"models"},  # what a computer seat is called (电脑2·高手)
+    "store": {"models", "names", "rows"},
     "accounts": set(),
     "account_store": {"economy", "models", "rows", "store"},
     "economy": set(),
@@ -33,7 +34,7 @@ ALLOWED = {
     "registry": {"connection", "frames", "rows"},
     "services": {"bots", "config", "db", "frames", "logs"},
     "turns": {"bots", "frames"},
-    "game": {"crash", "double_cards", "frames", "ledger_store", "logs", "services", "store", "turns"},
+    "game": {"crash", "double_cards", "frames", "ledger_store", "logs", "names", "services", "store", "turns"},
     "room": {"dissolve", "frames", "game", "logs", "services", "store", "turns"},
     "dissolve": {"frames", "game", "logs", "services", "store", "turns"},  # R8.2, the room's vote (a mixin)
     "hints": {"frames", "room"},  # 提示 (issue #16): the room is only read (type-only import)

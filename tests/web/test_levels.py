@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from paohuzi.bots import levels
 
 from .conftest import Server
@@ -31,6 +33,10 @@ def test_quick_play_opponents_show_the_chosen_level(browser: Any, server: Server
         me.page.wait_for_selector(".table .hand .card")
         for seat in (2, 3):
             me.page.locator(f".table .who [data-pname]:text-is('电脑{seat}·高手')").wait_for()
+        # the server names them as the table does (issue 27: /api/matches said "expert bot")
+        match_id = me.page.evaluate("window.paohuzi.state.room.match.id")
+        seats = httpx.get(f"{server.url}/api/matches/{match_id}", timeout=10).json()["match"]["seats"]
+        assert [s["nickname"] for s in seats[1:]] == ["电脑2·高手", "电脑3·高手"]
         me.shot("expert-opponents")
         _no_errors(me)
     finally:

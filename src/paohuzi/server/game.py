@@ -28,6 +28,7 @@ from paohuzi.server import double_cards, frames, ledger_store, store
 from paohuzi.server.crash import crash_point
 from paohuzi.server.frames import GameFrame, MatchInfo, MessageId, RoomError, WaitInfo
 from paohuzi.server.logs import log
+from paohuzi.server.names import bot_nickname
 from paohuzi.server.services import RoomServices
 from paohuzi.server.turns import Decision, SeatState, Turns, bot_action
 
@@ -132,7 +133,9 @@ class Game:
         roster = services.roster
         lineup: Lineup = [
             store.MatchSeatRow(
-                s.player_id, s.bot, roster.card(s.player_id)["nickname"] if s.player_id is not None else f"{s.bot} bot"
+                s.player_id,
+                s.bot,
+                roster.card(s.player_id)["nickname"] if s.player_id is not None else bot_nickname(s.index, s.bot),
             )
             for s in table.seats
         ]

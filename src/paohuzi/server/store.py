@@ -15,6 +15,7 @@ from sqlalchemy import Table, bindparam, func, select, update
 from sqlalchemy.orm import Session
 
 from paohuzi.server.models import ActionRow, HandRow, Match, MatchSeat, Player, Room, RoomSeat, utcnow
+from paohuzi.server.names import seat_nickname
 from paohuzi.server.rows import (
     ActionLogRow,
     HandSummary,
@@ -433,7 +434,7 @@ def _match_summary(s: Session, m: Match, code: str | None) -> MatchSummary:
         started_at=iso(m.started_at),
         finished_at=iso(m.finished_at),
         status=m.status,
-        seats=[MatchSeatSummary(x.seat, x.player_id, x.nickname, x.bot, int(x.score), x.rank) for x in seats],
+        seats=[MatchSeatSummary(x.seat, x.player_id, seat_nickname(x), x.bot, int(x.score), x.rank) for x in seats],
         hands=[
             HandSummary(
                 id=h.id,

@@ -179,11 +179,11 @@ export function renderLobby(app) {
   for (const { match, hand } of hands.slice(0, 12)) {
     const mySeat = (match.seats || []).find((s) => s.player_id === p.id);
     const seatOf = (i) => (match.seats || []).find((s) => s.seat === i);
-    // A seat by name: "你", the nickname, or "电脑2" for a computer (never its internal name).
+    // A seat by name: "你", the nickname, or "电脑2·高手" for a computer, as at the table (never its internal name).
     const who = (seat) => {
       if (!seat) return "?";
       if (mySeat && seat.seat === mySeat.seat) return t("you");
-      return seat.bot || seat.player_id === null ? t("botN", { n: seat.seat + 1 }) : h("span", { "data-pname": "" }, seat.nickname);
+      return seat.bot || seat.player_id === null ? botName(seat.seat, seat.bot) : h("span", { "data-pname": "" }, seat.nickname);
     };
     let result = t(hand.status === "playing" ? "playing" : "drawn");
     let kind = hand.status === "playing" ? "playing" : "draw";

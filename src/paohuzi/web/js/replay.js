@@ -110,7 +110,7 @@ export async function loadReplay(handId, me, code = null) {
       try {
         const { match } = await api("GET", `/api/matches/${matchId}`);
         const seats = match.seats || [];
-        out.names = seats.map((s) => ({ nickname: s.nickname || t("seatN", { n: s.seat + 1 }), bot: !!s.bot }));
+        out.names = seats.map((s) => ({ nickname: s.nickname || t("seatN", { n: s.seat + 1 }), bot: s.bot || false })); // bot: its level key
         const mine = seats.find((s) => me && s.player_id === me.id);
         if (mine) out.bottom = mine.seat;
       } catch {

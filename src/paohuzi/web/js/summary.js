@@ -18,7 +18,7 @@ export async function loadSummary(matchId) {
 }
 
 function namesOf(summary) {
-  return summary.seats.map((s) => ({ nickname: s.nickname, bot: !!s.bot }));
+  return summary.seats.map((s) => ({ nickname: s.nickname, bot: s.bot || false })); // the level key: "电脑2·高手", as at the table
 }
 
 /** What the summary shows, worked out once for the page and the PNG. */
