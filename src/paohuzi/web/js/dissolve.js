@@ -1,4 +1,4 @@
-// 解散房间 (R8.2, docs/protocol.md §3.1): the button in the table's top bar, the dialog of an open proposal
+// 解散房间 (R8.2, docs/protocol.md §3.7): the button in the table's top bar, the bar of an open proposal
 // (the room's `dissolution`: proposer, each seat's answer, the time left), how a proposal ended (the
 // `dissolution` frame), and the summary of a dissolved match.
 
@@ -6,7 +6,6 @@ import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 
 let deadline = null; // {key, at}: the open proposal's end on this page's clock (performance.now())
-let ticker = null;
 
 /** The button that proposes to dissolve the match (while a match is being played and no proposal is open). */
 export function dissolveButton(room, send) {
@@ -14,54 +13,70 @@ export function dissolveButton(room, send) {
   return h("button", { class: "btn small ghost", "data-action": "dissolve", title: t("dissolve"), "aria-label": t("dissolve"), onclick: () => send({ type: "dissolve" }) }, t("dissolveShort"));
 }
 
-/** A `dissolution` frame: how a proposal ended. Refused or lapsed: a toast; agreed: `match_over` follows. */
+/** A `dissolution` frame: how a proposal ended. Refused, withdrawn or lapsed: a toast; agreed: `match_over` follows. */
 export function dissolutionEnded(frame, nameOf) {
   if (frame.result === "refused") toast(t("dissolveRefused", { name: nameOf(frame.by) }), "error", 4000);
+  else if (frame.result === "withdrawn") toast(t("dissolveWithdrawn", { name: nameOf(frame.proposer) }), "info", 4000);
   else if (frame.result === "expired") toast(t("dissolveExpired"), "error", 4000);
   else toast(t("dissolveAgreed"), "info", 3000);
 }
 
-/** The dialog of an open proposal, for every seated player; `rerender` is called each second for the
- * countdown while it is open. */
-export function dissolveDialog(room, mySeat, nameOf, send, rerender) {
+/**
+ * The bar of an open proposal (R8.2: the hand goes on meanwhile), for every seated player. It never covers
+ * the table: main.js puts it in the table's bar row, above the claim buttons and the hand (`floating`: over
+ * the settlement between hands, where no hand is played). Who asked, each seat's answer, the seconds left
+ * (ticked by main.js's `[data-deadline]` ticker, no redraw), and the one thing this player may do: answer
+ * (同意/拒绝), or withdraw (撤回) a proposal of its own. Once answered it is a one-line status.
+ */
+export function dissolvePanel(room, mySeat, nameOf, send, floating = false) {
   const d = room ? room.dissolution : null;
   if (!d) {
     deadline = null;
-    if (ticker !== null) {
-      clearInterval(ticker);
-      ticker = null;
-    }
     return null;
   }
   const key = `${room.code}:${d.proposer}:${d.deadline}`;
   if (!deadline || deadline.key !== key) deadline = { key, at: performance.now() + d.remaining_ms };
-  if (ticker === null) ticker = setInterval(rerender, 1000);
   const left = Math.max(0, Math.ceil((deadline.at - performance.now()) / 1000));
-  const mine = mySeat === null || mySeat === undefined ? true : d.votes[mySeat];
-  const rows = d.votes.map((v, seat) =>
-    h(
-      "li",
-      { "data-seat": String(seat), "data-vote": v === true ? "yes" : v === false ? "no" : "wait" },
-      h("span", { class: "seat-name", "data-pname": "" }, nameOf(seat)),
-      h("span", { class: `ready-mark${v ? " on" : ""}` }, v === true ? t("voteYes") : t("voteWait")),
+  const seated = mySeat !== null && mySeat !== undefined;
+  const proposer = seated && mySeat === d.proposer;
+  const answer = seated ? d.votes[mySeat] : true;
+  const state = proposer ? "proposer" : answer === null || answer === undefined ? "asked" : "voted";
+  const votes = h(
+    "span",
+    { class: "dissolve-votes" },
+    d.votes.map((v, seat) =>
+      h(
+        "span",
+        { class: `dissolve-vote${v === true ? " yes" : ""}`, "data-seat": String(seat), "data-vote": v === true ? "yes" : v === false ? "no" : "wait", title: v === true ? t("voteYes") : t("voteWait") },
+        h("i", { "aria-hidden": "true" }, v === true ? "✓" : "…"),
+        h("span", { "data-pname": "" }, nameOf(seat)),
+      ),
     ),
   );
-  const buttons = h("div", { class: "sheet-buttons" });
-  if (mine === null) {
-    buttons.append(
-      h("button", { class: "btn primary", "data-action": "dissolve-agree", onclick: () => send({ type: "dissolve_vote", agree: true }) }, t("agree")),
-      h("button", { class: "btn", "data-action": "dissolve-refuse", onclick: () => send({ type: "dissolve_vote", agree: false }) }, t("refuse")),
+  const buttons = [];
+  if (state === "asked") {
+    buttons.push(
+      h("button", { class: "btn small primary", "data-action": "dissolve-agree", onclick: () => send({ type: "dissolve_vote", agree: true }) }, t("agree")),
+      h("button", { class: "btn small", "data-action": "dissolve-refuse", onclick: () => send({ type: "dissolve_vote", agree: false }) }, t("refuse")),
     );
+  } else if (state === "proposer") {
+    buttons.push(h("button", { class: "btn small", "data-action": "dissolve-withdraw", onclick: () => send({ type: "dissolve_withdraw" }) }, t("withdraw")));
   }
-  const sheet = h(
+  const title = proposer ? t("dissolveMine") : t("dissolveBarAsk", { name: nameOf(d.proposer) });
+  return h(
     "div",
-    { class: "sheet dissolve-sheet" },
-    h("h3", {}, t("dissolveAsk", { name: nameOf(d.proposer) })),
-    h("p", { class: "room-opts", "data-testid": "dissolve-left" }, t("dissolveLeft", { n: left })),
-    h("ul", { class: "seats" }, rows),
-    buttons,
+    {
+      class: `dissolve-bar${floating ? " floating" : ""}`,
+      role: "status",
+      "data-testid": "dissolve-panel",
+      "data-state": state,
+      title: t("dissolveRule"),
+    },
+    h("b", { class: "dissolve-title" }, title),
+    votes,
+    h("span", { class: "dissolve-left", "data-testid": "dissolve-left" }, h("b", { "data-deadline": String(Math.round(deadline.at)) }, String(left)), t("secondsShort")),
+    buttons.length ? h("span", { class: "dissolve-buttons" }, buttons) : null,
   );
-  return h("div", { class: "modal dissolve-modal", role: "dialog", "data-testid": "dissolve-dialog", "aria-label": t("dissolve") }, sheet);
 }
 
 /** The summary of a dissolved match (`match_over` with status `dissolved`): the hand in play is void, the
@@ -74,7 +89,8 @@ export function dissolvedSummary(matchOver, nameOf, table, onClose) {
     "div",
     { class: "sheet" },
     h("h3", {}, t("dissolvedTitle")),
-    h("p", { class: "room-opts" }, t("dissolvedNote")),
+    // `void_hand` null: the vote passed between hands, so no hand was voided (docs/protocol.md §3.7)
+    h("p", { class: "room-opts", "data-testid": "dissolved-note" }, t(matchOver.void_hand === null ? "dissolvedNoteBetween" : "dissolvedNote")),
     h("ol", { class: "seats ranking" }, rows),
     table,
     h("div", { class: "sheet-buttons" }, h("button", { class: "btn primary", "data-action": "dissolved-ok", onclick: onClose }, t("ok"))),

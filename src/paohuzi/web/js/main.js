@@ -7,7 +7,7 @@
 
 import { loggedOutNotice } from "./account.js";
 import { api, ApiError, ensureGuest } from "./api.js";
-import { dissolutionEnded, dissolveButton, dissolveDialog, dissolvedSummary } from "./dissolve.js";
+import { dissolutionEnded, dissolveButton, dissolvePanel, dissolvedSummary } from "./dissolve.js";
 import { h, keepClicksAcrossRedraws, mount, toast } from "./dom.js";
 import { highlightHint, hintButton, hintPanel, onHint } from "./hint.js";
 import { CHAT_EMOJI, CHAT_ZH, chatText, errorText, lang, setLang, t } from "./i18n.js";
@@ -487,9 +487,13 @@ const tableCtx = () => ({
   bubbles: Object.fromEntries(Object.entries(state.bubbles).map(([s, b]) => [s, chatText(b.phrase)])),
   dealt: state.dealStart && state.game && state.dealStart.hand === state.game.hand ? performance.now() - state.dealStart.at : null,
   // 托管: a bar right above the hand says so and switches it off (the room's state, also between hands).
-  bar: myAuto()
-    ? h("div", { class: "auto-bar", "data-testid": "auto-bar" }, h("span", {}, t("autoBar")), h("button", { class: "btn small primary", "data-action": "auto-off", onclick: autoOff }, t("autoOff")))
-    : null,
+  // 解散: an open proposal's bar goes there too (R8.2: the hand goes on, so it never covers the hand or the claims).
+  bar: [
+    dissolveInBar() ? dissolvePanel(state.room, mySeat(), seatNameOf, app.send) : null,
+    myAuto()
+      ? h("div", { class: "auto-bar", "data-testid": "auto-bar" }, h("span", {}, t("autoBar")), h("button", { class: "btn small primary", "data-action": "auto-off", onclick: autoOff }, t("autoOff")))
+      : null,
+  ].filter(Boolean),
   onCard(cell, action) {
     const g = state.game;
     const sel = resolveSelection(g, state.selected);
@@ -639,6 +643,11 @@ function shareSummary() {
   sharePng(png);
 }
 
+/** Whether the table is on screen to carry an open 解散 proposal in its bar (no settlement over it). */
+function dissolveInBar() {
+  return !!state.game && !(state.settleOpen && state.handOver) && !(state.matchOver && state.matchOver.status === "dissolved");
+}
+
 function renderTableScreen() {
   const g = state.game;
   const screen = h("div", { class: "table-screen" });
@@ -662,8 +671,12 @@ function renderTableScreen() {
     screen.append(h("div", { class: "table empty" }, h("div", { class: "spinner" }), t("loading")));
   }
   if (state.chatOpen && g) screen.append(chatPanel());
-  const proposal = dissolveDialog(state.room, mySeat(), seatNameOf, app.send, () => render());
-  if (proposal) screen.append(proposal);
+  // With no table to play on (between hands, under the settlement), the proposal floats above everything.
+  const proposal = dissolveInBar() ? null : dissolvePanel(state.room, mySeat(), seatNameOf, app.send, true);
+  if (proposal) {
+    screen.classList.add("has-dissolve-float");
+    screen.append(proposal);
+  }
   if (state.matchOver && state.matchOver.status === "dissolved") {
     screen.append(
       dissolvedSummary(state.matchOver, seatNameOf, state.summary ? renderSummary(state.summary, { me: mySeat(), onReplay: (hand) => app.openReplay(hand), onShare: shareSummary }) : null, () => {

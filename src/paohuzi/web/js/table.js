@@ -366,13 +366,14 @@ export function renderTable(g, ctx) {
     if (myTimer) actions.append(h("div", { class: "act-timer" }, timerEl(myTimer)));
   }
 
+  const barItems = [].concat(ctx.bar || []); // the 解散 proposal, the 托管 bar (main.js)
   const root = h(
     "div",
     { class: `table seats-${size}${ctx.readOnly ? " readonly" : ""}`, "data-phase": view.phase, "data-hand": String(g.hand ?? "") },
     opponents,
     center,
     mine,
-    actions || ctx.bar ? h("div", { class: "bar" }, ctx.bar || null, actions) : null,
+    actions || barItems.length ? h("div", { class: "bar" }, barItems, actions) : null,
     handEl,
   );
   return root;
