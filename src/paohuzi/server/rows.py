@@ -156,6 +156,7 @@ class HandSummary:
     huxi: int | None = None  # the win's 胡息
     names: list[dict[str, Any]] | None = None  # the win's 名堂: [{"name", "fan"}]
     code: str | None = None  # the replay code of a finished hand (only for the match's players)
+    zimo: bool | None = None  # 自摸 (R6.3): the win was self-drawn; None unless a win
 
 
 @dataclass(frozen=True, slots=True)

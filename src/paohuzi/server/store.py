@@ -448,6 +448,7 @@ def _match_summary(s: Session, m: Match, code: str | None) -> MatchSummary:
                 code=replay_code(h.id, int(h.seed)) if h.status != "playing" else None,
                 huxi=(h.outcome or {}).get("huxi"),
                 names=(h.outcome or {}).get("names"),
+                zimo=(h.outcome or {}).get("zimo") if (h.outcome or {}).get("kind") == "hu" else None,
             )
             for h in hands
         ],

@@ -528,6 +528,24 @@ function currentScreen() {
   return "lobby";
 }
 
+/** 托管, 聊天, 解散 and 提示: the table's buttons, while a hand is on the table. */
+function topActions(room, g, auto) {
+  return [
+    h(
+      "button",
+      { class: `btn small auto-btn${auto ? " on" : ""}`, "data-action": "auto", "aria-pressed": auto ? "true" : "false", onclick: () => app.send({ type: "auto", on: !auto }) },
+      auto ? t("autoOff") : t("auto"),
+    ),
+    h(
+      "button",
+      { class: `btn small ghost chat-btn${state.chatOpen ? " on" : ""}`, "data-action": "chat", "aria-expanded": state.chatOpen ? "true" : "false", onclick: () => { state.chatOpen = !state.chatOpen; render(); } },
+      t("chat"),
+    ),
+    dissolveButton(room, app.send),
+    hintButton(room, g, app.send),
+  ];
+}
+
 function topBar() {
   const g = state.game;
   const room = state.room;
@@ -546,22 +564,8 @@ function topBar() {
     ),
     room && room.options ? rulesEl(room.options, "top-rules") : null,
     conn,
-    g
-      ? h(
-          "button",
-          { class: `btn small auto-btn${auto ? " on" : ""}`, "data-action": "auto", "aria-pressed": auto ? "true" : "false", onclick: () => app.send({ type: "auto", on: !auto }) },
-          auto ? t("autoOff") : t("auto"),
-        )
-      : null,
-    g
-      ? h(
-          "button",
-          { class: `btn small ghost chat-btn${state.chatOpen ? " on" : ""}`, "data-action": "chat", "aria-expanded": state.chatOpen ? "true" : "false", onclick: () => { state.chatOpen = !state.chatOpen; render(); } },
-          t("chat"),
-        )
-      : null,
-    g ? dissolveButton(room, app.send) : null,
-    hintButton(room, g, app.send),
+    // 托管 聊天 解散 提示 in a group: on a phone it is the top bar's second row (app.css), each label on one line.
+    g ? h("span", { class: "top-actions" }, topActions(room, g, auto)) : null,
     h(
       "button",
       {

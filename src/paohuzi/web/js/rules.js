@@ -42,14 +42,34 @@ export function rulesLine(options) {
   return parts.join(" · ");
 }
 
-let open = false; // the list stays open across redraws (a frame redraws the table)
+// Where the list is open ("room", or "table": the top bar's), kept across redraws (a frame redraws the
+// table). Per place: a list opened in the waiting room is closed on the table once the match starts. On the
+// table it is a popover over the play, as in the QQ and 衡阳 apps: a tap anywhere else closes it. (The waiting
+// room's list is inline: closing it there would move the buttons under the finger.)
+let openAt = null;
+
+function placeOf(cls) {
+  return cls.split(" ").includes("top-rules") ? "table" : "room";
+}
+
+document.addEventListener(
+  "pointerdown",
+  (event) => {
+    if (openAt !== "table" || (event.target instanceof Element && event.target.closest("[data-testid='rules']"))) return;
+    openAt = null;
+    for (const el of document.querySelectorAll("[data-testid='rules'][data-place='table'][open]")) el.open = false;
+  },
+  true,
+);
 
 /** The summary as a tappable element: the line, opening to the full list. */
 export function rulesEl(options, cls = "") {
   if (!options) return null;
+  const place = placeOf(cls);
+  if (place === "table" && openAt === "room") openAt = null; // the match started: the waiting room's list is done
   const el = h(
     "details",
-    { class: `rules-sum ${cls}`, "data-testid": "rules", open },
+    { class: `rules-sum ${cls}`, "data-testid": "rules", "data-place": place, open: openAt === place },
     h("summary", { "data-rules": rulesLine(options) }, rulesLine(options)),
     h(
       "dl",
@@ -58,7 +78,8 @@ export function rulesEl(options, cls = "") {
     ),
   );
   el.addEventListener("toggle", () => {
-    open = el.open;
+    if (el.open) openAt = place;
+    else if (openAt === place) openAt = null;
   });
   return el;
 }

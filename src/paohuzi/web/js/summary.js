@@ -42,6 +42,7 @@ export function summaryFacts(summary) {
       number: hd.number,
       result,
       huxi: hd.kind === "hu" ? hd.huxi : null,
+      zimo: hd.kind === "hu" && !!hd.zimo, // 自摸 (R6.3)
       names: hd.kind === "hu" ? (hd.names || []).filter((n) => n.fan > 0) : [],
       points: hd.kind === "hu" ? hd.points : null,
       payments: hd.payments || seats.map(() => 0),
@@ -59,42 +60,65 @@ function resultText(row, names) {
   return [t(row.result.kind === "playing" ? "playing" : "dissolved")];
 }
 
-/** The summary on the page. `ctx`: {me (seat), onReplay(handId), onShare()}. */
+/** A hand's line: who won (自摸 marked) or what happened, its 胡息, 名堂 with 番 and points, and its replay. */
+function handLine(row, f, ctx) {
+  const win = row.result.kind === "hu";
+  return h(
+    "div",
+    { class: "sum-line" },
+    h(
+      "span",
+      { class: "sum-result" },
+      resultText(row, f.names),
+      row.zimo ? h("b", { class: "zimo-mark", "data-zimo": "true" }, t("zimo")) : null,
+      row.best ? h("b", { class: "best-mark" }, t("bestHand")) : null,
+    ),
+    win ? h("span", { class: "sum-huxi", "data-huxi": String(row.huxi) }, `${row.huxi} ${t("huxi")}`) : null,
+    row.names.length ? h("span", { class: "mt" }, row.names.map((n) => h("span", { class: "mini-chip" }, mingtangText(n.name), h("em", {}, String(n.fan))))) : null,
+    win ? h("span", { class: "sum-points", "data-points": String(row.points) }, `${row.points}${t("pts")}`) : null,
+    row.result.kind === "playing"
+      ? null
+      : h("button", { class: "btn small ghost", "data-action": "summary-replay", "data-hand": String(row.id), onclick: () => ctx.onReplay(row.id) }, t("replay")),
+  );
+}
+
+/** The summary on the page. `ctx`: {me (seat), onReplay(handId), onShare()}.
+ *
+ * One column per seat (names over their points), narrow enough for a phone with four seats: each hand is a
+ * line (result, 胡息, 名堂, points, replay) over its row of each seat's change — no sideways scroll. */
 export function renderSummary(summary, ctx) {
   const f = summaryFacts(summary);
+  const n = f.seats.length;
   const head = h(
     "tr",
     {},
-    h("th", {}, t("handCol")),
-    h("th", {}, t("resultCol")),
-    h("th", {}, t("huxi")),
-    h("th", {}, t("mingtangCol")),
-    h("th", {}, t("pts").trim()),
-    f.seats.map((s) => h("th", { class: s === ctx.me ? "me" : "" }, nameEl(seatName(null, s, f.names), "pname"))),
-    h("th", {}, ""),
+    h("th", { class: "sum-no" }, t("handCol")),
+    f.seats.map((s) => h("th", { class: `sum-seat${s === ctx.me ? " me" : ""}`, "data-seat": String(s) }, nameEl(seatName(null, s, f.names), "pname"))),
   );
-  const body = f.rows.map((row) =>
-    h(
-      "tr",
-      { class: `${row.best ? "best" : ""} kind-${row.result.kind}`, "data-hand": String(row.id) },
-      h("td", {}, String(row.number)),
-      h("td", {}, resultText(row, f.names), row.best ? h("b", { class: "best-mark" }, t("bestHand")) : null),
-      h("td", {}, row.huxi === null ? "" : String(row.huxi)),
-      h("td", { class: "mt" }, row.names.map((n) => h("span", { class: "mini-chip" }, mingtangText(n.name), h("em", {}, String(n.fan))))),
-      h("td", {}, row.points === null ? "" : String(row.points)),
-      f.seats.map((s) => {
-        const d = row.payments[s] || 0;
-        return h("td", { class: d > 0 ? "plus" : d < 0 ? "minus" : "", "data-delta": String(d) }, (d > 0 ? "+" : "") + d);
-      }),
-      h("td", {}, row.result.kind === "playing" ? null : h("button", { class: "btn small ghost", "data-action": "summary-replay", "data-hand": String(row.id), onclick: () => ctx.onReplay(row.id) }, t("replay"))),
-    ),
-  );
+  const body = f.rows.map((row) => {
+    const cls = `${row.best ? "best" : ""} kind-${row.result.kind}`;
+    return [
+      h(
+        "tr",
+        { class: `sum-detail ${cls}`, "data-hand-line": String(row.id) },
+        h("td", { class: "sum-no", rowspan: "2" }, String(row.number)),
+        h("td", { colspan: String(n) }, handLine(row, f, ctx)),
+      ),
+      h(
+        "tr",
+        { class: `sum-deltas ${cls}`, "data-hand": String(row.id) },
+        f.seats.map((s) => {
+          const d = row.payments[s] || 0;
+          return h("td", { class: d > 0 ? "plus" : d < 0 ? "minus" : "", "data-delta": String(d) }, (d > 0 ? "+" : "") + d);
+        }),
+      ),
+    ];
+  });
   const totals = h(
     "tr",
     { class: "totals" },
-    h("td", { colspan: "5" }, t("total")),
+    h("td", { class: "sum-no" }, t("total")),
     f.seats.map((s) => h("td", { class: `${f.bigWinners.includes(s) ? "big-winner" : ""}`, "data-total": String(f.totals[s]) }, String(f.totals[s]))),
-    h("td", {}, ""),
   );
   return h(
     "section",
@@ -103,9 +127,25 @@ export function renderSummary(summary, ctx) {
     f.bigWinners.length
       ? h("p", { class: "big-winners" }, h("b", { class: "crown" }, t("bigWinner")), " ", f.bigWinners.map((s, i) => [i ? (lang() === "zh" ? "、" : ", ") : "", nameEl(seatName(null, s, f.names), "pname")]))
       : null,
-    h("div", { class: "summary-scroll" }, h("table", { class: "summary-table" }, h("thead", {}, head), h("tbody", {}, body, totals))),
+    h(
+      "table",
+      { class: "summary-table", "data-seats": String(n) },
+      h("colgroup", {}, h("col", { class: "sum-no" }), f.seats.map(() => h("col", {}))),
+      h("thead", {}, head),
+      h("tbody", {}, body, totals),
+    ),
     h("button", { class: "btn", "data-action": "share", onclick: ctx.onShare }, t("sharePng")),
   );
+}
+
+/** The fonts of the PNG: the page's own UI family for all text — digits and the minus sign of a score must
+ * come from one font (PHZ Kai, the card font, has the digits but no "+" or "-": a "-9" in it mixes two
+ * fonts) — and the card font for the Chinese title only. */
+export function pngFonts() {
+  const ui = getComputedStyle(document.body).fontFamily || "sans-serif";
+  const text = (size, weight = 700) => `${weight} ${size}px ${ui}`;
+  const title = (size) => (lang() === "zh" ? `700 ${size}px "PHZ Kai", ${ui}` : text(size));
+  return { text, title };
 }
 
 /** The summary drawn on a canvas: a PNG (data URL) to send to a chat group. */
@@ -125,12 +165,12 @@ export function summaryPng(summary, roomCode) {
   grad.addColorStop(1, "#123c25");
   c.fillStyle = grad;
   c.fillRect(0, 0, W, H);
-  const font = (size, weight = 700) => `${weight} ${size}px "PHZ Kai", "Noto Sans CJK SC", sans-serif`;
+  const fonts = pngFonts();
   const name = (s) => seatName(null, s, f.names);
   c.fillStyle = "#fff3cf";
-  c.font = font(34);
+  c.font = fonts.title(34);
   c.fillText(`${t("app")} · ${t("summaryTitle")}`, 28, 52);
-  c.font = font(16, 400);
+  c.font = fonts.text(16, 400);
   c.fillStyle = "#b9cfbf";
   c.fillText(`${roomCode ? `#${roomCode} · ` : ""}${new Date().toLocaleString()}`, 28, 80);
   let y = 124;
@@ -138,7 +178,7 @@ export function summaryPng(summary, roomCode) {
   const order = [...f.seats].sort((a, b) => f.totals[b] - f.totals[a]);
   for (const s of order) {
     c.fillStyle = f.bigWinners.includes(s) ? "#f2c14e" : "#f4f1e6";
-    c.font = font(22);
+    c.font = fonts.text(22);
     c.fillText(`${f.bigWinners.includes(s) ? "★ " : ""}${name(s)}`, 28, y);
     const v = f.totals[s];
     c.fillStyle = v > 0 ? "#7cf09a" : v < 0 ? "#ff9c8a" : "#f4f1e6";
@@ -151,11 +191,13 @@ export function summaryPng(summary, roomCode) {
   c.fillStyle = "rgba(255,255,255,0.2)";
   c.fillRect(28, y - 22, W - 56, 1);
   for (const row of f.rows) {
-    c.font = font(17, row.best ? 700 : 400);
+    c.font = fonts.text(17, row.best ? 700 : 400);
     c.fillStyle = row.best ? "#f2c14e" : "#f4f1e6";
     let text = `${t("handNo", { n: row.number })}  `;
     if (row.result.kind === "hu") {
-      text += `${name(row.result.seat)} ${t("won")} · ${row.huxi}${t("huxi")} · ${row.points}${t("pts")}`;
+      // 自摸 marked on the winner's line (R6.3), as on the page
+      const sep = lang() === "zh" ? "" : " ";
+      text += `${name(row.result.seat)} ${t("won")}${row.zimo ? ` · ${t("zimo")}` : ""} · ${row.huxi}${sep}${t("huxi")} · ${row.points}${t("pts")}`;
       if (row.names.length) text += ` · ${row.names.map((n) => `${mingtangText(n.name)}${n.fan}${t("fan")}`).join(" ")}`;
     } else if (row.result.kind === "escape") {
       text += `${name(row.result.seat)} ${t("escapeHand", { name: "" }).trim()}`;
