@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from paohuzi import __version__
@@ -235,17 +235,23 @@ async def presets(request: Request) -> dict[str, Any]:
 
 @router.post("/rooms", status_code=201, tags=["rooms"])
 async def create_room(
-    request: Request, player: Player, body: p.RoomOptionsIn | None = None
+    request: Request, response: Response, player: Player, body: p.RoomOptionsIn | None = None
 ) -> dict[str, Any]:
-    """A private room with a 6-digit code and a share link; you sit in seat 0 and own it."""
-    room = await _hub(request).create_room(player["id"], body or p.RoomOptionsIn())
+    """A private room with a 6-digit code and a share link; you sit in seat 0 and own it. Asked again while
+    you own such a room of the same options, not started: that room, 200."""
+    room, new = await _hub(request).create_room(player["id"], body or p.RoomOptionsIn())
+    response.status_code = 201 if new else 200
     return {"room": _room(request, room)}
 
 
 @router.post("/rooms/quick", status_code=201, tags=["rooms"])
-async def quick_play(request: Request, player: Player, body: p.QuickPlayIn | None = None) -> dict[str, Any]:
-    """Quick play: you and two bots; the match starts at once (connect the websocket to play)."""
-    room = await _hub(request).quick_play(player["id"], body or p.QuickPlayIn())
+async def quick_play(
+    request: Request, response: Response, player: Player, body: p.QuickPlayIn | None = None
+) -> dict[str, Any]:
+    """Quick play: you and two bots; the match starts at once (connect the websocket to play). Asked again
+    while your quick match of the same options is on (a double click, two tabs): that room, 200."""
+    room, new = await _hub(request).quick_play(player["id"], body or p.QuickPlayIn())
+    response.status_code = 201 if new else 200
     return {"room": _room(request, room)}
 
 

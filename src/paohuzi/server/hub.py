@@ -15,8 +15,6 @@ import time
 from collections.abc import Coroutine
 from typing import Any
 
-from paohuzi.bots import BotError, levels
-from paohuzi.rules import RuleSetError, find_preset
 from paohuzi.scoring import level_title
 from paohuzi.server import account_store, accounts, economy, frames, ledger_store, store
 from paohuzi.server import protocol as p
@@ -29,6 +27,8 @@ from paohuzi.server.logs import log
 from paohuzi.server.public import PublicTables
 from paohuzi.server.registry import Connections, PlayerCards
 from paohuzi.server.room import Room, RoomError, SeatState
+from paohuzi.server.room_options import room_options
+from paohuzi.server.seating import Claims, LocalClaims, same_room
 from paohuzi.server.services import RoomServices, Tasks
 
 __all__ = ["Hub", "level_title", "random_nickname"]
@@ -64,6 +64,7 @@ class Hub(PublicTables):
         self.db = db
         self.rooms: dict[str, Room] = {}
         self.room_of: dict[int, Room] = {}
+        self.claims: Claims = LocalClaims()  # one seating request of a player's at a time (seating.py)
         self.conns = Connections()
         self.players = PlayerCards()
         self.cards = self.players.profiles  # player id -> profile (cache of the players table)
@@ -240,48 +241,8 @@ class Hub(PublicTables):
     # ---- rooms -------------------------------------------------------------------------------------
 
     def room_options(self, body: p.RoomOptionsIn | p.QuickPlayIn, quick: bool) -> dict[str, Any]:
-        """Resolve a room's options against the preset and the server's defaults."""
-        try:
-            rules = find_preset(body.preset)
-            four = bool(getattr(body, "four_players", False))
-            stake = getattr(body, "stake", None)
-            house = {k: getattr(body, k) for k in p.HOUSE_OPTIONS if getattr(body, k, None) is not None}
-            rules = rules.with_options(four_players=four, stake=rules.stake if stake is None else stake, **house)
-        except RuleSetError as exc:
-            raise RoomError("invalid", str(exc), 422) from None
-        try:
-            tier = economy.find_tier(body.tier)
-        except KeyError as exc:
-            raise RoomError("invalid", str(exc.args[0]), 422) from None
-        s = self.settings
-        hands = body.hands or (s.quick_hands if quick else s.room_hands)
-        turn = getattr(body, "turn_seconds", None)
-        claim = getattr(body, "claim_seconds", None)
-        return {
-            "preset": rules.name,
-            "four_players": rules.four_players,
-            "hands": hands,
-            "stake": rules.stake,
-            "turn_seconds": s.turn_seconds if turn is None else turn,
-            "claim_seconds": s.claim_seconds if claim is None else claim,
-            "bots_fill": bool(getattr(body, "bots_fill", True)),
-            "hints": bool(getattr(body, "hints", True)),
-            "bot_level": self._bot_level(body.bot_level),
-            "tier": tier.name,
-            "multiplier": tier.multiplier,
-            "minimum": tier.minimum,
-            "rules": rules.to_dict(),
-        }
-
-    def _bot_level(self, name: str | None) -> str:
-        """The computers' level (issue #16: 入门 普通 高手 大师, :mod:`paohuzi.bots.levels`) by key or name;
-        none given: the server's ``bot_name``. :raises RoomError: ``invalid`` (422) for an unknown level."""
-        if name is None:
-            return self.settings.bot_name
-        try:
-            return levels.level(name).key
-        except BotError as exc:
-            raise RoomError("invalid", str(exc), 422) from None
+        """Resolve a room's options (:func:`paohuzi.server.room_options.room_options`)."""
+        return room_options(self.settings, body, quick)
 
     async def _new_code(self) -> str:
         taken = set(self.rooms)
@@ -360,41 +321,50 @@ class Hub(PublicTables):
             row.beans = beans
         return {"granted": economy.RELIEF_AMOUNT, "beans": beans}
 
-    async def create_room(self, player_id: int, body: p.RoomOptionsIn) -> Room:
+    async def create_room(self, player_id: int, body: p.RoomOptionsIn) -> tuple[frames.RoomState, bool]:
+        """A private room the player owns, and True; a repeated request (the player owns a room of these
+        options with no match on yet) gets that room, and False (seating.py)."""
         options = self.room_options(body, quick=False)
-        await self.not_queued(player_id)
-        await self._check_beans(player_id, options)
-        await self._leave_waiting_room(player_id)
-        n = 4 if options["four_players"] else 3
-        code = await self._new_code()
-        room_id = await self.db.run(store.create_room(code, "private", player_id, options, n))
-        seats = [SeatState(i) for i in range(n)]
-        room = Room(await self._services_for(room_id, code), room_id, code, "private", player_id, options, seats)
-        self.rooms[code] = room
-        await self._join(room, player_id, 0)
-        log(INFO, "room created", room=code, player=player_id)
-        return room
+        async with self.claims.hold(player_id):
+            found = await self.player_room_state(player_id)
+            if found is not None and same_room(found, player_id, "private", options):
+                return found, False
+            await self.not_queued(player_id)
+            await self._check_beans(player_id, options)
+            await self._leave_waiting_room(player_id)
+            n = 4 if options["four_players"] else 3
+            code = await self._new_code()
+            room_id = await self.db.run(store.create_room(code, "private", player_id, options, n))
+            seats = [SeatState(i) for i in range(n)]
+            services = await self._services_for(room_id, code)
+            room = Room(services, room_id, code, "private", player_id, options, seats)
+            self.rooms[code] = room
+            await self._join(room, player_id, 0)
+            log(INFO, "room created", room=code, player=player_id)
+            return room.state(), True
 
-    async def quick_play(self, player_id: int, body: p.QuickPlayIn) -> Room:
+    async def quick_play(self, player_id: int, body: p.QuickPlayIn) -> tuple[frames.RoomState, bool]:
+        """A quick-play room (the player and two computers, the match on), and True; a repeated request (the
+        player plays a quick match of these options) gets that room, and False (seating.py)."""
         options = self.room_options(body, quick=True)
-        await self.not_queued(player_id)
-        await self._check_beans(player_id, options)
-        await self._leave_waiting_room(player_id)
-        code = await self._new_code()
-        room_id = await self.db.run(store.create_room(code, "quick", player_id, options, 3))
-        bot = options["bot_level"]
-        seats = [
-            SeatState(0, player_id, None, True),
-            SeatState(1, None, bot, True),
-            SeatState(2, None, bot, True),
-        ]
-        room = Room(await self._services_for(room_id, code), room_id, code, "quick", player_id, options, seats)
-        self.rooms[code] = room
-        self.room_of[player_id] = room
-        async with room.lock:
-            await room.start_match()
-        log(INFO, "quick play", room=code, player=player_id)
-        return room
+        async with self.claims.hold(player_id):
+            found = await self.player_room_state(player_id)
+            if found is not None and same_room(found, player_id, "quick", options):
+                return found, False
+            await self.not_queued(player_id)
+            await self._check_beans(player_id, options)
+            await self._leave_waiting_room(player_id)
+            code = await self._new_code()
+            room_id = await self.db.run(store.create_room(code, "quick", player_id, options, 3))
+            bot = options["bot_level"]
+            seats = [SeatState(0, player_id, None, True), SeatState(1, None, bot, True), SeatState(2, None, bot, True)]
+            room = Room(await self._services_for(room_id, code), room_id, code, "quick", player_id, options, seats)
+            self.rooms[code] = room
+            self.room_of[player_id] = room
+            async with room.lock:
+                await room.start_match()
+            log(INFO, "quick play", room=code, player=player_id)
+            return room.state(), True
 
     async def join(self, player_id: int, code: str, seat: int | None) -> Room:
         room = self.rooms.get(code)
@@ -427,7 +397,11 @@ class Hub(PublicTables):
         return None if room is None else room.state()
 
     async def join_room(self, player_id: int, code: str, seat: int | None) -> frames.RoomState:
-        """:meth:`join`, answering the room's state."""
+        """Join the room of ``code`` (the player's seating claim held), answering its state."""
+        async with self.claims.hold(player_id):
+            return await self._join_room(player_id, code, seat)
+
+    async def _join_room(self, player_id: int, code: str, seat: int | None) -> frames.RoomState:
         return (await self.join(player_id, code, seat)).state()
 
     async def leave_room(self, player_id: int) -> tuple[str, int | None]:

@@ -142,7 +142,8 @@ class Matchmaker:
             self.entries[player_id] = Entry(player_id, tier, now, offline, self.settings.offline_grace)
             log(INFO, "queued", player=player_id, tier=tier)
             self._tell(tier)
-            await self._match(tier)
+            groups = await self._match(tier)
+        await self._open(tier, groups)
 
     async def leave(self, player_id: int) -> str | None:
         """Leave the queue (cancel): the tier left, or None if the player was not waiting."""
@@ -236,21 +237,31 @@ class Matchmaker:
                 ids = [e.player_id for e in gone if e.tier == tier]
                 if await self._unqueue(ids, tier, False):
                     log(INFO, "dropped from the queue (offline)", players=ids, tier=tier)
-            for tier in sorted({e.tier for e in self.entries.values()}):
-                await self._match(tier)
+            tiers = sorted({e.tier for e in self.entries.values()})
+            groups = [(tier, await self._match(tier)) for tier in tiers]
+        for tier, ready in groups:
+            await self._open(tier, ready)
 
-    async def _match(self, tier: str) -> None:
-        """Seat threes at once; one or two once the first of them has waited ``match_fill_seconds``."""
+    async def _match(self, tier: str) -> list[list[int]]:
+        """Take threes out of the queue; ones or twos once the first of them has waited
+        ``match_fill_seconds``: the groups to seat (by :meth:`_open`, once the lock is released — a table
+        waits for each player's seating claim, and a claim's holder may be waiting for this lock)."""
         online = [e for e in self.waiting(tier) if e.offline_since is None]
         groups = [online[i : i + SEATS] for i in range(0, len(online) - SEATS + 1, SEATS)]
         rest = online[len(groups) * SEATS :]
         if rest and time.time() - rest[0].joined_at >= self.settings.match_fill_seconds:
             groups.append(rest)
+        taken = []
         for group in groups:
             ids = [e.player_id for e in group]
             if not await self._unqueue(ids, tier, True):
                 continue  # another process seated one of them first (the shared mode)
             await self._seating(ids)
+            taken.append(ids)
+        return taken
+
+    async def _open(self, tier: str, groups: list[list[int]]) -> None:
+        for ids in groups:
             try:
                 await self.open_table(tier, ids)
             except Exception:

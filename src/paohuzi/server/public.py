@@ -10,15 +10,17 @@ it is shown to nobody but its players, and nobody joins it by code.
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 from paohuzi.server import protocol as p
 from paohuzi.server import store
 from paohuzi.server.config import Settings
-from paohuzi.server.frames import Frame, QueueInfo, RoomError
+from paohuzi.server.frames import Frame, QueueInfo, RoomError, RoomState
 from paohuzi.server.logs import log
 from paohuzi.server.matchmaking import Matchmaker, tier_or_error
 from paohuzi.server.room import Room, SeatState
+from paohuzi.server.seating import Claims, hold_all
 
 if TYPE_CHECKING:
     from paohuzi.server.db import Database
@@ -39,6 +41,7 @@ class PublicTables:
     room_of: dict[int, Room]
     services: RoomServices
     queue: Matchmaker
+    claims: Claims
 
     if TYPE_CHECKING:
         conns: Connections
@@ -53,6 +56,8 @@ class PublicTables:
 
         async def _leave_waiting_room(self, player_id: int) -> None: ...
 
+        async def player_room_state(self, player_id: int) -> RoomState | None: ...
+
     async def queue_join(self, player_id: int, tier_name: str) -> QueueInfo | None:
         """Wait for a public table of ``tier_name``: a room without a match on is left first. Your place,
         or None when you were seated at once.
@@ -60,14 +65,15 @@ class PublicTables:
         :raises RoomError: ``invalid`` (422, no such tier), ``in_game`` (playing a match),
             ``not_enough_beans``, ``already_queued`` (409)."""
         tier = tier_or_error(tier_name)
-        room = self.room_of.get(player_id)
-        if room is not None and room.playing:
-            raise RoomError("in_game", "you are playing a match; finish it or leave the table first")
-        await self._check_beans(player_id, {"minimum": tier.minimum})
-        if await self.queue.entry(player_id) is None:
-            await self._leave_waiting_room(player_id)
-        await self.queue.join(player_id, tier.name)
-        return await self.queue.place(player_id)
+        async with self.claims.hold(player_id):  # one seating request of the player's at a time (seating.py)
+            room = self.room_of.get(player_id)
+            if room is not None and room.playing:
+                raise RoomError("in_game", "you are playing a match; finish it or leave the table first")
+            await self._check_beans(player_id, {"minimum": tier.minimum})
+            if await self.queue.entry(player_id) is None:
+                await self._leave_waiting_room(player_id)
+            await self.queue.join(player_id, tier.name)
+            return await self.queue.place(player_id)
 
     async def queue_leave(self, player_id: int) -> str:
         """Leave the queue: the tier left. :raises RoomError: ``not_queued`` (409)."""
@@ -96,7 +102,14 @@ class PublicTables:
 
     async def open_public(self, tier: str, players: list[int]) -> None:
         """A new public table of ``tier`` for ``players`` (in queue order, seats 0, 1 …); computers take the
-        other seats; the hand starts at once."""
+        other seats; the hand starts at once. A player seated elsewhere since leaving the queue (a quick
+        play in between) is left out: one room per player (seating.py)."""
+        async with hold_all(self.claims, players):
+            players = [pid for pid in players if await self.player_room_state(pid) is None]
+            if players:
+                await self._open_public(tier, players)
+
+    async def _open_public(self, tier: str, players: list[int]) -> None:
         options = self.room_options(p.QuickPlayIn(tier=tier, hands=PUBLIC_HANDS), quick=True)
         options["hints"] = False
         options["bots_fill"] = True
@@ -123,11 +136,19 @@ class PublicTables:
         await self._check_beans(player_id, room.options)
         tier = str(room.options.get("tier", "practice"))
 
-        async def take(n: int) -> list[int]:
-            return await self.queue.take(tier, n)
+        async with contextlib.AsyncExitStack() as held:
 
-        for newcomer in await room.rematch(player_id, take):
-            self.room_of[newcomer] = room
+            async def take(n: int) -> list[int]:
+                """Players from the queue, each one's seating claim held until seated here (seating.py)."""
+                free = []
+                for pid in sorted(await self.queue.take(tier, n)):
+                    await held.enter_async_context(self.claims.hold(pid))
+                    if await self.player_room_state(pid) is None:  # not seated elsewhere meanwhile
+                        free.append(pid)
+                return free
+
+            for newcomer in await room.rematch(player_id, take):
+                self.room_of[newcomer] = room
 
 
 class _Live:

@@ -15,6 +15,7 @@ in (``<prefix>:seat:<player>`` → room code) for the edges and the other proces
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -183,6 +184,9 @@ class Seats:
         self._unseat = redis.register_script(_UNSEAT)
         self._queue: asyncio.Queue[tuple[int, str, bool]] = asyncio.Queue()
         self._task: asyncio.Task[Any] | None = None
+        self._pending = 0  # changes queued or being written
+        self._written = asyncio.Event()
+        self._written.set()
 
     def key(self, player: int) -> str:
         return f"{self.prefix}:seat:{player}"
@@ -198,10 +202,23 @@ class Seats:
             self._task.cancel()
 
     def seat(self, player: int, code: str) -> None:
-        self._queue.put_nowait((player, code, True))
+        self._put((player, code, True))
 
     def unseat(self, player: int, code: str) -> None:
-        self._queue.put_nowait((player, code, False))
+        self._put((player, code, False))
+
+    def _put(self, change: tuple[int, str, bool]) -> None:
+        self._pending += 1
+        self._written.clear()
+        self._queue.put_nowait(change)
+
+    async def settled(self, timeout: float = 2.0) -> None:
+        """Wait until every change made so far is written (or failed: Redis away), at most ``timeout`` s:
+        a player's seating claim is released only then (:mod:`paohuzi.server.seating`)."""
+        if self._task is None:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._written.wait(), timeout)
 
     async def room_of(self, player: int) -> str | None:
         value = await self.redis.get(self.key(player))
@@ -222,3 +239,7 @@ class Seats:
                     await pipe.execute()
             except Exception as exc:  # noqa: BLE001 — Redis away: the next change writes again
                 log(WARNING, "seat directory write failed", error=repr(exc))
+            finally:
+                self._pending -= len(batch)
+                if not self._pending:
+                    self._written.set()

@@ -40,6 +40,7 @@ from paohuzi.server.lease import Leases
 from paohuzi.server.logs import log
 from paohuzi.server.relay import Bus, Message, Seats, SharedConnections
 from paohuzi.server.room import Room, SeatState
+from paohuzi.server.seating import RedisClaims, SeatMap
 from paohuzi.server.services import RoomServices
 from paohuzi.server.shared_queue import SharedMatchmaker
 
@@ -51,32 +52,6 @@ CALL_TIMEOUT = 5.0
 
 def _unavailable() -> RoomError:
     return RoomError("moving", "the room is moving to another server process; try again in a moment", 503)
-
-
-class SeatMap(dict[int, Room]):
-    """The hub's ``room_of`` (player → room), mirrored to Redis for the other processes (:class:`Seats`)."""
-
-    def __init__(self, seats: Seats) -> None:
-        super().__init__()
-        self.seats = seats
-        self.quiet = False  # True while a room is given up: the new owner writes its players' seats
-
-    def __setitem__(self, player: int, room: Room) -> None:
-        super().__setitem__(player, room)
-        self.seats.seat(player, room.code)
-
-    def __delitem__(self, player: int) -> None:
-        room = self[player]
-        super().__delitem__(player)
-        if not self.quiet:
-            self.seats.unseat(player, room.code)
-
-    def pop(self, player: int, default: Any = None) -> Any:
-        if player not in self:
-            return default
-        room = self[player]
-        del self[player]
-        return room
 
 
 class SharedHub(Hub):
@@ -97,6 +72,7 @@ class SharedHub(Hub):
         self.conns = self.relayed
         self.services = dataclasses.replace(self.services, delivery=self.conns)
         self.seat_map = SeatMap(self.seats)
+        self.claims = RedisClaims(redis, prefix, self.seats.settled)  # held across the processes
         self.room_of = self.seat_map
         self.edge_room: dict[int, str] = {}  # player id → code, for local websockets seated elsewhere
         self.stopping = False
@@ -393,6 +369,7 @@ class SharedHub(Hub):
             if self.stopping:
                 raise _unavailable()
             reply["ok"] = await self._call_here(str(m["op"]), m["a"])
+            await self.seats.settled()  # the caller holds the player's claim until the seat is in Redis
         except RoomError as exc:
             reply["err"] = [exc.code, exc.message, exc.status]
         except Exception:  # noqa: BLE001 — answered as internal, logged here
@@ -558,9 +535,9 @@ class SharedHub(Hub):
         found = await self._owner_of_seat(player_id)
         return None if found is None else await self._call(found[1], "state", {"c": found[0]})
 
-    async def join_room(self, player_id: int, code: str, seat: int | None) -> RoomState:
+    async def _join_room(self, player_id: int, code: str, seat: int | None) -> RoomState:
         if code in self.rooms:
-            return await super().join_room(player_id, code, seat)
+            return await super()._join_room(player_id, code, seat)
         owner = await self.leases.owner(code)
         if owner is None:
             raise RoomError("not_found", f"no open room {code!r}", 404)

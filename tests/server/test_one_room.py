@@ -1,0 +1,264 @@
+"""One room per player (issue 27 item 2, docs/protocol.md §2): a double click or two tabs — several quick
+plays, "create room" and "join" requests at once with one token — seat the player once. A repeated quick
+play or create answers the room already made (200, the same code), never a second room and never a 逃跑.
+On SQLite and PostgreSQL (one process) and in the shared mode (three processes, one PostgreSQL, one Redis).
+
+Also issue 27 item 5: the stored and shown rules say what the room plays (``rounds`` is the room's hands).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .play import in_parallel
+from .support import Client, ServerProcess
+
+SLOW = {"PAOHUZI_TURN_SECONDS": "300", "PAOHUZI_CLAIM_SECONDS": "300", "PAOHUZI_OFFLINE_GRACE": "300"}
+QUICK = {"tier": "novice", "hands": 1}
+
+
+def _query(database_url: str, sql: str, **params: Any) -> list[tuple[Any, ...]]:
+    from sqlalchemy import create_engine, text
+
+    from paohuzi.server.db import normalize_url
+
+    engine = create_engine(normalize_url(database_url))
+    try:
+        with engine.connect() as conn:
+            return [tuple(r) for r in conn.execute(text(sql), params)]
+    finally:
+        engine.dispose()
+
+
+def seated_in(database_url: str, player: int) -> list[tuple[str, str]]:
+    """(code, status) of every open room with a seat of the player's, as stored."""
+    return _query(
+        database_url,
+        "SELECT r.code, r.status FROM rooms r JOIN room_seats s ON s.room_id = r.id"
+        " WHERE s.player_id = :p AND r.status != 'closed' ORDER BY r.code",
+        p=player,
+    )
+
+
+def matches_of(database_url: str, player: int) -> list[str]:
+    """The status of every match the player sat in."""
+    rows = _query(
+        database_url,
+        "SELECT m.status FROM matches m JOIN match_seats s ON s.match_id = m.id WHERE s.player_id = :p",
+        p=player,
+    )
+    return [str(r[0]) for r in rows]
+
+
+def ledger_of(database_url: str, player: int) -> list[tuple[str, str, int]]:
+    sql = "SELECT currency, reason, amount FROM ledger WHERE player_id = :p ORDER BY id"
+    rows = _query(database_url, sql, p=player)
+    return [(str(c), str(r), int(a)) for c, r, a in rows]
+
+
+def at_once(calls: list[Callable[[], httpx.Response]]) -> list[httpx.Response]:
+    """Run the calls on their own threads, released together."""
+    gate = threading.Barrier(len(calls))
+
+    def job(call: Callable[[], httpx.Response]) -> Callable[[], httpx.Response]:
+        def run() -> httpx.Response:
+            gate.wait()
+            return call()
+
+        return run
+
+    return in_parallel([job(c) for c in calls])
+
+
+def post(server: ServerProcess, token: str, path: str, body: Any) -> Callable[[], httpx.Response]:
+    headers = {"Authorization": f"Bearer {token}"}
+    return lambda: httpx.post(server.url + path, headers=headers, json=body, timeout=60)
+
+
+def check_one_quick_room(database_url: str, me: Client, answers: list[httpx.Response], beans: int) -> str:
+    """Exactly one answer made the room (201), every other is that room (200); the player sits in it
+    alone of all rooms, its one match is on, nothing was charged."""
+    assert sorted(r.status_code for r in answers) == [200] * (len(answers) - 1) + [201], [r.text for r in answers]
+    codes = {r.json()["room"]["code"] for r in answers}
+    assert len(codes) == 1, codes
+    (code,) = codes
+    assert seated_in(database_url, me.id) == [(code, "playing")]
+    assert matches_of(database_url, me.id) == ["playing"]
+    assert ledger_of(database_url, me.id) == [("beans", "start", beans)]
+    profile = me.api("GET", "/api/me")
+    assert profile["room"]["code"] == code
+    assert profile["player"]["beans"] == beans
+    return code
+
+
+@pytest.fixture
+def one_process(database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    server = ServerProcess(tmp_path, database_url, SLOW).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_concurrent_quick_plays_with_one_token_make_one_room(one_process: ServerProcess, database_url: str) -> None:
+    me = Client(one_process)
+    beans = me.api("GET", "/api/me")["player"]["beans"]
+    answers = at_once([post(one_process, me.token, "/api/rooms/quick", QUICK) for _ in range(8)])
+    code = check_one_quick_room(database_url, me, answers, beans)
+    # a quick play of other options while that match is on is refused, not a second room, not a 逃跑
+    again = me.api("POST", "/api/rooms/quick", {"tier": "novice", "hands": 2}, expect=409)
+    assert again["error"]["code"] == "in_game"
+    assert seated_in(database_url, me.id) == [(code, "playing")]
+
+
+def test_concurrent_creates_with_one_token_make_one_room(one_process: ServerProcess, database_url: str) -> None:
+    me = Client(one_process)
+    body = {"hands": 2}
+    answers = at_once([post(one_process, me.token, "/api/rooms", body) for _ in range(6)])
+    assert sorted(r.status_code for r in answers) == [200] * 5 + [201], [r.text for r in answers]
+    codes = {r.json()["room"]["code"] for r in answers}
+    assert len(codes) == 1
+    assert seated_in(database_url, me.id) == [(codes.pop(), "waiting")]
+    assert _query(database_url, "SELECT count(*) FROM rooms WHERE owner_id = :p", p=me.id) == [(1,)]
+
+
+def test_concurrent_quick_create_and_join_seat_the_player_once(
+    one_process: ServerProcess, database_url: str
+) -> None:
+    """Quick plays, creates and joins of a friend's room at once: whichever comes first, the player ends in
+    exactly one room, and nothing is charged (a match once on is never left by another request)."""
+    friend, me = Client(one_process), Client(one_process)
+    beans = me.api("GET", "/api/me")["player"]["beans"]
+    theirs = friend.api("POST", "/api/rooms", {"hands": 1}, expect=201)["room"]["code"]
+    calls = []
+    for _ in range(3):
+        calls.append(post(one_process, me.token, "/api/rooms/quick", QUICK))
+        calls.append(post(one_process, me.token, "/api/rooms", {"hands": 1}))
+        calls.append(post(one_process, me.token, f"/api/rooms/{theirs}/join", {}))
+    answers = at_once(calls)
+    for r in answers:
+        assert r.status_code in (200, 201) or r.json()["error"]["code"] == "in_game", r.text
+    where = seated_in(database_url, me.id)
+    assert len(where) == 1, where
+    assert me.api("GET", "/api/me")["room"]["code"] == where[0][0]
+    assert "aborted" not in matches_of(database_url, me.id)
+    assert ledger_of(database_url, me.id) == [("beans", "start", beans)]
+    assert me.api("GET", "/api/me")["player"]["beans"] == beans
+
+
+def test_the_stored_rules_say_how_many_hands_the_room_plays(one_process: ServerProcess, database_url: str) -> None:
+    """Issue 27 item 5: ``rules.rounds`` (R8.1 局数) is the room's ``hands``, shown and stored."""
+    me, other = Client(one_process), Client(one_process)
+    quick = me.api("POST", "/api/rooms/quick", {"hands": 3}, expect=201)["room"]
+    assert (quick["options"]["hands"], quick["options"]["rules"]["rounds"]) == (3, 3)
+    private = other.api("POST", "/api/rooms", {"hands": 4}, expect=201)["room"]
+    assert (private["options"]["hands"], private["options"]["rules"]["rounds"]) == (4, 4)
+    assert other.api("GET", f"/api/rooms/{private['code']}")["room"]["options"]["rules"]["rounds"] == 4
+    import json
+
+    stored = _query(database_url, "SELECT code, options FROM rooms ORDER BY id")
+    rounds = {code: (o if isinstance(o, dict) else json.loads(o))["rules"]["rounds"] for code, o in stored}
+    assert rounds == {quick["code"]: 3, private["code"]: 4}
+
+
+# ---- the shared mode: three processes ----------------------------------------------------------------
+
+
+@pytest.fixture
+def three(shared_deployment: dict[str, str], tmp_path: Path) -> Iterator[list[ServerProcess]]:
+    env = {k: v for k, v in shared_deployment.items() if k.startswith("PAOHUZI_")} | SLOW
+    env["PAOHUZI_LEASE_MS"] = "1500"
+    servers = [ServerProcess(tmp_path, shared_deployment["database_url"], env) for _ in range(3)]
+    try:
+        in_parallel([s.start for s in servers])
+        yield servers
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def test_quick_plays_across_three_processes_make_one_room(
+    three: list[ServerProcess], shared_deployment: dict[str, str]
+) -> None:
+    """21 quick plays with one token, seven at each process: one room, one seat, one answer."""
+    import redis
+
+    url = shared_deployment["database_url"]
+    me = Client(three[0])
+    beans = me.api("GET", "/api/me")["player"]["beans"]
+    answers = at_once([post(three[i % 3], me.token, "/api/rooms/quick", QUICK) for i in range(21)])
+    code = check_one_quick_room(url, me, answers, beans)
+    for server in three:  # every process knows where the player sits
+        assert server.api("GET", "/api/me", me.token)["room"]["code"] == code
+    store = redis.Redis.from_url(shared_deployment["PAOHUZI_REDIS_URL"])
+    try:
+        prefix = shared_deployment["PAOHUZI_REDIS_PREFIX"]
+        assert store.get(f"{prefix}:seat:{me.id}") == code.encode()
+        assert store.get(f"{prefix}:claim:{me.id}") is None  # every claim released
+    finally:
+        store.close()
+
+
+def test_quick_create_and_join_across_three_processes_seat_the_player_once(
+    three: list[ServerProcess], shared_deployment: dict[str, str]
+) -> None:
+    url = shared_deployment["database_url"]
+    friend, me = Client(three[0]), Client(three[1])
+    beans = me.api("GET", "/api/me")["player"]["beans"]
+    theirs = friend.api("POST", "/api/rooms", {"hands": 1}, expect=201)["room"]["code"]
+    calls = []
+    for i in range(3):
+        calls.append(post(three[i], me.token, "/api/rooms/quick", QUICK))
+        calls.append(post(three[(i + 1) % 3], me.token, "/api/rooms", {"hands": 1}))
+        calls.append(post(three[(i + 2) % 3], me.token, f"/api/rooms/{theirs}/join", {}))
+    answers = at_once(calls)
+    for r in answers:
+        assert r.status_code in (200, 201) or r.json()["error"]["code"] == "in_game", r.text
+    where = seated_in(url, me.id)
+    assert len(where) == 1, where
+    for server in three:
+        assert server.api("GET", "/api/me", me.token)["room"]["code"] == where[0][0]
+    assert "aborted" not in matches_of(url, me.id)
+    assert ledger_of(url, me.id) == [("beans", "start", beans)]
+
+
+@pytest.fixture
+def queue_server(database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    env = SLOW | {"PAOHUZI_MATCH_FILL_SECONDS": "600"}  # only three waiting are seated (no computer fills)
+    server = ServerProcess(tmp_path, database_url, env).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_a_queue_join_and_quick_plays_at_once_seat_the_player_once(
+    queue_server: ServerProcess, database_url: str
+) -> None:
+    """匹配 and quick play at once: two already wait, so a queue_join seats the player at a public table
+    at once; four quick plays go with it. Whichever wins, the player sits at one table, plays one match,
+    waits in no queue, and pays nothing."""
+    waiting = [Client(queue_server), Client(queue_server)]
+    me = Client(queue_server)
+    for c in [*waiting, me]:
+        c.connect()
+    for c in waiting:
+        c.api("POST", "/api/queue", {"tier": "novice"}, expect=201)
+    beans = me.api("GET", "/api/me")["player"]["beans"]
+    calls = [post(queue_server, me.token, "/api/queue", {"tier": "novice"})]
+    calls += [post(queue_server, me.token, "/api/rooms/quick", QUICK) for _ in range(4)]
+    answers = at_once(calls)
+    for r in answers:
+        assert r.status_code in (200, 201) or r.json()["error"]["code"] in ("in_game", "queued"), r.text
+    where = seated_in(database_url, me.id)
+    assert len(where) == 1 and where[0][1] == "playing", where
+    assert matches_of(database_url, me.id) == ["playing"]
+    assert me.api("GET", "/api/queue")["queue"] is None
+    assert me.api("GET", "/api/me")["room"]["code"] == where[0][0]
+    assert ledger_of(database_url, me.id) == [("beans", "start", beans)]
