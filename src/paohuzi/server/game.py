@@ -6,7 +6,9 @@ Every step that plays an action follows the same order (issue #5 §6):
 2. the action is appended to the ``actions`` log and committed;
 3. only then are the events sent — each seat gets its own view and the events it may see (R5).
 
-If step 2 fails the engine is rolled back by replaying the record without the action.
+If step 2 fails the engine is rolled back by replaying the record without the action, the actor is
+answered ``internal`` (nothing changed), and once the database answers again every seat gets a fresh
+``game`` snapshot (:meth:`Game._await_storage`): no client waits for an answer that never comes.
 
 The server decides who sees what only through the engine (``Hand.observation(seat)``,
 ``Event.for_seat(seat)``); it never looks into the cards itself. A game belongs to one room and runs under
@@ -18,6 +20,9 @@ from __future__ import annotations
 import asyncio
 import secrets
 from typing import Any, Protocol
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
 
 from paohuzi.engine import Action, IllegalActionError, Match
 from paohuzi.engine.hand import FORMAT_VERSION, Hand
@@ -37,6 +42,11 @@ __all__ = ["Game", "Lineup", "Sent", "Table"]
 ERROR, WARNING, INFO, DEBUG = 40, 30, 20, 10
 
 Lineup = list[store.MatchSeatRow]  # who played each seat, as the match began
+
+
+def _probe(s: Session) -> None:
+    """The cheapest job that needs the database to answer (and, in the shared mode, the room's fence)."""
+    s.execute(text("SELECT 1"))
 
 
 class Table(Protocol):
@@ -124,6 +134,7 @@ class Game:
         self.turns = Turns(table.seats, services.settings.bot_delay, self._on_deadline, self._on_bot)
         self.sent = Sent()
         self._waits: dict[int, tuple[Any, list[WaitInfo]]] = {}  # seat -> (hand state, 听牌 hint)
+        self._storage_watch: asyncio.Task[Any] | None = None  # waits for the database after a failed store
 
     # ---- starting and resuming -----------------------------------------------------------------------
 
@@ -320,6 +331,8 @@ class Game:
                 exc_info=True,
             )
             self._roll_back()
+            if self._storage_watch is None or self._storage_watch.done():
+                self._storage_watch = self.services.tasks.spawn(self._await_storage())
             raise RoomError("internal", "the server could not store the action; nothing changed", 500) from None
         log(DEBUG, "action", room=self.table.code, hand=self.hand_id, seq=self.seq, seat=seat, by=by)
         hand = engine.hand
@@ -330,6 +343,29 @@ class Game:
         self._send_updates(events, seat, msg_id)
         if hand.over:
             await self.finish_hand()
+
+    async def _await_storage(self) -> None:
+        """After an action could not be stored (a database outage): probe the database, less often the
+        longer it is down, and when it answers send every seat the ``game`` snapshot — the position as it is
+        (the action was rolled back) with the deadlines the roll-back gave. A client that did not resend
+        its action, or whose timers went stale, sees at once that it may act (issue 27)."""
+        delay = 0.1
+        while self._current():
+            try:
+                await self.services.db.run(_probe)
+            except Exception:  # noqa: BLE001 — still down: the failure was logged with the action
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+                continue
+            async with self.table.lock:
+                if self._current():
+                    log(INFO, "database answers again: snapshots sent", room=self.table.code, hand=self.hand_id)
+                    for seat in self.table.seats:
+                        self.send_snapshot(seat)
+            return
+
+    def _current(self) -> bool:
+        return not self.finished and self.table.match is self
 
     def _roll_back(self) -> None:
         record = self.engine.record()
