@@ -136,6 +136,12 @@ def _check_top_bar(me: Person, where: str) -> list[dict[str, Any]]:
     return buttons
 
 
+def _below_the_top_bar(me: Person, selector: str) -> None:
+    bar = me.page.locator(".topbar").bounding_box()
+    panel = me.page.locator(selector).bounding_box()
+    assert bar and panel and panel["y"] >= bar["y"] + bar["height"] - 1, (selector, bar, panel)
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_top_bar_labels_on_one_line_and_the_language_switch_on_screen(
     browser: Any, player_deals: Server, artifacts: Path, lang: str
@@ -158,6 +164,15 @@ def test_top_bar_labels_on_one_line_and_the_language_switch_on_screen(
             buttons = _check_top_bar(me, f"{lang} {size} with 提示")
             assert "hint" in {b["action"] for b in buttons}
             me.shot(f"{size}-hint")
+            # the 提示 and 聊天 panels open under the whole top bar (on a phone it has two rows)
+            me.page.click(".topbar [data-action='hint']")
+            me.page.wait_for_selector("[data-testid='hint']")
+            _below_the_top_bar(me, ".hint-panel")
+            me.page.click(".topbar [data-action='chat']")
+            me.page.wait_for_selector(".chat-panel")
+            _below_the_top_bar(me, ".chat-panel")
+            me.page.click(".topbar [data-action='chat'][aria-expanded='true']")
+            me.page.wait_for_selector(".chat-panel", state="detached")
             # the rules line keeps room to be read on a phone too (it shrank to "▸ QQ游…")
             rules_width = me.page.locator(".topbar [data-testid='rules'] summary").bounding_box()
             assert rules_width and rules_width["width"] >= 0.3 * viewport["width"], rules_width
