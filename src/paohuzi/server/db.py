@@ -3,7 +3,8 @@
 All database work goes through :meth:`Database.run`: the job (a function of a
 :class:`~sqlalchemy.orm.Session`) runs on the worker thread and its result comes back to the event loop.
 Jobs that arrive together are run in one transaction (group commit), so the append-only action log keeps
-up with many tables: each action costs a row, not a commit. If a batch fails, its jobs are run again one
+up with many tables: each action costs a row, not a commit — all but a wallet change (:func:`alone`), which
+has a transaction of its own. If a batch fails, its jobs are run again one
 by one so that one bad job fails alone. The worker keeps one connection of its own from batch to batch (no
 pool check-out, ping and reset per transaction) and writes the appends with one SQLAlchemy Core insert (no
 ORM unit of work): a one-row transaction costs ~0.1 ms of CPU on SQLite instead of ~0.6 (issue 14 item 6,
@@ -12,7 +13,8 @@ fence checks and the insert in one round trip, then the commit. A connection fou
 is replaced and the batch run again.
 
 SQLite runs in WAL mode with ``synchronous=NORMAL`` (a commit survives a crash of the server process, which
-is what the recovery promise is about); PostgreSQL is used through psycopg 3.
+is what the recovery promise is about), every transaction ``BEGIN IMMEDIATE`` (serialised with any other
+connection's from its first statement); PostgreSQL is used through psycopg 3.
 
 **The writer fence** (issue 14). One process runs a database's rooms. At start-up it takes the database over
 (:meth:`Database.take_over`: the ``writer_fence`` token goes up by one and becomes the process's own), and
@@ -37,6 +39,7 @@ import asyncio
 import queue
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -51,7 +54,7 @@ from paohuzi.server.logs import log
 from paohuzi.server.models import ActionRow, RoomFence, WriterFence, utcnow
 from paohuzi.server.rows import ActionLogRow
 
-__all__ = ["Database", "Fenced", "RoomFenced", "RoomStore", "fence_room", "normalize_url", "migrate"]
+__all__ = ["Database", "Fenced", "alone", "RoomFenced", "RoomStore", "fence_room", "normalize_url", "migrate"]
 
 T = TypeVar("T")
 _MAX_BATCH = 256
@@ -88,11 +91,20 @@ def make_engine(url: str) -> Engine:
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            # The driver begins a transaction only at a job's first write, so what the job read before it
+            # could be stale by then; every transaction begins here instead (``_immediate``).
+            dbapi_connection.isolation_level = None
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _immediate(connection: Connection) -> None:
+            # The write lock from the first statement: a transaction's reads stay true until it commits,
+            # as a wallet change needs (read, check, write; issue 27, paohuzi.server.wallet).
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
 
         return engine
     engine = create_engine(url, pool_pre_ping=True)
@@ -345,13 +357,14 @@ class Database:
                     batch.extend(more)
                 else:
                     batch.append(more)
-            try:
-                self._run_batch(batch)
-            except BaseException as exc:  # noqa: BLE001 — the worker must never die: fail the batch, go on
-                log(40, "database worker error", exc_info=True)
-                for job in batch:
-                    if job.loop is not None and job.future is not None:
-                        job.loop.call_soon_threadsafe(_resolve, [(job, False, exc)])
+            for part in _apart(batch):
+                try:
+                    self._run_batch(part)
+                except BaseException as exc:  # noqa: BLE001 — the worker must never die: fail the batch, go on
+                    log(40, "database worker error", exc_info=True)
+                    for job in part:
+                        if job.loop is not None and job.future is not None:
+                            job.loop.call_soon_threadsafe(_resolve, [(job, False, exc)])
             if stop:
                 return
 
@@ -514,6 +527,31 @@ class RoomStore:
 
     async def append_action(self, row: ActionLogRow) -> None:
         await self.db.append_action(row, self.fence)
+
+
+_ALONE: weakref.WeakSet[Callable[[Session], Any]] = weakref.WeakSet()
+
+
+def alone(fn: Callable[[Session], T]) -> Callable[[Session], T]:
+    """Mark a job to run in a transaction of its own, never batched with others: a wallet change
+    (:mod:`paohuzi.server.wallet`), whose row locks are taken in one order within its job — in a shared
+    transaction the locks of several jobs would pile up in any order, and two processes' batches could
+    wait on each other (a deadlock PostgreSQL breaks only after a second)."""
+    _ALONE.add(fn)
+    return fn
+
+
+def _apart(batch: list[_Job]) -> list[list[_Job]]:
+    """The batch in transactions, in order: each :func:`alone` job by itself, the others together."""
+    parts: list[list[_Job]] = []
+    for job in batch:
+        if job.fn is not None and job.fn in _ALONE:
+            parts += [[job], []]
+        elif parts:
+            parts[-1].append(job)
+        else:
+            parts.append([job])
+    return [part for part in parts if part]
 
 
 def _current_exception() -> BaseException:

@@ -1,6 +1,6 @@
 """双倍积分卡 as inventory items (R7.3, issue 13 §3; decisions in docs/decisions.md "双倍积分卡"):
 
-- **Granted** in the settlement's own transaction (:func:`grant_after_hand`, called by
+- **Granted** in the settlement's own transaction (:func:`cards_after_hand`, called by
   :func:`paohuzi.server.ledger_store.settle_hand`): one on a player's first settled hand of each UTC day
   (reason ``daily``), and one for each level (R7.4) the hand lifts the player above the highest level it
   was ever given a card for (reason ``level``: dropping a level and climbing back gives nothing).
@@ -22,10 +22,12 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from paohuzi.scoring import level_number
+from paohuzi.server import wallet
+from paohuzi.server.db import alone
 from paohuzi.server.models import CardActivation, LedgerRow, Player
 from paohuzi.server.store import Job, iso
 
@@ -37,7 +39,6 @@ __all__ = [
     "active_players",
     "cards_after_hand",
     "daily_given",
-    "grant_after_hand",
 ]
 
 CARD_SECONDS = 3600  # how long an activated card lasts (wall-clock); PAOHUZI_DOUBLE_CARD_SECONDS
@@ -104,16 +105,16 @@ def activate(player_id: int, seconds: float, now: datetime | None = None) -> Job
 
     def job(s: Session) -> tuple[str | None, CardState]:
         at = _now(now)
-        # lock the player's row (PostgreSQL) so that two activations at once cannot both pass the checks
-        held = s.execute(select(Player.double_cards).where(Player.id == player_id).with_for_update()).scalar_one()
+        # the player's row locked (issue 27) so that two activations at once cannot both pass the checks
+        wallet.lock(s, [player_id])
+        held = s.execute(select(Player.double_cards).where(Player.id == player_id)).scalar_one()
         before = _state(s, player_id, at)
         assert before is not None
         if before.active_until is not None:
             return "card_active", before
         if held < 1:
             return "no_card", before
-        after = int(held) - 1
-        s.execute(update(Player).where(Player.id == player_id).values(double_cards=after))
+        after = wallet.add(s, player_id, "double_cards", -1)
         s.add(CardActivation(player_id=player_id, started_at=at, expires_at=at + timedelta(seconds=seconds)))
         s.add(
             LedgerRow(
@@ -125,7 +126,7 @@ def activate(player_id: int, seconds: float, now: datetime | None = None) -> Job
         assert out is not None
         return None, out
 
-    return job
+    return alone(job)  # its own transaction: the row lock (server/db.py)
 
 
 def active_players(player_ids: Sequence[int], now: datetime | None = None) -> Job[set[int]]:
@@ -188,23 +189,3 @@ def daily_given(s: Session, player_ids: Sequence[int]) -> set[int]:
         .distinct()
     ).scalars()
     return set(rows)
-
-
-def grant_after_hand(s: Session, player_id: int, hand_id: int, points_before: int, points_after: int) -> int:
-    """Inside a hand's settlement transaction: the cards the hand gives the player (the day's first hand,
-    level-ups, R7.4), with their ledger rows. Returns how many were given. (The settlement itself does
-    this for all the hand's players at once: :func:`paohuzi.server.ledger_store.settle_hand`.)"""
-    p = s.execute(select(Player.double_cards, Player.card_level).where(Player.id == player_id)).one()
-    held, best = int(p[0]), p[1]
-    first_today = player_id not in daily_given(s, [player_id])
-    given, new_best = cards_after_hand(first_today, points_before, points_after, best)
-    for reason, n in given:
-        held += n
-        s.add(
-            LedgerRow(
-                player_id=player_id, hand_id=hand_id, currency="cards", reason=reason, amount=n, balance_after=held
-            )
-        )
-    if given or best != new_best:
-        s.execute(update(Player).where(Player.id == player_id).values(double_cards=held, card_level=new_best))
-    return sum(n for _r, n in given)

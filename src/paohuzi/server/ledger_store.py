@@ -1,7 +1,9 @@
 """The ledger (issue 13 §2): every change of a player's 欢乐豆 or 积分 is an append-only ``ledger`` row
 (player, hand, currency, reason, amount, balance after), written in the same transaction as the change
 itself — :func:`settle_hand` wraps the hand's settlement job, so a hand is never settled without its
-ledger rows, nor the reverse. :func:`replay` recomputes every balance from the ledger.
+ledger rows, nor the reverse. :func:`replay` recomputes every balance from the ledger. Changes made at
+once (several processes) are serialised by the players' row locks and written as increments
+(:mod:`paohuzi.server.wallet`, issue 27), so every row's balance after is the true one.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from typing import Any
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.orm import Session
 
+from paohuzi.server import wallet
 from paohuzi.server.crash import crash_point
+from paohuzi.server.db import alone
 from paohuzi.server.double_cards import cards_after_hand, daily_given
 from paohuzi.server.economy import RELIEF_AMOUNT, RELIEF_BELOW, RELIEF_PER_DAY, bean_moves
 from paohuzi.server.models import LedgerRow, Player, utcnow
@@ -28,7 +32,7 @@ class LedgerEntry:
     id: int
     hand_id: int | None
     currency: str  # beans | points | cards (双倍积分卡 held)
-    reason: str  # start | opening | hand | relief | daily | level | activate
+    reason: str  # start | opening | hand | relief | daily | level | activate | deleted (the account)
     amount: int
     balance_after: int
     created_at: str | None
@@ -74,18 +78,22 @@ def settle_hand(
 ) -> Job[list[int]]:
     """The hand's settlement ``finish`` (:func:`paohuzi.server.store.finish_hand`, which moves 积分) with,
     in the same transaction, the beans moved (:func:`paohuzi.server.economy.bean_moves`, on the balances
-    read in this transaction), the 双倍积分卡 the hand gives (:func:`paohuzi.server.double_cards.grant_after_hand`)
-    and a ledger row for every change. ``players``: the player id of each
+    read in this transaction under the players' row locks, :func:`paohuzi.server.wallet.lock`), the
+    双倍积分卡 the hand gives (:func:`paohuzi.server.double_cards.cards_after_hand`) and a ledger row for
+    every change. ``players``: the player id of each
     seat (None: a bot); ``in_hand``: the seats that played the hand; ``payments``: each seat's 积分 change
     as ``finish`` applies it. Returns each seat's change of beans.
     """
 
     def job(s: Session) -> list[int]:
-        finish(s)
-        crash_point("settle_begin")
         n = len(players)
         seated = [seat for seat in in_hand if players[seat] is not None]
         ids = [pid for pid in (players[seat] for seat in seated) if pid is not None]
+        # The players' rows locked before anything moves (issue 27): the balances read below stay true
+        # to the commit; a relief or a card used at the same moment (another process) waits for it.
+        wallet.lock(s, ids)
+        finish(s)
+        crash_point("settle_begin")
         # One read of the balances after ``finish`` moved the points, one of the day's cards given: the
         # rows are then written together (one insert), in the order the changes happen.
         now = {
@@ -115,13 +123,16 @@ def settle_hand(
             for reason, count in given:
                 cards += count
                 rows.append(_row(pid, "cards", reason, count, cards, hand_id))
+            # increments, never balances written back (issue 27); the rows' balances are exact: locked
             changes: dict[str, Any] = {}
+            if given:
+                changes["double_cards"] = Player.double_cards + (cards - int(row.double_cards))
             if given or row.card_level != best:
-                changes.update(double_cards=cards, card_level=best)
+                changes["card_level"] = best
             if moves[seat]:
                 before = held[seat]
                 assert before is not None
-                changes["beans"] = before + moves[seat]
+                changes["beans"] = Player.beans + moves[seat]
                 rows.append(_row(pid, "beans", "hand", moves[seat], before + moves[seat], hand_id))
             if changes:
                 s.execute(update(Player).where(Player.id == pid).values(**changes))
@@ -131,7 +142,7 @@ def settle_hand(
         crash_point("settle_end")
         return moves
 
-    return job
+    return alone(job)  # its own transaction: the row locks in one order (server/db.py)
 
 
 def _today_start() -> datetime:
@@ -144,9 +155,10 @@ def grant_relief(player_id: int) -> Job[tuple[str | None, int]]:
     ``not_broke`` or ``relief_used`` —, beans now)."""
 
     def job(s: Session) -> tuple[str | None, int]:
-        p = s.get(Player, player_id)
-        assert p is not None
-        beans = int(p.beans)
+        # The row lock first (issue 27): the balance and the day's count read below stay true until this
+        # commits, so claims at once (any process) are granted one after the other, RELIEF_PER_DAY at most.
+        wallet.lock(s, [player_id])
+        beans = int(s.execute(select(Player.beans).where(Player.id == player_id)).scalar_one())
         if beans >= RELIEF_BELOW:
             return "not_broke", beans
         today = s.execute(
@@ -160,12 +172,12 @@ def grant_relief(player_id: int) -> Job[tuple[str | None, int]]:
         ).scalar_one()
         if today >= RELIEF_PER_DAY:
             return "relief_used", beans
-        after = beans + RELIEF_AMOUNT
-        s.execute(update(Player).where(Player.id == player_id).values(beans=after))
+        after = wallet.add(s, player_id, "beans", RELIEF_AMOUNT)
         record(s, player_id, "beans", "relief", RELIEF_AMOUNT, after, None)
+        s.flush()  # the row counts for the next claim in the same transaction
         return None, after
 
-    return job
+    return alone(job)
 
 
 def entries(player_id: int, currency: str | None, limit: int) -> Job[list[LedgerEntry]]:
