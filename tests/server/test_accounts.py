@@ -9,6 +9,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+from sqlalchemy import select
+
+from paohuzi.server import ledger_store
+from paohuzi.server.db import Database
+from paohuzi.server.models import Player, SessionRow
 
 from .support import Client, ServerProcess, postgres_available, postgres_schema
 
@@ -202,7 +207,38 @@ def test_export_and_deletion_anonymise_the_player(accounts_server: ServerProcess
     alice.api("POST", "/api/me/claim", {"username": "alice_del", "password": "long enough pw"})
     err = alice.api("DELETE", "/api/me", {"password": "wrong password"}, expect=401)
     assert err["error"]["code"] == "bad_credentials"
+    beans = alice.api("GET", "/api/me")["player"]["beans"]
+    assert beans > 0 and server.api("GET", f"/api/players/{alice.id}")["player"]["nickname"] == "爱丽丝"
     assert alice.api("DELETE", "/api/me", {"password": "long enough pw"}) == {"deleted": alice.id}
+    # nothing of the account stays: no token hash, no claim, no wallet (taken out with a ledger row, so
+    # the ledger still replays to every balance), no session's token hash or user agent
+    db = Database(server.database_url)
+    try:
+        row = db.run_now(
+            lambda s: s.execute(
+                select(Player.token_hash, Player.claimed_at, Player.beans, Player.double_cards, Player.username)
+                .where(Player.id == alice.id)
+            ).one()
+        )
+        assert tuple(row) == (f"deleted:{alice.id}", None, 0, 0, None)
+        sessions = db.run_now(
+            lambda s: s.execute(
+                select(SessionRow.id, SessionRow.token_hash, SessionRow.user_agent, SessionRow.revoked_at)
+                .where(SessionRow.player_id == alice.id)
+            ).all()
+        )
+        assert sessions and all(
+            (h, ua) == (f"deleted:s{i}", "") and revoked is not None for i, h, ua, revoked in sessions
+        )
+        last = db.run_now(ledger_store.entries(alice.id, "beans", 1))[0]
+        assert (last.reason, last.amount, last.balance_after, last.hand_id) == ("deleted", -beans, 0, None)
+        replayed, held = db.run_now(ledger_store.replay()), db.run_now(ledger_store.balances())
+        assert replayed[alice.id] == held[alice.id] and replayed[alice.id]["beans"] == 0
+    finally:
+        db.stop()
+    # a deleted account has no public page: its card, profile and history answer alike
+    for path in (f"/api/players/{alice.id}", f"/api/players/{alice.id}/profile", f"/api/players/{alice.id}/history"):
+        assert server.api("GET", path, expect=404)["error"]["code"] == "not_found", path
     assert alice.api("GET", "/api/me", expect=401)["error"]["code"] == "unauthorized"
     server.api("POST", "/api/login", json_body={"username": "alice_del", "password": "long enough pw"}, expect=401)
     # bob's history keeps the match and the results, but not alice's name

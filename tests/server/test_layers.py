@@ -21,7 +21,7 @@ ALLOWED = {
     "names": {"models"},  # what a computer seat is called (电脑2·高手)
     "store": {"models", "names", "rows"},
     "accounts": set(),
-    "account_store": {"economy", "models", "rows", "store"},
+    "account_store": {"economy", "ledger_store", "models", "rows", "store", "wallet"},
     "economy": set(),
     "crash": set(),  # the kill -9 test hook (PAOHUZI_TEST_CRASH_AT)
     "double_cards": {"db", "models", "store", "wallet"},  # 双倍积分卡 (issue 13 §3)
@@ -59,7 +59,7 @@ ALLOWED = {
         *("account_store", "accounts", "double_cards", "economy", "hub", "ledger_store", "limits", "room"),
     },
     "ws": {"config", "connection", "hub", "logs", "metrics", "protocol", "room"},
-    "api": {"economy", "frames", "protocol", "store", "hub", "limits", "room"},
+    "api": {"economy", "frames", "profile_store", "protocol", "store", "hub", "limits", "room"},
     "profile_api": {"account_api", "economy", "hub", "profile_store", "room", "store"},
     "app": {
         *("account_api", "api", "profile_api", "config", "connection", "db", "hub", "logs", "metrics", "room"),

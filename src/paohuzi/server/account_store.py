@@ -4,17 +4,17 @@
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import String, cast, literal, select, update
 from sqlalchemy.orm import Session
 
+from paohuzi.server import ledger_store, wallet
 from paohuzi.server.economy import START_BEANS
 from paohuzi.server.models import LedgerRow, MatchSeat, Player, RoomSeat, SessionRow, utcnow
 from paohuzi.server.rows import PlayerRow
-from paohuzi.server.store import Job, hash_token, history, iso, player_by_id, player_row
+from paohuzi.server.store import Job, history, iso, player_by_id, player_row
 
 __all__ = [
     "DELETED_NICKNAME",
@@ -218,21 +218,36 @@ def export(player_id: int) -> Job[dict[str, Any] | None]:
 
 
 def delete_player(player_id: int) -> Job[list[int]]:
-    """Delete an account: the username, password and nickname go, every session is revoked, the guest
-    token is replaced by a random one, and the player's name in every match record (others' history too)
-    becomes :data:`DELETED_NICKNAME`. Points and results stay in the matches (others' scores depend on
-    them) but belong to nobody known. Returns the sessions revoked.
+    """Delete an account: the username, password and nickname go, every session is revoked and scrubbed
+    (its token hash and user agent), the player's own token hash becomes ``deleted:<id>`` (no token
+    hashes to that) and ``claimed_at`` goes; the 欢乐豆 and 双倍积分卡 held are taken out of the game, each
+    with a ledger row (reason ``deleted``), so the ledger still replays to every balance. The player's
+    name in every match record (others' history too) becomes :data:`DELETED_NICKNAME`. 积分 and results
+    stay in the matches (others' scores depend on them) but belong to nobody known. Returns the sessions
+    revoked.
     """
 
     def job(s: Session) -> list[int]:
+        wallet.lock(s, [player_id])  # the balances emptied below are the ones read (issue 27)
         p = s.get(Player, player_id)
         if p is None or p.deleted_at is not None:
             return []
         revoked = revoke_sessions(player_id, None)(s)
+        s.execute(
+            update(SessionRow)
+            .where(SessionRow.player_id == player_id)
+            .values(token_hash=literal("deleted:s") + cast(SessionRow.id, String), user_agent="")
+        )
         p.nickname = DELETED_NICKNAME
-        p.username = p.username_key = p.password_hash = None
-        p.token_hash = hash_token(secrets.token_urlsafe(32))
+        p.username = p.username_key = p.password_hash = p.claimed_at = None
+        p.token_hash = f"deleted:{player_id}"
         p.deleted_at = utcnow()
+        s.flush()
+        for column, currency in (("beans", "beans"), ("double_cards", "cards")):
+            held = int(s.execute(select(getattr(Player, column)).where(Player.id == player_id)).scalar_one())
+            if held:
+                after = wallet.add(s, player_id, column, -held)
+                ledger_store.record(s, player_id, currency, "deleted", -held, after, None)
         s.execute(update(MatchSeat).where(MatchSeat.player_id == player_id).values(nickname=DELETED_NICKNAME))
         s.execute(update(RoomSeat).where(RoomSeat.player_id == player_id).values(player_id=None, ready=False))
         return revoked

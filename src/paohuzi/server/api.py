@@ -15,7 +15,7 @@ from paohuzi import __version__
 from paohuzi.bots import levels
 from paohuzi.engine import Hand
 from paohuzi.rules import RuleSet, find_preset, preset_names
-from paohuzi.server import economy, store
+from paohuzi.server import economy, profile_store, store
 from paohuzi.server import protocol as p
 from paohuzi.server.frames import RoomState
 from paohuzi.server.hub import Hub, level_title
@@ -179,9 +179,17 @@ async def my_history(
     return {"matches": [m.to_dict() for m in await _hub(request).db.run(store.history(player["id"], limit))]}
 
 
+async def _known_player(request: Request, player_id: int) -> None:
+    """:raises RoomError: 404 ``not_found`` for no such player, or a deleted one (its profile page, its
+    card and its history answer alike; its matches stay in others' records, as 已注销玩家)."""
+    if await _hub(request).db.run(profile_store.is_deleted(player_id)) is not False:
+        raise RoomError("not_found", f"no player {player_id}", 404)
+
+
 @router.get("/players/{player_id}", tags=["players"])
 async def player_profile(request: Request, player_id: PlayerId) -> dict[str, Any]:
-    """A player's public profile."""
+    """A player's public profile (404 for a deleted account)."""
+    await _known_player(request, player_id)
     data = await _hub(request).db.run(store.player_by_id(player_id))
     if data is None:
         raise RoomError("not_found", f"no player {player_id}", 404)
@@ -193,7 +201,8 @@ async def player_history(
     request: Request, player_id: PlayerId, viewer: Viewer, limit: Annotated[int, Query(ge=1, le=100)] = 20
 ) -> dict[str, Any]:
     """A player's matches, newest first. ``room_code`` is null except for matches the caller (bearer
-    token) sat in."""
+    token) sat in. 404 for a deleted account."""
+    await _known_player(request, player_id)
     matches = await _hub(request).db.run(store.history(player_id, limit))
     return {"matches": _private_codes([m.to_dict() for m in matches], viewer)}
 

@@ -221,7 +221,8 @@ class LedgerRow(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"), nullable=True)
     currency: Mapped[str] = mapped_column(String(8))  # beans | points | cards (双倍积分卡 held)
-    reason: Mapped[str] = mapped_column(String(16))  # start | opening | hand | relief | daily | level | activate
+    # start | opening | hand | relief | daily | level | activate | deleted (the account's wallet emptied)
+    reason: Mapped[str] = mapped_column(String(16))
     amount: Mapped[int] = mapped_column(BigInteger)
     balance_after: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
