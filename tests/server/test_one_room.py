@@ -8,6 +8,7 @@ Also issue 27 item 5: the stored and shown rules say what the room plays (``roun
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -160,7 +161,6 @@ def test_the_stored_rules_say_how_many_hands_the_room_plays(one_process: ServerP
     private = other.api("POST", "/api/rooms", {"hands": 4}, expect=201)["room"]
     assert (private["options"]["hands"], private["options"]["rules"]["rounds"]) == (4, 4)
     assert other.api("GET", f"/api/rooms/{private['code']}")["room"]["options"]["rules"]["rounds"] == 4
-    import json
 
     stored = _query(database_url, "SELECT code, options FROM rooms ORDER BY id")
     rounds = {code: (o if isinstance(o, dict) else json.loads(o))["rules"]["rounds"] for code, o in stored}
@@ -262,3 +262,43 @@ def test_a_queue_join_and_quick_plays_at_once_seat_the_player_once(
     assert me.api("GET", "/api/queue")["queue"] is None
     assert me.api("GET", "/api/me")["room"]["code"] == where[0][0]
     assert ledger_of(database_url, me.id) == [("beans", "start", beans)]
+
+
+def test_migration_0008_writes_the_hands_into_the_stored_rules_rounds(database_url: str) -> None:
+    """Rooms stored before issue 27 item 5 kept the preset's ``rounds`` (8): the migration sets it to the
+    room's ``hands``; a room whose rules say it already, or without rules, is left as it was."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, text
+
+    import paohuzi.server.db as db
+
+    engine = create_engine(db.normalize_url(database_url))
+    config = Config(str(Path(db.__file__).parent / "alembic.ini"))
+    config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
+    try:
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0007")
+        rooms = {
+            "100001": {"hands": 3, "rules": {"name": "qq", "rounds": 8, "stake": 1}},
+            "100002": {"hands": 8, "rules": {"name": "qq", "rounds": 8}},
+            "100003": {"hands": 2},
+        }
+        insert = text(
+            "INSERT INTO rooms (code, kind, options, status, created_at) VALUES (:c, 'private', :o, 'closed', :t)"
+        )
+        with engine.begin() as connection:
+            for code, options in rooms.items():
+                connection.execute(insert, {"c": code, "o": json.dumps(options), "t": "2026-01-01 00:00:00+00:00"})
+        db.migrate(engine)
+        with engine.connect() as connection:
+            stored = dict(connection.execute(text("SELECT code, options FROM rooms")).all())
+        got = {code: o if isinstance(o, dict) else json.loads(o) for code, o in stored.items()}
+        assert got == {
+            "100001": {"hands": 3, "rules": {"name": "qq", "rounds": 3, "stake": 1}},
+            "100002": {"hands": 8, "rules": {"name": "qq", "rounds": 8}},
+            "100003": {"hands": 2},
+        }
+    finally:
+        engine.dispose()
