@@ -168,11 +168,11 @@ def test_cards_used_at_once_are_used_once_each(databases: list[Database]) -> Non
 
 
 def test_hands_relief_and_cards_at_once_keep_the_ledger_true(databases: list[Database]) -> None:
-    """12 players sign up at once (the start grant), then play hands of three at four tables — each table's
-    match settled hand after hand by its own connection, as a room's owner does — while the same
-    players claim relief and use their cards through the other connections. No bean is minted by a hand:
-    the beans held are the start grants plus the relief granted; 积分 are what the hands paid; cards are
-    those the hands gave less those used; the ledger replays to every balance."""
+    """12 players sign up at once (the start grant), then play hands of three at four tables (胡 and 逃跑
+    settled alike) — each table's match settled hand after hand by its own connection, as a room's owner
+    does — while the same players claim relief and use their cards through the other connections. No bean
+    is minted by a hand: the beans held are the start grants plus the relief granted; 积分 are what the
+    hands paid; cards are those the hands gave less those used; the ledger replays to every balance."""
     dbs, rng = databases, random.Random(7)
     made = _at_once(dbs, [(k, account_store.create_guest(secrets.token_hex(32), f"m{k}", "")) for k in range(12)])
     players = [row.id for row, _session in made]
@@ -186,8 +186,12 @@ def test_hands_relief_and_cards_at_once_keep_the_ledger_true(databases: list[Dat
         t = number % len(tables)
         loser, winner = rng.sample(range(3), 2)
         pay = [0, 0, 0]
-        pay[winner] = rng.choice((30, 90, 300))
-        pay[loser] = -pay[winner]
+        if number % 5:  # a 胡: the loser pays the winner
+            pay[winner] = rng.choice((30, 90, 300))
+            pay[loser] = -pay[winner]
+        else:  # 逃跑 (R7.3): the leaver pays the penalty to each of the others
+            pay = [30, 30, 30]
+            pay[loser] = -60
         for i, pid in enumerate(tables[t]):
             points[pid] += pay[i]
         hands[t].append(_settle(matches[t], number, tables[t], pay, rng.choice((5, 20, 100))))
