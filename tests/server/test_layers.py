@@ -41,11 +41,16 @@ ALLOWED = {
     "hints": {"frames", "room"},  # 提示 (issue #16): the room is only read (type-only import)
     "queue_store": {"models", "store"},
     "matchmaking": {"config", "db", "economy", "frames", "logs", "queue_store"},  # 匹配 (issue 13 §4)
-    "public": {"config", "db", "frames", "logs", "matchmaking", "protocol", "registry", "room", "services", "store"},
+    "public": {
+        *("config", "db", "frames", "logs", "matchmaking", "protocol", "registry", "room", "services", "store"),
+        "seating",
+    },
+    "room_options": {"config", "economy", "frames", "protocol"},  # a lobby request's room options (R8)
+    "seating": {"frames", "relay", "room"},  # one room per player (issue 27): the claims, the seat map
     "hub": {
         *("bots", "config", "connection", "db", "frames", "logs"),
         *("protocol", "registry", "room", "services", "store", "accounts", "account_store", "hints"),
-        *("economy", "ledger_store", "public"),
+        *("economy", "ledger_store", "public", "room_options", "seating"),
     },
     "lease": {"logs"},  # the shared mode (issue 14): room leases in Redis
     "limits": {"connection", "logs"},  # rate limits: in memory, or in Redis in the shared mode
@@ -53,7 +58,7 @@ ALLOWED = {
     "shared_queue": {"config", "db", "frames", "logs", "matchmaking", "relay"},  # the shared mode's 匹配 queue
     "shared": {
         *("config", "db", "frames", "hub", "lease", "logs", "protocol", "relay", "room", "services", "store"),
-        "shared_queue",
+        *("seating", "shared_queue"),
     },
     "account_api": {
         *("account_store", "accounts", "double_cards", "economy", "hub", "ledger_store", "limits", "room"),
