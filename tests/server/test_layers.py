@@ -46,7 +46,7 @@ ALLOWED = {
         "seating",
     },
     "room_options": {"config", "economy", "frames", "protocol"},  # a lobby request's room options (R8)
-    "seating": {"frames", "relay", "room"},  # one room per player (issue 27): the claims, the seat map
+    "seating": {"frames", "logs", "relay", "room"},  # one room per player (issue 27): the claims, the seat map
     "hub": {
         *("bots", "config", "connection", "db", "frames", "logs"),
         *("protocol", "registry", "room", "services", "store", "accounts", "account_store", "hints"),

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import orjson
 
 from paohuzi.server.frames import RoomError, RoomState
+from paohuzi.server.logs import log
 
 if TYPE_CHECKING:
     from paohuzi.server.relay import Seats
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Claims", "LocalClaims", "RedisClaims", "SeatMap", "same_room"]
 
+WARNING = 30
 CLAIM_MS = 30_000  # a claim left by a crashed process expires after this long
 CLAIM_WAIT = 15.0  # seconds a request waits for the player's other seating request to end
 
@@ -139,8 +141,9 @@ class RedisClaims:
             finally:
                 try:
                     await self.settle()
-                finally:
                     await self._release(keys=[key], args=[token])
+                except Exception as exc:  # noqa: BLE001 — Redis away: the claim expires by itself (CLAIM_MS)
+                    log(WARNING, "seating claim not released", player=player, error=repr(exc))
 
     async def _take(self, key: str, token: str) -> bool:
         try:
