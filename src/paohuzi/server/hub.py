@@ -4,7 +4,8 @@ rooms show. It routes lobby requests (HTTP) and game frames (websocket) to the r
 
 Rooms never see the hub: each gets :class:`~paohuzi.server.services.RoomServices` (the connections as its
 delivery port, the player cards, the database, background tasks, the bot pool). Membership — which room a
-player sits in, which rooms are open — is the hub's alone, updated after each room call.
+player sits in, which rooms are open — is the hub's alone, updated after each room call. Every request
+that seats a player holds the player's claim (:mod:`paohuzi.server.seating`): one room per player.
 """
 
 from __future__ import annotations
