@@ -302,3 +302,43 @@ def test_migration_0008_writes_the_hands_into_the_stored_rules_rounds(database_u
         }
     finally:
         engine.dispose()
+
+
+def test_a_public_table_taking_a_waiting_player_and_its_quick_plays_seat_it_once(
+    queue_server: ServerProcess, database_url: str
+) -> None:
+    """继续 at a public table takes a waiting player into a computer's seat (rematch) while that player
+    sends quick plays: it ends in one room — the table or its quick room — and pays nothing."""
+    a, b, c = (Client(queue_server) for _ in range(3))
+    for x in (a, b, c):
+        x.connect()
+        x.api("POST", "/api/queue", {"tier": "novice"}, expect=201)
+    code = a.expect("room", where=lambda f: f["room"] is not None and f["room"]["status"] == "playing")["room"]["code"]
+    for x in (a, b, c):
+        x.send({"type": "auto", "on": True})
+    for x in (a, b, c):
+        x.expect("match_over", timeout=90)
+    for x in (b, c):  # between hands leaving is free: computers take their seats
+        assert x.api("POST", "/api/rooms/leave") == {"left": code, "penalty": None}
+    a.send({"type": "auto", "on": False})
+    d = Client(queue_server)
+    d.connect()
+    beans = d.api("GET", "/api/me")["player"]["beans"]
+    assert d.api("POST", "/api/queue", {"tier": "novice"}, expect=201)["queue"]["position"] == 1
+
+    def carry_on() -> httpx.Response:
+        a.send({"type": "ready", "ready": True})  # 继续: takes d from the queue into a computer's seat
+        return httpx.Response(204)
+
+    answers = at_once([carry_on] + [post(queue_server, d.token, "/api/rooms/quick", QUICK) for _ in range(4)])
+    for r in answers:
+        assert r.status_code in (200, 201, 204) or r.json()["error"]["code"] in ("in_game", "queued"), r.text
+    a.expect("room", where=lambda f: f["room"]["status"] == "playing" and f["room"]["code"] == code)
+    where = seated_in(database_url, d.id)
+    assert len(where) == 1 and where[0][1] == "playing", where
+    table = a.api("GET", f"/api/rooms/{code}")["room"]
+    at_table = [s["player"]["id"] for s in table["seats"] if s["player"]]
+    assert (d.id in at_table) == (where[0][0] == code), (at_table, where)
+    assert matches_of(database_url, d.id) == ["playing"]
+    assert d.api("GET", "/api/queue")["queue"] is None
+    assert ledger_of(database_url, d.id) == [("beans", "start", beans)]
