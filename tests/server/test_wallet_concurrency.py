@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
+import threading
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -23,7 +24,7 @@ from sqlalchemy.orm import Session
 
 from paohuzi.scoring import level_number
 from paohuzi.server import account_store, double_cards, economy, ledger_store, store
-from paohuzi.server.db import Database
+from paohuzi.server.db import Database, alone
 from paohuzi.server.models import LedgerRow
 
 from .support import ServerProcess, postgres_available, postgres_schema
@@ -296,3 +297,36 @@ def test_relief_and_cards_claimed_at_once_on_three_processes_of_the_shared_mode(
             list(pool.map(lambda s: s.stop(), servers))
         if db is not None:
             db.stop()
+
+
+def test_a_wallet_change_has_a_transaction_of_its_own(databases: list[Database]) -> None:
+    """Jobs queued together share one transaction (group commit) but for a wallet change (``db.alone``),
+    which runs by itself between them, in order: its row locks never pile up with other jobs' locks."""
+    db = databases[0]
+    inside, gate = threading.Event(), threading.Event()
+    sessions: list[tuple[str, Session]] = []
+
+    def hold(s: Session) -> None:  # keeps the worker busy while the four are queued: one batch
+        inside.set()
+        assert gate.wait(30)
+
+    def plain(name: str) -> ledger_store.Job[None]:
+        def job(s: Session) -> None:
+            sessions.append((name, s))
+
+        return job
+
+    async def main() -> None:
+        held = asyncio.ensure_future(db.run(hold))
+        assert await asyncio.get_running_loop().run_in_executor(None, inside.wait, 30)
+        four = [
+            asyncio.ensure_future(db.run(job)) for job in (plain("a"), alone(plain("wallet")), plain("b"), plain("c"))
+        ]
+        await asyncio.sleep(0)  # each task runs to its hand-over to the worker
+        gate.set()
+        await asyncio.gather(held, *four)
+
+    asyncio.run(main())
+    assert [name for name, _s in sessions] == ["a", "wallet", "b", "c"]
+    a, wallet_change, b, c = (s for _name, s in sessions)
+    assert a is not wallet_change and wallet_change is not b and b is not a and b is c
