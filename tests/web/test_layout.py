@@ -136,10 +136,20 @@ def _check_top_bar(me: Person, where: str) -> list[dict[str, Any]]:
     return buttons
 
 
+def _boxes(me: Person, *selectors: str) -> list[dict[str, float]]:
+    """The boxes of the first element of each selector, measured at one moment (in one evaluation: a frame
+    redraws the table, and a box read element by element could come from a detached one)."""
+    boxes: list[dict[str, float]] = me.page.evaluate(
+        """sels => sels.map(s => { const r = document.querySelector(s).getBoundingClientRect();
+                                   return {x: r.x, y: r.y, width: r.width, height: r.height}; })""",
+        list(selectors),
+    )
+    return boxes
+
+
 def _below_the_top_bar(me: Person, selector: str) -> None:
-    bar = me.page.locator(".topbar").bounding_box()
-    panel = me.page.locator(selector).bounding_box()
-    assert bar and panel and panel["y"] >= bar["y"] + bar["height"] - 1, (selector, bar, panel)
+    bar, panel = _boxes(me, ".topbar", selector)
+    assert panel["y"] >= bar["y"] + bar["height"] - 1, (selector, bar, panel)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -174,8 +184,8 @@ def test_top_bar_labels_on_one_line_and_the_language_switch_on_screen(
             me.page.click(".topbar [data-action='chat'][aria-expanded='true']")
             me.page.wait_for_selector(".chat-panel", state="detached")
             # the rules line keeps room to be read on a phone too (it shrank to "▸ QQ游…")
-            rules_width = me.page.locator(".topbar [data-testid='rules'] summary").bounding_box()
-            assert rules_width and rules_width["width"] >= 0.3 * viewport["width"], rules_width
+            (rules,) = _boxes(me, ".topbar [data-testid='rules'] summary")
+            assert rules["width"] >= 0.3 * viewport["width"], rules
         # 托管 on: the longest label (取消托管 / Stop auto-play), on a phone
         me.page.set_viewport_size(PHONE)
         me.page.wait_for_function("() => innerWidth === 360")
