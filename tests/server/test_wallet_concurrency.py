@@ -244,9 +244,9 @@ def _count(db: Database, reason: str, player: int | None = None) -> int:
     return db.run_now(job)
 
 
-def _post(server: ServerProcess, token: str, path: str) -> str | None:
+def _post(http: httpx.Client, server: ServerProcess, token: str, path: str) -> str | None:
     """POST ``path`` as the player: None when it was done (200), else the error's code (409)."""
-    r = httpx.post(server.url + path, headers={"Authorization": f"Bearer {token}"}, timeout=60)
+    r = http.post(server.url + path, headers={"Authorization": f"Bearer {token}"}, timeout=60)
     assert r.status_code in (200, 409), f"{path}: {r.status_code} {r.text}"
     return None if r.status_code == 200 else str(r.json()["error"]["code"])
 
@@ -275,8 +275,8 @@ def test_relief_and_cards_claimed_at_once_on_three_processes_of_the_shared_mode(
         def at_once(path: str, each: int) -> Counter[tuple[int, str | None]]:
             calls = [token for token in tokens for _ in range(each)]
             rng.shuffle(calls)
-            with ThreadPoolExecutor(12) as pool:
-                codes = list(pool.map(lambda k: _post(servers[k % PROCESSES], calls[k], path), range(len(calls))))
+            with ThreadPoolExecutor(12) as pool, httpx.Client(limits=httpx.Limits(max_connections=12)) as http:
+                codes = list(pool.map(lambda k: _post(http, servers[k % PROCESSES], calls[k], path), range(len(calls))))
             return Counter((tokens[token], code) for token, code in zip(calls, codes, strict=True))
 
         # (the third round is no race: the day's two are in before it starts)
