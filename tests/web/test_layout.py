@@ -168,6 +168,11 @@ def test_top_bar_labels_on_one_line_and_the_language_switch_on_screen(
         _start(me)
         me.play_until_discard()
         me.page.wait_for_selector(".topbar [data-action='hint']")
+        rules_text = me.page.text_content(".topbar [data-testid='rules'] summary") or ""
+        if lang == "en":  # a one-hand room: "1 hand", never "1 hands"
+            assert " 1 hand " in f" {rules_text} ".replace("·", " ") and "1 hands" not in rules_text, rules_text
+        else:
+            assert "1局" in rules_text, rules_text
         for size, viewport in SIZES.items():
             me.page.set_viewport_size(viewport)
             me.page.wait_for_function("w => innerWidth === w", arg=viewport["width"])

@@ -71,6 +71,7 @@ const zh = {
   dealer: "庄",
   liang: "亮张",
   cardsN: "{n}张",
+  cardsN_one: "{n}张",
   yourTurn: "轮到你出牌",
   tapTwice: "点两下或上滑出牌",
   waitingFor: "等待 {name}",
@@ -236,6 +237,7 @@ const zh = {
   dealer_draw: "抽庄",
   dealer_owner: "房主坐庄",
   handsN: "{n}局",
+  handsN_one: "{n}局",
   timesTwo: "自摸翻倍 ×2",
   cappedAt: "封顶 {n}",
   rulesShort: "规则",
@@ -247,7 +249,6 @@ const zh = {
   kicked: "你被房主请出了房间 {code}",
   readyTimeout: "你在 {n} 秒内没有准备，已离开房间 {code}",
   readyClock: "{n} 秒后离开",
-  bestHand: "最佳",
   summaryTitle: "总结算",
   bigWinner: "大赢家",
   sharePng: "分享图片",
@@ -481,6 +482,7 @@ const en = {
   dealer: "Dealer",
   liang: "Shown",
   cardsN: "{n} cards",
+  cardsN_one: "{n} card",
   yourTurn: "Your turn: discard",
   tapTwice: "Tap a card twice or swipe it up",
   waitingFor: "Waiting for {name}",
@@ -641,6 +643,7 @@ const en = {
   dealer_draw: "drawn dealer",
   dealer_owner: "owner deals first",
   handsN: "{n} hands",
+  handsN_one: "{n} hand",
   timesTwo: "self-drawn ×2",
   cappedAt: "capped at {n}",
   rulesShort: "Rules",
@@ -652,7 +655,6 @@ const en = {
   kicked: "The owner removed you from room {code}",
   readyTimeout: "You did not get ready within {n} s and left room {code}",
   readyClock: "leaves in {n} s",
-  bestHand: "best",
   summaryTitle: "Match summary",
   bigWinner: "Big winner",
   sharePng: "Share as a picture",
@@ -845,7 +847,9 @@ export function setLang(name) {
 }
 
 export function t(key, params) {
-  let text = TABLES[current][key] ?? zh[key] ?? key;
+  // English counts one hand, many hands: a key may have a singular form `<key>_one` for {n} = 1.
+  const one = params && Number(params.n) === 1 ? TABLES[current][`${key}_one`] : undefined;
+  let text = one ?? TABLES[current][key] ?? zh[key] ?? key;
   if (params) text = text.replace(/\{(\w+)\}/g, (m, k) => (params[k] ?? m));
   return text;
 }
