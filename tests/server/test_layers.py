@@ -21,7 +21,7 @@ ALLOWED = {
     "names": {"models"},  # what a computer seat is called (电脑2·高手)
     "store": {"models", "names", "rows"},
     "accounts": set(),
-    "account_store": {"economy", "ledger_store", "models", "rows", "store", "wallet"},
+    "account_store": {"db", "economy", "ledger_store", "models", "rows", "store", "wallet"},
     "economy": set(),
     "crash": set(),  # the kill -9 test hook (PAOHUZI_TEST_CRASH_AT)
     "double_cards": {"db", "models", "store", "wallet"},  # 双倍积分卡 (issue 13 §3)

@@ -11,6 +11,7 @@ from sqlalchemy import String, cast, literal, select, update
 from sqlalchemy.orm import Session
 
 from paohuzi.server import ledger_store, wallet
+from paohuzi.server.db import alone
 from paohuzi.server.economy import START_BEANS
 from paohuzi.server.models import LedgerRow, MatchSeat, Player, RoomSeat, SessionRow, utcnow
 from paohuzi.server.rows import PlayerRow
@@ -252,4 +253,4 @@ def delete_player(player_id: int) -> Job[list[int]]:
         s.execute(update(RoomSeat).where(RoomSeat.player_id == player_id).values(player_id=None, ready=False))
         return revoked
 
-    return job
+    return alone(job)  # a wallet change: its own transaction, like every row lock (server/db.py)
