@@ -20,7 +20,7 @@ from paohuzi.server.frames import Frame, QueueInfo, RoomError, RoomState
 from paohuzi.server.logs import log
 from paohuzi.server.matchmaking import Matchmaker, tier_or_error
 from paohuzi.server.room import Room, SeatState
-from paohuzi.server.seating import Claims, hold_all
+from paohuzi.server.seating import Claims, hold_each
 
 if TYPE_CHECKING:
     from paohuzi.server.db import Database
@@ -104,8 +104,8 @@ class PublicTables:
         """A new public table of ``tier`` for ``players`` (in queue order, seats 0, 1 …); computers take the
         other seats; the hand starts at once. A player seated elsewhere since leaving the queue (a quick
         play in between) is left out: one room per player (seating.py)."""
-        async with hold_all(self.claims, players):
-            players = [pid for pid in players if await self.player_room_state(pid) is None]
+        async with hold_each(self.claims, players) as held:
+            players = [pid for pid in players if pid in held and await self.player_room_state(pid) is None]
             if players:
                 await self._open_public(tier, players)
 

@@ -10,10 +10,10 @@ between. The hub is given one of two implementations:
   database (the writer fence, :mod:`paohuzi.server.db`: a second process started on it is fenced and
   stops), so the lock of that one process is the lock of every request the database will ever store.
 - :class:`RedisClaims` (the shared mode, issue 14): the same lock in the process, then a Redis key
-  ``<prefix>:claim:<player>`` set only if absent (``SET NX PX``) with a random token, deleted only by the
-  token's holder (a crashed holder's claim expires). It is released only once the player's seat is
-  written to Redis (:class:`SeatMap` → :class:`~paohuzi.server.relay.Seats`), so the next holder, in any
-  process, sees where the player sits.
+  ``<prefix>:claim:<player>`` set only if absent (``SET NX PX``) with a random token, renewed while held
+  and deleted only by the token's holder (a crashed holder's claim expires within :data:`CLAIM_MS`). It
+  is released only once the player's seat is written to Redis (:class:`SeatMap` →
+  :class:`~paohuzi.server.relay.Seats`), so the next holder, in any process, sees where the player sits.
 
 A second quick play, or a second "create room", made while (or after) the first one made a room answers
 that room (:func:`same_room`, docs/protocol.md §2: HTTP 200 instead of 201, the same code) instead of a
@@ -41,13 +41,20 @@ if TYPE_CHECKING:
 __all__ = ["Claims", "LocalClaims", "RedisClaims", "SeatMap", "same_room"]
 
 WARNING = 30
-CLAIM_MS = 30_000  # a claim left by a crashed process expires after this long
+CLAIM_MS = 3_000  # a claim left by a crashed process expires after this long (its holder renews it)
 CLAIM_WAIT = 15.0  # seconds a request waits for the player's other seating request to end
 
 # KEYS[1] the claim key, ARGV[1] the holder's token: only the holder deletes it.
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+# KEYS[1] the claim key, ARGV[1] the holder's token, ARGV[2] milliseconds: only the holder renews it.
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 end
 return 0
 """
@@ -117,6 +124,7 @@ class RedisClaims:
         self.settle = settle
         self.local = LocalClaims()
         self._release = redis.register_script(_RELEASE)
+        self._renew = redis.register_script(_RENEW)
 
     def key(self, player: int) -> str:
         return f"{self.prefix}:claim:{player}"
@@ -135,15 +143,26 @@ class RedisClaims:
                     raise _busy()
                 await asyncio.sleep(pause)  # the other holder is in another process: ask again shortly
                 pause = min(pause * 2, 0.05)
+            renewal = asyncio.create_task(self._keep(key, token))
             try:
                 async with _marked(player):
                     yield
             finally:
+                renewal.cancel()
                 try:
                     await self.settle()
                     await self._release(keys=[key], args=[token])
                 except Exception as exc:  # noqa: BLE001 — Redis away: the claim expires by itself (CLAIM_MS)
                     log(WARNING, "seating claim not released", player=player, error=repr(exc))
+
+    async def _keep(self, key: str, token: str) -> None:
+        """Renew the claim while it is held (a slow database must not let it expire under its holder)."""
+        while True:
+            await asyncio.sleep(CLAIM_MS / 3000)
+            try:
+                await self._renew(keys=[key], args=[token, CLAIM_MS])
+            except Exception as exc:  # noqa: BLE001 — Redis away: try again at the next renewal
+                log(WARNING, "seating claim not renewed", key=key, error=repr(exc))
 
     async def _take(self, key: str, token: str) -> bool:
         try:
@@ -154,12 +173,20 @@ class RedisClaims:
 
 
 @contextlib.asynccontextmanager
-async def hold_all(claims: Claims, players: Iterable[int]) -> AsyncIterator[None]:
-    """Hold several players' claims (a public table): taken in id order, so two never wait on each other."""
+async def hold_each(claims: Claims, players: Iterable[int]) -> AsyncIterator[set[int]]:
+    """Hold several players' claims (a public table), taken in id order so that two tables never wait on
+    each other: the players whose claim was had (one still busy after :data:`CLAIM_WAIT` is left out)."""
+    held: set[int] = set()
     async with contextlib.AsyncExitStack() as stack:
         for player in sorted(set(players)):
-            await stack.enter_async_context(claims.hold(player))
-        yield
+            try:
+                await stack.enter_async_context(claims.hold(player))
+            except RoomError as exc:
+                if exc.code != "busy":
+                    raise
+                continue
+            held.add(player)
+        yield held
 
 
 def _plain(value: Any) -> Any:
