@@ -195,12 +195,12 @@ def _plain(value: Any) -> Any:
 
 def same_room(state: RoomState | None, player: int, kind: str, options: dict[str, Any]) -> bool:
     """Whether the room the player sits in (``state``) is what a repeated request asks for: a quick play
-    of the same options whose match is on, or a private room of the same options that the player owns
+    of the same options whose match is on (not finished), or a private room of the same options that the player owns
     and whose match has not begun."""
     if state is None or state["kind"] != kind or _plain(state["options"]) != _plain(options):
         return False
-    if kind == "quick":
-        return state["match"] is not None
+    if kind == "quick":  # a finished match is not repeated: the next quick play is a new table
+        return state["match"] is not None and not state["match"].get("finished")
     return kind == "private" and state["owner"] == player and state["match"] is None
 
 
