@@ -191,12 +191,18 @@ def test_top_bar_labels_on_one_line_and_the_language_switch_on_screen(
             # the rules line keeps room to be read on a phone too (it shrank to "▸ QQ游…")
             (rules,) = _boxes(me, ".topbar [data-testid='rules'] summary")
             assert rules["width"] >= 0.3 * viewport["width"], rules
-        # 托管 on: the longest label (取消托管 / Stop auto-play), on a phone
+        # 托管 on (a lit toggle; its label once grew to 取消托管 / Stop auto-play), on a phone
         me.page.set_viewport_size(PHONE)
         me.page.wait_for_function("() => innerWidth === 360")
         me.page.click(".topbar [data-action='auto']")
         me.page.wait_for_selector(".topbar [data-action='auto'][aria-pressed='true']")
         _check_top_bar(me, f"{lang} phone with 托管 on")
+        # the room code and the hand number stay readable beside the longer label (English squeezed them out)
+        info, hand = me.page.evaluate(
+            """() => ['.topbar .top-info', '.topbar .top-hand'].map(s => {
+                       const r = document.querySelector(s).getBoundingClientRect(); return [r.left, r.right]; })"""
+        )
+        assert info[0] - 0.5 <= hand[0] and hand[1] <= info[1] + 0.5, (lang, info, hand)
         me.shot("phone-auto")
         _no_errors(me)
     finally:

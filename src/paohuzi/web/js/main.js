@@ -533,8 +533,10 @@ function topActions(room, g, auto) {
   return [
     h(
       "button",
-      { class: `btn small auto-btn${auto ? " on" : ""}`, "data-action": "auto", "aria-pressed": auto ? "true" : "false", onclick: () => app.send({ type: "auto", on: !auto }) },
-      auto ? t("autoOff") : t("auto"),
+      // a toggle: lit while 托管 is on (its title says how to stop it; the bar above the hand says it in full),
+      // so the label keeps its width and a phone's second row keeps the room code and the hand number
+      { class: `btn small auto-btn${auto ? " on" : ""}`, "data-action": "auto", "aria-pressed": auto ? "true" : "false", title: auto ? t("autoOff") : t("auto"), onclick: () => app.send({ type: "auto", on: !auto }) },
+      t("auto"),
     ),
     h(
       "button",
