@@ -21,6 +21,7 @@ def _my_decision(me: Client, timeout: float = 30.0) -> dict[str, Any]:
         frame = me.recv(deadline - time.monotonic())
         if frame["type"] in ("game", "update") and frame["view"]["deciding"]:
             return frame
+        assert frame["type"] != "match_over", f"the match ended before this seat had a decision: {frame}"
 
 
 def test_quick_play_hint_is_the_hint_of_the_seats_own_view_and_rate_limited(server: ServerProcess) -> None:
@@ -45,7 +46,9 @@ def test_quick_play_hint_is_the_hint_of_the_seats_own_view_and_rate_limited(serv
 def test_friend_room_hints_follow_the_owners_option(server: ServerProcess) -> None:
     for allowed in (True, False):
         owner = Client(server)
-        body: dict[str, Any] = {"hands": 1} if allowed else {"hands": 1, "hints": False}
+        # 8 hands: a computer's quick 胡 (a random deal) may end a hand before the owner has a decision; the
+        # next hand gives it one (with 1 hand the match ended and the test waited for nothing)
+        body: dict[str, Any] = {"hands": 8} if allowed else {"hands": 8, "hints": False}
         room = owner.api("POST", "/api/rooms", body, expect=201)["room"]
         assert room["options"]["hints"] is allowed
         owner.connect()
