@@ -157,8 +157,8 @@ def test_top_bar_labels_on_one_line_and_the_language_switch_on_screen(
     browser: Any, player_deals: Server, artifacts: Path, lang: str
 ) -> None:
     """托管/聊天/解散/提示 wrapped into two-line vertical text on a phone, and in English the 中文 switch went
-    off the screen when 提示 appeared: now at 360×740 and 1280×800, with 提示 and with 托管 on (its longer
-    label), each label is on one line and every button is on screen."""
+    off the screen when 提示 appeared: now at 360×740 and 1280×800, with 提示 and with 托管 on (a lit
+    toggle), each label is on one line, every button is on screen and the room code stays whole."""
     me = Person(browser, player_deals.url, artifacts, f"topbar-{lang}", viewport=PHONE)
     try:
         _open(me, english=lang == "en")
