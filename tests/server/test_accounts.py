@@ -15,7 +15,9 @@ from paohuzi.server import ledger_store
 from paohuzi.server.db import Database
 from paohuzi.server.models import Player, SessionRow
 
-from .support import Client, ServerProcess, postgres_available, postgres_schema
+from ..support.clients import Client
+from ..support.databases import postgres_available, postgres_schema
+from ..support.server import ServerProcess
 
 # Tight log-in limits so that brute force hits them fast; every test uses its own usernames.
 ENV = {"PAOHUZI_LOGIN_BURST": "40", "PAOHUZI_LOGIN_RATE": "0.01", "PAOHUZI_LOGIN_FAIL_BURST": "3"}

@@ -15,7 +15,8 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
-from .support import Client, ServerProcess
+from ..support.clients import Client
+from ..support.server import ServerProcess, running
 
 
 @pytest.fixture(scope="module")
@@ -30,11 +31,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         "PAOHUZI_HTTP_RATE": "20",
         "PAOHUZI_HTTP_BURST": "60",
     }
-    proc = ServerProcess(workdir, f"sqlite:///{workdir / 'paohuzi.sqlite3'}", env).start()
-    try:
+    with running(workdir, env=env) as proc:
         yield proc
-    finally:
-        proc.stop()
 
 
 @pytest.fixture()

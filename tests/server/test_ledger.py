@@ -22,7 +22,7 @@ from paohuzi.scoring import level_number
 from paohuzi.server import account_store, double_cards, economy, ledger_store, store
 from paohuzi.server.db import Database
 
-from .support import postgres_available, postgres_schema
+from ..support.databases import postgres_available, postgres_schema
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import httpx
 
-from .support import Client, ServerProcess, play_seat
+from ..support.clients import Client, play_seat
+from ..support.server import ServerProcess
 
 
 def _sample(text: str, name: str) -> float:

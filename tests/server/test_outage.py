@@ -16,7 +16,9 @@ from typing import Any
 import psycopg
 import pytest
 
-from .support import Client, ServerProcess, never_hu, play_seat, postgres_available, postgres_schema
+from ..support.clients import Client, never_hu, play_seat
+from ..support.databases import postgres_available, postgres_schema
+from ..support.server import ServerProcess
 
 
 class Relay:

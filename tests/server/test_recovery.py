@@ -7,8 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..support.clients import Client, describe, first_legal, never_hu, play_seat
+from ..support.server import ServerProcess
 from .play import RecordingClient, check_replay, in_parallel, seated_table
-from .support import Client, ServerProcess, describe, first_legal, never_hu, play_seat
 
 
 def _acked(clients: list[RecordingClient], hand: int) -> dict[int, list[str]]:

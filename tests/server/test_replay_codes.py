@@ -12,7 +12,8 @@ import pytest
 
 from paohuzi.server.store import CODE_ALPHABET, parse_replay_code, replay_code
 
-from .support import Client, ServerProcess, play_seat
+from ..support.clients import Client, play_seat
+from ..support.server import ServerProcess
 
 
 def test_a_code_names_its_hand_and_depends_on_the_secret_seed() -> None:

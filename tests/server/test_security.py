@@ -18,7 +18,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .support import Client, ServerProcess, postgres_available, postgres_schema
+from ..support.clients import Client
+from ..support.databases import postgres_available, postgres_schema
+from ..support.server import ServerProcess, running
 
 
 def _sqlite(workdir: Path) -> str:
@@ -28,11 +30,8 @@ def _sqlite(workdir: Path) -> str:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     workdir: Path = tmp_path_factory.mktemp("server")
-    proc = ServerProcess(workdir, _sqlite(workdir), {"PAOHUZI_MAX_STRIKES": "6"}).start()
-    try:
+    with running(workdir, _sqlite(workdir), {"PAOHUZI_MAX_STRIKES": "6"}) as proc:
         yield proc
-    finally:
-        proc.stop()
 
 
 def _no_traces(server: ServerProcess) -> None:

@@ -22,7 +22,8 @@ from paohuzi.server.crash import CRASH_ENV
 from paohuzi.server.db import Database
 from paohuzi.server.models import HandRow, LedgerRow, MatchSeat
 
-from .support import Client, ServerProcess
+from ..support.clients import Client
+from ..support.server import ServerProcess
 
 POINTS = ("settle_begin", "settle_end", "settled")
 

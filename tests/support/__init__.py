@@ -1,0 +1,4 @@
+"""What the test folders share (issue 28): the server process launcher (:mod:`.server`), websocket players
+(:mod:`.clients`), the databases (:mod:`.databases`: PostgreSQL schemas, Redis) and the compiled-accelerator
+checks (:mod:`.accel`). Every folder under ``tests/`` is a package (tests/test_architecture.py), so a test
+imports these relatively (``from ..support.server import ServerProcess``), never through ``sys.path``."""
