@@ -140,8 +140,7 @@ def test_r8_2_quick_play_alone_with_computers_dissolves_at_once(server: ServerPr
 
 def test_r8_2_an_open_proposal_survives_a_restart(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'p.sqlite3'}"
-    server = ServerProcess(tmp_path, url, {"PAOHUZI_DISSOLVE_SECONDS": "60"}).start()
-    try:
+    with running(tmp_path, url, {"PAOHUZI_DISSOLVE_SECONDS": "60"}) as server:
         a, b, c = _table(server)
         a.send({"type": "dissolve"})
         _proposal(c, [True, None, None])
@@ -161,8 +160,6 @@ def test_r8_2_an_open_proposal_survives_a_restart(tmp_path: Path) -> None:
             assert p.expect("match_over")["status"] == "dissolved"
         for p in (a, b, c):
             p.close()
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="module")

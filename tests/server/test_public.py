@@ -248,8 +248,7 @@ def test_two_waiting_players_get_one_computer(filling: ServerProcess) -> None:
 def test_the_queue_survives_a_server_restart(database_url: str, tmp_path: Path) -> None:
     """kill -9 while two wait; after the restart each is queued again as it reconnects, in the same order
     and with its waiting time kept; a third joining seats all three together."""
-    server = ServerProcess(tmp_path, database_url, env=SLOW_FILL).start()
-    try:
+    with running(tmp_path, database_url, env=SLOW_FILL) as server:
         a, b = Client(server), Client(server)
         a.connect()
         b.connect()
@@ -272,8 +271,6 @@ def test_the_queue_survives_a_server_restart(database_url: str, tmp_path: Path) 
         assert [s["player"]["id"] for s in rooms[0]["seats"]] == [a.id, b.id, c.id]
         for x in (a, b, c):
             x.close()
-    finally:
-        server.stop()
 
 
 def test_shared_mode_a_public_table_is_leased_like_any_room(
