@@ -141,6 +141,7 @@ def _check_frame(frame: dict[str, Any], seat: int, ref: dict[str, Any], hand: Ha
     assert not leaked, f"{where}: cards {sorted(leaked)} are hidden from this seat"
 
 
+@pytest.mark.soak  # 200 bot hands over websockets
 def test_no_frame_leaks_hidden_cards_over_200_bot_hands(server: ServerProcess) -> None:
     tables = [_table(server) for _ in range(TABLES)]
     errors: list[BaseException] = []
