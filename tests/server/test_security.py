@@ -302,6 +302,7 @@ def _frame(text: str) -> bytes:
     return bytes([0x81]) + size + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
 
 
+@pytest.mark.soak  # load-like: 100 clients, memory measured (~20 s)
 def test_a_hundred_clients_that_never_read_are_dropped_and_memory_stays_bounded(tmp_path: Path) -> None:
     limit = 64 * 1024
     env = {
@@ -361,6 +362,7 @@ def test_a_hundred_clients_that_never_read_are_dropped_and_memory_stays_bounded(
         print(f"RSS {before / 2**20:.1f} MiB -> peak {peak / 2**20:.1f} MiB with 100 non-reading clients")
 
 
+@pytest.mark.soak  # load-like: 50 clients flooding (~7 s)
 def test_fifty_clients_flooding_tiny_frames_cannot_balloon_memory(tmp_path: Path) -> None:
     """The websocket layer turns everything one read of a socket returns into messages at once (~300 bytes
     each, for frames of 6): without a bound on the socket's receive buffer, 256 KiB of empty frames cost

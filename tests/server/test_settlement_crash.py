@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import select
 
 from paohuzi.server import ledger_store
@@ -89,6 +90,7 @@ def _check_database(url: str, player: int) -> dict[str, int]:
         db.stop()
 
 
+@pytest.mark.soak  # a kill -9 at each settlement point, hand after hand (~40 s a database)
 def test_kill_9_during_settlement_never_splits_a_hand_from_its_ledger_rows(database_url: str, tmp_path: Path) -> None:
     with running(tmp_path, database_url, {"PAOHUZI_TESTING": "1"}) as server:
         me = Client(server)
