@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint venv bench clean
+.PHONY: run test test-fast lint venv bench clean
 
 # The editable install also builds the optional compiled accelerator (src/paohuzi/_accel.pyx, Cython) next to its
 # source when a C compiler is present; without one it says so in one line and the pure-Python path runs
@@ -42,6 +42,13 @@ test: $(STAMP)
 	@.ci/need-chromium
 	$(BIN)/python -m pytest -n 2
 	PAOHUZI_PURE=1 $(BIN)/python -m pytest -n 2 $(PURE_TESTS) --ignore=tests/engine/test_random_play.py
+
+# The inner loop (docs/DEVELOPING.md): everything but the tests marked `soak` (the long random-play and
+# load-like runs: pyproject.toml's markers), both passes. `make test` still runs all of them.
+test-fast: $(STAMP)
+	@.ci/need-chromium
+	$(BIN)/python -m pytest -n 2 -m "not soak"
+	PAOHUZI_PURE=1 $(BIN)/python -m pytest -n 2 -m "not soak" $(PURE_TESTS)
 
 # ruff check and mypy --strict, as tests/test_lint.py runs them (paths not yet under the gate: PENDING there).
 lint: $(STAMP)

@@ -227,3 +227,54 @@ def test_oversized_exceptions_are_still_needed() -> None:
         path = SRC / rel
         assert path.is_file(), f"OVERSIZED lists {rel}, which does not exist"
         assert len(path.read_text(encoding="utf-8").splitlines()) > MAX_LINES, f"{rel} is short enough: unlist it"
+
+
+# ---- the test tree (issue 28): a package, helpers in tests/support/, no sys.path edits ---------------------
+
+TESTS = Path(__file__).resolve().parent
+# Folders of data, not code: recorded games and golden corpora.
+DATA_FOLDERS = {"__pycache__", "records", "replays", "simulate_qq_records", "simulate_hunan_records"}
+
+
+def _test_folders() -> list[Path]:
+    return [TESTS, *(p for p in sorted(TESTS.rglob("*")) if p.is_dir() and not DATA_FOLDERS & set(p.parts))]
+
+
+def test_every_tests_folder_is_a_package() -> None:
+    """Every folder of ``tests/`` holding code has an ``__init__.py``: a helper is imported relatively
+    (``from ..support.server import ServerProcess``) and every module has one dotted name, never found
+    through ``sys.path`` or pytest's rootdir."""
+    missing = [str(p.relative_to(TESTS.parent)) for p in _test_folders() if not (p / "__init__.py").is_file()]
+    assert not missing, f"not a package (add an __init__.py): {missing}"
+    stray = [
+        str(p.relative_to(TESTS.parent))
+        for p in TESTS.rglob("*.py")
+        if DATA_FOLDERS & set(p.relative_to(TESTS).parts)
+    ]
+    assert not stray, f"code in a data folder: {stray}"
+
+
+def _edits_sys_path(tree: ast.AST) -> bool:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == "path" and getattr(node.value, "id", None) == "sys":
+            return True
+        if isinstance(node, ast.Attribute) and node.attr == "syspath_prepend":
+            return True
+    return False
+
+
+# tests/bots/test_registry.py loads a bot from a module of the user's (its ``module:factory`` spec, docs/bots.md):
+# the folder it writes that module into is on sys.path as a user's would be.
+SYS_PATH_ALLOWED = {"tests/bots/test_registry.py", "tests/test_architecture.py"}
+
+
+def test_no_test_module_edits_sys_path() -> None:
+    """Shared helpers live in tests/support/ (the server launcher, the databases, the accelerator checks, the
+    examples' scripts as modules) and are imported as a package's modules, not put on ``sys.path``."""
+    editing = [
+        name
+        for p in sorted(TESTS.rglob("*.py"))
+        if (name := str(p.relative_to(TESTS.parent))) not in SYS_PATH_ALLOWED
+        and _edits_sys_path(ast.parse(p.read_text(encoding="utf-8")))
+    ]
+    assert not editing, f"edit sys.path (use tests/support/ instead): {editing}"

@@ -91,7 +91,7 @@ def _digest(hands: int, **env: str) -> str:
     environ = {**os.environ, "PYTHONPATH": str(ROOT / "src"), **env}
     if "PAOHUZI_PURE" not in env:
         environ.pop("PAOHUZI_PURE", None)
-    script = ROOT / "tests" / "compiled_digest.py"
+    script = ROOT / "tests" / "support" / "compiled_digest.py"
     out = subprocess.run([sys.executable, str(script), str(hands)], env=environ, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     return out.stdout.strip()

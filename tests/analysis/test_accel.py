@@ -18,8 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from accel_support import PURE_FORCED, built, check_a_stale_copy_is_refused, check_loaded_when_built
-from accel_support import python_only as accel_python_only
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -29,6 +27,8 @@ from paohuzi.cards import NUM_KINDS, Card
 from paohuzi.groups import Group, GroupKind
 from paohuzi.rules import find_preset
 
+from ..support.accel import PURE_FORCED, built, check_a_stale_copy_is_refused, check_loaded_when_built
+from ..support.accel import python_only as accel_python_only
 from .cases import generate
 
 BUILT = built("_accel")

@@ -15,12 +15,13 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
-from accel_support import PURE_FORCED, built, check_a_stale_copy_is_refused, check_loaded_when_built
-from accel_support import python_only as accel_python_only
 
 from paohuzi.bots import evaluation
 from paohuzi.cards import NUM_KINDS, Card, full_deck
 from paohuzi.groups import MIXED_SHAPES, Group, GroupKind
+
+from ..support.accel import PURE_FORCED, built, check_a_stale_copy_is_refused, check_loaded_when_built
+from ..support.accel import python_only as accel_python_only
 
 BUILT = built("_accel_bots")
 needs_accel = pytest.mark.skipif(not evaluation.ACCELERATED, reason="the compiled split search is not loaded")

@@ -4,7 +4,6 @@ observation only (R5)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +16,7 @@ from paohuzi.bots.view import read
 from paohuzi.engine import ActionKind, Hand
 from paohuzi.rules import find_preset
 
+from ..support.examples import example
 from .redeal import redealt_positions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,10 +27,7 @@ SHIPPED = {"seed": 0, "hands": "3000", "rounds": 1, "worlds": 12, "candidates": 
 
 
 def _train_scorer():  # type: ignore[no-untyped-def]
-    sys.path.insert(0, str(ROOT / "examples"))
-    import train_scorer
-
-    return train_scorer
+    return example("train_scorer")
 
 
 def test_shipped_scorer_is_the_commands_output() -> None:
@@ -265,10 +262,8 @@ def test_bad_scorer_input_is_refused_clearly(tmp_path: Path) -> None:
 
 
 def _scorer_study():  # type: ignore[no-untyped-def]
-    sys.path.insert(0, str(ROOT / "examples"))
-    import scorer_study
-
-    return scorer_study
+    example("train_scorer")  # the study imports it from beside itself
+    return example("scorer_study")
 
 
 def test_scorer_study_race_plays_a_challenger_only_when_it_clearly_beats_the_prior() -> None:

@@ -1,4 +1,4 @@
-"""R4.1: the opening — dealt 提 go to the table, 天胡 checks (see test_r6_4_tianhu), the first discard."""
+"""R4.1: the opening — dealt 提 go to the table, 天胡 checks (see rules/test_r6_4_tianhu_play), the first discard."""
 
 from __future__ import annotations
 

@@ -221,6 +221,7 @@ def _play(rules: RuleSet, seed: int, observe: bool, double_cards: tuple[int, ...
     return hand
 
 
+@pytest.mark.soak  # 30,240 random hands (~170 s in all)
 @pytest.mark.parametrize(("config", "chunk"), CHUNKS, ids=[f"{n}-{i}" for n, i in CHUNKS])
 def test_random_play_invariants_and_replay(config: str, chunk: int) -> None:
     preset = CONFIGS[config]

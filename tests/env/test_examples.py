@@ -11,6 +11,8 @@ from paohuzi.bots import make_bot
 from paohuzi.cli import main
 from paohuzi.env import PolicyBot
 
+from ..support.examples import example
+
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "env.md").read_text(encoding="utf-8")
 
@@ -28,8 +30,7 @@ def test_doc_python_blocks_run(index: int) -> None:
 def test_training_script_smoke(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.syspath_prepend(str(ROOT / "examples"))
-    import env_train
+    env_train = example("env_train")
 
     weights = tmp_path / "policy.npz"
     assert env_train.main(["--hands", "40", "--eval", "10", "--out", str(weights)]) == 0
@@ -47,8 +48,7 @@ def test_training_script_self_play_smoke(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Issue #16: --self-play trains against snapshots of the learner (refreshed every N hands)."""
-    monkeypatch.syspath_prepend(str(ROOT / "examples"))
-    import env_train
+    env_train = example("env_train")
 
     assert env_train.main(["--hands", "30", "--eval", "5", "--self-play", "10"]) == 0
     out = capsys.readouterr().out
@@ -57,8 +57,7 @@ def test_training_script_self_play_smoke(
 
 def test_baseline_table_script_smoke(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue #16: examples/env_baselines.py prints the baseline table (tiny run)."""
-    monkeypatch.syspath_prepend(str(ROOT / "examples"))
-    import env_baselines
+    env_baselines = example("env_baselines")
 
     assert env_baselines.main(["--hands", "10", "--eval", "4", "--eval-greedy", "2", "--ppo-steps", "0"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -71,8 +70,7 @@ def test_baseline_table_script_smoke(monkeypatch: pytest.MonkeyPatch, capsys: py
 
 def test_baseline_table_rows_option(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """--rows makes only the rows named (separate processes can share a run); unknown rows are refused."""
-    monkeypatch.syspath_prepend(str(ROOT / "examples"))
-    import env_baselines
+    env_baselines = example("env_baselines")
 
     assert env_baselines.main(["--hands", "5", "--eval", "2", "--eval-greedy", "1", "--rows", "linear-self-play"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -86,8 +84,7 @@ def test_baseline_table_rows_option(monkeypatch: pytest.MonkeyPatch, capsys: pyt
 def test_baseline_table_maskable_ppo_rows(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """With the train extra: the MaskablePPO rows (against random, and self-play with snapshot opponents)."""
     pytest.importorskip("sb3_contrib")
-    monkeypatch.syspath_prepend(str(ROOT / "examples"))
-    import env_baselines
+    env_baselines = example("env_baselines")
 
     args = ["--hands", "4", "--eval", "3", "--eval-greedy", "1", "--ppo-steps", "64", "--ppo-rollout", "16",
             "--ppo-self-play", "64"]
@@ -102,8 +99,7 @@ def test_sb3_self_play_refreshes_snapshots(tmp_path: Path, monkeypatch: pytest.M
     """examples/sb3_train.py: the opponents are snapshots of the learner, replaced every N steps; a saved
     model plays in ``paohuzi simulate`` as a bot."""
     pytest.importorskip("sb3_contrib")
-    monkeypatch.syspath_prepend(str(ROOT / "examples"))
-    import sb3_train
+    sb3_train = example("sb3_train")
 
     seen: list[object] = []
 

@@ -15,6 +15,8 @@ from paohuzi.env.aec import pending
 from paohuzi.env.learned import DEFAULT_WEIGHTS, MLP, LearnedBot
 from paohuzi.rules import find_preset
 
+from ..support.examples import example
+
 ROOT = Path(__file__).resolve().parents[2]
 #: What the shipped weights were trained with (docs/AI.md §8).
 SHIPPED = {"hands": 2000, "dagger": 1, "epochs": 5, "agreement_held_out": 0.5794}
@@ -47,10 +49,8 @@ def test_torch_inference_matches_numpy() -> None:
     """With PyTorch (the train extra): the training script's network loaded with the shipped weights gives
     numpy's outputs on stored and on fresh inputs."""
     torch = pytest.importorskip("torch")
-    import sys
 
-    sys.path.insert(0, str(ROOT / "examples"))
-    import train_agent
+    train_agent = example("train_agent")
 
     model = MLP.load()
     net = train_agent._torch_model([256, 128])
@@ -74,10 +74,8 @@ def test_torch_inference_matches_numpy() -> None:
 def test_train_agent_smoke_is_reproducible(tmp_path: Path) -> None:
     """A tiny run of the documented command, twice: the same weights, settings recorded, numpy = torch."""
     pytest.importorskip("torch")
-    import sys
 
-    sys.path.insert(0, str(ROOT / "examples"))
-    import train_agent
+    train_agent = example("train_agent")
 
     outs = [tmp_path / "a.npz", tmp_path / "b.npz"]
     for out in outs:
@@ -94,10 +92,8 @@ def test_train_agent_smoke_is_reproducible(tmp_path: Path) -> None:
 def test_teacher_data_is_greedys_choice_from_the_seats_view() -> None:
     """examples/train_agent.py's records (numpy only, no torch needed): greedy's legal choice, its scores,
     the seat's final points; with a student, the hand still ends and every label is legal."""
-    import sys
 
-    sys.path.insert(0, str(ROOT / "examples"))
-    import train_agent
+    train_agent = example("train_agent")
 
     data = train_agent.collect([3, 4])
     n = len(data["y"])
@@ -174,8 +170,7 @@ def test_bad_weights() -> None:
 
 def test_distill_script_is_reproducible(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.syspath_prepend(str(ROOT / "examples"))
-    import distill
+    distill = example("distill")
 
     outs = [tmp_path / "a.npz", tmp_path / "b.npz"]
     for out in outs:

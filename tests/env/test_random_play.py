@@ -21,6 +21,7 @@ CHUNKS = 10
 PRESETS = ("qq", "hengyang", "hunan", "huayang")
 
 
+@pytest.mark.soak  # 10,000 masked random hands (~60 s)
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_masked_random_play_is_always_legal(chunk: int) -> None:
     per_chunk = HANDS // CHUNKS

@@ -6,7 +6,7 @@
 - ``simulate_*.json``: ``paohuzi simulate --json`` results for fixed seeds, and the records of those hands.
 
 Regenerate only when a rule change is *meant* to change answers, and say so in the commit.
-Run: ``python tests/golden/make_golden.py`` (from the repository root).
+Run: ``python -m tests.golden.make_golden`` (from the repository root: ``tests`` is a package).
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "analysis"))
-from cases import generate  # noqa: E402
+from paohuzi.cards import format_cards
 
-from paohuzi.cards import format_cards  # noqa: E402
+from ..analysis.cases import generate
+
+HERE = Path(__file__).resolve().parent
 
 PRESETS = ("qq", "hunan", "hengyang", "huayang")
 

@@ -10,7 +10,7 @@ import pytest
 
 from paohuzi.groups import Group
 
-from arrangement_shapes import Shape, analyse, want
+from .arrangement_shapes import Shape, analyse, want
 
 
 @pytest.mark.parametrize(

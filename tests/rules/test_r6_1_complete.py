@@ -10,7 +10,7 @@ import pytest
 from paohuzi.analysis import AnalysisError, Source, arrangements, is_complete
 from paohuzi.cards import Card, PaohuziError, parse_cards
 
-from arrangement_shapes import DISCARD, NONE, OTHER, SELF, Shape, analyse, groups_of, want
+from .arrangement_shapes import DISCARD, NONE, OTHER, SELF, Shape, analyse, groups_of, want
 
 # ---------------------------------------------------------------------------------------------- the 将 rule
 

@@ -10,7 +10,7 @@ import pytest
 
 from paohuzi.analysis import Source
 
-from arrangement_shapes import DISCARD, OTHER, SELF, Shape, analyse, want
+from .arrangement_shapes import DISCARD, OTHER, SELF, Shape, analyse, want
 
 
 @pytest.mark.parametrize(

@@ -6,10 +6,11 @@ Hands are built by hand (7 groups, 21 cards); each test also checks the counts t
 from __future__ import annotations
 
 import pytest
-from fan_hands import DUIDUI, RED, arr, names
 
 from paohuzi.rules import find_preset
 from paohuzi.scoring import Name, score
+
+from .fan_hands import DUIDUI, RED, arr, names
 
 HALF = find_preset("huayang")
 BASIC = HALF.with_options(huayang_level="basic")

@@ -7,10 +7,11 @@ hand was built for, so a typo in a hand cannot hide behind a passing 番.
 from __future__ import annotations
 
 import pytest
-from fan_hands import BIG, DUIDUI, RED, SMALL, arr, names
 
 from paohuzi.rules import find_preset
 from paohuzi.scoring import Name, score
+
+from .fan_hands import BIG, DUIDUI, RED, SMALL, arr, names
 
 QQ = find_preset("qq")
 

@@ -9,17 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from .support import ServerProcess, postgres_available, postgres_schema, redis_url
+from ..support.databases import postgres_available, postgres_schema, redis_url
+from ..support.server import ServerProcess, running
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     workdir: Path = tmp_path_factory.mktemp("server")
-    proc = ServerProcess(workdir, f"sqlite:///{workdir / 'paohuzi.sqlite3'}").start()
-    try:
+    with running(workdir) as proc:
         yield proc
-    finally:
-        proc.stop()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

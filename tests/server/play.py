@@ -11,7 +11,8 @@ from typing import Any, TypeVar
 from paohuzi.engine import Hand, replay
 from paohuzi.rules import RuleSet
 
-from .support import Client, ServerProcess
+from ..support.clients import Client
+from ..support.server import ServerProcess
 
 C = TypeVar("C", bound=Client)
 

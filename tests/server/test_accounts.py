@@ -15,7 +15,9 @@ from paohuzi.server import ledger_store
 from paohuzi.server.db import Database
 from paohuzi.server.models import Player, SessionRow
 
-from .support import Client, ServerProcess, postgres_available, postgres_schema
+from ..support.clients import Client
+from ..support.databases import postgres_available, postgres_schema
+from ..support.server import ServerProcess, running
 
 # Tight log-in limits so that brute force hits them fast; every test uses its own usernames.
 ENV = {"PAOHUZI_LOGIN_BURST": "40", "PAOHUZI_LOGIN_RATE": "0.01", "PAOHUZI_LOGIN_FAIL_BURST": "3"}
@@ -27,20 +29,13 @@ def accounts_server(
 ) -> Iterator[ServerProcess]:
     workdir: Path = tmp_path_factory.mktemp("accounts")
     if request.param == "sqlite":
-        proc = ServerProcess(workdir, f"sqlite:///{workdir / 'paohuzi.sqlite3'}", env=ENV).start()
-        try:
+        with running(workdir, env=ENV) as proc:
             yield proc
-        finally:
-            proc.stop()
         return
     if not postgres_available():
         pytest.skip("no PostgreSQL on 127.0.0.1:5432")
-    with postgres_schema() as url:
-        proc = ServerProcess(workdir, url, env=ENV).start()
-        try:
-            yield proc
-        finally:
-            proc.stop()
+    with postgres_schema() as url, running(workdir, url, ENV) as proc:
+        yield proc
 
 
 def _play_quick_hand(client: Client) -> None:
@@ -123,8 +118,7 @@ def test_wrong_password_and_brute_force_hit_the_limit(accounts_server: ServerPro
 
 def test_per_address_limit(tmp_path: Path) -> None:
     env = {"PAOHUZI_LOGIN_BURST": "4", "PAOHUZI_LOGIN_RATE": "0.01"}
-    server = ServerProcess(tmp_path, f"sqlite:///{tmp_path / 'x.sqlite3'}", env=env).start()
-    try:
+    with running(tmp_path, f"sqlite:///{tmp_path / 'x.sqlite3'}", env=env) as server:
         codes = [
             server.api("POST", "/api/login", json_body={"username": f"user{i}", "password": "pw123456"}, expect=None)
             for i in range(6)
@@ -135,8 +129,6 @@ def test_per_address_limit(tmp_path: Path) -> None:
         c = Client(server)  # claims count against the address too
         err = c.api("POST", "/api/me/claim", {"username": "frank", "password": "long enough pw"}, expect=429)
         assert err["error"]["code"] == "rate_limited"
-    finally:
-        server.stop()
 
 
 def test_revoked_sessions_are_refused_on_http_and_the_websocket(accounts_server: ServerProcess) -> None:

@@ -15,7 +15,8 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
-from .support import Client, ServerProcess
+from ..support.clients import Client
+from ..support.server import ServerProcess, running
 
 
 @pytest.fixture(scope="module")
@@ -30,11 +31,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         "PAOHUZI_HTTP_RATE": "20",
         "PAOHUZI_HTTP_BURST": "60",
     }
-    proc = ServerProcess(workdir, f"sqlite:///{workdir / 'paohuzi.sqlite3'}", env).start()
-    try:
+    with running(workdir, env=env) as proc:
         yield proc
-    finally:
-        proc.stop()
 
 
 @pytest.fixture()
@@ -284,8 +282,7 @@ def test_http_flood_gets_429_and_others_still_get_served(tmp_path: Path) -> None
     # A server of its own with a bucket of 10 that gains a token every 5 s: 60 requests empty it however
     # slowly a loaded machine answers them (with the default 100 + 20/s, requests slower than 17 ms never did).
     env = {"PAOHUZI_HTTP_RATE": "0.2", "PAOHUZI_HTTP_BURST": "10"}
-    proc = ServerProcess(tmp_path, f"sqlite:///{tmp_path / 'db.sqlite3'}", env).start()
-    try:
+    with running(tmp_path, f"sqlite:///{tmp_path / 'db.sqlite3'}", env) as proc:
         with httpx.Client(base_url=proc.url) as http:
             started = time.monotonic()
             answers = [http.get("/api/leaderboard?limit=1") for _ in range(60)]
@@ -296,5 +293,3 @@ def test_http_flood_gets_429_and_others_still_get_served(tmp_path: Path) -> None
             refused = answers[codes.index(429)]
             assert refused.json()["error"]["code"] == "rate_limited" and "Traceback" not in refused.text
             assert http.get("/healthz").status_code == 200  # not the lobby API: not limited
-    finally:
-        proc.stop()

@@ -3,7 +3,8 @@ beans by points × the multiplier with its ledger rows, the relief refused to a 
 
 from __future__ import annotations
 
-from .support import Client, ServerProcess
+from ..support.clients import Client
+from ..support.server import ServerProcess
 
 
 def test_tiers_and_a_junior_hand_moves_beans_by_points_times_five(server: ServerProcess) -> None:

@@ -17,7 +17,7 @@ from paohuzi.server import store
 from paohuzi.server.db import Database
 from paohuzi.server.models import Base
 
-from .support import postgres_available, postgres_schema
+from ..support.databases import postgres_available, postgres_schema
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

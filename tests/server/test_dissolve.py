@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
+from ..support.clients import Client, play_seat
+from ..support.server import ServerProcess, running
 from .play import in_parallel
-from .support import Client, ServerProcess, play_seat
 
 ENV = {"PAOHUZI_DISSOLVE_SECONDS": "2", "PAOHUZI_DISSOLVE_AGAIN": "30"}
 
@@ -19,11 +20,8 @@ ENV = {"PAOHUZI_DISSOLVE_SECONDS": "2", "PAOHUZI_DISSOLVE_AGAIN": "30"}
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     workdir: Path = tmp_path_factory.mktemp("dissolve")
-    proc = ServerProcess(workdir, f"sqlite:///{workdir / 'paohuzi.sqlite3'}", ENV).start()
-    try:
+    with running(workdir, env=ENV) as proc:
         yield proc
-    finally:
-        proc.stop()
 
 
 def _table(server: ServerProcess) -> list[Client]:
@@ -142,8 +140,7 @@ def test_r8_2_quick_play_alone_with_computers_dissolves_at_once(server: ServerPr
 
 def test_r8_2_an_open_proposal_survives_a_restart(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'p.sqlite3'}"
-    server = ServerProcess(tmp_path, url, {"PAOHUZI_DISSOLVE_SECONDS": "60"}).start()
-    try:
+    with running(tmp_path, url, {"PAOHUZI_DISSOLVE_SECONDS": "60"}) as server:
         a, b, c = _table(server)
         a.send({"type": "dissolve"})
         _proposal(c, [True, None, None])
@@ -163,8 +160,6 @@ def test_r8_2_an_open_proposal_survives_a_restart(tmp_path: Path) -> None:
             assert p.expect("match_over")["status"] == "dissolved"
         for p in (a, b, c):
             p.close()
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="module")
@@ -172,11 +167,8 @@ def patient(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]
     """Proposals that cannot lapse during a test, and 60 s between hands (so "between hands" lasts)."""
     workdir: Path = tmp_path_factory.mktemp("dissolve-patient")
     env = {"PAOHUZI_DISSOLVE_SECONDS": "300", "PAOHUZI_DISSOLVE_AGAIN": "30", "PAOHUZI_BETWEEN_HANDS": "60"}
-    proc = ServerProcess(workdir, f"sqlite:///{workdir / 'paohuzi.sqlite3'}", env).start()
-    try:
+    with running(workdir, env=env) as proc:
         yield proc
-    finally:
-        proc.stop()
 
 
 def test_r8_2_the_hand_goes_on_and_the_proposer_withdraws(patient: ServerProcess) -> None:

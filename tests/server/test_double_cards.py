@@ -10,7 +10,8 @@ from typing import Any
 
 from paohuzi.scoring import level_number
 
-from .support import Client, ServerProcess
+from ..support.clients import Client
+from ..support.server import ServerProcess
 
 
 def _quick_hand(me: Client) -> tuple[dict[str, Any], dict[str, Any]]:

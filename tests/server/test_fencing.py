@@ -13,7 +13,8 @@ from sqlalchemy import create_engine, text
 
 from paohuzi.server.db import normalize_url
 
-from .support import Client, ServerProcess, play_seat
+from ..support.clients import Client, play_seat
+from ..support.server import ServerProcess
 
 # Nobody's seat goes to 托管 and no decision times out while the test pauses a process.
 ENV = {"PAOHUZI_OFFLINE_GRACE": "120", "PAOHUZI_TURN_SECONDS": "120", "PAOHUZI_CLAIM_SECONDS": "120"}

@@ -27,8 +27,9 @@ from paohuzi.server.app import create_app
 from paohuzi.server.config import Settings
 from paohuzi.server.hub import Hub
 
+from ..support.clients import Client, never_hu, play_seat
+from ..support.server import ServerProcess
 from .play import in_parallel
-from .support import Client, ServerProcess, never_hu, play_seat
 
 T = TypeVar("T")
 

@@ -8,7 +8,8 @@ from typing import Any
 
 from paohuzi.bots.hints import hint
 
-from .support import Client, ServerProcess
+from ..support.clients import Client
+from ..support.server import ServerProcess
 
 
 def _my_decision(me: Client, timeout: float = 30.0) -> dict[str, Any]:

@@ -20,7 +20,8 @@ from paohuzi.engine import Hand
 from paohuzi.rules import RuleSet
 from paohuzi.scoring import scored_waits
 
-from .support import Client, ServerProcess
+from ..support.clients import Client
+from ..support.server import ServerProcess, running
 
 TABLES = 4
 HANDS = 50
@@ -32,11 +33,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     workdir: Path = tmp_path_factory.mktemp("server")
     # the random bot: these hands are about what each seat is sent, not about how well they are played
     env = {"PAOHUZI_BOT_DELAY": "0", "PAOHUZI_BETWEEN_HANDS": "0", "PAOHUZI_BOT_NAME": "random"}
-    proc = ServerProcess(workdir, f"sqlite:///{workdir / 'paohuzi.sqlite3'}", env).start()
-    try:
+    with running(workdir, env=env) as proc:
         yield proc
-    finally:
-        proc.stop()
 
 
 def _table(server: ServerProcess) -> list[Client]:
@@ -143,6 +141,7 @@ def _check_frame(frame: dict[str, Any], seat: int, ref: dict[str, Any], hand: Ha
     assert not leaked, f"{where}: cards {sorted(leaked)} are hidden from this seat"
 
 
+@pytest.mark.soak  # 200 bot hands over websockets
 def test_no_frame_leaks_hidden_cards_over_200_bot_hands(server: ServerProcess) -> None:
     tables = [_table(server) for _ in range(TABLES)]
     errors: list[BaseException] = []

@@ -22,7 +22,7 @@ from paohuzi.scoring import level_number
 from paohuzi.server import account_store, double_cards, economy, ledger_store, store
 from paohuzi.server.db import Database
 
-from .support import postgres_available, postgres_schema
+from ..support.databases import postgres_available, postgres_schema
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -125,6 +125,7 @@ def _today() -> date:
     return datetime.now(UTC).date()
 
 
+@pytest.mark.soak  # 1,000 random hands, twice
 def test_the_ledger_replays_to_every_balance_after_random_hands(database: Database) -> None:
     """R7.3, R7.4: 1,000 random bot-played hands at every tier; players activate the 双倍积分卡 they are
     given (an hour each on a clock that moves 5 minutes a hand, so cards run out and are used again), broke

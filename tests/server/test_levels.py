@@ -7,7 +7,8 @@ from __future__ import annotations
 from paohuzi.bots import levels
 from paohuzi.server.config import Settings
 
-from .support import Client, ServerProcess
+from ..support.clients import Client
+from ..support.server import ServerProcess
 
 
 def test_autoplay_is_the_default_bot() -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import httpx
 
-from .support import Client, ServerProcess
+from ..support.clients import Client
+from ..support.server import ServerProcess
 
 
 def test_healthz(server: ServerProcess) -> None:

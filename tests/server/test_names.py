@@ -11,7 +11,8 @@ from pathlib import Path
 from paohuzi.bots import levels
 from paohuzi.server.names import BOT, BOT_WITH_LEVEL, bot_nickname
 
-from .support import Client, ServerProcess
+from ..support.clients import Client
+from ..support.server import ServerProcess
 
 I18N = Path(__file__).resolve().parents[2] / "src" / "paohuzi" / "web" / "js" / "i18n.js"
 

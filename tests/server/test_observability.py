@@ -8,7 +8,8 @@ from pathlib import Path
 
 import httpx
 
-from .support import Client, ServerProcess, play_seat
+from ..support.clients import Client, play_seat
+from ..support.server import ServerProcess, running
 
 
 def _sample(text: str, name: str) -> float:
@@ -47,12 +48,9 @@ def test_healthz_is_liveness_and_readyz_checks_the_database(server: ServerProces
 
 def test_readyz_is_503_while_redis_is_unreachable(tmp_path: Path) -> None:
     env = {"PAOHUZI_REDIS_URL": "redis://127.0.0.1:1/0"}  # nothing listens on port 1
-    proc = ServerProcess(tmp_path, f"sqlite:///{tmp_path / 'db.sqlite3'}", env).start()
-    try:
+    with running(tmp_path, f"sqlite:///{tmp_path / 'db.sqlite3'}", env) as proc:
         assert httpx.get(proc.url + "/healthz").status_code == 200  # alive, so not restarted...
         r = httpx.get(proc.url + "/readyz")  # ...but not ready: the load balancer sends nobody
         assert r.status_code == 503 and r.json()["status"] == "unavailable"
         assert r.json()["checks"]["database"] == "ok"
         assert r.json()["checks"]["redis"].startswith("unreachable")
-    finally:
-        proc.stop()

@@ -17,8 +17,9 @@ from typing import Any
 import httpx
 import pytest
 
+from ..support.clients import Client
+from ..support.server import ServerProcess, running
 from .play import in_parallel
-from .support import Client, ServerProcess
 
 SLOW = {"PAOHUZI_TURN_SECONDS": "300", "PAOHUZI_CLAIM_SECONDS": "300", "PAOHUZI_OFFLINE_GRACE": "300"}
 QUICK = {"tier": "novice", "hands": 1}
@@ -100,11 +101,8 @@ def check_one_quick_room(database_url: str, me: Client, answers: list[httpx.Resp
 
 @pytest.fixture
 def one_process(database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
-    server = ServerProcess(tmp_path, database_url, SLOW).start()
-    try:
+    with running(tmp_path, database_url, SLOW) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def test_concurrent_quick_plays_with_one_token_make_one_room(one_process: ServerProcess, database_url: str) -> None:
@@ -231,11 +229,8 @@ def test_quick_create_and_join_across_three_processes_seat_the_player_once(
 @pytest.fixture
 def queue_server(database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
     env = SLOW | {"PAOHUZI_MATCH_FILL_SECONDS": "600"}  # only three waiting are seated (no computer fills)
-    server = ServerProcess(tmp_path, database_url, env).start()
-    try:
+    with running(tmp_path, database_url, env) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def test_a_queue_join_and_quick_plays_at_once_seat_the_player_once(

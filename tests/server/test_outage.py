@@ -16,7 +16,9 @@ from typing import Any
 import psycopg
 import pytest
 
-from .support import Client, ServerProcess, never_hu, play_seat, postgres_available, postgres_schema
+from ..support.clients import Client, never_hu, play_seat
+from ..support.databases import postgres_available, postgres_schema
+from ..support.server import running
 
 
 class Relay:
@@ -113,8 +115,7 @@ def test_after_an_outage_the_server_sends_a_fresh_snapshot_by_itself(
     url, direct, relay = relayed
     # a fixed deal (testing mode), so that the hand reaches a discard of the player's
     env = {"PAOHUZI_TESTING": "1", "PAOHUZI_TEST_MATCH_SEED": "11", "PAOHUZI_TURN_SECONDS": "120"}
-    server = ServerProcess(tmp_path, url, env).start()
-    try:
+    with running(tmp_path, url, env) as server:
         me = Client(server)
         me.api("POST", "/api/rooms/quick", {"hands": 1}, expect=201)
         me.connect()
@@ -148,5 +149,3 @@ def test_after_an_outage_the_server_sends_a_fresh_snapshot_by_itself(
         me.expect("update", where=lambda f: f.get("id") == 2)
         assert _stored_actions(direct, hand)[: len(stored) + 1] == [*stored, (len(stored) + 1, action)]
         me.close()
-    finally:
-        server.stop()

@@ -10,7 +10,8 @@ from typing import Any
 
 import httpx
 
-from .support import Client, ServerProcess
+from ..support.clients import Client
+from ..support.server import ServerProcess
 
 VICTIM_AGENT = "VictimBrowser/9.9 (secret-device)"
 

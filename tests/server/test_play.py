@@ -8,8 +8,9 @@ from typing import Any
 
 from paohuzi.engine import replay
 
+from ..support.clients import Client, never_hu, play_seat
+from ..support.server import ServerProcess
 from .play import in_parallel
-from .support import Client, ServerProcess, never_hu, play_seat
 
 
 def _private_table(server: ServerProcess, **options: Any) -> tuple[list[Client], str]:

@@ -19,7 +19,9 @@ from paohuzi.server import account_store, ledger_store, store
 from paohuzi.server.db import Database
 from paohuzi.server.models import Match, Room
 
-from .support import Client, ServerProcess, postgres_available, postgres_schema
+from ..support.clients import Client
+from ..support.databases import postgres_available, postgres_schema
+from ..support.server import ServerProcess
 
 P_TOKEN, Q_TOKEN = "p" * 43, "q" * 43
 

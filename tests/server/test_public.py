@@ -14,7 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from .support import Client, ServerProcess
+from ..support.clients import Client
+from ..support.server import ServerProcess, running
 
 SLOW_FILL = {"PAOHUZI_MATCH_FILL_SECONDS": "600"}  # nobody is seated with computers during a test
 FILL = 3.0
@@ -23,11 +24,8 @@ FILL = 3.0
 @pytest.fixture(scope="module")
 def slow(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     workdir: Path = tmp_path_factory.mktemp("public")
-    proc = ServerProcess(workdir, f"sqlite:///{workdir / 'paohuzi.sqlite3'}", env=SLOW_FILL).start()
-    try:
+    with running(workdir, env=SLOW_FILL) as proc:
         yield proc
-    finally:
-        proc.stop()
 
 
 @pytest.fixture(scope="module")
@@ -35,11 +33,8 @@ def filling(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]
     """Computers fill after 3 s; an offline player keeps its place for a minute."""
     workdir: Path = tmp_path_factory.mktemp("public-fill")
     env = {"PAOHUZI_MATCH_FILL_SECONDS": str(FILL), "PAOHUZI_OFFLINE_GRACE": "60"}
-    proc = ServerProcess(workdir, f"sqlite:///{workdir / 'paohuzi.sqlite3'}", env=env).start()
-    try:
+    with running(workdir, env=env) as proc:
         yield proc
-    finally:
-        proc.stop()
 
 
 def _queued(c: Client, tier: str) -> dict[str, Any]:
@@ -253,8 +248,7 @@ def test_two_waiting_players_get_one_computer(filling: ServerProcess) -> None:
 def test_the_queue_survives_a_server_restart(database_url: str, tmp_path: Path) -> None:
     """kill -9 while two wait; after the restart each is queued again as it reconnects, in the same order
     and with its waiting time kept; a third joining seats all three together."""
-    server = ServerProcess(tmp_path, database_url, env=SLOW_FILL).start()
-    try:
+    with running(tmp_path, database_url, env=SLOW_FILL) as server:
         a, b = Client(server), Client(server)
         a.connect()
         b.connect()
@@ -277,8 +271,6 @@ def test_the_queue_survives_a_server_restart(database_url: str, tmp_path: Path) 
         assert [s["player"]["id"] for s in rooms[0]["seats"]] == [a.id, b.id, c.id]
         for x in (a, b, c):
             x.close()
-    finally:
-        server.stop()
 
 
 def test_shared_mode_a_public_table_is_leased_like_any_room(

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from .support import Client, ServerProcess
+from ..support.clients import Client
+from ..support.server import ServerProcess, running
 
 SECONDS = 2
 
@@ -19,11 +20,8 @@ SECONDS = 2
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     workdir: Path = tmp_path_factory.mktemp("ready")
     env = {"PAOHUZI_READY_SECONDS": str(SECONDS)}
-    proc = ServerProcess(workdir, f"sqlite:///{workdir / 'paohuzi.sqlite3'}", env).start()
-    try:
+    with running(workdir, env=env) as proc:
         yield proc
-    finally:
-        proc.stop()
 
 
 def test_an_unready_seat_is_released_a_ready_one_and_the_owner_stay(server: ServerProcess) -> None:

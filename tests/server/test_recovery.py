@@ -7,8 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..support.clients import Client, describe, first_legal, never_hu, play_seat
+from ..support.server import ServerProcess, running
 from .play import RecordingClient, check_replay, in_parallel, seated_table
-from .support import Client, ServerProcess, describe, first_legal, never_hu, play_seat
 
 
 def _acked(clients: list[RecordingClient], hand: int) -> dict[int, list[str]]:
@@ -39,10 +40,9 @@ def _seated_at_a_live_hand(server: ServerProcess) -> list[RecordingClient]:
 
 def test_kill_9_mid_hand_then_resume_and_finish(database_url: str, tmp_path: Path) -> None:
     # long turn timers: every action of this hand must be a player's own, even on a busy machine
-    server = ServerProcess(
+    with running(
         tmp_path, database_url, {"PAOHUZI_TURN_SECONDS": "300", "PAOHUZI_CLAIM_SECONDS": "300"}
-    ).start()
-    try:
+    ) as server:
         clients = _seated_at_a_live_hand(server)
         # part of the hand: until five cards are drawn from the stock, nobody taking a 胡 (so the hand cannot
         # end before: the random deal must not decide whether it lasts that long); then everyone reads the rest
@@ -76,13 +76,10 @@ def test_kill_9_mid_hand_then_resume_and_finish(database_url: str, tmp_path: Pat
         for seat, actions in acked.items():
             assert [a for s, a in record["actions"] if s == seat] == actions
         assert len(record["actions"]) == sum(len(a) for a in acked.values())
-    finally:
-        server.stop()
 
 
 def test_restart_between_hands_and_with_bots_resumes_the_match(database_url: str, tmp_path: Path) -> None:
-    server = ServerProcess(tmp_path, database_url, {"PAOHUZI_BOT_DELAY": "0.01", "PAOHUZI_BETWEEN_HANDS": "3"}).start()
-    try:
+    with running(tmp_path, database_url, {"PAOHUZI_BOT_DELAY": "0.01", "PAOHUZI_BETWEEN_HANDS": "3"}) as server:
         me = Client(server)
         me.api("POST", "/api/rooms/quick", {"hands": 2}, expect=201)
         me.connect()
@@ -101,5 +98,3 @@ def test_restart_between_hands_and_with_bots_resumes_the_match(database_url: str
         history = me.api("GET", "/api/me/history")["matches"]
         assert history[0]["status"] == "finished" and len(history[0]["hands"]) == 2
         me.close()
-    finally:
-        server.stop()

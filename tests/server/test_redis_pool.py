@@ -11,7 +11,7 @@ import pytest
 from paohuzi.server.app import redis_client
 from paohuzi.server.config import Settings
 
-from .support import redis_url
+from ..support.databases import redis_url
 
 
 def test_more_commands_at_once_than_connections_all_succeed() -> None:

@@ -12,7 +12,8 @@ import pytest
 
 from paohuzi.server.store import CODE_ALPHABET, parse_replay_code, replay_code
 
-from .support import Client, ServerProcess, play_seat
+from ..support.clients import Client, play_seat
+from ..support.server import ServerProcess, running
 
 
 def test_a_code_names_its_hand_and_depends_on_the_secret_seed() -> None:
@@ -93,11 +94,8 @@ def test_the_code_opens_the_hand_for_anyone_the_id_only_for_players_of_a_private
 
 def test_unknown_replay_codes_are_limited(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'p.sqlite3'}"
-    server = ServerProcess(tmp_path, url, {"PAOHUZI_JOIN_GUESS_BURST": "3", "PAOHUZI_JOIN_GUESS_RATE": "0.001"}).start()
-    try:
+    with running(tmp_path, url, {"PAOHUZI_JOIN_GUESS_BURST": "3", "PAOHUZI_JOIN_GUESS_RATE": "0.001"}) as server:
         guesser = Client(server)
         statuses = [guesser.api("GET", f"/api/replays/code/{n}ABCDEF", expect=None) for n in range(2, 7)]
         codes = [s["error"]["code"] for s in statuses]
         assert codes[:3] == ["not_found"] * 3 and codes[3:] == ["rate_limited"] * 2, codes
-    finally:
-        server.stop()

@@ -18,7 +18,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .support import Client, ServerProcess, postgres_available, postgres_schema
+from ..support.clients import Client
+from ..support.databases import postgres_available, postgres_schema
+from ..support.server import ServerProcess, running
 
 
 def _sqlite(workdir: Path) -> str:
@@ -28,11 +30,8 @@ def _sqlite(workdir: Path) -> str:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     workdir: Path = tmp_path_factory.mktemp("server")
-    proc = ServerProcess(workdir, _sqlite(workdir), {"PAOHUZI_MAX_STRIKES": "6"}).start()
-    try:
+    with running(workdir, _sqlite(workdir), {"PAOHUZI_MAX_STRIKES": "6"}) as proc:
         yield proc
-    finally:
-        proc.stop()
 
 
 def _no_traces(server: ServerProcess) -> None:
@@ -110,11 +109,8 @@ def test_out_of_range_ids_are_a_422_not_a_500_on_sqlite(server: ServerProcess) -
 @pytest.mark.skipif(not postgres_available(), reason="PostgreSQL is not running on 127.0.0.1:5432")
 def test_out_of_range_ids_are_a_422_not_a_500_on_postgresql(tmp_path: Path) -> None:
     with postgres_schema() as url:
-        proc = ServerProcess(tmp_path, url).start()
-        try:
+        with running(tmp_path, url) as proc:
             _check_bounded_ids(proc)
-        finally:
-            proc.stop()
 
 
 # ---- 4. lone surrogates: a bad_message strike, never a 1011 -------------------------------------------
@@ -185,14 +181,11 @@ def test_the_web_client_needs_no_inline_script_and_no_other_origin() -> None:
 
 
 def test_docs_flag_serves_swagger_ui_under_its_own_policy(tmp_path: Path) -> None:
-    proc = ServerProcess(tmp_path, _sqlite(tmp_path), args=["--docs"]).start()
-    try:
+    with running(tmp_path, _sqlite(tmp_path), args=["--docs"]) as proc:
         r = httpx.get(proc.url + "/docs")
         assert r.status_code == 200 and "swagger" in r.text.lower()
         assert "cdn.jsdelivr.net" in r.headers["content-security-policy"]
         assert "cdn.jsdelivr.net" not in httpx.get(proc.url + "/").headers["content-security-policy"]
-    finally:
-        proc.stop()
 
 
 # ---- 3. trusted proxies are explicit; unknown room codes are limited ------------------------------------
@@ -265,8 +258,7 @@ def test_unknown_room_codes_are_limited_per_address_and_per_player(tmp_path: Pat
 def test_unknown_room_code_tries_come_back_at_the_guess_rate(tmp_path: Path) -> None:
     # one try, one more a second later: the guesser waits on the server's answer, not on a guessed time
     env = {"PAOHUZI_JOIN_GUESS_RATE": "1", "PAOHUZI_JOIN_GUESS_BURST": "1"}
-    proc = ServerProcess(tmp_path, _sqlite(tmp_path), env).start()
-    try:
+    with running(tmp_path, _sqlite(tmp_path), env) as proc:
         owner = Client(proc)
         code = owner.api("POST", "/api/rooms", expect=201)["room"]["code"]
         guesser = Client(proc)
@@ -279,8 +271,6 @@ def test_unknown_room_code_tries_come_back_at_the_guess_rate(tmp_path: Path) -> 
             time.sleep(0.1)
         assert r["room"]["code"] == code
         assert time.monotonic() - sent >= 1.0  # not before the token is back (1 a second)
-    finally:
-        proc.stop()
 
 
 # ---- 6. clients that never read: bounded queues, bounded memory ------------------------------------------
@@ -312,6 +302,7 @@ def _frame(text: str) -> bytes:
     return bytes([0x81]) + size + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
 
 
+@pytest.mark.soak  # load-like: 100 clients, memory measured (~20 s)
 def test_a_hundred_clients_that_never_read_are_dropped_and_memory_stays_bounded(tmp_path: Path) -> None:
     limit = 64 * 1024
     env = {
@@ -321,8 +312,7 @@ def test_a_hundred_clients_that_never_read_are_dropped_and_memory_stays_bounded(
         "PAOHUZI_SEND_QUEUE_BYTES": str(limit),
         "PAOHUZI_LOG_LEVEL": "INFO",
     }
-    proc = ServerProcess(tmp_path, _sqlite(tmp_path), env).start()
-    try:
+    with running(tmp_path, _sqlite(tmp_path), env) as proc:
         clients = [Client(proc) for _ in range(100)]
         for c in clients:
             c.api("POST", "/api/rooms/quick", expect=201)  # each has a table: `sync` sends room + game
@@ -370,16 +360,14 @@ def test_a_hundred_clients_that_never_read_are_dropped_and_memory_stays_bounded(
         for sock in socks:
             sock.close()
         print(f"RSS {before / 2**20:.1f} MiB -> peak {peak / 2**20:.1f} MiB with 100 non-reading clients")
-    finally:
-        proc.stop()
 
 
+@pytest.mark.soak  # load-like: 50 clients flooding (~7 s)
 def test_fifty_clients_flooding_tiny_frames_cannot_balloon_memory(tmp_path: Path) -> None:
     """The websocket layer turns everything one read of a socket returns into messages at once (~300 bytes
     each, for frames of 6): without a bound on the socket's receive buffer, 256 KiB of empty frames cost
     ~2.7 MiB per client (50 clients: +140 MiB measured); with ``recv_buffer_bytes`` (8 KiB) ~0.4 MiB."""
-    proc = ServerProcess(tmp_path, _sqlite(tmp_path), {"PAOHUZI_LOG_LEVEL": "INFO"}).start()
-    try:
+    with running(tmp_path, _sqlite(tmp_path), {"PAOHUZI_LOG_LEVEL": "INFO"}) as proc:
         clients = [Client(proc) for _ in range(50)]
         before = proc.rss_bytes()
         socks = []
@@ -420,5 +408,3 @@ def test_fifty_clients_flooding_tiny_frames_cannot_balloon_memory(tmp_path: Path
         for s in socks:
             s.close()
         print(f"RSS {before / 2**20:.1f} MiB -> peak {peak / 2**20:.1f} MiB with 50 flooding clients")
-    finally:
-        proc.stop()

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import select
 
 from paohuzi.server import ledger_store
@@ -22,7 +23,8 @@ from paohuzi.server.crash import CRASH_ENV
 from paohuzi.server.db import Database
 from paohuzi.server.models import HandRow, LedgerRow, MatchSeat
 
-from .support import Client, ServerProcess
+from ..support.clients import Client
+from ..support.server import running
 
 POINTS = ("settle_begin", "settle_end", "settled")
 
@@ -88,9 +90,9 @@ def _check_database(url: str, player: int) -> dict[str, int]:
         db.stop()
 
 
+@pytest.mark.soak  # a kill -9 at each settlement point, hand after hand (~40 s a database)
 def test_kill_9_during_settlement_never_splits_a_hand_from_its_ledger_rows(database_url: str, tmp_path: Path) -> None:
-    server = ServerProcess(tmp_path, database_url, {"PAOHUZI_TESTING": "1"}).start()
-    try:
+    with running(tmp_path, database_url, {"PAOHUZI_TESTING": "1"}) as server:
         me = Client(server)
         _start_hand(me)  # a first hand, not crashed: the day's 双倍积分卡
         me.expect("match_over", timeout=60)
@@ -123,5 +125,3 @@ def test_kill_9_during_settlement_never_splits_a_hand_from_its_ledger_rows(datab
             assert me.api("GET", "/api/me/double-cards")["cards"]["held"] == balances["cards"]
             reasons = [e["reason"] for e in me.api("GET", "/api/me/ledger?currency=cards")["entries"]]
             assert reasons.count("daily") == 1 and reasons.count("activate") == 1
-    finally:
-        server.stop()

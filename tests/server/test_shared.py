@@ -16,8 +16,12 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from ..support.clients import Client, never_hu
+from ..support.server import ServerProcess
 from .play import RecordingClient, check_replay, in_parallel, seated_table
-from .support import Client, ServerProcess, never_hu
+
+# Several server processes per test, kill -9 and rolling restarts (~90 s in all): the soak runs.
+pytestmark = pytest.mark.soak
 
 # Long decision times: every action of a test's hands is a player's own, even on a busy machine.
 SLOW = {"PAOHUZI_TURN_SECONDS": "300", "PAOHUZI_CLAIM_SECONDS": "300", "PAOHUZI_OFFLINE_GRACE": "300"}

@@ -7,7 +7,8 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
-from .support import Client, ServerProcess
+from ..support.clients import Client
+from ..support.server import ServerProcess
 
 
 def test_sigterm_closes_the_websockets_and_exits_with_status_0(tmp_path: Path) -> None:

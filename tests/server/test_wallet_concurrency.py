@@ -27,7 +27,8 @@ from paohuzi.server import account_store, double_cards, economy, ledger_store, s
 from paohuzi.server.db import Database, alone
 from paohuzi.server.models import LedgerRow
 
-from .support import ServerProcess, postgres_available, postgres_schema
+from ..support.databases import postgres_available, postgres_schema
+from ..support.server import ServerProcess
 
 PROCESSES = 3  # databases (connections) writing at once
 

@@ -223,7 +223,7 @@ class Friend:
     """Another player at the table, played by the test over the real websocket (no browser): joins a room
     by code, says ready, and plays at once the action ``choose`` picks from each decision's legal actions —
     by default the first one that is not 胡 (it declines when it may: a test's hand goes on whatever the
-    deal, as ``never_hu`` in tests/server/support.py)."""
+    deal, as ``never_hu`` in tests/support/clients.py)."""
 
     def __init__(self, base_url: str, choose: Callable[[list[str]], str] | None = None) -> None:
         import httpx

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Server
+from ..support.server import ServerProcess, running_web
 from .helpers import Person
 from .test_browser import CJK_OUTSIDE_CARDS_AND_NAMES, PHONE, _no_errors
 
@@ -20,14 +20,11 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
 @pytest.fixture(scope="module")
-def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """A server of this module's own: log-ins and claims are limited per address (10 at once), and the
     other browser tests log in from the same address."""
-    srv = Server(tmp_path_factory.mktemp("account-server"), env={"PAOHUZI_LOGIN_BURST": "100"}).start()
-    try:
+    with running_web(tmp_path_factory.mktemp("account-server"), env={"PAOHUZI_LOGIN_BURST": "100"}) as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 def _submit(page: Any, form: str, values: dict[str, str]) -> None:
@@ -66,7 +63,7 @@ def _scan_english(person: Person, label: str) -> None:
     assert not found, f"{label}: Chinese outside cards and names: {found}"
 
 
-def test_claim_log_in_elsewhere_revoke_export_delete(browser: Any, own_server: Server, artifacts: Path) -> None:
+def test_claim_log_in_elsewhere_revoke_export_delete(browser: Any, own_server: ServerProcess, artifacts: Path) -> None:
     phone = Person(browser, own_server.url, artifacts, "phone", **PHONE)
     desk = Person(browser, own_server.url, artifacts, "desk", **DESKTOP)
     try:

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .conftest import Server
+from ..support.server import ServerProcess, web_server
 from .helpers import Friend, Person, first_claim, play_to_settlement
 from .make_font import CHARS
 
@@ -96,7 +96,7 @@ def _opponents_layout(me: Person) -> dict[str, Any]:
     return {"widths": []}
 
 
-def test_quick_play_a_whole_hand_to_the_settlement(browser: Any, player_deals: Server, artifacts: Path) -> None:
+def test_quick_play_a_whole_hand_to_the_settlement(browser: Any, player_deals: ServerProcess, artifacts: Path) -> None:
     """(1) Quick play against the computer, by clicking only, through a hand to the settlement screen. The
     player deals (``player_deals``): its discard comes first, so the hand has discards to hear and steps to
     replay whatever the computers do (a random deal may end at once with a dealt 天胡)."""
@@ -182,7 +182,7 @@ def test_quick_play_a_whole_hand_to_the_settlement(browser: Any, player_deals: S
         me.close()
 
 
-def test_three_people_play_a_private_room_by_code(browser: Any, server: Server, artifacts: Path) -> None:
+def test_three_people_play_a_private_room_by_code(browser: Any, server: ServerProcess, artifacts: Path) -> None:
     """(2) Three browser contexts: one creates a private room, two join by its code; one hand to the end."""
     people = [Person(browser, server.url, artifacts, f"p{i}", viewport={"width": 900, "height": 760}) for i in range(3)]
     try:
@@ -296,7 +296,7 @@ def test_reload_mid_hand_restores_the_same_table(browser: Any, artifacts: Path, 
     same whichever of the seats deciding together answers first (checked offline both ways).
     """
     env = {"PAOHUZI_BOT_DELAY": "5", "PAOHUZI_TESTING": "1", "PAOHUZI_TEST_MATCH_SEED": "14"}
-    server = Server(tmp_path, env).start()
+    server = web_server(tmp_path, env).start()
     me = Person(browser, server.url, artifacts, "reload", viewport={"width": 1024, "height": 768})
     friends = [Friend(server.url, lambda legal: first_claim(legal, hu=False)) for _ in range(2)]
     try:
@@ -342,7 +342,9 @@ def test_reload_mid_hand_restores_the_same_table(browser: Any, artifacts: Path, 
         server.stop()
 
 
-def test_phone_layout_shows_all_21_cards_without_scrolling(browser: Any, player_deals: Server, artifacts: Path) -> None:
+def test_phone_layout_shows_all_21_cards_without_scrolling(
+    browser: Any, player_deals: ServerProcess, artifacts: Path
+) -> None:
     """(4) On a 360×740 phone the dealer's 21 cards all show, with no horizontal scrolling (the player deals:
     ``player_deals``)."""
     me = Person(browser, player_deals.url, artifacts, "phone", **PHONE)
@@ -407,7 +409,7 @@ def _press_across_a_redraw(page: Any, key: str) -> None:
     page.mouse.up()
 
 
-def test_a_lifted_card_stays_lifted_across_frames(browser: Any, server: Server, artifacts: Path) -> None:
+def test_a_lifted_card_stays_lifted_across_frames(browser: Any, server: ServerProcess, artifacts: Path) -> None:
     """(5) Tap a card, a frame redraws the table, tap it again: the discard goes out. Taps split by a redraw
     count too. The lifted card is dropped when it is no longer the player's discard (here: 托管 plays it)."""
     me = Person(browser, server.url, artifacts, "lifted", viewport={"width": 1024, "height": 768})
@@ -460,7 +462,9 @@ def test_a_lifted_card_stays_lifted_across_frames(browser: Any, server: Server, 
         me.close()
 
 
-def test_a_discard_goes_out_once_and_the_hand_stops_at_once(browser: Any, server: Server, artifacts: Path) -> None:
+def test_a_discard_goes_out_once_and_the_hand_stops_at_once(
+    browser: Any, server: ServerProcess, artifacts: Path
+) -> None:
     """Issue 12 bug 1: the moment a discard is sent the hand is no longer playable (no "your turn", no
     playable card, in the same task as the tap: before any answer could arrive); a further tap sends
     nothing; the next decision's two taps send the next discard — no tap is taken and then lost."""
@@ -533,7 +537,7 @@ def test_tuoguan_bar_above_the_hand_and_off_between_hands(browser: Any, artifact
     testing-mode server, docs/server.md): with seed 1 the player deals, so no computer moves — or wins —
     before 托管 is switched on."""
     env = {"PAOHUZI_BETWEEN_HANDS": "60", "PAOHUZI_TESTING": "1", "PAOHUZI_TEST_MATCH_SEED": "1"}
-    server = Server(tmp_path, env).start()
+    server = web_server(tmp_path, env).start()
     me = Person(browser, server.url, artifacts, "auto", viewport={"width": 1280, "height": 800})
     page = me.page
     try:
@@ -565,7 +569,9 @@ def test_tuoguan_bar_above_the_hand_and_off_between_hands(browser: Any, artifact
         server.stop()
 
 
-def test_quick_chat_then_a_leaver_is_named_and_told_the_penalty(browser: Any, server: Server, artifacts: Path) -> None:
+def test_quick_chat_then_a_leaver_is_named_and_told_the_penalty(
+    browser: Any, server: ServerProcess, artifacts: Path
+) -> None:
     """Issue 12 item 6: quick-chat bubbles on the other page, the rate limit answered politely, a muted table.
     Bugs 3, 4, 8 (R7.3): leaving mid-hand is 逃跑: the leaver sees what it paid; the others see the leaver by
     name with the penalty, and the hand as 逃跑 (not 荒庄) in their recent hands."""
@@ -657,7 +663,9 @@ def test_quick_chat_then_a_leaver_is_named_and_told_the_penalty(browser: Any, se
         friend.close()
 
 
-def test_english_mode_shows_no_chinese_but_cards_and_names(browser: Any, server: Server, artifacts: Path) -> None:
+def test_english_mode_shows_no_chinese_but_cards_and_names(
+    browser: Any, server: ServerProcess, artifacts: Path
+) -> None:
     """Issue 12: in English every word is English — groups, 名堂, titles, computers, buttons, errors; only
     card faces and players' names stay as they are. A scan of the page's text proves it at each screen."""
     me = Person(browser, server.url, artifacts, "english", viewport={"width": 1280, "height": 800})

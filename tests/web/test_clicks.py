@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .conftest import Server
+from ..support.server import ServerProcess
 from .helpers import Person
 
 
@@ -30,7 +30,7 @@ def _press_button_across_a_redraw(page: Any, selector: str) -> None:
     page.mouse.up()
 
 
-def test_a_button_click_split_by_a_redraw_counts_once(browser: Any, server: Server, artifacts: Path) -> None:
+def test_a_button_click_split_by_a_redraw_counts_once(browser: Any, server: ServerProcess, artifacts: Path) -> None:
     me = Person(browser, server.url, artifacts, "split", viewport={"width": 1024, "height": 768})
     quick: list[str] = []
     me.page.on("request", lambda r: quick.append(r.method) if r.url.endswith("/api/rooms/quick") else None)
@@ -52,7 +52,7 @@ def test_a_button_click_split_by_a_redraw_counts_once(browser: Any, server: Serv
         me.close()
 
 
-def test_what_was_typed_survives_a_redraw(browser: Any, server: Server, artifacts: Path) -> None:
+def test_what_was_typed_survives_a_redraw(browser: Any, server: ServerProcess, artifacts: Path) -> None:
     """A frame redraws the page while a person fills a form: what it typed into a field it has left (the
     replay code; the new nickname) is still there, and so is the field it is typing in (with the focus)."""
     me = Person(browser, server.url, artifacts, "typed", viewport={"width": 1024, "height": 768})

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Server
+from ..support.server import ServerProcess, running_web, web_server
 from .helpers import Person
 from .test_browser import PHONE
 
@@ -48,7 +48,7 @@ LAYOUT = """() => {
 
 
 @pytest.fixture(scope="module")
-def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     # A proposal that cannot lapse during a test, however loaded the machine; 60 s between hands.
     env = {
         "PAOHUZI_TESTING": "1",
@@ -56,11 +56,8 @@ def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "PAOHUZI_DISSOLVE_SECONDS": "600",
         "PAOHUZI_BETWEEN_HANDS": "60",
     }
-    srv = Server(tmp_path_factory.mktemp("web-dissolve"), env).start()
-    try:
+    with running_web(tmp_path_factory.mktemp("web-dissolve"), env) as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 def _layout(p: Person) -> dict[str, Any]:
@@ -110,7 +107,7 @@ def _friend_table(host: Person, guest: Person) -> None:
 
 
 def test_r8_2_the_bar_never_blocks_the_hand_withdraw_then_agreed_mid_hand(
-    browser: Any, seeded: Server, artifacts: Path
+    browser: Any, seeded: ServerProcess, artifacts: Path
 ) -> None:
     """A friend room of two people and a computer. The owner proposes while it must discard; both see the
     bar above the hand — clear of every hand card and claim button at 1280×800 and at 360×740, as proposer
@@ -197,7 +194,7 @@ def test_r8_2_the_bar_never_blocks_the_hand_withdraw_then_agreed_mid_hand(
             p.close()
 
 
-def test_r8_2_agreed_between_hands_voids_no_hand(browser: Any, seeded: Server, artifacts: Path) -> None:
+def test_r8_2_agreed_between_hands_voids_no_hand(browser: Any, seeded: ServerProcess, artifacts: Path) -> None:
     """Between hands (the first hand settled; 60 s before the next) no hand is in play: the owner, its
     settlement closed, proposes; the guest, its settlement still open, sees the proposal over it and agrees;
     the dissolved sheet says the settled hands stand and nobody pays 逃跑 — and not that a hand was voided."""
@@ -241,7 +238,7 @@ def test_r8_2_refusal_cancels_then_agreed_and_timed_out_dissolves(
     """Three people: a refusal cancels a proposal; a voter who agreed keeps a one-line status with nothing
     to answer; the third, disconnected, agrees when the time is up, and the match ends with its summary and
     nobody pays 逃跑."""
-    server = Server(tmp_path, {"PAOHUZI_DISSOLVE_SECONDS": "8"}).start()
+    server = web_server(tmp_path, {"PAOHUZI_DISSOLVE_SECONDS": "8"}).start()
     people = [Person(browser, server.url, artifacts, f"p{i}", viewport={"width": 900, "height": 760}) for i in range(3)]
     try:
         host, g1, g2 = people

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .conftest import Server
+from ..support.server import ServerProcess
 from .helpers import Person
 from .test_browser import CJK_OUTSIDE_CARDS_AND_NAMES, PHONE, _no_errors
 from .test_economy import _api, _play_hand
@@ -32,7 +32,7 @@ def _to_lobby(page: Any) -> None:
 
 
 def test_r7_3_double_card_held_used_shown_on_the_seat_and_in_the_settlement(
-    server: Server, browser: Any, artifacts: Path
+    server: ServerProcess, browser: Any, artifacts: Path
 ) -> None:
     desk = Person(browser, server.url, artifacts, "desk", **DESKTOP)
     phone = Person(browser, server.url, artifacts, "phone", **PHONE)

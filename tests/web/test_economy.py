@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Server
+from ..support.server import ServerProcess, running_web
 from .helpers import Friend, Person, first_claim
 from .test_account import _failed_requests, _submit, _wait_nickname
 from .test_browser import CJK_OUTSIDE_CARDS_AND_NAMES, PHONE, _no_errors
@@ -50,7 +50,7 @@ SETTLEMENT_SHOWN = """() => {
 
 
 @pytest.fixture(scope="module")
-def economy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def economy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """A server of this module's own (log-ins are limited per address; the other browser tests share it)."""
     env = {
         "PAOHUZI_LOGIN_BURST": "100",
@@ -58,11 +58,8 @@ def economy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]
         "PAOHUZI_TESTING": "1",
         "PAOHUZI_TEST_MATCH_SEED": str(SEED),
     }
-    srv = Server(tmp_path_factory.mktemp("economy-server"), env=env).start()
-    try:
+    with running_web(tmp_path_factory.mktemp("economy-server"), env=env) as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 def _api(page: Any, method: str, path: str, body: Any = None) -> Any:
@@ -238,7 +235,7 @@ def _check_boards(person: Person, points: int, beans_moved: int, held: int) -> N
 
 
 def test_claim_log_in_elsewhere_junior_table_double_card_both_ledgers(
-    browser: Any, economy_server: Server, artifacts: Path
+    browser: Any, economy_server: ServerProcess, artifacts: Path
 ) -> None:
     url = economy_server.url
     phone = Person(browser, url, artifacts, "phone", **PHONE)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .conftest import Server
+from ..support.server import ServerProcess
 from .helpers import Person
 from .test_browser import _no_errors
 
@@ -36,7 +36,9 @@ def _ask_hint(me: Person) -> str:
     return suggest
 
 
-def test_quick_play_hint_outlines_the_suggested_move(browser: Any, player_deals: Server, artifacts: Path) -> None:
+def test_quick_play_hint_outlines_the_suggested_move(
+    browser: Any, player_deals: ServerProcess, artifacts: Path
+) -> None:
     me = Person(browser, player_deals.url, artifacts, "hint-quick", viewport={"width": 1280, "height": 800})
     try:
         me.open()
@@ -69,7 +71,7 @@ def _friend_room(me: Person, hints: bool) -> None:
 
 
 def test_friend_room_hint_shown_when_allowed_absent_when_not(
-    browser: Any, player_deals: Server, artifacts: Path
+    browser: Any, player_deals: ServerProcess, artifacts: Path
 ) -> None:
     on = Person(browser, player_deals.url, artifacts, "hint-room-on", viewport={"width": 1280, "height": 800})
     off = Person(browser, player_deals.url, artifacts, "hint-room-off", viewport={"width": 1280, "height": 800})

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Server
+from ..support.server import ServerProcess
 from .helpers import Person
 from .test_browser import _no_errors
 
@@ -65,7 +65,7 @@ def _inside(page: Any, selector: str) -> list[Any]:
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_rules_list_opened_in_the_waiting_room_is_closed_on_the_table(
-    browser: Any, player_deals: Server, artifacts: Path, size: str
+    browser: Any, player_deals: ServerProcess, artifacts: Path, size: str
 ) -> None:
     """The list opened in the waiting room is not carried onto the table (it lay over the 上家's panel on a
     phone, over the hint panel and the 下家's groups on a desktop); opened on the table it is a popover fully
@@ -154,7 +154,7 @@ def _below_the_top_bar(me: Person, selector: str) -> None:
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_top_bar_labels_on_one_line_and_the_language_switch_on_screen(
-    browser: Any, player_deals: Server, artifacts: Path, lang: str
+    browser: Any, player_deals: ServerProcess, artifacts: Path, lang: str
 ) -> None:
     """托管/聊天/解散/提示 wrapped into two-line vertical text on a phone, and in English the 中文 switch went
     off the screen when 提示 appeared: now at 360×740 and 1280×800, with 提示 and with 托管 on (a lit
@@ -266,7 +266,7 @@ def _summary_layout(me: Person, where: str) -> None:
 
 @pytest.mark.parametrize(("players", "lang"), [(3, "zh"), (4, "en")])
 def test_summary_fits_the_screen_and_the_share_png(
-    browser: Any, player_deals: Server, artifacts: Path, players: int, lang: str
+    browser: Any, player_deals: ServerProcess, artifacts: Path, players: int, lang: str
 ) -> None:
     """The 总结算 of a one-hand match (played by 托管) fits 360×740 and 1280×800 with 3 and with 4 players
     (the seats' columns were behind a sideways scroll on a phone, the third cut at 1280×800); the share PNG

@@ -10,12 +10,12 @@ import httpx
 
 from paohuzi.bots import levels
 
-from .conftest import Server
+from ..support.server import ServerProcess
 from .helpers import Person
 from .test_browser import _no_errors
 
 
-def test_quick_play_opponents_show_the_chosen_level(browser: Any, server: Server, artifacts: Path) -> None:
+def test_quick_play_opponents_show_the_chosen_level(browser: Any, server: ServerProcess, artifacts: Path) -> None:
     me = Person(browser, server.url, artifacts, "levels", viewport={"width": 1280, "height": 800})
     try:
         me.open()

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Server
+from ..support.server import ServerProcess, running_web
 from .helpers import Person, play_to_settlement
 from .test_browser import CJK_OUTSIDE_CARDS_AND_NAMES, PHONE, _no_errors
 
@@ -19,22 +19,16 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
 @pytest.fixture(scope="module")
-def slow_fill(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def slow_fill(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """Nobody is seated with computers while the test looks at the waiting screen."""
-    srv = Server(tmp_path_factory.mktemp("web-public-slow"), {"PAOHUZI_MATCH_FILL_SECONDS": "600"}).start()
-    try:
+    with running_web(tmp_path_factory.mktemp("web-public-slow"), {"PAOHUZI_MATCH_FILL_SECONDS": "600"}) as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 @pytest.fixture(scope="module")
-def fast_fill(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("web-public-fast"), {"PAOHUZI_MATCH_FILL_SECONDS": "1"}).start()
-    try:
+def fast_fill(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with running_web(tmp_path_factory.mktemp("web-public-fast"), {"PAOHUZI_MATCH_FILL_SECONDS": "1"}) as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 def _tiers(page: Any) -> dict[str, bool]:
@@ -44,7 +38,9 @@ def _tiers(page: Any) -> dict[str, bool]:
     )
 
 
-def test_the_tiers_the_waiting_screen_and_cancel_on_a_phone(browser: Any, slow_fill: Server, artifacts: Path) -> None:
+def test_the_tiers_the_waiting_screen_and_cancel_on_a_phone(
+    browser: Any, slow_fill: ServerProcess, artifacts: Path
+) -> None:
     me = Person(browser, slow_fill.url, artifacts, "phone", **PHONE)
     page = me.page
     try:
@@ -83,7 +79,7 @@ def test_the_tiers_the_waiting_screen_and_cancel_on_a_phone(browser: Any, slow_f
 
 
 def test_junior_table_with_two_computers_to_the_settlement_beans_times_five(
-    browser: Any, fast_fill: Server, artifacts: Path
+    browser: Any, fast_fill: ServerProcess, artifacts: Path
 ) -> None:
     me = Person(browser, fast_fill.url, artifacts, "desktop", **DESKTOP)
     page = me.page
@@ -135,7 +131,7 @@ def test_junior_table_with_two_computers_to_the_settlement_beans_times_five(
         me.close()
 
 
-def test_a_public_table_on_a_phone_then_change_table(browser: Any, fast_fill: Server, artifacts: Path) -> None:
+def test_a_public_table_on_a_phone_then_change_table(browser: Any, fast_fill: ServerProcess, artifacts: Path) -> None:
     """360×740: the tier and 倍数 in the top bar without sideways scrolling; after the hand (played by 托管)
     the settlement offers 继续 / 换桌 / 返回大厅; 换桌 leaves the table and waits in the same tier again:
     a new table (computers after the fill time) with a new hand."""

@@ -8,12 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .conftest import Server
+from ..support.server import ServerProcess
 from .helpers import Friend, Person, play_to_settlement
 
 
 def test_a_replay_code_typed_in_the_lobby_by_an_outsider_opens_the_hand(
-    browser: Any, player_deals: Server, artifacts: Path
+    browser: Any, player_deals: ServerProcess, artifacts: Path
 ) -> None:
     host = Person(browser, player_deals.url, artifacts, "host", viewport={"width": 900, "height": 760})
     outsider = Person(browser, player_deals.url, artifacts, "outsider", viewport={"width": 360, "height": 740})

@@ -22,7 +22,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .conftest import Server
+from ..support.server import ServerProcess, running_web
 from .helpers import Person, first_claim
 from .test_browser import PHONE, _no_errors
 
@@ -31,17 +31,14 @@ READY_SECONDS = 8
 
 
 @pytest.fixture(scope="module")
-def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     env = {
         "PAOHUZI_TESTING": "1",
         "PAOHUZI_TEST_MATCH_SEED": str(SEED),
         "PAOHUZI_READY_SECONDS": str(READY_SECONDS),
     }
-    srv = Server(tmp_path_factory.mktemp("web-seeded"), env).start()
-    try:
+    with running_web(tmp_path_factory.mktemp("web-seeded"), env) as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 def _create(host: Person, **selects: str) -> str:
@@ -60,7 +57,9 @@ def _join(guest: Person, code: str) -> None:
     guest.page.wait_for_selector("[data-testid='room-code']")
 
 
-def test_an_unready_seat_is_released_after_the_ready_timeout(browser: Any, seeded: Server, artifacts: Path) -> None:
+def test_an_unready_seat_is_released_after_the_ready_timeout(
+    browser: Any, seeded: ServerProcess, artifacts: Path
+) -> None:
     """Issue 12 item 5: a player who sits down and does not say ready within PAOHUZI_READY_SECONDS (8 s
     here) sees the seconds count down by its seat, is then sent to the lobby and told why; the owner (who
     has no clock: it starts the match) sees the seat free."""
@@ -130,7 +129,7 @@ def _scripted_step(p: Person, shots: set[str]) -> bool:
     return p.act(action)
 
 
-def test_capped_and_doubled_win_shown_to_all_three(browser: Any, seeded: Server, artifacts: Path) -> None:
+def test_capped_and_doubled_win_shown_to_all_three(browser: Any, seeded: ServerProcess, artifacts: Path) -> None:
     """Issue 12 acceptance (R8.1, R7.3): three browsers (the second a 360×740 phone); the owner creates a
     room with 封顶 100 and 自摸翻倍; all three see those rules in the waiting room and at the table; the
     scripted hand ends with seat 2's 自摸 and the settlement reads 6底 × 11番 = 66 × 2 自摸翻倍 = 132 →

@@ -8,7 +8,7 @@ import pytest
 from paohuzi.engine import Hand, IllegalActionError
 from paohuzi.rules import find_preset
 
-from .helpers import HUNAN, W_HANDS, brief, deal, play
+from ..engine.helpers import HUNAN, W_HANDS, brief, deal, play
 
 
 def test_r7_3_each_loser_pays_points_times_stake() -> None:

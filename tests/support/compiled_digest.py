@@ -1,6 +1,6 @@
 """A digest of everything the compiled modules (paohuzi/_compiled.py) compute, for tests/test_compiled.py.
 
-    python tests/compiled_digest.py HANDS      # prints one line: which build ran, then the sha256
+    python tests/support/compiled_digest.py HANDS      # prints one line: which build ran, then the sha256
 
 It plays ``HANDS`` random hands in each rule set (seeded, random legal actions) and hashes every step's events
 (referee and per-seat versions), every seat's observation (dict, tensor, mask, action IDs), the legal

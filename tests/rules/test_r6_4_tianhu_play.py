@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .helpers import BASE, HUNAN, brief, deal, legal, play
+from ..engine.helpers import BASE, HUNAN, brief, deal, legal, play
 
 THREE_TI = "x1 x1 x1 x1 x2 x2 x2 x2 x3 x3 x3 x3 d4 d5 d6 x8 x9 x10 d1 d2"
 FIVE_KAN = "x4 x4 x4 x6 x6 x6 d4 d4 d4 d6 d6 d6 d7 d7 d7 d1 d2 d3 d5 x8"

@@ -9,9 +9,9 @@ from paohuzi.engine import Match, MatchError, replay
 from paohuzi.engine.match import replay_match
 from paohuzi.rules import find_preset
 
-from .helpers import BASE, HUNAN, QQ, W_HANDS, brief, deal, legal, play, swap
-from .test_r4_7_renpeng_by_chi import CHI_OVER_OWN_PENG
-from .test_r6_4_tianhu import LIANG_DEALER, PAIRS_1, PAIRS_2
+from ..engine.helpers import BASE, HUNAN, QQ, W_HANDS, brief, deal, legal, play, swap
+from ..engine.test_r4_7_renpeng_by_chi import CHI_OVER_OWN_PENG
+from .test_r6_4_tianhu_play import LIANG_DEALER, PAIRS_1, PAIRS_2
 
 HUAYANG = find_preset("huayang")
 # Seat 1 waits on x10: 坎 x5 x7 贰 柒, 一二三, 八九 + x10, 肆伍陆 — 21 胡息, 11 red: 红胡 (table A).

@@ -1,0 +1,1 @@
+"""Tests: a package (tests/test_architecture.py)."""
