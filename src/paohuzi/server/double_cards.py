@@ -104,9 +104,11 @@ def activate(player_id: int, seconds: float, now: datetime | None = None) -> Job
     unchanged). The card, its ledger row and the activation are one transaction."""
 
     def job(s: Session) -> tuple[str | None, CardState]:
-        at = _now(now)
-        # the player's row locked (issue 27) so that two activations at once cannot both pass the checks
+        # the player's row locked (issue 27) so that two activations at once cannot both pass the checks;
+        # the clock read after the lock: read before it, a waiting activation's "now" could precede the start
+        # of the one that held the lock, which then looked not yet active (two cards at once, seen on PostgreSQL)
         wallet.lock(s, [player_id])
+        at = _now(now)
         held = s.execute(select(Player.double_cards).where(Player.id == player_id)).scalar_one()
         before = _state(s, player_id, at)
         assert before is not None
