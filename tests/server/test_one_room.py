@@ -337,3 +337,43 @@ def test_a_public_table_taking_a_waiting_player_and_its_quick_plays_seat_it_once
     assert matches_of(database_url, d.id) == ["playing"]
     assert d.api("GET", "/api/queue")["queue"] is None
     assert ledger_of(database_url, d.id) == [("beans", "start", beans)]
+
+
+# ---- the claim's refusals: busy, unavailable (docs/protocol.md §2) ------------------------------------------
+
+
+def test_a_seating_request_while_redis_is_away_is_503_unavailable_and_seats_nobody(tmp_path: Path) -> None:
+    """The shared mode with its Redis unreachable: nobody can be seated safely, so a quick play answers
+    ``unavailable`` (503) naming the seat directory, and no room is made."""
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    with running(tmp_path, url, {"PAOHUZI_REDIS_URL": "redis://127.0.0.1:1/0"} | SLOW) as proc:
+        me = Client(proc)
+        err = me.api("POST", "/api/rooms/quick", QUICK, expect=503)["error"]
+        assert err["code"] == "unavailable" and "seat directory" in err["message"], err
+        assert seated_in(url, me.id) == [] and matches_of(url, me.id) == []
+
+
+def test_a_seating_request_waiting_past_the_claims_time_is_409_busy(
+    shared_deployment: dict[str, str], tmp_path: Path
+) -> None:
+    """Another request's claim on the player that is never let go (here: set by hand with a long expiry)
+    makes a quick play wait ``CLAIM_WAIT`` (15 s) and answer ``busy`` (409), seating nobody; once the claim
+    is gone the same request seats the player."""
+    import redis
+
+    env = {k: v for k, v in shared_deployment.items() if k.startswith("PAOHUZI_")} | SLOW
+    url = shared_deployment["database_url"]
+    with running(tmp_path, url, env) as proc:
+        me = Client(proc)
+        store = redis.Redis.from_url(shared_deployment["PAOHUZI_REDIS_URL"])
+        key = f"{shared_deployment['PAOHUZI_REDIS_PREFIX']}:claim:{me.id}"
+        try:
+            store.set(key, "someone-else", px=60_000)
+            err = me.api("POST", "/api/rooms/quick", QUICK, expect=409)["error"]
+            assert err["code"] == "busy", err
+            assert seated_in(url, me.id) == []
+            store.delete(key)
+            me.api("POST", "/api/rooms/quick", QUICK, expect=201)
+            assert len(seated_in(url, me.id)) == 1
+        finally:
+            store.close()
