@@ -10,7 +10,7 @@ import { api, ApiError, ensureGuest } from "./api.js";
 import { dissolutionEnded, dissolveButton, dissolvePanel, dissolvedSummary } from "./dissolve.js";
 import { h, keepClicksAcrossRedraws, mount, toast } from "./dom.js";
 import { highlightHint, hintButton, hintPanel, onHint } from "./hint.js";
-import { CHAT_EMOJI, CHAT_ZH, chatText, errorText, lang, setLang, t } from "./i18n.js";
+import { CHAT_EMOJI, chatPhrases, chatText, errorText, lang, loadStrings, setLang, t } from "./i18n.js";
 import { loadLobbyData, renderDialog, renderLobby, renderRoom, stampReadyClocks } from "./lobby.js";
 import { changeTable, loadMatchData, onQueue, publicWaiting, renderQueue, roomLabel } from "./match.js";
 import { GameSocket } from "./net.js";
@@ -621,8 +621,9 @@ function chatPanel() {
     state.chatOpen = false;
     render();
   };
-  const phrases = CHAT_ZH.map((_, n) => h("button", { class: "chat-phrase", "data-phrase": String(n), onclick: () => say(n) }, chatText(n)));
-  const emoji = CHAT_EMOJI.map((_, i) => h("button", { class: "chat-emoji", "data-phrase": String(CHAT_ZH.length + i), onclick: () => say(CHAT_ZH.length + i) }, chatText(CHAT_ZH.length + i)));
+  const words = chatPhrases();
+  const phrases = Array.from({ length: words }, (_, n) => h("button", { class: "chat-phrase", "data-phrase": String(n), onclick: () => say(n) }, chatText(n)));
+  const emoji = CHAT_EMOJI.map((_, i) => h("button", { class: "chat-emoji", "data-phrase": String(words + i), onclick: () => say(words + i) }, chatText(words + i)));
   const mute = h(
     "button",
     {
@@ -876,6 +877,12 @@ async function onRoute() {
 async function start() {
   rootEl = document.getElementById("app");
   keepClicksAcrossRedraws(); // a click split by a redraw still counts (dom.js)
+  try {
+    await loadStrings();
+  } catch (err) {
+    // The page still works, each word shown by its key; the console says why.
+    console.error("paohuzi: the client's strings did not load", err);
+  }
   setLang(lang());
   document.addEventListener("keydown", (ev) => {
     if (state.replay) replayKeys(app, ev);
