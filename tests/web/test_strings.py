@@ -1,7 +1,7 @@
 """The client's words are data, one file per language (``web/i18n/zh.json``, ``en.json``; web/js/i18n.js only
 looks them up): both files say the same things — the same keys, each with the same placeholders, the same
 number of quick-chat phrases (docs/protocol.md §3.1: the server relays a phrase's number) and the same
-presets — and every value is text. No browser needed."""
+presets — and every value is text. No browser needed; the last test asks a real server for the files."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
+from ..support.server import ServerProcess
 from .make_font import WEB
 
 LANGUAGES = ("zh", "en")
@@ -77,3 +79,19 @@ def test_only_english_carries_the_servers_chinese_words(words: dict[str, dict[st
     assert words["en"]["mingtang"]["自摸"] == "Self-drawn"
     assert words["en"]["titles"]["帝王"] == "Emperor"
     assert all(re.search(r"[\u4e00-\u9fff]", word) for word in words["en"]["titles"])
+
+
+def test_the_server_serves_the_words_and_the_client_modules(server: ServerProcess) -> None:
+    """What the page fetches at start-up: each language file as JSON, and the split client's modules as
+    JavaScript, under the same security headers as every response (tests/server/test_security.py)."""
+    for name in LANGUAGES:
+        r = httpx.get(f"{server.url}/i18n/{name}.json")
+        assert r.status_code == 200 and r.headers["content-type"].startswith("application/json"), name
+        assert r.json() == json.loads((WEB / "i18n" / f"{name}.json").read_text(encoding="utf-8"))
+        assert (
+            r.headers["x-content-type-options"] == "nosniff"
+            and "connect-src 'self'" in r.headers["content-security-policy"]
+        )
+    for module in ("main", "state", "reducer", "actions", "router", "render", "table_screen", "topbar", "i18n"):
+        r = httpx.get(f"{server.url}/js/{module}.js")
+        assert r.status_code == 200 and "javascript" in r.headers["content-type"], module
