@@ -452,6 +452,22 @@ def test_a_bubble_expires_unless_a_newer_one_took_its_place(page: Any) -> None:
     assert gone == {"2": {"phrase": 2, "until": 20}} and kept is True
 
 
+def test_a_hint_is_kept_for_the_position_it_was_asked_in(page: Any, hand: dict[str, Any]) -> None:
+    """提示 (docs/protocol.md §3.1): the answer shows while the position asked about is on the table."""
+    state = in_game(page, hand)
+    answer = {"type": "hint", "hand": 11, "suggest": hand["action"], "discards": []}
+    out = run(page, state | {"hintAsked": {"hand": 11, "seq": 0}}, answer)
+    assert changed(state | {"hintAsked": {"hand": 11, "seq": 0}}, out["state"]) == {
+        "hint": {"hand": 11, "seq": 0, "frame": answer},
+        "hintAsked": None,
+    }
+    assert out["effects"] == []
+    # unasked, or asked in a position no longer on the table: dropped
+    assert run(page, state, answer)["same"]
+    assert run(page, state | {"hintAsked": {"hand": 11, "seq": 1}}, answer)["same"]
+    assert run(page, state | {"hintAsked": {"hand": 11, "seq": 0}}, answer | {"hand": 10})["same"]
+
+
 def test_queue_counts_the_wait_on_our_clock(page: Any) -> None:
     info = {
         "tier": "novice",

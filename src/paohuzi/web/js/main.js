@@ -10,7 +10,6 @@ import { httpActions } from "./actions.js";
 import { ensureGuest } from "./api.js";
 import { dissolutionEnded } from "./dissolve.js";
 import { h, keepClicksAcrossRedraws, mount, toast } from "./dom.js";
-import { onHint } from "./hint.js";
 import { errorText, lang, loadStrings, setLang, t } from "./i18n.js";
 import { GameSocket } from "./net.js";
 import { bubbleExpired, connection, reduce, summaryLoaded } from "./reducer.js";
@@ -105,9 +104,6 @@ function run(effect) {
           render(app);
         }
       }, effect.after);
-      break;
-    case "hint":
-      onHint(effect.frame, state.game);
       break;
     default:
       break;

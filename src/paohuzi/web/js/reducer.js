@@ -32,7 +32,7 @@ const FRAMES = {
   // by the owner, or for not getting ready in time (reason "ready_timeout", docs/protocol.md §3.2)
   kicked: (state, frame) => done({ ...state, notice: { kicked: frame.room, reason: frame.reason, seconds: frame.seconds }, room: null, game: null }),
   chat,
-  hint: (state, frame) => ({ state, effects: [{ kind: "hint", frame }] }), // hint.js keeps the hint asked for
+  hint,
   queue: (state, frame, now) => done({ ...state, queue: queueState(frame.queue, now) }),
   pong: (state) => done(state),
 };
@@ -146,6 +146,14 @@ function matchOver(state, frame) {
   const next = { ...state, matchOver: frame, summary: null };
   if (!state.handOver || frame.status === "dissolved") next.settleOpen = false;
   return { state: next, effects: [{ kind: "summary", frame }] }; // the 总结算: summaryLoaded below
+}
+
+function hint(state, frame) {
+  // 提示: kept for the position it was asked in (a late answer to an older position is dropped).
+  const g = state.game;
+  const asked = state.hintAsked;
+  if (!asked || !g || frame.hand !== g.hand || asked.hand !== g.hand || asked.seq !== g.seq) return done(state);
+  return done({ ...state, hint: { hand: g.hand, seq: g.seq, frame }, hintAsked: null });
 }
 
 function chat(state, frame, now) {

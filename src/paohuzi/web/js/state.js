@@ -16,6 +16,8 @@ export function createState() {
     conn: "idle",
     selected: null, // the lifted card: {hand, card, col, idx} (table.js resolveSelection)
     chiOptions: null,
+    hintAsked: null, // {hand, seq}: the position our 提示 request on its way was asked in (hint.js)
+    hint: null, // {hand, seq, frame}: the server's answer, shown while that position is on the table
     busy: false, // an HTTP request of the lobby is on its way
     pendingAct: null, // {id, hand}: our `act` on its way; the table is not playable until the server answers
     names: [], // each seat's {nickname, bot} in this match, kept when a player leaves (逃跑 shows the name)

@@ -194,9 +194,9 @@ export function renderTableScreen(app) {
     // the two taps), and is dropped once it may not.
     state.selected = resolveSelection(g, state.selected);
     screen.append(renderTable(g, tableCtx(app)));
-    const hint = hintPanel(g);
+    const hint = hintPanel(g, state.hint);
     if (hint) screen.append(hint);
-    highlightHint(screen, g);
+    highlightHint(screen, g, state.hint);
   } else if (state.room && state.room.kind === "public" && state.room.status !== "playing" && !state.settleOpen) {
     screen.append(publicWaiting(app));
   } else {

@@ -45,7 +45,10 @@ function topActions(app, room, g, auto) {
       t("chat"),
     ),
     dissolveButton(room, app.send),
-    hintButton(room, g, app.send),
+    hintButton(room, g, state.hint, () => {
+      state.hintAsked = { hand: g.hand, seq: g.seq };
+      app.send({ type: "hint" });
+    }),
   ];
 }
 
