@@ -210,12 +210,7 @@ def test_core_uses_no_global_random(path: Path) -> None:
 MAX_LINES = 600
 # Explicit exceptions, each with its reason and its line count today (the test also fails if one grows, so the
 # debt can only shrink): delete an entry once the module is split.
-OVERSIZED: dict[str, int] = {
-    # The compiled R6.1/R6.2 search: one Cython module because its cdef functions and C tables inline into one
-    # another only within a module; its seams (packing and tables, the memoised search, waits) could become
-    # `include`d .pxi files. Counted since issue 28 put .pyx under the limit.
-    "_accel.pyx": 885,
-}
+OVERSIZED: dict[str, int] = {}
 
 
 @pytest.mark.parametrize("path", ALL_FILES, ids=lambda p: str(p.relative_to(SRC)))
