@@ -20,9 +20,15 @@ from paohuzi.engine import Action, ActionKind, Hand, Observation
 from paohuzi.rules import RuleSet, find_preset
 from paohuzi.scoring import level_number
 from paohuzi.server import account_store, double_cards, economy, ledger_store, store
+from paohuzi.server.config import Settings
 from paohuzi.server.db import Database
+from paohuzi.server.protocol import QuickPlayIn
+from paohuzi.server.room_options import room_options
 
 from ..support.databases import postgres_available, postgres_schema
+
+# The stored options of a room these tests make directly in the database (a quick play's defaults).
+OPTIONS = room_options(Settings(), QuickPlayIn(), quick=True)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -43,7 +49,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Databas
 
 
 def _hand(db: Database, rules_name: str, seed: int, lineup: list[int | None]) -> tuple[int, int]:
-    room = db.run_now(store.create_room(f"{seed % 1_000_000:06d}", "quick", None, {}, 3))
+    room = db.run_now(store.create_room(f"{seed % 1_000_000:06d}", "quick", None, OPTIONS, 3))
     seats = [store.MatchSeatRow(pid, None if pid else "random", "x") for pid in lineup]
     match = db.run_now(store.create_match(room, seed, {"name": rules_name}, 1, seats))
     hand = db.run_now(store.create_hand(match, 1, seed, 0, {}))

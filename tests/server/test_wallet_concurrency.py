@@ -24,11 +24,17 @@ from sqlalchemy.orm import Session
 
 from paohuzi.scoring import level_number
 from paohuzi.server import account_store, double_cards, economy, ledger_store, store
+from paohuzi.server.config import Settings
 from paohuzi.server.db import Database, alone
 from paohuzi.server.models import LedgerRow
+from paohuzi.server.protocol import QuickPlayIn
+from paohuzi.server.room_options import room_options
 
 from ..support.databases import postgres_available, postgres_schema
 from ..support.server import ServerProcess
+
+# The stored options of a room these tests make directly in the database (a quick play's defaults).
+OPTIONS = room_options(Settings(), QuickPlayIn(), quick=True)
 
 PROCESSES = 3  # databases (connections) writing at once
 
@@ -59,7 +65,7 @@ def _three(url: str) -> Iterator[list[Database]]:
 
 
 def _match(db: Database) -> int:
-    room = db.run_now(store.create_room(f"{secrets.randbelow(10**6):06d}", "quick", None, {}, 3))
+    room = db.run_now(store.create_room(f"{secrets.randbelow(10**6):06d}", "quick", None, OPTIONS, 3))
     seats = [store.MatchSeatRow(None, "random", "x") for _ in range(3)]
     return db.run_now(store.create_match(room, 1, {"name": "qq"}, 1_000_000, seats))
 

@@ -30,6 +30,7 @@ __all__ = [
     "QueueInfo",
     "RoomError",
     "RoomFrame",
+    "RoomOptionsData",
     "RoomState",
     "SeatInfo",
     "TimerInfo",
@@ -97,6 +98,24 @@ class MatchInfo(TypedDict):
     double_cards: list[int]  # seats whose 双倍积分卡 doubles the current hand (R7.3)
 
 
+class RoomOptionsData(TypedDict):
+    """A room's options as stored and sent (docs/protocol.md §2; :class:`paohuzi.server.room_options.RoomOptions`)."""
+
+    preset: str
+    four_players: bool
+    hands: int
+    stake: int
+    turn_seconds: float
+    claim_seconds: float
+    bots_fill: bool
+    hints: bool
+    bot_level: str | None
+    tier: str
+    multiplier: int
+    minimum: int
+    rules: dict[str, Any]  # RuleSet.to_dict() (R8)
+
+
 class RoomState(TypedDict):
     """RoomState (docs/protocol.md §2)."""
 
@@ -105,7 +124,7 @@ class RoomState(TypedDict):
     share_path: str | None  # None at a public table (匹配): its code is no key to it
     owner: int | None
     status: str
-    options: dict[str, Any]
+    options: RoomOptionsData
     seats: list[SeatInfo]
     match: MatchInfo | None
     dissolution: DissolutionInfo | None

@@ -34,6 +34,7 @@ from paohuzi.server.crash import crash_point
 from paohuzi.server.frames import GameFrame, MatchInfo, MessageId, RoomError, WaitInfo
 from paohuzi.server.logs import log
 from paohuzi.server.names import bot_nickname
+from paohuzi.server.room_options import RoomOptions
 from paohuzi.server.services import RoomServices
 from paohuzi.server.turns import Decision, SeatState, Turns, bot_action
 
@@ -55,7 +56,7 @@ class Table(Protocol):
     id: int
     code: str
     rules: RuleSet
-    options: dict[str, Any]
+    options: RoomOptions
     seats: list[SeatState]
     owner_id: int | None
     lock: asyncio.Lock
@@ -157,7 +158,7 @@ class Game:
         # R8.1 坐庄 ``owner``: the owner's seat deals the first hand (a quick-play table's player sits at 0)
         owner = next((s.index for s in table.seats if s.player_id is not None and s.player_id == table.owner_id), 0)
         cards = await active_cards(services, lineup)
-        hands = int(table.options["hands"])
+        hands = table.options.hands
         engine = Match(rules, seed, players=len(table.seats), hands=hands, owner=owner, double_cards=tuple(cards))
         match_id = await services.db.run(store.create_match(table.id, seed, rules.to_dict(), engine.hands, lineup))
         return cls(table, services, match_id, engine, lineup)
@@ -405,9 +406,7 @@ class Game:
 
     def _schedule(self) -> None:
         options = self.table.options
-        self.turns.schedule(
-            self.hand, self.hand_id, float(options["turn_seconds"]), float(options["claim_seconds"])
-        )
+        self.turns.schedule(self.hand, self.hand_id, options.turn_seconds, options.claim_seconds)
 
     # ---- timers and bot turns ------------------------------------------------------------------------
 
@@ -499,7 +498,7 @@ class Game:
                 list(hand.seats),
                 payments,
                 hand.rules.stake,
-                int(self.table.options.get("multiplier", 0)),
+                self.table.options.multiplier,
                 doubled,
             )
         )

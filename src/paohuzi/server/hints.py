@@ -15,13 +15,14 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
-from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, cast
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict, cast
 
 from paohuzi.bots.hints import hint
 from paohuzi.server.frames import MessageId, RoomError, WaitInfo
 
 if TYPE_CHECKING:
     from paohuzi.server.room import Room
+    from paohuzi.server.room_options import RoomOptions
 
 __all__ = ["HINT_INTERVAL", "HintFrame", "hints_allowed", "send_hint"]
 
@@ -45,12 +46,12 @@ class HintFrame(TypedDict):
     id: NotRequired[MessageId]
 
 
-def hints_allowed(kind: str, options: dict[str, Any]) -> bool:
+def hints_allowed(kind: str, options: RoomOptions) -> bool:
     """Whether a room of this ``kind`` with these options offers hints: quick play always, a friend
     (``private``) room when its ``hints`` option is on (the default), nothing else ever."""
     if kind == "quick":
         return True
-    return kind == "private" and bool(options.get("hints", True))
+    return kind == "private" and options.hints
 
 
 async def send_hint(room: Room, player_id: int, msg_id: MessageId | None) -> None:

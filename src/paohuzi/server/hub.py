@@ -28,7 +28,7 @@ from paohuzi.server.logs import log
 from paohuzi.server.public import PublicTables
 from paohuzi.server.registry import Connections, PlayerCards
 from paohuzi.server.room import Room, RoomError, SeatState
-from paohuzi.server.room_options import room_options
+from paohuzi.server.room_options import RoomOptions, room_options
 from paohuzi.server.seating import Claims, LocalClaims, same_room
 from paohuzi.server.services import RoomServices, Tasks
 
@@ -241,7 +241,7 @@ class Hub(PublicTables):
 
     # ---- rooms -------------------------------------------------------------------------------------
 
-    def room_options(self, body: p.RoomOptionsIn | p.QuickPlayIn, quick: bool) -> dict[str, Any]:
+    def room_options(self, body: p.RoomOptionsIn | p.QuickPlayIn, quick: bool) -> RoomOptions:
         """Resolve a room's options (:func:`paohuzi.server.room_options.room_options`)."""
         return room_options(self.settings, body, quick)
 
@@ -297,9 +297,8 @@ class Hub(PublicTables):
         await room.join(player_id, seat)
         self.room_of[player_id] = room
 
-    async def _check_beans(self, player_id: int, options: dict[str, Any]) -> None:
+    async def _check_beans(self, player_id: int, minimum: int) -> None:
         """A tier asks a minimum of beans to sit down (R7.3). :raises RoomError: 409 ``not_enough_beans``."""
-        minimum = int(options.get("minimum", 0))
         if minimum <= 0:
             return
         fresh = await self.db.run(store.player_by_id(player_id))
@@ -331,9 +330,9 @@ class Hub(PublicTables):
             if found is not None and same_room(found, player_id, "private", options):
                 return found, False
             await self.not_queued(player_id)
-            await self._check_beans(player_id, options)
+            await self._check_beans(player_id, options.minimum)
             await self._leave_waiting_room(player_id)
-            n = 4 if options["four_players"] else 3
+            n = 4 if options.four_players else 3
             code = await self._new_code()
             room_id = await self.db.run(store.create_room(code, "private", player_id, options, n))
             seats = [SeatState(i) for i in range(n)]
@@ -353,11 +352,11 @@ class Hub(PublicTables):
             if found is not None and same_room(found, player_id, "quick", options):
                 return found, False
             await self.not_queued(player_id)
-            await self._check_beans(player_id, options)
+            await self._check_beans(player_id, options.minimum)
             await self._leave_waiting_room(player_id)
             code = await self._new_code()
             room_id = await self.db.run(store.create_room(code, "quick", player_id, options, 3))
-            bot = options["bot_level"]
+            bot = options.bot_level
             seats = [SeatState(0, player_id, None, True), SeatState(1, None, bot, True), SeatState(2, None, bot, True)]
             room = Room(await self._services_for(room_id, code), room_id, code, "quick", player_id, options, seats)
             self.rooms[code] = room
@@ -374,7 +373,7 @@ class Hub(PublicTables):
         if self.room_of.get(player_id) is room:
             return room
         await self.not_queued(player_id)
-        await self._check_beans(player_id, room.options)
+        await self._check_beans(player_id, room.options.minimum)
         await self._leave_waiting_room(player_id)
         await self._join(room, player_id, seat)
         return room

@@ -12,15 +12,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from paohuzi.engine import Action, IllegalActionError
-from paohuzi.rules import RuleSet
 from paohuzi.server import frames, store
 from paohuzi.server.dissolve import Dissolution, DissolutionVotes
 from paohuzi.server.frames import MessageId, RoomError, RoomState, SeatInfo
 from paohuzi.server.game import Game
 from paohuzi.server.logs import log
+from paohuzi.server.room_options import RoomOptions
 from paohuzi.server.services import RoomServices
 from paohuzi.server.turns import SeatState
 
@@ -45,7 +44,7 @@ class Room(DissolutionVotes):
         code: str,
         kind: str,
         owner_id: int | None,
-        options: dict[str, Any],
+        options: RoomOptions,
         seats: list[SeatState],
         status: str = "waiting",
     ) -> None:
@@ -55,7 +54,7 @@ class Room(DissolutionVotes):
         self.kind = kind
         self.owner_id = owner_id
         self.options = options
-        self.rules = RuleSet.from_dict(options["rules"])
+        self.rules = options.rules
         self.seats = seats
         self.status = status
         self.match: Game | None = None
@@ -115,7 +114,7 @@ class Room(DissolutionVotes):
             "share_path": f"/?room={self.code}" if self.kind != "public" else None,
             "owner": self.owner_id,
             "status": self.status,
-            "options": self.options,
+            "options": self.options.to_dict(),
             "seats": seats,
             "match": self.match.info() if self.match is not None else None,
             "dissolution": self.dissolution.info(len(self.seats)) if self.dissolution is not None else None,
@@ -335,12 +334,12 @@ class Room(DissolutionVotes):
             if waiting:
                 raise RoomError("not_ready", f"seats {waiting} are not ready")
             free = [s for s in self.seats if s.free]
-            if free and not self.options.get("bots_fill", True):
+            if free and not self.options.bots_fill:
                 raise RoomError(
                     "not_ready", f"{len(free)} seats are free and this room does not fill them with bots"
                 )
             for s in free:
-                s.bot, s.ready = self.options.get("bot_level") or self.services.settings.bot_name, True
+                s.bot, s.ready = self._bot_level(), True
             await self.start_match()
 
     async def rematch(self, player_id: int, take: Take | None = None) -> list[int]:
@@ -362,7 +361,7 @@ class Room(DissolutionVotes):
             if self.kind in ("quick", "public"):
                 for s in self.seats:
                     if s.free:
-                        s.bot, s.ready = self.options.get("bot_level") or self.services.settings.bot_name, True
+                        s.bot, s.ready = self._bot_level(), True
             await self._maybe_start()
             if not self.playing:
                 await self._persist_seats()
@@ -374,6 +373,10 @@ class Room(DissolutionVotes):
             return
         if all(s.ready for s in self.seats if s.player_id is not None):
             await self.start_match()
+
+    def _bot_level(self) -> str:
+        """The level of the computers this room seats (a room of an older server chose none: the server's)."""
+        return self.options.bot_level or self.services.settings.bot_name
 
     def _seated(self, player_id: int) -> SeatState:
         seat = self.seat_of(player_id)

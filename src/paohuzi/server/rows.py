@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from paohuzi.server.models import utcnow
+from paohuzi.server.room_options import RoomOptions
 
 __all__ = [
     "ActionLogRow",
@@ -127,7 +128,7 @@ class StoredRoom:
     code: str
     kind: str
     owner_id: int | None
-    options: dict[str, Any]
+    options: RoomOptions
     status: str
     seats: list[RoomSeatRow]
     match: StoredMatch | None

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from paohuzi.server.models import ActionRow, HandRow, Match, MatchSeat, Player, Room, RoomSeat, utcnow
 from paohuzi.server.names import seat_nickname
+from paohuzi.server.room_options import RoomOptions
 from paohuzi.server.rows import (
     ActionLogRow,
     HandSummary,
@@ -165,9 +166,9 @@ def open_room_codes() -> Job[set[str]]:
     return job
 
 
-def create_room(code: str, kind: str, owner_id: int | None, options: dict[str, Any], seats: int) -> Job[int]:
+def create_room(code: str, kind: str, owner_id: int | None, options: RoomOptions, seats: int) -> Job[int]:
     def job(s: Session) -> int:
-        room = Room(code=code, kind=kind, owner_id=owner_id, options=options, status="waiting")
+        room = Room(code=code, kind=kind, owner_id=owner_id, options=options.to_dict(), status="waiting")
         s.add(room)
         s.flush()
         for i in range(seats):
@@ -223,7 +224,7 @@ def load_open_rooms(room_id: int | None = None) -> Job[list[StoredRoom]]:
                     code=room.code,
                     kind=room.kind,
                     owner_id=room.owner_id,
-                    options=room.options,
+                    options=RoomOptions.from_dict(room.options),
                     status=room.status,
                     seats=[RoomSeatRow(x.player_id, x.bot, x.ready) for x in seats],
                     match=_match_on(s, room.id),
