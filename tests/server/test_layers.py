@@ -40,7 +40,7 @@ ALLOWED = {
         "turns",
     },
     "room": {"dissolve", "frames", "game", "logs", "room_options", "services", "store", "turns"},
-    "dissolve": {"frames", "game", "logs", "services", "store", "turns"},  # R8.2, the room's vote (a mixin)
+    "dissolve": {"frames", "game", "logs", "rows", "services", "store", "turns"},  # R8.2: the vote the room holds
     "hints": {"frames", "room", "room_options"},  # 提示 (issue #16): the room is only read (type-only import)
     "queue_store": {"models", "store"},
     "matchmaking": {"config", "db", "economy", "frames", "logs", "queue_store"},  # 匹配 (issue 13 §4)

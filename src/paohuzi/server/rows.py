@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from paohuzi.server.models import utcnow
 from paohuzi.server.room_options import RoomOptions
 
 __all__ = [
     "ActionLogRow",
+    "DissolutionData",
     "HandSummary",
     "MatchSeatRow",
     "MatchSeatSummary",
@@ -105,6 +106,14 @@ class StoredHand:
     double_cards: list[int] = field(default_factory=list)  # seats whose 双倍积分卡 was active (R7.3)
 
 
+class DissolutionData(TypedDict):
+    """An open R8.2 解散房间 proposal as stored (:meth:`paohuzi.server.dissolve.Dissolution.to_dict`)."""
+
+    proposer: int  # seat
+    deadline: float  # seconds since the epoch
+    votes: dict[str, bool]  # seat (as a JSON key) → agreed
+
+
 @dataclass(frozen=True, slots=True)
 class StoredMatch:
     """A match on, with its hands so far: what :meth:`paohuzi.server.game.Game.restore` rebuilds."""
@@ -117,7 +126,7 @@ class StoredMatch:
     seats: list[MatchSeatRow]
     hands: list[StoredHand]
     #: An open R8.2 解散房间 proposal (``Dissolution.to_dict``), kept in ``matches.result`` while playing.
-    dissolution: dict[str, Any] | None = None
+    dissolution: DissolutionData | None = None
 
 
 @dataclass(frozen=True, slots=True)

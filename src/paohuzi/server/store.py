@@ -19,6 +19,7 @@ from paohuzi.server.names import seat_nickname
 from paohuzi.server.room_options import RoomOptions
 from paohuzi.server.rows import (
     ActionLogRow,
+    DissolutionData,
     HandSummary,
     MatchSeatRow,
     MatchSeatSummary,
@@ -34,6 +35,7 @@ from paohuzi.server.rows import (
 
 __all__ = [
     "ActionLogRow",
+    "DissolutionData",
     "HandSummary",
     "Job",
     "MatchSeatRow",
@@ -374,7 +376,7 @@ _PLAYER_RESULT = update(_PLAYERS).where(_PLAYERS.c.id == bindparam("b_id")).valu
     hands_won=_PLAYERS.c.hands_won + bindparam("b_won"))
 
 
-def save_dissolution(match_id: int, proposal: dict[str, Any] | None) -> Job[None]:
+def save_dissolution(match_id: int, proposal: DissolutionData | None) -> Job[None]:
     """Keep (or clear) a match's open 解散房间 proposal (R8.2) in ``matches.result`` while it is played
     (the match's result replaces it when the match ends), so that it survives a restart."""
 
