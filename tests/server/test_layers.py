@@ -17,7 +17,7 @@ ALLOWED = {
     "protocol": set(),
     "frames": set(),
     "models": set(),
-    "rows": {"models", "room_options"},  # a stored room's options are read back as RoomOptions
+    "rows": {"frames", "models", "room_options"},  # a stored room's options are read back as RoomOptions
     "names": {"models"},  # what a computer seat is called (电脑2·高手)
     "store": {"models", "names", "room_options", "rows"},
     "accounts": set(),
@@ -66,10 +66,11 @@ ALLOWED = {
     },
     "account_api": {
         *("account_store", "accounts", "double_cards", "economy", "hub", "ledger_store", "limits", "room"),
+        *("api", "frames"),  # AS_JSON, the answers' types
     },
     "ws": {"config", "connection", "hub", "logs", "metrics", "protocol", "room"},
     "api": {"economy", "frames", "profile_store", "protocol", "store", "hub", "limits", "room"},
-    "profile_api": {"account_api", "economy", "hub", "profile_store", "room", "store"},
+    "profile_api": {"account_api", "api", "economy", "frames", "hub", "profile_store", "room", "store"},
     "app": {
         *("account_api", "api", "profile_api", "config", "connection", "db", "hub", "logs", "metrics", "room"),
         *("limits", "shared", "ws"),

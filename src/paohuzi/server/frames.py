@@ -25,6 +25,7 @@ __all__ = [
     "MatchOverFrame",
     "MessageId",
     "PlayerCard",
+    "PlayerProfile",
     "PongFrame",
     "QueueFrame",
     "QueueInfo",
@@ -72,6 +73,20 @@ class PlayerCard(TypedDict):
     nickname: str
     title: str
     points: int
+
+
+class PlayerProfile(TypedDict):
+    """Profile (docs/protocol.md §2): a player's row and its R7.4 title (``welcome``, ``GET /api/me``)."""
+
+    id: int
+    nickname: str
+    points: int
+    hands_played: int
+    hands_won: int
+    matches_played: int
+    created_at: str | None
+    beans: int
+    title: str
 
 
 class SeatInfo(TypedDict):
@@ -159,7 +174,7 @@ class WaitInfo(TypedDict):
 class WelcomeFrame(TypedDict):
     type: Literal["welcome"]
     protocol: int
-    player: dict[str, Any]
+    player: PlayerProfile
     server_time: int
 
 
@@ -293,7 +308,7 @@ Frame = (
 )
 
 
-def welcome(protocol: int, player: dict[str, Any], server_time: int) -> WelcomeFrame:
+def welcome(protocol: int, player: PlayerProfile, server_time: int) -> WelcomeFrame:
     return {"type": "welcome", "protocol": protocol, "player": player, "server_time": server_time}
 
 
