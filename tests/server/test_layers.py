@@ -41,7 +41,7 @@ ALLOWED = {
     },
     "room": {"dissolve", "frames", "game", "logs", "room_options", "services", "store", "turns"},
     "dissolve": {"frames", "game", "logs", "rows", "services", "store", "turns"},  # R8.2: the vote the room holds
-    "hints": {"frames", "room", "room_options"},  # 提示 (issue #16): the room is only read (type-only import)
+    "hints": {"frames", "room"},  # 提示 (issue #16): the room is only read (type-only import)
     "queue_store": {"models", "store"},
     "matchmaking": {"config", "db", "economy", "frames", "logs", "queue_store"},  # 匹配 (issue 13 §4)
     "public": {
