@@ -51,8 +51,9 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Databas
 def _hand(db: Database, rules_name: str, seed: int, lineup: list[int | None]) -> tuple[int, int]:
     room = db.run_now(store.create_room(f"{seed % 1_000_000:06d}", "quick", None, OPTIONS, 3))
     seats = [store.MatchSeatRow(pid, None if pid else "random", "x") for pid in lineup]
-    match = db.run_now(store.create_match(room, seed, {"name": rules_name}, 1, seats))
-    hand = db.run_now(store.create_hand(match, 1, seed, 0, {}))
+    rules = find_preset(rules_name)
+    match = db.run_now(store.create_match(room, seed, rules, 1, seats))
+    hand = db.run_now(store.create_hand(match, 1, seed, 0, rules))
     return match, hand
 
 
@@ -73,7 +74,7 @@ def _deal_and_settle(
     doubled = [outcome.winner] if outcome.winner in hand.double_cards else []
 
     def job(s: Session) -> list[int]:
-        hand_id = store.create_hand(match, n + 1, 10_000 + n, 0, {}, sorted(hand.double_cards))(s)
+        hand_id = store.create_hand(match, n + 1, 10_000 + n, 0, hand.rules, sorted(hand.double_cards))(s)
         finish = store.finish_hand(hand_id, outcome.to_dict(), hand.record(), match, payments, results)
         return ledger_store.settle_hand(finish, hand_id, lineup, [0, 1, 2], payments, stake, multiplier, doubled)(s)
 

@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
+from paohuzi.rules import find_preset
 from paohuzi.server import account_store, ledger_store, store
 from paohuzi.server.config import Settings
 from paohuzi.server.db import Database
@@ -28,6 +29,7 @@ from ..support.server import ServerProcess
 
 # The stored options of a room these tests make directly in the database (a quick play's defaults).
 OPTIONS = room_options(Settings(), QuickPlayIn(), quick=True)
+QQ = find_preset("qq")
 
 P_TOKEN, Q_TOKEN = "p" * 43, "q" * 43
 
@@ -62,10 +64,10 @@ def _played(
     settled by the server's settlement job at ``multiplier``."""
     room = db.run_now(store.create_room(f"{len(outcomes) + 100000 + len(kind)}", kind, None, OPTIONS, 3))
     seats = [store.MatchSeatRow(pid, None if pid else "normal", f"p{pid}") for pid in lineup]
-    match = db.run_now(store.create_match(room, 7, {"name": "qq"}, len(outcomes), seats))
+    match = db.run_now(store.create_match(room, 7, QQ, len(outcomes), seats))
     hands = []
     for n, outcome in enumerate(outcomes):
-        hand = db.run_now(store.create_hand(match, n + 1, 100 + n, 0, {}))
+        hand = db.run_now(store.create_hand(match, n + 1, 100 + n, 0, QQ))
         hands.append(hand)
         if outcome is None:
             continue

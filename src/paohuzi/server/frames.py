@@ -13,7 +13,10 @@ shape of every frame the server sends is written down once, as a ``TypedDict``.
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, Protocol, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, Protocol, TypedDict
+
+if TYPE_CHECKING:
+    from paohuzi.engine import Observation, Outcome
 
 __all__ = [
     "Delivery",
@@ -50,7 +53,7 @@ __all__ = [
 ]
 
 MessageId = str | int
-View = dict[str, Any]  # a seat's observation as the engine gives it (docs/engine.md §5)
+View = dict[str, Any]  # a seat's observation on the wire: Observation.to_dict() (docs/engine.md §5)
 
 
 class RoomError(Exception):
@@ -325,7 +328,7 @@ def game(  # noqa: PLR0913 (keyword-only builder, one parameter per field of the
     hands: int,
     seq: int,
     seat: int,
-    view: View,
+    view: Observation,
     waits: list[WaitInfo],
     timers: list[TimerInfo],
     scores: list[int],
@@ -341,7 +344,7 @@ def game(  # noqa: PLR0913 (keyword-only builder, one parameter per field of the
         "hands": hands,
         "seq": seq,
         "seat": seat,
-        "view": view,
+        "view": view.to_dict(),
         "waits": waits,
         "timers": timers,
         "scores": scores,
@@ -355,7 +358,7 @@ def update(
     hand: int,
     seq: int,
     events: list[dict[str, Any]],
-    view: View,
+    view: Observation,
     waits: list[WaitInfo],
     timers: list[TimerInfo],
     auto: list[bool],
@@ -367,7 +370,7 @@ def update(
         "hand": hand,
         "seq": seq,
         "events": events,
-        "view": view,
+        "view": view.to_dict(),
         "waits": waits,
         "timers": timers,
         "auto": auto,
@@ -381,10 +384,10 @@ def hand_over(  # noqa: PLR0913 (keyword-only builder, one parameter per field o
     *,
     hand: int,
     number: int,
-    outcome: dict[str, Any],
+    outcome: Outcome,
     scores: list[int],
     deltas: list[int],
-    view: View,
+    view: Observation,
     code: str,
     beans: list[int] | None = None,
     double_cards: list[int] | None = None,
@@ -393,12 +396,12 @@ def hand_over(  # noqa: PLR0913 (keyword-only builder, one parameter per field o
         "type": "hand_over",
         "hand": hand,
         "number": number,
-        "outcome": outcome,
+        "outcome": outcome.to_dict(),
         "scores": scores,
         "deltas": deltas,
         "beans": beans if beans is not None else [0] * len(deltas),
         "double_cards": double_cards or [],
-        "view": view,
+        "view": view.to_dict(),
         "replay": f"/api/replays/{hand}",
         "replay_code": code,  # the hand's replay code (issue 12 item 4): anyone holding it may watch
     }

@@ -14,6 +14,7 @@ from typing import Any, TypeVar, cast
 from sqlalchemy import Table, bindparam, func, select, update
 from sqlalchemy.orm import Session
 
+from paohuzi.rules import RuleSet
 from paohuzi.server.models import ActionRow, HandRow, Match, MatchSeat, Player, Room, RoomSeat, utcnow
 from paohuzi.server.names import seat_nickname
 from paohuzi.server.room_options import RoomOptions
@@ -290,7 +291,7 @@ def _match_on(s: Session, room_id: int) -> StoredMatch | None:
 def create_match(
     room_id: int,
     seed: int,
-    rules: dict[str, Any],
+    rules: RuleSet,
     hands_total: int,
     seats: Sequence[MatchSeatRow],
 ) -> Job[int]:
@@ -298,7 +299,7 @@ def create_match(
         m = Match(
             room_id=room_id,
             seed=seed,
-            rules=rules,
+            rules=rules.to_dict(),
             hands_total=hands_total,
             status="playing",
             scores=[0] * len(seats),
@@ -323,7 +324,7 @@ def create_match(
 
 
 def create_hand(
-    match_id: int, number: int, seed: int, dealer: int, rules: dict[str, Any], double_cards: Sequence[int] = ()
+    match_id: int, number: int, seed: int, dealer: int, rules: RuleSet, double_cards: Sequence[int] = ()
 ) -> Job[int]:
     """A hand dealt; ``double_cards``: the seats whose 双倍积分卡 was active as it started (R7.3)."""
 
@@ -333,7 +334,7 @@ def create_hand(
             number=number,
             seed=seed,
             dealer=dealer,
-            rules=rules,
+            rules=rules.to_dict(),
             status="playing",
             double_cards=sorted(double_cards) or None,
         )
