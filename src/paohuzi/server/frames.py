@@ -463,10 +463,25 @@ def pong(msg_id: MessageId | None, server_time: int) -> PongFrame:
 
 
 def error(code: str, message: str, msg_id: MessageId | None = None) -> ErrorFrame:
+    """``error`` (docs/protocol.md §3.3): the one builder of error frames — the websocket's, the shared
+    mode's relayed ones and a room's. ``msg_id``: the id of the frame refused; an id that cannot go out (a
+    JSON ``\\ud800`` escape decodes to a lone surrogate, which UTF-8 cannot encode) is left out.
+
+    >>> error("bad_message", "no", "\\ud800"), error("bad_message", "no", 0)["id"]
+    ({'type': 'error', 'code': 'bad_message', 'message': 'no'}, 0)
+    """
     frame: ErrorFrame = {"type": "error", "code": code, "message": message}
-    if msg_id is not None:
+    if msg_id is not None and (not isinstance(msg_id, str) or _encodable(msg_id)):
         frame["id"] = msg_id
     return frame
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 # ---- the delivery port ------------------------------------------------------------------------------
