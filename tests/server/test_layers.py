@@ -69,8 +69,8 @@ ALLOWED = {
         *("api", "frames"),  # AS_JSON, the answers' types
     },
     "ws": {"config", "connection", "hub", "logs", "metrics", "protocol", "room"},
-    "api": {"economy", "frames", "profile_store", "protocol", "store", "hub", "limits", "room"},
-    "profile_api": {"account_api", "api", "economy", "frames", "hub", "profile_store", "room", "store"},
+    "api": {"economy", "frames", "profile_store", "protocol", "rows", "store", "hub", "limits", "room"},
+    "profile_api": {"account_api", "api", "economy", "frames", "hub", "profile_store", "room", "rows", "store"},
     "app": {
         *("account_api", "api", "profile_api", "config", "connection", "db", "hub", "logs", "metrics", "room"),
         *("limits", "shared", "ws"),

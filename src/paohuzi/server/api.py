@@ -32,6 +32,7 @@ from paohuzi.server.frames import (
 from paohuzi.server.hub import Hub
 from paohuzi.server.limits import Limits
 from paohuzi.server.room import Room, RoomError
+from paohuzi.server.rows import MatchSummaryData, PublicProfile, RankedProfile, ReplayHandData
 
 __all__ = ["AS_JSON", "router", "health_router"]
 
@@ -85,15 +86,15 @@ class Health(TypedDict):
 
 
 class HistoryAnswer(TypedDict):
-    matches: list[store.MatchSummaryData]
+    matches: list[MatchSummaryData]
 
 
 class PublicProfileAnswer(TypedDict):
-    player: store.PublicProfile
+    player: PublicProfile
 
 
 class LeaderboardAnswer(TypedDict):
-    players: list[store.RankedProfile]
+    players: list[RankedProfile]
 
 
 class PresetInfo(TypedDict):
@@ -163,13 +164,13 @@ class ReplayStep(TypedDict):
 
 
 class ReplayAnswer(TypedDict):
-    hand: store.ReplayHandData
+    hand: ReplayHandData
     record: dict[str, Any]  # the engine's record (docs/record.schema.json)
     steps: NotRequired[list[ReplayStep]]
 
 
 class MatchAnswer(TypedDict):
-    match: store.MatchSummaryData
+    match: MatchSummaryData
 
 
 def _hub(request: Request) -> Hub:
@@ -211,7 +212,7 @@ MatchId = Annotated[int, Path(ge=1, le=MAX_ID, description="a match id")]
 HandId = Annotated[int, Path(ge=1, le=MAX_ID, description="a hand id")]
 
 
-def _private_codes(matches: list[store.MatchSummary], viewer: PlayerProfile | None) -> list[store.MatchSummaryData]:
+def _private_codes(matches: list[store.MatchSummary], viewer: PlayerProfile | None) -> list[MatchSummaryData]:
     """A room code is the key to the room, a replay code the key to a hand: only the match's own players see
     them (issue 14, issue 12 item 4)."""
     viewer_id = viewer["id"] if viewer is not None else None

@@ -17,6 +17,7 @@ from paohuzi.server.api import AS_JSON
 from paohuzi.server.frames import PlayerProfile
 from paohuzi.server.hub import Hub
 from paohuzi.server.room import RoomError
+from paohuzi.server.rows import PublicProfile
 
 __all__ = ["router", "level_progress"]
 
@@ -87,7 +88,7 @@ class MyProfile(TypedDict):
 
 
 class PublicProfilePage(TypedDict):
-    player: store.PublicProfile
+    player: PublicProfile
     level: LevelProgress
     stats: StatsView
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Table, bindparam, func, select, update
+from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from paohuzi.rules import RuleSet
@@ -22,18 +22,12 @@ from paohuzi.server.rows import (
     ActionLogRow,
     DissolutionData,
     HandSummary,
-    HandSummaryData,
     MatchSeatRow,
     MatchSeatSummary,
     MatchSummary,
-    MatchSummaryData,
     PlayerRow,
-    PublicProfile,
-    RankedProfile,
     Replay,
-    ReplayData,
     ReplayHand,
-    ReplayHandData,
     RoomSeatRow,
     StoredHand,
     StoredMatch,
@@ -42,17 +36,10 @@ from paohuzi.server.rows import (
 
 __all__ = [
     "ActionLogRow",
-    "DissolutionData",
     "HandSummary",
     "Job",
     "MatchSeatRow",
     "MatchSummary",
-    "MatchSummaryData",
-    "HandSummaryData",
-    "PublicProfile",
-    "RankedProfile",
-    "ReplayData",
-    "ReplayHandData",
     "MatchSeatSummary",
     "PlayerRow",
     "Replay",
@@ -602,12 +589,5 @@ def hand_actions(hand_id: int) -> Job[list[tuple[int, str, str]]]:
             .order_by(ActionRow.seq)
         ).all()
         return [(r.seat, r.action, r.by) for r in rows]
-
-    return job
-
-
-def counts() -> Job[dict[str, int]]:
-    def job(s: Session) -> dict[str, int]:
-        return {"players": s.scalar(select(func.count()).select_from(Player)) or 0}
 
     return job
