@@ -11,7 +11,7 @@ it is shown to nobody but its players, and nobody joins it by code.
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from paohuzi.server import protocol as p
 from paohuzi.server import store
@@ -25,6 +25,7 @@ from paohuzi.server.seating import Claims, hold_each
 if TYPE_CHECKING:
     from paohuzi.server.db import Database
     from paohuzi.server.registry import Connections
+    from paohuzi.server.room_options import RoomOptions
     from paohuzi.server.services import RoomServices
 
 __all__ = ["PublicTables", "PUBLIC_HANDS"]
@@ -46,13 +47,13 @@ class PublicTables:
     if TYPE_CHECKING:
         conns: Connections
 
-        def room_options(self, body: p.RoomOptionsIn | p.QuickPlayIn, quick: bool) -> dict[str, Any]: ...
+        def room_options(self, body: p.RoomOptionsIn | p.QuickPlayIn, quick: bool) -> RoomOptions: ...
 
         async def _new_code(self) -> str: ...
 
         async def _services_for(self, room_id: int, code: str) -> RoomServices: ...
 
-        async def _check_beans(self, player_id: int, options: dict[str, Any]) -> None: ...
+        async def _check_beans(self, player_id: int, minimum: int) -> None: ...
 
         async def _leave_waiting_room(self, player_id: int) -> None: ...
 
@@ -69,7 +70,7 @@ class PublicTables:
             room = self.room_of.get(player_id)
             if room is not None and room.playing:
                 raise RoomError("in_game", "you are playing a match; finish it or leave the table first")
-            await self._check_beans(player_id, {"minimum": tier.minimum})
+            await self._check_beans(player_id, tier.minimum)
             if await self.queue.entry(player_id) is None:
                 await self._leave_waiting_room(player_id)
             await self.queue.join(player_id, tier.name)
@@ -110,13 +111,11 @@ class PublicTables:
                 await self._open_public(tier, players)
 
     async def _open_public(self, tier: str, players: list[int]) -> None:
-        options = self.room_options(p.QuickPlayIn(tier=tier, hands=PUBLIC_HANDS), quick=True)
-        options["hints"] = False
-        options["bots_fill"] = True
+        options = self.room_options(p.QuickPlayIn(tier=tier, hands=PUBLIC_HANDS), quick=True).public()
         code = await self._new_code()
         room_id = await self.db.run(store.create_room(code, "public", None, options, 3))
         services = await self._services_for(room_id, code)
-        bot = options["bot_level"]
+        bot = options.bot_level
         seats = [
             SeatState(i, players[i], None, True) if i < len(players) else SeatState(i, None, bot, True)
             for i in range(3)
@@ -133,8 +132,8 @@ class PublicTables:
         """继续 at a public table: ready for the next hand, if the player still holds the tier's minimum.
         When every player there is ready, players waiting in the tier's queue take the computers' (and
         free) seats, computers fill what is left, and the hand starts."""
-        await self._check_beans(player_id, room.options)
-        tier = str(room.options.get("tier", "practice"))
+        await self._check_beans(player_id, room.options.minimum)
+        tier = room.options.tier
 
         async with contextlib.AsyncExitStack() as held:
 

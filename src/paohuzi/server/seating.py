@@ -37,6 +37,7 @@ from paohuzi.server.logs import log
 if TYPE_CHECKING:
     from paohuzi.server.relay import Seats
     from paohuzi.server.room import Room
+    from paohuzi.server.room_options import RoomOptions
 
 __all__ = ["Claims", "LocalClaims", "RedisClaims", "SeatMap", "same_room"]
 
@@ -193,11 +194,11 @@ def _plain(value: Any) -> Any:
     return orjson.loads(orjson.dumps(value))  # as stored and relayed: tuples are lists
 
 
-def same_room(state: RoomState | None, player: int, kind: str, options: dict[str, Any]) -> bool:
+def same_room(state: RoomState | None, player: int, kind: str, options: RoomOptions) -> bool:
     """Whether the room the player sits in (``state``) is what a repeated request asks for: a quick play
     of the same options whose match is on (not finished), or a private room of the same options that the player owns
     and whose match has not begun."""
-    if state is None or state["kind"] != kind or _plain(state["options"]) != _plain(options):
+    if state is None or state["kind"] != kind or _plain(state["options"]) != _plain(options.to_dict()):
         return False
     if kind == "quick":  # a finished match is not repeated: the next quick play is a new table
         return state["match"] is not None and not state["match"].get("finished")
