@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from paohuzi.engine import Hand
+from paohuzi.engine import Hand, Outcome, OutcomeKind
 from paohuzi.rules import find_preset
 from paohuzi.server import frames
 
@@ -151,10 +151,18 @@ def hand() -> dict[str, Any]:
     """Seat 0's views of a real deal (seed 1: seat 0 deals and discards first) before and after its
     discard, the events it was shown, and that discard."""
     h = Hand(find_preset("qq"), seed=1)
-    before = h.observation(0).to_dict()
+    seen = h.observation(0)
     action = str(h.legal_actions(0)[0])
     events = [d for d in (e.for_seat(0) for e in h.apply(0, action)) if d is not None]
-    return {"before": before, "after": h.observation(0).to_dict(), "events": events, "action": action}
+    after = h.observation(0)
+    return {
+        "before": seen.to_dict(),
+        "after": after.to_dict(),
+        "seen": seen,  # the Observations the frame builders take; "before"/"after" are their JSON
+        "seen_after": after,
+        "events": events,
+        "action": action,
+    }
 
 
 def game_frame(hand: dict[str, Any], hand_id: int = 11, seq: int = 0) -> Any:
@@ -165,7 +173,7 @@ def game_frame(hand: dict[str, Any], hand_id: int = 11, seq: int = 0) -> Any:
         hands=8,
         seq=seq,
         seat=0,
-        view=hand["before"],
+        view=hand["seen"],
         waits=[],
         timers=[TIMER],
         scores=[0, 0, 0],
@@ -179,7 +187,7 @@ def update_frame(hand: dict[str, Any], seq: int = 1, msg_id: int | None = None, 
         hand=hand_id,
         seq=seq,
         events=hand["events"],
-        view=hand["after"],
+        view=hand["seen_after"],
         waits=[{"card": "x3", "huxi": 15, "points": 1}],
         timers=[{**TIMER, "seat": 1, "kind": "claim", "remaining_ms": 8000}],
         auto=[False, True, False],
@@ -327,14 +335,28 @@ def test_an_older_update_is_ignored_and_one_of_an_unknown_hand_asks_for_a_snapsh
 
 
 def _hand_over(hand: dict[str, Any], kind: str = "hu") -> Any:
-    outcome = {"kind": kind, "winner": 0 if kind == "hu" else None}
+    hu = kind == "hu"
+    outcome = Outcome(
+        kind=OutcomeKind(kind),
+        winner=0 if hu else None,
+        card=None,
+        source=None,
+        zimo=False,
+        tianhu=False,
+        haidi=False,
+        arrangement=None,
+        score=None,
+        huxi=0,
+        points=0,
+        payments=(24, -12, -12) if hu else (0, 0, 0),
+    )
     return frames.hand_over(
         hand=11,
         number=1,
         outcome=outcome,
         scores=[24, -12, -12],
         deltas=[24, -12, -12],
-        view=hand["after"],
+        view=hand["seen_after"],
         code="ABCDEFG",
         beans=[240, -120, -120],
     )
