@@ -278,3 +278,13 @@ def test_no_test_module_edits_sys_path() -> None:
         and _edits_sys_path(ast.parse(p.read_text(encoding="utf-8")))
     ]
     assert not editing, f"edit sys.path (use tests/support/ instead): {editing}"
+
+
+def test_hand_mro_holds_at_most_two_engine_classes() -> None:
+    """Issue 28: the engine's ``Hand`` is composed (a state, its seats, the turn logic, the claim window), not
+    one class stacked across modules by inheritance: its MRO holds itself and at most one other class of
+    ``paohuzi.engine``."""
+    from paohuzi.engine import Hand
+
+    engine = [c.__qualname__ for c in Hand.__mro__ if c.__module__.startswith("paohuzi.engine")]
+    assert engine[0] == "Hand" and len(engine) <= 2, f"Hand's MRO holds {engine}"

@@ -51,7 +51,7 @@ __all__ = [
 PACKAGE = Path(__file__).resolve().parent
 
 #: The modules mypyc compiles, as one group (they call each other natively): the engine's hot path — every
-#: step of a hand, the claim window, observations —, the environment's tensor and action IDs, and the bots
+#: step of a hand (the state and its seats, the turn logic, the claim window, the endings), observations —, the environment's tensor and action IDs, and the bots
 #: that search plays out (greedy's choice, the view of an observation, sampled worlds, the rollouts).
 MODULES: tuple[str, ...] = (
     "paohuzi.engine.actions",
@@ -62,6 +62,7 @@ MODULES: tuple[str, ...] = (
     "paohuzi.engine.observation",
     "paohuzi.engine.position",
     "paohuzi.engine.scoring_bridge",
+    "paohuzi.engine.seat",
     "paohuzi.engine.state",
     "paohuzi.engine.turns",
     "paohuzi.engine.wins",
@@ -158,9 +159,9 @@ def reason() -> str:
 
 # What the compiled modules need to say to mypyc that Python does not need to know.
 #
-# ``mypyc_attr(allow_interpreted_subclasses=True)`` marks the classes of a hand's state machine as open to
-# subclasses written in Python (the R4.4 oracle, ``tests/engine/oracle.py``, subclasses ``Hand`` to watch every
-# claim window). The type checker and mypyc read it from ``mypy_extensions``; at run time it is the no-op
+# ``mypyc_attr(allow_interpreted_subclasses=True)`` marks a compiled class as open to subclasses written in
+# Python (the bots a user may build on). The engine's classes are closed: a hand is watched through its events
+# (the R4.4 oracle, ``tests/engine/oracle.py``), never by subclassing it. The type checker and mypyc read it from ``mypy_extensions``; at run time it is the no-op
 # below, so the package needs nothing of mypy to run.
 #
 # A compiled function checks the types of its arguments on entry (a ``TypeError`` of mypyc's, naming no
