@@ -288,3 +288,16 @@ def test_hand_mro_holds_at_most_two_engine_classes() -> None:
 
     engine = [c.__qualname__ for c in Hand.__mro__ if c.__module__.startswith("paohuzi.engine")]
     assert engine[0] == "Hand" and len(engine) <= 2, f"Hand's MRO holds {engine}"
+
+
+def test_server_and_commands_import_the_engine_only_from_its_package() -> None:
+    """Issue 28: the server and the CLI use the engine's public names (``paohuzi.engine``: Hand, Match, the
+    typed records, ``replay_match``, ``FORMAT_VERSION`` …), never one of its modules."""
+    outside = [
+        f"{p.relative_to(SRC)}:{imp.line} imports {imp.name}"
+        for p in ALL_FILES
+        if p.relative_to(SRC).parts[0] in ("server", "commands")
+        for imp in _imports(p)
+        if imp.name.startswith("paohuzi.engine.")
+    ]
+    assert not outside, outside

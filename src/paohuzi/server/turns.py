@@ -16,8 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from paohuzi.engine import Action, ActionKind
-from paohuzi.engine.hand import Hand
+from paohuzi.engine import Action, ActionKind, Hand
 from paohuzi.server.bots import BotPool, SeatBot, make_seat_bot
 from paohuzi.server.frames import TimerInfo
 
