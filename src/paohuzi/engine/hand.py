@@ -203,8 +203,8 @@ class Hand:
 
     @property
     def last_action(self) -> tuple[int, Action] | None:
-        """The last action :meth:`apply` played, as (seat, the legal :class:`Action`), or None (none yet, or
-        the last step was :meth:`leave`). O(1): what a server stores after ``apply``."""
+        """The last action :meth:`apply` played, as (seat, :class:`Action`) — given as text, the action parsed
+        —, or None (none yet, or the last step was :meth:`leave`). O(1): what a server stores after ``apply``."""
         return self._st.applied
 
     def legal_actions(self, seat: int) -> list[Action]:
