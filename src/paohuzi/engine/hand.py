@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Self
 
+from paohuzi._compiled import mypyc_attr
 from paohuzi.cards import Card, NotationError, PaohuziError
 from paohuzi.engine import position, turns, wins
 from paohuzi.engine.actions import Action, ActionKind, IllegalActionError
@@ -43,6 +44,7 @@ from paohuzi.rules import RuleSet
 __all__ = ["Hand", "Outcome", "EngineError", "FORMAT_VERSION"]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: X.__new__(X) without __init__, for copy
 class Hand:
     """A hand (一局) of paohuzi for the seats in play, from the deal to the settlement.
 

@@ -14,10 +14,11 @@ from paohuzi.engine.claims import WAITING, ClaimWindow
 from paohuzi.engine.deck import RNG_VERSION, seats_in_play
 from paohuzi.engine.events import CARD_TEXT as _TEXT
 from paohuzi.engine.events import jsonable
-from paohuzi.engine.observation import ChouKinds, Hidden, Observation, Pending, Phase, row_card
+from paohuzi.engine.observation import ChouKinds, Hidden, Observation, Pending, Phase, RowCard, row_card
 from paohuzi.engine.records import HandRecord
 from paohuzi.engine.seat import _WEI, SAME, sorted_cards
 from paohuzi.engine.state import CARDS, CLAIM, LIANG, OVER, SELF, EngineError, HandState
+from paohuzi.groups import Group
 from paohuzi.rules import RuleSet
 
 
@@ -79,22 +80,27 @@ def observation(st: HandState, seat: int) -> Observation:
         st.check_seat(seat)
     players = st.players
     outcome = st.outcome
-    if outcome is None:
-        tables = tuple([p.table_groups() if s == seat else p.table_view() for s, p in enumerate(players)])
-        hands = None
-    else:  # R5: everything is shown once the hand is over
-        tables = tuple([p.table_groups() for p in players])
-        hands = tuple([p.hand_cards() for p in players])
+    over = outcome is not None
+    sizes: list[int] = []
+    rows: list[tuple[RowCard, ...]] = []
+    tables: list[tuple[Group | None, ...]] = []
+    any_dead = False
+    for s, p in enumerate(players):  # one pass over the seats: this runs at every step of the env and search
+        sizes.append(p.size)
+        rview = p.rview
+        if len(p.row) != len(rview):
+            rview = p.rview = tuple([row_card(c, d) for c, d in p.row])
+        rows.append(rview)
+        # R5: a 偎's kind is hidden from the other seats while the hand is on; everything is shown once over
+        tables.append(p.table_groups() if s == seat or over else p.table_view())
+        if p.dead:
+            any_dead = True
     pending = None
     if st.phase is CLAIM and st.card is not None:
         key = (st.card, st.actor, st.drawn, st.last)
         pending = _PENDING.get(key)
         if pending is None:
             pending = _PENDING[key] = Pending(CARDS[st.card], st.actor, st.drawn, st.last)
-    for p in players:
-        row = p.row
-        if len(row) != len(p.rview):
-            p.rview = tuple([row_card(c, d) for c, d in row])
     deciding = seat in st.deciding
     return Observation(
         st.rules.name,
@@ -104,20 +110,20 @@ def observation(st: HandState, seat: int) -> Observation:
         st.seats,
         CARDS[st.liang],
         len(st.stock) - st.spos,
-        tuple([p.size for p in players]),
-        tuple([p.rview for p in players]),
-        tuple([s for s in st.seats if players[s].dead]),
+        tuple(sizes),
+        tuple(rows),
+        tuple([s for s in st.seats if players[s].dead]) if any_dead else (),
         st.phase,
         st.actor,
         pending,
         outcome.to_dict() if outcome is not None else None,
         seat,
         players[seat].hand_cards(),
-        tables,
+        tuple(tables),
         players[seat].chou_view(),
         deciding,
         tuple(st.legal[seat]) if deciding else (),
-        hands,
+        tuple([p.hand_cards() for p in players]) if over else None,
     )
 
 

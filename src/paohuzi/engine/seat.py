@@ -9,6 +9,7 @@ and :meth:`Seat.upgrade`, which keep its sizes and caches true.
 from __future__ import annotations
 
 from paohuzi import analysis
+from paohuzi._compiled import mypyc_attr
 from paohuzi.analysis import Source
 from paohuzi.cards import NUM_KINDS, Card
 from paohuzi.engine.observation import NO_CHOU, ChouKinds, RowCard
@@ -66,6 +67,7 @@ def _partner_mask(loose: list[int]) -> int:
     return mask
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: X.__new__(X) without __init__, for copy
 class Seat:
     """One seat's cards and flags in a hand.
 

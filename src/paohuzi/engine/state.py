@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from paohuzi._compiled import reduce_frozen
+from paohuzi._compiled import mypyc_attr, reduce_frozen
 from paohuzi.analysis import Arrangement
 from paohuzi.cards import Card, PaohuziError
 from paohuzi.engine import scoring_bridge
@@ -101,6 +101,7 @@ class Outcome:
         }
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: X.__new__(X) without __init__, for copy
 class HandState:
     """Every field of a hand. A new field goes in :meth:`__init__` (its value before the deal) and in
     :meth:`copy`; ``tests/engine/test_hand_api.py`` fails when :meth:`copy` misses one.
