@@ -5,11 +5,11 @@ from __future__ import annotations
 import ast
 import json
 import random
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from paohuzi import _compiled
 from paohuzi.engine import Hand, ReplayError, claims, replay, seat, state
 from paohuzi.rules import find_preset
 
@@ -34,9 +34,9 @@ def test_copy_is_independent() -> None:
 
 
 def _slots(module: ModuleType, name: str) -> list[str]:
-    """The ``__slots__`` a class of the engine declares, read from its source (compiled or not)."""
-    source = Path(module.__file__ or "").with_name(module.__name__.rsplit(".", 1)[1] + ".py")
-    tree = ast.parse(source.read_text(encoding="utf-8"))
+    """The ``__slots__`` a class of the engine declares, read from its source (a compiled module's
+    ``__file__`` is not beside it)."""
+    tree = ast.parse(_compiled.source_path(module.__name__).read_text(encoding="utf-8"))
     cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name)
     slots = next(n for n in cls.body if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "__slots__")
     return list(ast.literal_eval(slots.value))
