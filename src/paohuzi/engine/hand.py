@@ -9,7 +9,7 @@ state: the turn logic (``turns.py``: deal, draws, forced 提/偎, discards), the
 position in and out (``position.py``: observation, record, :meth:`Hand.from_position`).
 Everything a hand hands out is immutable (actions, events, the outcome) or a fresh JSON-ready dict.
 Forced moves (提, 偎, 跑, 比) are made by the engine and reported as events; a seat with no real choice is
-never asked. ``docs/engine.md`` §1 walks a discard through them.
+never asked. ``docs/engine.md`` §1a walks a discard through them.
 
 >>> from paohuzi.rules import find_preset
 >>> hand = Hand(find_preset("qq"), seed=7)
