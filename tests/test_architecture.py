@@ -387,3 +387,26 @@ def test_public_server_functions_mentioning_any() -> None:
     assert len(offenders) <= MAX_ANY_SIGNATURES, (
         f"{len(offenders)} public server functions mention Any (at most {MAX_ANY_SIGNATURES}): {offenders}"
     )
+
+
+def test_hand_mro_holds_at_most_two_engine_classes() -> None:
+    """Issue 28: the engine's ``Hand`` is composed (a state, its seats, the turn logic, the claim window), not
+    one class stacked across modules by inheritance: its MRO holds itself and at most one other class of
+    ``paohuzi.engine``."""
+    from paohuzi.engine import Hand
+
+    engine = [c.__qualname__ for c in Hand.__mro__ if c.__module__.startswith("paohuzi.engine")]
+    assert engine[0] == "Hand" and len(engine) <= 2, f"Hand's MRO holds {engine}"
+
+
+def test_server_and_commands_import_the_engine_only_from_its_package() -> None:
+    """Issue 28: the server and the CLI use the engine's public names (``paohuzi.engine``: Hand, Match, the
+    typed records, ``replay_match``, ``FORMAT_VERSION`` …), never one of its modules."""
+    outside = [
+        f"{p.relative_to(SRC)}:{imp.line} imports {imp.name}"
+        for p in ALL_FILES
+        if p.relative_to(SRC).parts[0] in ("server", "commands")
+        for imp in _imports(p)
+        if imp.name.startswith("paohuzi.engine.")
+    ]
+    assert not outside, outside

@@ -51,8 +51,9 @@ __all__ = [
 PACKAGE = Path(__file__).resolve().parent
 
 #: The modules mypyc compiles, as one group (they call each other natively): the engine's hot path — every
-#: step of a hand, the claim window, observations —, the environment's tensor and action IDs, and the bots
-#: that search plays out (greedy's choice, the view of an observation, sampled worlds, the rollouts).
+#: step of a hand (the state and its seats, the turn logic, the claim window, the endings), observations —,
+#: the environment's tensor and action IDs, and the bots that search plays out (greedy's choice, the view of
+#: an observation, sampled worlds, the rollouts).
 MODULES: tuple[str, ...] = (
     "paohuzi.engine.actions",
     "paohuzi.engine.claims",
@@ -62,6 +63,7 @@ MODULES: tuple[str, ...] = (
     "paohuzi.engine.observation",
     "paohuzi.engine.position",
     "paohuzi.engine.scoring_bridge",
+    "paohuzi.engine.seat",
     "paohuzi.engine.state",
     "paohuzi.engine.turns",
     "paohuzi.engine.wins",
@@ -158,10 +160,13 @@ def reason() -> str:
 
 # What the compiled modules need to say to mypyc that Python does not need to know.
 #
-# ``mypyc_attr(allow_interpreted_subclasses=True)`` marks the classes of a hand's state machine as open to
-# subclasses written in Python (the R4.4 oracle, ``tests/engine/oracle.py``, subclasses ``Hand`` to watch every
-# claim window). The type checker and mypyc read it from ``mypy_extensions``; at run time it is the no-op
-# below, so the package needs nothing of mypy to run.
+# ``mypyc_attr(allow_interpreted_subclasses=True)`` marks a compiled class as open to subclasses written in
+# Python (the bots a user may build on). It also gives the class the ``__new__`` of a Python class, which
+# makes an instance without running ``__init__`` (a closed compiled class's ``X.__new__(X)`` runs it): the
+# engine's ``Hand``, ``HandState`` and ``Seat`` carry it for their copies and ``Hand.from_position``, nothing
+# subclasses them (a hand is watched through its events: the R4.4 oracle, ``tests/engine/oracle.py``). The
+# type checker and mypyc read it from ``mypy_extensions``; at run time it is the no-op below, so the package
+# needs nothing of mypy to run.
 #
 # A compiled function checks the types of its arguments on entry (a ``TypeError`` of mypyc's, naming no
 # parameter). The public entry points that refuse bad input with an error of their own (``Hand(...)``,

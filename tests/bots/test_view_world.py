@@ -33,7 +33,7 @@ def test_unseen_cards_are_the_hidden_ones() -> None:
         view = read(hand.observation(seat))
         hidden = sum(view.hand_counts[s] for s in view.others) + 3 * sum(view.hidden_wei) + view.stock
         assert sum(view.unseen) == hidden
-        assert view.counts == tuple(hand._hands[seat])  # its own hand, exactly
+        assert view.counts == tuple(hand._st.players[seat].hand)  # its own hand, exactly
 
 
 def test_view_of_equals_the_observation_view() -> None:
@@ -70,7 +70,7 @@ def _true_world(hand: Hand, seat: int) -> World:
         tuple(g.cards[0] for g in hand.table_of(s) if g.kind is GroupKind.WEI) if s != seat else ()
         for s in range(hand.table_size)
     )
-    return World(tuple(tuple(hand._hands[s]) for s in range(hand.table_size)), wei, tuple(hand._stock[hand._spos :]))
+    return World(tuple(tuple(p.hand) for p in hand._st.players), wei, tuple(hand._st.stock[hand._st.spos :]))
 
 
 def test_built_hand_offers_the_same_choices() -> None:

@@ -1,6 +1,8 @@
 """The independent rule-book oracle (R4.2–R4.7, R6.1) used by test_r4_r6_1_oracle_crosscheck.py (no tests here):
-what each seat may legally do now, computed from the visible state and a 臭 record this module keeps
-itself (not the engine's sets), and a recursive R6.1 completeness test sharing no code with the analysis.
+what each seat may legally do now, computed from the cards as the hand's events tell them (:class:`Cards`)
+and a 臭 record this module keeps itself (not the engine's state), and a recursive R6.1 completeness test
+sharing no code with the analysis. :class:`CheckedPlay` plays a hand through its public API and checks
+every claim window, discard and forced 提/偎 the events show against the oracle.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from itertools import combinations_with_replacement
 from paohuzi import analysis
 from paohuzi.analysis import Source
 from paohuzi.cards import NUM_KINDS, Card
-from paohuzi.engine import Action, ActionKind, Hand, Phase
-from paohuzi.groups import GroupKind
+from paohuzi.engine import Action, ActionKind, Hand
+from paohuzi.engine import events as ev
+from paohuzi.groups import Group, GroupKind
 
 HU, PASS, PENG = "hu", "pass", "peng"
 
@@ -97,9 +100,57 @@ class Chou:
     renpeng: list[set[int]] = field(default_factory=lambda: [set() for _ in range(4)])
 
 
+class Cards:
+    """Every seat's hand and table as the events tell them (R4.1–R4.5), kept apart from the engine's state."""
+
+    def __init__(self, table_size: int) -> None:
+        self.held = [[0] * NUM_KINDS for _ in range(table_size)]
+        self.groups: list[list[Group]] = [[] for _ in range(table_size)]
+
+    def hand_cards(self, s: int) -> tuple[Card, ...]:
+        return tuple(Card(k) for k in range(NUM_KINDS) for _ in range(self.held[s][k]))
+
+    def _lay(self, s: int, kind: GroupKind, c: int, taken: int) -> None:
+        self.held[s][c] -= taken
+        self.groups[s].append(Group(kind, (Card(c),) * kind.size))
+
+    def _grow(self, s: int, c: int, into: GroupKind) -> None:
+        """A 偎/臭偎/碰 of c on the table takes the fourth card."""
+        i = next(i for i, g in enumerate(self.groups[s]) if g.kind.size == 3 and int(g.cards[0]) == c)
+        self.groups[s][i] = Group(into, (Card(c),) * 4)
+
+    def follow(self, e: ev.Event) -> None:
+        """Move the cards as the event says."""
+        if isinstance(e, ev.Deal):
+            for s, cards in enumerate(e.hands):
+                for c in cards:
+                    self.held[s][int(c)] += 1
+        elif isinstance(e, (ev.Ti, ev.Pao)):
+            kind = GroupKind.TI if isinstance(e, ev.Ti) else GroupKind.PAO
+            s, c = e.seat, int(e.card)
+            if e.origin in ("dealt", "kan"):
+                self._lay(s, kind, c, 4 if e.origin == "dealt" else 3)
+            else:
+                self._grow(s, c, kind)
+        elif isinstance(e, ev.Wei):
+            self._lay(e.seat, GroupKind.CHOUWEI if e.chou else GroupKind.WEI, int(e.card), 2)
+        elif isinstance(e, ev.Peng):
+            self._lay(e.seat, GroupKind.PENG, int(e.card), 2)
+        elif isinstance(e, ev.Chi):
+            taken = [int(c) for c in e.group.cards]
+            taken.remove(int(e.card))  # the card eaten came from outside the hand
+            taken += [int(c) for g in e.bi for c in g.cards]
+            for c in taken:
+                self.held[e.seat][c] -= 1
+            self.groups[e.seat] += [e.group, *e.bi]
+        elif isinstance(e, ev.Discard):
+            self.held[e.seat][int(e.card)] -= 1
+
+
 class Oracle:
-    def __init__(self, hand: Hand, r61: bool = False) -> None:
-        self.hand = hand
+    def __init__(self, hand: Hand, cards: Cards, r61: bool = False) -> None:
+        self.hand = hand  # for its rules and seats only: the cards come from ``cards``
+        self.cards = cards
         self.r61 = r61
         self.chou = Chou()
         self.dead: set[int] = set()
@@ -108,18 +159,18 @@ class Oracle:
 
     # -- state as the rule book sees it -------------------------------------------------------
     def counts(self, s: int) -> list[int]:
-        h = [0] * NUM_KINDS
-        for c in self.hand.hand_of(s):
-            h[int(c)] += 1
-        return h
+        return self.cards.held[s][:]
 
-    def table(self, s: int):
-        return self.hand.table_of(s)
+    def hand_of(self, s: int) -> tuple[Card, ...]:
+        return self.cards.hand_cards(s)
+
+    def table(self, s: int) -> tuple[Group, ...]:
+        return tuple(self.cards.groups[s])
 
     def owes_after_gain(self, s: int, gain: int) -> bool:
         """R4.6 after a take that adds ``gain`` cards to hand + table (n = 提 + 跑 unchanged)."""
         n = sum(1 for g in self.table(s) if g.kind in (GroupKind.TI, GroupKind.PAO))
-        size = len(self.hand.hand_of(s)) + sum(len(g.cards) for g in self.table(s))
+        size = len(self.hand_of(s)) + sum(len(g.cards) for g in self.table(s))
         return size + gain > 20 + max(0, n - 1)
 
     def claim_options(self, c: int, src: int, drawn: bool) -> tuple[dict[int, set], list[tuple[str, int]]]:
@@ -136,16 +187,16 @@ class Oracle:
                     continue
                 source = Source.SELF if s == src else (Source.OTHER if drawn else Source.DISCARD)
                 got = analysis.is_complete(
-                    self.hand.hand_of(s), self.table(s), Card(c), source, min_huxi=rules.min_huxi
+                    self.hand_of(s), self.table(s), Card(c), source, min_huxi=rules.min_huxi
                 )
                 want = got
                 if self.r61:
                     want = complete_oracle(
-                        [int(x) for x in self.hand.hand_of(s)], self.table(s), c, source, rules.min_huxi
+                        [int(x) for x in self.hand_of(s)], self.table(s), c, source, rules.min_huxi
                     )
                 if got != want:
                     self.mismatch.append(
-                        f"R6.1 analysis {got} oracle {want}: {[str(x) for x in self.hand.hand_of(s)]} "
+                        f"R6.1 analysis {got} oracle {want}: {[str(x) for x in self.hand_of(s)]} "
                         f"{[str(g) for g in self.table(s)]} {Card(c)} {source}"
                     )
                 if want:
@@ -209,138 +260,140 @@ class Oracle:
         self.chou.no_peng[s].add(c)
 
 
-from paohuzi.engine import events as ev  # noqa: E402
+_CLOSING = (ev.Pao, ev.Peng, ev.Chi, ev.Unclaimed, ev.Hu)  # the events that close a claim window
+_WINNER = {ev.Pao: "pao", ev.Peng: PENG, ev.Chi: "chi", ev.Hu: HU}
 
 
-class CheckedHand(Hand):
-    """A hand that checks every claim window and discard against the oracle as the engine opens it."""
+@dataclass
+class Window:
+    """A claim window the events opened: the card, its seat, the oracle's options and claims."""
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    c: int
+    src: int
+    opts: dict[int, set]
+    claims: list[tuple[str, int]]
+    asked: bool = False
+
+
+class CheckedPlay:
+    """A hand played through its public API; every step's events are checked against the oracle: each claim
+    window as it opens (the seats asked and their options, or none when it closes unasked) and closes (臭,
+    R4.7), each shown card (R4.2), each forced 提/偎 (R4.2.3) and each discard asked (R4.6)."""
+
+    def __init__(self, rules, seed: int, r61: bool = False) -> None:  # type: ignore[no-untyped-def]
+        self.hand = Hand(rules, seed)
+        self.cards = Cards(self.hand.table_size)
+        self.oracle = Oracle(self.hand, self.cards, r61)
         self.problems: list[str] = []
-        self.oracle: Oracle | None = None
-        self.r61 = kwargs.pop("r61", False)
-        self._seen = 0
-        self.window: tuple | None = None
+        self.window: Window | None = None
         self.chosen: dict[int, object] = {}
-        self._pending_cmp = None
-        super().__init__(*args, **kwargs)
+        self._follow(self.hand.events)
 
-    def _sync(self) -> None:
-        if self.oracle is None:
-            self.oracle = Oracle(self, self.r61)
-        for e in self.events[self._seen :]:
+    def apply(self, seat: int, action: Action) -> None:
+        self._follow(self.hand.apply(seat, action))
+
+    def _follow(self, events: list[ev.Event]) -> None:
+        """Check one step's events in order, then the decision the step left open."""
+        for i, e in enumerate(events):
+            window = self.window
+            if window is not None and isinstance(e, _CLOSING):
+                self._close(window, e)
+            if isinstance(e, ev.Show):
+                self._check_show(e)
+            self.cards.follow(e)
             if isinstance(e, ev.Discard):
                 self.oracle.discarded(e.seat, int(e.card))
             elif isinstance(e, ev.Dead):
                 self.oracle.dead.add(e.seat)
-        self._seen = len(self.events)
+            if isinstance(e, (ev.Show, ev.Discard)):
+                self._open(int(e.card), e.seat, isinstance(e, ev.Show))
+            elif isinstance(e, (ev.Ti, ev.Wei)) and getattr(e, "origin", "") != "dealt":
+                self._check_forced(e.seat, events[i + 1 :])
+        window = self.window
+        if window is not None and not window.asked:
+            window.asked = True
+            self._compare(window.opts)
+        self._compare_chou()
 
-    def _emit(self, event):  # type: ignore[no-untyped-def]
-        if isinstance(event, ev.Show):
-            s, c = event.seat, int(event.card)
-            h = sum(1 for x in self.hand_of(s) if int(x) == c)
-            wei = any(g.kind in (GroupKind.WEI, GroupKind.CHOUWEI) and int(g.cards[0]) == c for g in self.table_of(s))
-            if h >= 2 or wei:
-                self.problems.append(f"R4.2: seat {s} shows {Card(c)} though it must 提/偎 it")
-        if isinstance(event, (ev.Ti, ev.Wei)) and getattr(event, "origin", "") != "dealt":
-            self._forced = event.seat
-        super()._emit(event)
-
-    def _ask(self, phase, legal):  # type: ignore[no-untyped-def]
-        if phase is Phase.SELF_HU:
-            self._forced = None
-        super()._ask(phase, legal)
-
-    def _after_take(self, s):  # type: ignore[no-untyped-def]
-        if getattr(self, "_forced", None) == s:
-            self._forced = None
-            if not self._dead[s] and analysis.is_complete(
-                self.hand_of(s), self.table_of(s), min_huxi=self.rules.min_huxi
-            ):
-                self.problems.append(f"R4.2.3: seat {s} complete after a forced 提/偎 but not asked")
-        else:
-            self._forced = None
-        return super()._after_take(s)
-
-    def _open_window(self, c, src, drawn, last):  # type: ignore[no-untyped-def]
-        self._sync()
-        assert self.oracle is not None
+    def _open(self, c: int, src: int, drawn: bool) -> None:
         opts, claims = self.oracle.claim_options(c, src, drawn)
         self.problems.extend(self.oracle.mismatch)
         self.oracle.mismatch.clear()
-        self.window = (c, src, drawn, opts, claims)
+        self.window = Window(c, src, opts, claims)
         self.chosen = {}
-        r = super()._open_window(c, src, drawn, last)
-        if self._phase is not Phase.CLAIM or self._card != c:  # closed at once
-            if opts:
-                self.problems.append(f"window on {Card(c)} from {src} closed unasked, oracle options {opts}")
-        else:
-            self._compare(opts)
-        return r
+
+    def _close(self, window: Window, e: ev.Event) -> None:
+        self.window = None
+        if not window.asked and window.opts:
+            self.problems.append(
+                f"window on {Card(window.c)} from {window.src} closed unasked, oracle options {window.opts}"
+            )
+        winner = None if isinstance(e, ev.Unclaimed) else (_WINNER[type(e)], e.seat)  # type: ignore[attr-defined]
+        self.oracle.mark(window.c, window.claims, self.chosen, winner)
+
+    def _check_show(self, e: ev.Show) -> None:
+        s, c = e.seat, int(e.card)
+        wei = any(g.kind in (GroupKind.WEI, GroupKind.CHOUWEI) and int(g.cards[0]) == c for g in self.cards.groups[s])
+        if self.cards.held[s][c] >= 2 or wei:
+            self.problems.append(f"R4.2: seat {s} shows {Card(c)} though it must 提/偎 it")
+
+    def _check_forced(self, s: int, after: list[ev.Event]) -> None:
+        """R4.2.3: a drawer complete after a forced 提/偎 is asked (the step ends there, in ``self_hu``) or
+        wins at once (有胡必胡)."""
+        if s in self.oracle.dead or not analysis.is_complete(
+            self.oracle.hand_of(s), self.oracle.table(s), min_huxi=self.hand.rules.min_huxi
+        ):
+            return
+        asked = not after and self.hand.phase == "self_hu"
+        if not asked and not (after and isinstance(after[0], ev.Hu)):
+            self.problems.append(f"R4.2.3: seat {s} complete after a forced 提/偎 but not asked")
 
     def _compare(self, opts: dict[int, set]) -> None:
-        if set(self.deciding) != set(opts):
-            self.problems.append(f"deciding {self.deciding} != oracle {sorted(opts)} on {Card(self._card)}: {opts}")
+        hand = self.hand
+        if set(hand.deciding) != set(opts):
+            self.problems.append(f"deciding {hand.deciding} != oracle {sorted(opts)}: {opts}")
             return
         for s, o in opts.items():
-            got = {norm(a) for a in self.legal_actions(s)}
+            got = {norm(a) for a in hand.legal_actions(s)}
             want = o | {PASS}
             if got != want:
                 self.problems.append(
-                    f"seat {s} on {Card(self._card)}: engine-only {got - want}, oracle-only {want - got}; "
-                    f"hand {[str(x) for x in self.hand_of(s)]}"
+                    f"seat {s}: engine-only {got - want}, oracle-only {want - got}; "
+                    f"hand {[str(x) for x in self.oracle.hand_of(s)]}"
                 )
 
-    def _close_window(self, idx):  # type: ignore[no-untyped-def]
-        window, self.window = self.window, None
-        if window is None:
-            return super()._close_window(idx)
-        c, src, drawn, opts, claims = window
-        names = {0: HU, 1: "pao", 2: PENG, 3: "chi"}
-        winner = None if idx is None else (names[self._claims[idx][0]], self._claims[idx][1])
-        assert self.oracle is not None
-        self.oracle.mark(c, claims, self.chosen, winner)
-        self._pending_cmp = (c, src, claims, dict(self.chosen), winner)
-        return super()._close_window(idx)
-
-    def _clear_decision(self) -> None:
-        pending = getattr(self, "_pending_cmp", None)
-        if pending is not None:  # the engine has just made this window's 臭 marks
-            self._pending_cmp = None
-            c, src, claims, chosen, winner = pending
-            ch = self.oracle.chou  # type: ignore[union-attr]
-            for s in self.seats:
-                got = (set(self._no_chi[s]), set(self._no_peng[s]), set(self._renpeng[s]))
-                want = (ch.no_chi[s], ch.no_peng[s], ch.renpeng[s])
-                if got != want:
-                    self.problems.append(
-                        f"R4.7 seat {s} after {Card(c)} from {src} "
-                        f"(claims {claims}, chosen {chosen}, winner {winner}): engine {got} oracle {want}"
-                    )
-                    ch.no_chi[s], ch.no_peng[s], ch.renpeng[s] = got  # follow the engine: report once
-        super()._clear_decision()
+    def _compare_chou(self) -> None:
+        """R4.7: the engine's 臭 kinds (referee information) are the oracle's, after every step."""
+        ch = self.oracle.chou
+        engine = self.hand.hidden(self.hand.seats[0]).chou
+        for s in self.hand.seats:
+            got = tuple({int(c) for c in kinds} for kinds in (engine[s].chi, engine[s].peng, engine[s].renpeng))
+            want = (ch.no_chi[s], ch.no_peng[s], ch.renpeng[s])
+            if got != want:
+                self.problems.append(f"R4.7 seat {s} (chosen {self.chosen}): engine {got} oracle {want}")
+                ch.no_chi[s], ch.no_peng[s], ch.renpeng[s] = got  # follow the engine: report once
 
     def check_decision(self) -> None:
         """The discard and self_hu phases."""
-        self._sync()
-        if self.phase == "discard":
-            s = self._actor
-            kinds = {("discard", k) for k, n in enumerate(self.oracle.counts(s)) if 0 < n < 3}  # type: ignore[union-attr]
-            got = {norm(a) for a in self.legal_actions(s)}
-            if self.deciding != (s,) or got != kinds or len(kinds) < 2:
-                self.problems.append(f"discard phase: deciding {self.deciding}, legal {got}, oracle {kinds}")
-        elif self.phase == "self_hu":
-            s = self._actor
-            if self.deciding != (s,) or not analysis.is_complete(
-                self.hand_of(s), self.table_of(s), min_huxi=self.rules.min_huxi
+        hand = self.hand
+        s = hand.observation(hand.seats[0]).turn
+        if hand.phase == "discard":
+            kinds = {("discard", k) for k, n in enumerate(self.oracle.counts(s)) if 0 < n < 3}
+            got = {norm(a) for a in hand.legal_actions(s)}
+            if hand.deciding != (s,) or got != kinds or len(kinds) < 2:
+                self.problems.append(f"discard phase: deciding {hand.deciding}, legal {got}, oracle {kinds}")
+        elif hand.phase == "self_hu":
+            if hand.deciding != (s,) or not analysis.is_complete(
+                self.oracle.hand_of(s), self.oracle.table(s), min_huxi=hand.rules.min_huxi
             ):
                 self.problems.append("self_hu phase wrong")
 
 
-def play_checked(rules, seed: int, rng: random.Random, pass_bias: float = 0.0, r61: bool = False) -> CheckedHand:  # type: ignore[no-untyped-def]
-    hand = CheckedHand(rules, seed, r61=r61)
+def play_checked(rules, seed: int, rng: random.Random, pass_bias: float = 0.0, r61: bool = False) -> CheckedPlay:  # type: ignore[no-untyped-def]
+    play = CheckedPlay(rules, seed, r61=r61)
+    hand = play.hand
     while not hand.over:
-        hand.check_decision()
+        play.check_decision()
         if hand.phase == "claim":
             order = list(hand.deciding)
             rng.shuffle(order)
@@ -350,14 +403,14 @@ def play_checked(rules, seed: int, rng: random.Random, pass_bias: float = 0.0, r
                 acts = hand.legal_actions(s)
                 # favour taking the card now and then, passing otherwise
                 a = acts[-1] if rng.random() < pass_bias else rng.choice(acts)
-                hand.chosen[s] = norm(a)
-                hand.apply(s, a)
-                if hand.phase != "claim" or hand.window is None:
+                play.chosen[s] = norm(a)
+                play.apply(s, a)
+                if hand.phase != "claim" or play.window is None:
                     break
         else:
             s = hand.deciding[0]
-            hand.apply(s, rng.choice(hand.legal_actions(s)))
-    return hand
+            play.apply(s, rng.choice(hand.legal_actions(s)))
+    return play
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import random
+from types import ModuleType
 
 import pytest
 
-from paohuzi.engine import Hand, ReplayError, replay
+from paohuzi import _compiled
+from paohuzi.engine import Hand, ReplayError, claims, replay, seat, state
 from paohuzi.rules import find_preset
 
 from .helpers import W_HANDS, deal, play
@@ -28,6 +31,41 @@ def test_copy_is_independent() -> None:
         twin.apply(seat, twin.legal_actions(seat)[0])
     assert json.dumps(hand.referee_view()) == before and hand.events == events
     assert replay(twin.record()).events == twin.events
+
+
+def _slots(module: ModuleType, name: str) -> list[str]:
+    """The ``__slots__`` a class of the engine declares, read from its source (a compiled module's
+    ``__file__`` is not beside it)."""
+    tree = ast.parse(_compiled.source_path(module.__name__).read_text(encoding="utf-8"))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name)
+    slots = next(n for n in cls.body if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "__slots__")
+    return list(ast.literal_eval(slots.value))
+
+
+# Fields a copy shares on purpose: never changed after the deal (the 下家 map, the stock that ``spos`` walks).
+SHARED = {"next", "stock"}
+
+
+@pytest.mark.parametrize(("module", "name"), [(state, "HandState"), (seat, "Seat"), (claims, "ClaimWindow")])
+def test_copy_covers_every_field(module: ModuleType, name: str) -> None:
+    """One copy path (issue 28): each state class copies every field it declares — equal values, and no
+    mutable container shared with the original (a field added to ``__slots__`` but not to ``copy`` fails)."""
+    hand = Hand(QQ, seed=5)
+    rng = random.Random(3)
+    while hand.phase != "claim" or len(hand.events) < 40:  # a window open: claims, legal actions, rows, 臭
+        deciding = hand.deciding[0]
+        hand.apply(deciding, rng.choice(hand.legal_actions(deciding)))
+    st = hand._st
+    original = {"HandState": st, "Seat": st.players[hand.deciding[0]], "ClaimWindow": st.window}[name]
+    twin = original.copy()  # type: ignore[attr-defined]
+    fields = _slots(module, name)
+    assert fields
+    for field in fields:
+        mine, theirs = getattr(original, field), getattr(twin, field)
+        if isinstance(mine, (list, dict, set)) and field not in SHARED:
+            assert mine is not theirs, f"{name}.copy shares {field}"
+        if field not in ("players", "window"):  # Seat and ClaimWindow: their own parameters
+            assert mine == theirs, f"{name}.copy changes {field}"
 
 
 def test_record_and_partial_replay() -> None:

@@ -1,5 +1,5 @@
 """The engine skips the full R6.1 analysis when a cheap bound says a hand cannot be complete
-(``Hand._maybe_complete``). It must never skip a complete hand: checked against the analysis for every
+(``Seat.maybe_complete``). It must never skip a complete hand: checked against the analysis for every
 card kind and source, at many positions of random games."""
 
 from __future__ import annotations
@@ -38,7 +38,8 @@ def test_the_prefilter_never_rejects_a_complete_hand() -> None:
                     checked += 1
                     if ok:
                         complete += 1
-                        assert hand._maybe_complete(s, None if card is None else int(card)), (seed, s, card)
+                        seat = hand._st.players[s]
+                        assert seat.maybe_complete(None if card is None else int(card), rules.min_huxi), (seed, s, card)
             seat = rng.choice(hand.deciding)
             hand.apply(seat, rng.choice(hand.legal_actions(seat)))
     assert checked > 50_000 and complete > 20
@@ -91,7 +92,7 @@ def test_the_prefilter_answers_as_its_straightforward_reference() -> None:
                 for s in hand.seats:
                     for card in [None, *range(20)]:
                         want = _reference_maybe_complete(hand, s, card, rules.min_huxi)
-                        assert hand._maybe_complete(s, card) == want, (name, seed, s, card)
+                        assert hand._st.players[s].maybe_complete(card, rules.min_huxi) == want, (name, seed, s, card)
                         compared += 1
                         passed += want
                 seat = rng.choice(hand.deciding)

@@ -41,18 +41,19 @@ OBSERVE_EVERY = 10  # full observation checks on one hand in ten
 
 def _check_conservation(hand: Hand) -> None:
     counts = [0] * 20
-    for s in range(hand.table_size):
-        for k, n in enumerate(hand._hands[s]):
+    st = hand._st
+    for p in st.players:
+        for k, n in enumerate(p.hand):
             counts[k] += n
-        for g in hand._tables[s]:
+        for g in p.table:
             for c in g.cards:
                 counts[c] += 1
-        for c, _ in hand._rows[s]:
+        for c, _ in p.row:
             counts[c] += 1
-    for c in hand._stock[hand._spos :]:
+    for c in st.stock[st.spos :]:
         counts[c] += 1
     if hand.phase == "claim":
-        counts[hand._card] += 1
+        counts[st.card] += 1
     outcome = hand.outcome
     if outcome is not None and outcome.source in ("self", "other", "discard"):
         counts[outcome.card] += 1  # type: ignore[index]
@@ -69,15 +70,16 @@ def _check_counts(hand: Hand) -> None:
     if hand.over:
         may_owe = set(hand.seats)
     for s in hand.seats:
-        if hand._dead[s]:
+        p = hand._st.players[s]
+        if p.dead:
             continue
-        total = hand._hsize[s] + hand._tsize[s]
-        limit = 20 + max(0, hand._fours[s] - 1)
+        total = p.size + p.tsize
+        limit = 20 + max(0, p.fours - 1)
         if s == owing:
             assert total == limit + 1, (s, total, limit)
         else:
             assert total <= limit + (s in may_owe), (s, total, limit, hand.phase)
-        assert all(n < 4 for n in hand._hands[s])  # four of a kind never stay in a hand (R3)
+        assert all(n < 4 for n in p.hand)  # four of a kind never stay in a hand (R3)
 
 
 def _check_deciding(hand: Hand) -> None:
@@ -112,13 +114,13 @@ def _check_observation(hand: Hand, seat: int) -> None:
     # What the seat may see, as a multiset of cards (R5).
     allowed: Counter[str] = Counter(str(c) for c in hand.hand_of(seat))
     for s in range(hand.table_size):
-        for g in hand._tables[s]:
+        for g in hand.table_of(s):
             if g.kind is GroupKind.WEI and s != seat and not over:
                 continue
             allowed.update(str(Card(c)) for c in g.cards)
-        allowed.update(str(Card(c)) for c, _ in hand._rows[s])
+        allowed.update(str(Card(c)) for c, _ in hand._st.players[s].row)
     if hand.phase == "claim":
-        allowed[str(Card(hand._card))] += 1
+        allowed[str(Card(hand._st.card))] += 1
     seen: Counter[str] = Counter()
     skip = ("legal", "liangzhang", "outcome", "hands", "rules", "chou")  # not cards: kinds, or shown below
     public = {k: v for k, v in obs.items() if k not in skip}
@@ -183,7 +185,7 @@ def _check_settlement(hand: Hand) -> None:
     assert sum(pays) == pays[winner] - gain
     losers = [s for s in hand.seats if s != winner]
     if outcome.source == "discard" and rules.discarder_pays:  # 放炮包赔
-        payer = hand._actor
+        payer = hand._st.actor
         assert [pays[s] for s in losers] == [-gain if s == payer else 0 for s in losers]
     else:
         assert all(pays[s] == -outcome.points * rules.stake for s in losers)

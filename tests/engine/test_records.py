@@ -12,10 +12,20 @@ from typing import Any
 
 import pytest
 
-from paohuzi.engine import FORMAT_VERSION, EngineError, Hand, ReplayError, replay
+from paohuzi.engine import (
+    FORMAT_VERSION,
+    EngineError,
+    Hand,
+    HandRecord,
+    Match,
+    MatchRecord,
+    ReplayError,
+    replay,
+    replay_match,
+)
 from paohuzi.rules import find_preset
 
-from .helpers import W_HANDS, deal, play
+from .helpers import QQ, W_HANDS, deal, play
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs" / "record.schema.json").read_text())
 FORMAT_1 = Path(__file__).resolve().parent / "records" / "format1_qq_seed7000000.json"
@@ -177,3 +187,86 @@ def test_format_1_records_still_replay() -> None:
 def test_a_seedless_hand_needs_the_dealer_and_the_deck() -> None:
     with pytest.raises(EngineError, match="a hand without a seed needs the dealer and the deck"):
         Hand(find_preset("qq"), seed=None, dealer=0)
+
+
+# -- typed records (issue 28): HandRecord / MatchRecord ------------------------------------------------------
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+
+def test_hand_record_reads_and_writes_every_golden_record_key_for_key() -> None:
+    """``HandRecord.from_dict(r).to_dict()`` is ``r`` itself, keys in the same order (JSON byte-identical),
+    for the stored golden records, a format 1 record and a hand's own record."""
+    paths = sorted((GOLDEN / "simulate_qq_records").iterdir())[:20] + [FORMAT_1]
+    records = [json.loads(p.read_text()) for p in paths]
+    hand = Hand(QQ, seed=11, double_cards=(2,))
+    rng = random.Random(4)
+    while not hand.over:
+        seat = hand.deciding[0]
+        hand.apply(seat, rng.choice(hand.legal_actions(seat)))
+    records.append(hand.record())
+    for rec in records:
+        known = {k: v for k, v in rec.items() if k not in ("bots", "deal", "seating")}  # simulate's own keys
+        assert json.dumps(HandRecord.from_dict(known).to_dict()) == json.dumps(known)
+    assert replay(HandRecord.from_dict(hand.record())).events == hand.events
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ([1, 2], "a record is an object, got list"),
+        ({"actions": []}, "record dealer must be a seat, got None"),
+        ({"dealer": 0, "actions": "discard x7"}, r"record actions must be a list of \[seat, action\]"),
+        ({"dealer": 0, "actions": [[0, 7]]}, r"action 0: expected \[seat, action\], got \[0, 7\]"),
+        ({"dealer": 0, "actions": [], "seed": "7"}, "record seed must be an int, got '7'"),
+        ({"dealer": 0, "actions": [], "double_cards": [True]}, "record double_cards must be a list of seats"),
+    ],
+)
+def test_hand_record_from_dict_names_the_bad_field(record: Any, message: str) -> None:
+    with pytest.raises(ReplayError, match=message):
+        HandRecord.from_dict(record)
+
+
+def test_match_record_round_trip_and_one_action_back() -> None:
+    match = Match(QQ, seed=21, hands=3)
+    rng = random.Random(2)
+    while not match.over:
+        if match.hand.over:
+            match.next_hand()
+            continue
+        s = rng.choice(match.deciding)
+        match.apply(s, rng.choice(match.legal_actions(s)))
+        if len(match.results) == 1 and len(match.hand.actions) == 5:
+            break
+    typed = match.typed_record()
+    assert typed == MatchRecord.from_dict(match.record())
+    assert json.dumps(typed.to_dict()) == json.dumps(match.record())
+    assert replay_match(typed).record() == match.record()
+    back = typed.without_last_action()
+    assert back.records[-1].actions == typed.records[-1].actions[:-1] and back.records[:-1] == typed.records[:-1]
+    earlier = match.without_last_action()
+    assert earlier.hand.actions == match.hand.actions[:-1] and earlier.totals == match.totals
+    assert earlier.record() == back.to_dict()
+    with pytest.raises(ReplayError, match="not a match record"):
+        MatchRecord.from_dict({"kind": "hand"})
+    with pytest.raises(ReplayError, match="match record has no 'seed'"):
+        MatchRecord.from_dict({"kind": "match", "rules": {}})
+
+
+def test_last_action_is_the_action_applied() -> None:
+    """``Hand.last_action``: the legal Action ``apply`` played and its seat (its text is the log's), None
+    before the first and after 逃跑."""
+    hand = Hand(QQ, seed=8)
+    assert hand.last_action is None
+    rng = random.Random(5)
+    for _ in range(12):
+        if hand.over:
+            break
+        seat = rng.choice(hand.deciding)
+        action = rng.choice(hand.legal_actions(seat))
+        hand.apply(seat, str(action))  # as text: last_action is still the legal Action
+        assert hand.last_action == (seat, action)
+        assert hand.actions[-1] == (seat, str(action))
+    if not hand.over:
+        hand.leave(hand.seats[0])
+        assert hand.last_action is None

@@ -255,7 +255,7 @@ def test_huxi_progress_counts_table_and_best_partial_hand() -> None:
     env.reset(seed=2)
     hand = env.hand
     # the same count the engine uses for a seat left behind by an escape (R7.3)
-    assert huxi_progress(hand, 0) == hand._partial_huxi(0)
+    assert huxi_progress(hand, 0) == hand._st.players[0].partial_huxi()
 
 
 def test_bad_reward_options() -> None:

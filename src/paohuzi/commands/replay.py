@@ -22,8 +22,7 @@ from typing import Any
 
 from paohuzi.cards import Card, PaohuziError
 from paohuzi.commands.options import add_rules_arguments, describe_options, rules_from_args
-from paohuzi.engine import Event, Hand, replay
-from paohuzi.engine.match import replay_match
+from paohuzi.engine import Event, Hand, replay, replay_match
 
 __all__ = ["add_parser", "run", "describe", "render_hand"]
 

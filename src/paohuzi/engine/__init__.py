@@ -19,8 +19,8 @@ from __future__ import annotations
 from paohuzi.engine.actions import HU, PASS, PENG, Action, ActionKind, IllegalActionError
 from paohuzi.engine.deck import RNG_VERSION, DeckError, seats_in_play, stack_deck
 from paohuzi.engine.events import EVERYONE, Event
-from paohuzi.engine.hand import FORMAT_VERSION, EngineError, Hand, Outcome
-from paohuzi.engine.match import Match, MatchError
+from paohuzi.engine.hand import EngineError, Hand, Outcome
+from paohuzi.engine.match import HandResult, Match, MatchError, replay_match
 from paohuzi.engine.observation import (
     ChouKinds,
     Hidden,
@@ -32,7 +32,8 @@ from paohuzi.engine.observation import (
     RowCard,
     WinHow,
 )
-from paohuzi.engine.record import READABLE_VERSIONS, ReplayError, replay
+from paohuzi.engine.record import READABLE_VERSIONS, replay
+from paohuzi.engine.records import FORMAT_VERSION, HandRecord, MatchRecord, ReplayError
 
 __all__ = [
     "Hand",
@@ -57,6 +58,10 @@ __all__ = [
     "ReplayError",
     "DeckError",
     "replay",
+    "replay_match",
+    "HandRecord",
+    "MatchRecord",
+    "HandResult",
     "stack_deck",
     "seats_in_play",
     "RNG_VERSION",

@@ -33,7 +33,8 @@ from typing import Any
 from paohuzi.cards import PaohuziError
 from paohuzi.engine.actions import Action
 from paohuzi.engine.events import Event
-from paohuzi.engine.hand import FORMAT_VERSION, Hand, Outcome
+from paohuzi.engine.hand import Hand, Outcome
+from paohuzi.engine.records import HandRecord, MatchRecord, ReplayError
 from paohuzi.rules import RuleSet
 
 __all__ = ["Match", "MatchError", "HandResult", "replay_match"]
@@ -236,26 +237,40 @@ class Match:
         return out
 
     def record(self) -> dict[str, Any]:
-        """Everything that reproduces the match (see :func:`replay_match`)."""
-        records = [r.record for r in self.results]
+        """Everything that reproduces the match (see :func:`replay_match`), JSON-ready
+        (:meth:`MatchRecord.to_dict <paohuzi.engine.MatchRecord.to_dict>`)."""
+        return self.typed_record().to_dict()
+
+    def typed_record(self) -> MatchRecord:
+        """:meth:`record` as a :class:`~paohuzi.engine.MatchRecord`."""
+        records = [HandRecord.from_dict(r.record) for r in self.results]
         if self.void is not None:
             if "actions" in self.void:
-                records.append(self.void)
+                records.append(HandRecord.from_dict(self.void))
         elif not self.hand.over:
-            records.append(self.hand.record())
-        return {
-            "format_version": FORMAT_VERSION,
-            "kind": "match",
-            "rules": self.rules.to_dict(),
-            "seed": self.seed,
-            "players": self.players,
-            "hands": self.hands,
-            "double_cards": sorted(self.double_cards),
-            "leaver": self.leaver,
-            "owner": self.owner,
-            "dissolved": self.void is not None,
-            "records": records,
-        }
+            records.append(HandRecord.from_dict(self.hand.record()))
+        return MatchRecord(
+            rules=self.rules.to_dict(),
+            seed=self.seed,
+            players=self.players,
+            hands=self.hands,
+            records=tuple(records),
+            double_cards=tuple(sorted(self.double_cards)),
+            owner=self.owner,
+            leaver=self.leaver,
+            dissolved=self.void is not None,
+        )
+
+    def without_last_action(self) -> Match:
+        """The same match one action earlier, replayed from its record without the last action (a server
+        that could not store an action it applied goes back with this).
+
+        :raises MatchError: if the hand in play has no action to take back.
+        """
+        try:
+            return replay_match(self.typed_record().without_last_action())
+        except ReplayError as exc:
+            raise MatchError(str(exc)) from None
 
     # -- internals ------------------------------------------------------------------------------
 
@@ -279,35 +294,38 @@ class Match:
             self.results.append(HandResult(len(self.results) + 1, hand.dealer, outcome, hand.record()))
 
 
-def replay_match(record: dict[str, Any]) -> Match:
-    """Rebuild a match from :meth:`Match.record` by replaying every hand's actions.
+def replay_match(record: dict[str, Any] | MatchRecord) -> Match:
+    """Rebuild a match from :meth:`Match.record` (its JSON form or a :class:`~paohuzi.engine.MatchRecord`)
+    by replaying every hand's actions.
 
-    :raises MatchError: if the record does not match what the seeds and rules produce.
+    :raises MatchError: if the record is not a match record or does not match what the seeds and rules
+        produce.
     """
-    if not isinstance(record, dict) or record.get("kind") != "match":
-        raise MatchError("not a match record")
+    if not isinstance(record, MatchRecord):
+        try:
+            record = MatchRecord.from_dict(record)
+        except ReplayError as exc:
+            raise MatchError(str(exc)) from None
     match = Match(
-        RuleSet.from_dict(record["rules"]),
-        record["seed"],
-        record["players"],
-        record["hands"],
-        double_cards=tuple(record.get("double_cards", ())),
-        owner=record.get("owner"),
+        RuleSet.from_dict(dict(record.rules)),
+        record.seed,
+        record.players,
+        record.hands,
+        double_cards=record.double_cards,
+        owner=record.owner,
     )
-    records = record["records"]
-    for i, rec in enumerate(records):
+    for i, rec in enumerate(record.records):
         if i:  # each hand's own 双倍积分卡 (a hand's record lists them only if any)
-            match.next_hand(rec.get("double_cards", ()))
-        if rec["seed"] != match.hand.seed or rec["dealer"] != match.hand.dealer:
+            match.next_hand(rec.double_cards)
+        if rec.seed != match.hand.seed or rec.dealer != match.hand.dealer:
             raise MatchError(f"hand {i + 1}: seed/dealer differ from the record")
-        for seat, text in rec["actions"]:
+        for seat, text in rec.actions:
             if text == "leave":
                 match.leave(seat)
             else:
                 match.apply(seat, text)
-    leaver = record.get("leaver")
-    if leaver is not None and match.leaver is None:
-        match.leave(leaver)
-    if record.get("dissolved") and not match.dissolved:
+    if record.leaver is not None and match.leaver is None:
+        match.leave(record.leaver)
+    if record.dissolved and not match.dissolved:
         match.dissolve()
     return match

@@ -24,7 +24,8 @@ from typing import Any
 
 from paohuzi.cards import PaohuziError
 from paohuzi.engine.deck import DEALER_CARDS, HAND_CARDS, RNG_VERSION, seats_in_play
-from paohuzi.engine.hand import FORMAT_VERSION, Hand
+from paohuzi.engine.hand import Hand
+from paohuzi.engine.records import FORMAT_VERSION, HandRecord, ReplayError
 from paohuzi.rules import RuleSet
 
 __all__ = ["ReplayError", "replay", "READABLE_VERSIONS"]
@@ -33,12 +34,9 @@ __all__ = ["ReplayError", "replay", "READABLE_VERSIONS"]
 READABLE_VERSIONS = (1, FORMAT_VERSION)
 
 
-class ReplayError(PaohuziError):
-    """A record that cannot be replayed: bad format or version, or an action the rules refuse."""
-
-
-def replay(record: dict[str, Any], *, upto: int | None = None) -> Hand:
-    """The hand of a record, replayed action by action (event for event the same as when played).
+def replay(record: dict[str, Any] | HandRecord, *, upto: int | None = None) -> Hand:
+    """The hand of a record (its JSON form or a :class:`HandRecord`), replayed action by action (event for
+    event the same as when played).
 
     :param upto: replay only the first ``upto`` actions (the recorded result is then not checked).
     :raises ReplayError: naming the problem (and the action number for a refused action).
@@ -50,6 +48,8 @@ def replay(record: dict[str, Any], *, upto: int | None = None) -> Hand:
     >>> again.events == hand.events
     True
     """
+    if isinstance(record, HandRecord):
+        record = record.to_dict()
     version, seeded = _check_header(record)
     hand = _dealt_hand(record, version, seeded)
     _play(hand, record["actions"], upto)

@@ -1,171 +1,234 @@
-"""The turn flow (R2, R4.1, R4.2, R4.6, R6.4): the deal, draws, forced 提/偎, discards.
+"""The turn logic (R2, R4.1, R4.2, R4.6, R6.4): the deal, draws, forced 提/偎, discards, and a seat's
+decision played (:func:`play`).
 
-Each step returns the seat that draws next, or None when a seat must decide or the hand is over; ``_run``
-keeps drawing until then.
+Functions on a :class:`~paohuzi.engine.state.HandState`. Each step returns the seat that draws next, or
+None when a seat must decide or the hand is over; :func:`run` keeps drawing until then. A shown or
+discarded card goes to the claim window (:func:`offer`, ``claims.py``); when it closes, :func:`after_window`
+goes on from whoever took the card.
 """
 
 from __future__ import annotations
 
 from paohuzi import analysis
-from paohuzi._compiled import mypyc_attr
 from paohuzi.analysis import Source
 from paohuzi.cards import NUM_KINDS, Card
-from paohuzi.engine.actions import HU, PASS, Action
-from paohuzi.engine.claims import _C_HU, ClaimsMixin
-from paohuzi.engine.deck import DEALER_CARDS, HAND_CARDS
-from paohuzi.engine.events import Dead, Deal, Discard, Draw, Show, Ti, Wei
+from paohuzi.engine import wins
+from paohuzi.engine.actions import HU, PASS, Action, ActionKind
+from paohuzi.engine.claims import C_HU, WAITING
+from paohuzi.engine.events import Dead, Deal, Discard, Draw, Pass, Show, Ti, Wei
 from paohuzi.engine.observation import WinHow
-from paohuzi.engine.state import _CARDS, _CHOUWEI, _DISCARD, _LIANG, _SAME, _SELF, _TI, _WEI
+from paohuzi.engine.seat import _CHOUWEI, _TI, _WEI, SAME
+from paohuzi.engine.state import CARDS, CLAIM, DISCARD, LIANG, SELF, HandState
 
 _DISCARD_ACTIONS = tuple(Action.discard(k) for k in range(NUM_KINDS))
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # see paohuzi/_compiled.py
-class TurnsMixin(ClaimsMixin):
-    """The deal, the draws and the discards; forced moves are made here and reported as events."""
-
-    __slots__ = ()
-
-    def _start(self) -> None:
-        """R2 deal, R4.1 opening 提, R6.4 天胡, then the dealer's first discard or the 下家's draw."""
-        deck = self._deck  # Cards (shuffled or checked)
-        pos = 0
-        hands: list[tuple[Card, ...]] = [() for _ in range(self.table_size)]
-        for i, s in enumerate(self.seats):
-            n = DEALER_CARDS if i == 0 else HAND_CARDS
-            dealt = sorted(deck[pos : pos + n])
-            h = self._hands[s]
-            for c in dealt:
-                h[c] += 1
-            self._hsize[s] = n
-            hands[s] = tuple(dealt)
-            pos += n
-        self._liang = int(deck[DEALER_CARDS - 1])
-        self._stock = [int(c) for c in deck[pos:]]
-        self._spos = 0
-        self.events.append(
-            Deal(None, self.dealer, self.sitting_out, self.seats, tuple(hands), _CARDS[self._liang], len(self._stock))
-        )
-        # R4.1.1: every four of a kind in a dealt hand goes to the table as 提.
-        for s in self.seats:
-            h = self._hands[s]
-            for k in range(NUM_KINDS):
-                if h[k] == 4:
-                    self._take(s, k, 4)
-                    self._lay(s, _SAME[_TI][k])
-                    self.events.append(Ti(None, s, _CARDS[k], "dealt"))
-        # R6.4: dealt 天胡 — the dealer first, then the 下家, then the 上家.
-        for s in self.seats:
-            if analysis.dealt_tianhu(self._hand_cards(s), self._table_groups(s)):
-                self._win(s, None, WinHow.DEALT, Source.NONE)
-                return
-        if self._offer_liangzhang():
+def start(st: HandState) -> None:
+    """R2 deal, R4.1 opening 提, R6.4 天胡, then the dealer's first discard or the 下家's draw."""
+    deck = st.deck  # Cards (shuffled or checked)
+    players = st.players
+    pos = 0
+    hands: list[tuple[Card, ...]] = [() for _ in range(st.table_size)]
+    for i, s in enumerate(st.seats):
+        n = st.hand_cards + 1 if i == 0 else st.hand_cards  # the dealer's last card is the 亮张
+        dealt = sorted(deck[pos : pos + n])
+        seat = players[s]
+        h = seat.hand
+        for c in dealt:
+            h[c] += 1
+        seat.size = n
+        hands[s] = tuple(dealt)
+        pos += n
+    st.liang = int(deck[st.hand_cards])
+    st.stock = [int(c) for c in deck[pos:]]
+    st.spos = 0
+    st.events.append(Deal(None, st.dealer, st.sitting_out, st.seats, tuple(hands), CARDS[st.liang], len(st.stock)))
+    # R4.1.1: every four of a kind in a dealt hand goes to the table as 提.
+    for s in st.seats:
+        seat = players[s]
+        h = seat.hand
+        for k in range(NUM_KINDS):
+            if h[k] == 4:
+                seat.take(k, 4)
+                seat.lay(SAME[_TI][k])
+                st.events.append(Ti(None, s, CARDS[k], "dealt"))
+    # R6.4: dealt 天胡 — the dealer first, then the 下家, then the 上家.
+    for s in st.seats:
+        if analysis.dealt_tianhu(players[s].hand_cards(), players[s].table_groups()):
+            wins.win(st, s, None, WinHow.DEALT, Source.NONE)
             return
-        self._run(self._after_take(self.dealer))
+    if offer_liangzhang(st):
+        return
+    run(st, after_take(st, st.dealer))
 
-    def _offer_liangzhang(self) -> bool:
-        """R6.4 option: 天胡 on the 亮张, offered like any 胡, the dealer first. True if a seat is asked
-        (or, with 有胡必胡, has won)."""
-        if not self.rules.tianhu_on_liangzhang:
-            return False
-        claims = []
-        for s in self.seats:
-            if s == self.dealer:
-                ok = self._can_hu(s, None, Source.NONE)
-            else:
-                ok = self._can_hu(s, self._liang, Source.OTHER)
-            if ok:
-                claims.append((_C_HU, s))
-        if not claims:
-            return False
-        self._claims = claims
-        self._card = self._liang
-        if self.rules.must_hu:  # R8.1 有胡必胡: the dealer, else the 下家, else the 上家 wins at once
-            self._close_liang(0)
-            return True
-        self._ask(_LIANG, {s: [HU, PASS] for _, s in claims})
+
+def offer_liangzhang(st: HandState) -> bool:
+    """R6.4 option: 天胡 on the 亮张, offered like any 胡, the dealer first. True if a seat is asked (or,
+    with 有胡必胡, has won)."""
+    if not st.rules.tianhu_on_liangzhang:
+        return False
+    claims = []
+    for s in st.seats:
+        if s == st.dealer:
+            ok = st.players[s].can_hu(None, Source.NONE, st.min_huxi)
+        else:
+            ok = st.players[s].can_hu(st.liang, Source.OTHER, st.min_huxi)
+        if ok:
+            claims.append((C_HU, s))
+    if not claims:
+        return False
+    st.window.claims = claims
+    st.card = st.liang
+    if st.rules.must_hu:  # R8.1 有胡必胡: the dealer, else the 下家, else the 上家 wins at once
+        st.window.close_liang(st, 0)
         return True
+    st.ask(LIANG, {s: [HU, PASS] for _, s in claims})
+    return True
 
-    def _run(self, nxt: int | None) -> None:
-        while nxt is not None:
-            nxt = self._draw(nxt)
 
-    def _draw(self, s: int) -> int | None:
-        """R4.2: ``s`` draws; forced 提/偎, else the card is shown and offered."""
-        stock = self._stock
-        spos = self._spos
-        if spos >= len(stock):
-            self._draw_game()
-            return None
-        c = stock[spos]
-        self._spos = spos = spos + 1
-        left = len(stock) - spos
-        last = left == 0
-        self._actor = s
-        events = self.events
-        card = _CARDS[c]
-        events.append(Draw(None, s, card, left))
-        n = self._hands[s][c]
-        if n == 3:  # R4.2.1: a 坎 and the drawn card → 提
-            self._take(s, c, 3)
-            self._lay(s, _SAME[_TI][c])
-            events.append(Ti(None, s, card, "kan"))
-        elif c in self._wei[s]:  # R4.2.1: a 偎/臭偎 on the table → 提
-            self._upgrade(s, self._wei[s][c], _TI)
-            events.append(Ti(None, s, card, "wei"))
-        elif n == 2:  # R4.2.2: a pair → 偎, or 臭偎 after 忍碰
-            chou = c in self._renpeng[s]
-            self._take(s, c, 2)
-            self._lay(s, _SAME[_CHOUWEI if chou else _WEI][c])
-            events.append(Wei(None, s, card, chou))
-        else:  # R4.2.4: shown and offered
-            events.append(Show(None, s, card, last))
-            return self._open_window(c, s, True, last)
-        return self._offer_self_hu(s, c, last)
+def play(st: HandState, seat: int, action: Action) -> None:
+    """``seat`` plays ``action``, one of its legal actions now; then every forced step until a seat must
+    decide again or the hand ends."""
+    phase = st.phase
+    if phase is CLAIM or phase is LIANG:
+        deciding = st.deciding
+        st.decided[seat] = action
+        st.deciding = tuple([s for s in deciding if s != seat]) if len(deciding) > 1 else ()
+        if action is PASS or action.kind is ActionKind.PASS:
+            st.events.append(Pass(seat, seat))
+        window = st.window
+        idx = window.resolve(st)
+        if idx is WAITING:
+            return
+        if phase is LIANG:
+            if window.close_liang(st, idx):
+                run(st, after_take(st, st.dealer))
+        else:
+            run(st, after_window(st, window.close(st, idx)))
+    elif phase is DISCARD:
+        st.clear_decision()
+        assert action.card is not None
+        run(st, discard(st, seat, int(action.card), False))
+    else:  # SELF: 胡 after a forced 提/偎 (R4.2.3)
+        st.clear_decision()
+        if action.kind is ActionKind.HU:
+            wins.win(st, seat, None, WinHow.FORCED, Source.NONE, won=st.card)
+        elif action.kind is ActionKind.DISCARD:
+            assert action.card is not None
+            run(st, discard(st, seat, int(action.card), False))
+        else:
+            run(st, after_take(st, seat))
 
-    def _offer_self_hu(self, s: int, c: int, last: bool) -> int | None:
-        """R4.2.3: after a forced 提/偎 of the drawn card ``c`` the drawer may 胡 with the cards as they
-        now stand; else it goes on as after any take."""
-        self._card = c
-        self._last = last
-        if not self._dead[s] and self._can_hu(s, None, Source.NONE):
-            if self.rules.must_hu:  # R8.1 有胡必胡: made at once (before any discard, so never 死手)
-                self._win(s, None, WinHow.FORCED, Source.NONE, won=c, forced=True)
-                return None
-            legal = [HU]
-            discards = self._discardable(s) if self._owes(s) else []
-            if discards:
-                legal += [_DISCARD_ACTIONS[k] for k in discards]
-            else:
-                legal.append(PASS)
-            self._ask(_SELF, {s: legal})
-            return None
-        return self._after_take(s)
 
-    def _after_take(self, s: int) -> int | None:
-        """R4.6 after ``s`` took a card (or at the opening): discard if owed, else the 下家 draws."""
-        self._actor = s
-        if self._dead[s] or not self._owes(s):
-            return self._next[s]
-        h = self._hands[s]
-        kinds = [k for k in range(NUM_KINDS) if 0 < h[k] < 3]  # _discardable
-        if not kinds:  # R4.6 decision: owes a discard, holds only 坎 cards → 死手
-            self._dead[s] = True
-            self.events.append(Dead(None, s))
-            return self._next[s]
-        if len(kinds) == 1:  # no real choice: the engine plays it
-            return self._discard(s, kinds[0], True)
-        self._phase = _DISCARD  # _ask, for one seat
-        self._legal = {s: [_DISCARD_ACTIONS[k] for k in kinds]}
-        self._decided = {}
-        self._deciding = (s,)
+def run(st: HandState, nxt: int | None) -> None:
+    """Draw for ``nxt``, and for the next seat, until a seat must decide or the hand is over (None)."""
+    while nxt is not None:
+        nxt = draw(st, nxt)
+
+
+def draw(st: HandState, s: int) -> int | None:
+    """R4.2: ``s`` draws; forced 提/偎, else the card is shown and offered."""
+    stock = st.stock
+    spos = st.spos
+    if spos >= len(stock):
+        wins.draw_game(st)
         return None
+    c = stock[spos]
+    st.spos = spos = spos + 1
+    left = len(stock) - spos
+    last = left == 0
+    st.actor = s
+    events = st.events
+    card = CARDS[c]
+    events.append(Draw(None, s, card, left))
+    seat = st.players[s]
+    n = seat.hand[c]
+    if n == 3:  # R4.2.1: a 坎 and the drawn card → 提
+        seat.take(c, 3)
+        seat.lay(SAME[_TI][c])
+        events.append(Ti(None, s, card, "kan"))
+    elif c in seat.wei:  # R4.2.1: a 偎/臭偎 on the table → 提
+        seat.upgrade(seat.wei[c], _TI)
+        events.append(Ti(None, s, card, "wei"))
+    elif n == 2:  # R4.2.2: a pair → 偎, or 臭偎 after 忍碰
+        chou = c in seat.renpeng
+        seat.take(c, 2)
+        seat.lay(SAME[_CHOUWEI if chou else _WEI][c])
+        events.append(Wei(None, s, card, chou))
+    else:  # R4.2.4: shown and offered
+        events.append(Show(None, s, card, last))
+        return offer(st, c, s, True, last)
+    return offer_self_hu(st, s, c, last)
 
-    def _discard(self, s: int, c: int, auto: bool) -> int | None:
-        self._take(s, c)
-        self._discarded[s].add(c)  # R4.7: never 吃 or 碰 a kind one has discarded
-        self._no_chi[s].add(c)
-        self._no_peng[s].add(c)
-        self._actor = s
-        self.events.append(Discard(None, s, _CARDS[c], auto))
-        return self._open_window(c, s, False, False)
+
+def offer(st: HandState, c: int, src: int, drawn: bool, last: bool) -> int | None:
+    """The card ``c`` of ``src`` goes to the claim window (R4.3, R4.4); closed at once when nobody has a
+    choice."""
+    idx = st.window.open(st, c, src, drawn, last)
+    if idx is WAITING:
+        return None
+    return after_window(st, st.window.close(st, idx))
+
+
+def after_window(st: HandState, taker: int | None) -> int | None:
+    """After a claim window closed: the seat that took the card goes on (R4.6); else, unless the hand is
+    over, the 下家 of the card's seat draws."""
+    if taker is not None:
+        return after_take(st, taker)
+    if st.outcome is not None:
+        return None
+    return st.next[st.actor]
+
+
+def offer_self_hu(st: HandState, s: int, c: int, last: bool) -> int | None:
+    """R4.2.3: after a forced 提/偎 of the drawn card ``c`` the drawer may 胡 with the cards as they now
+    stand; else it goes on as after any take."""
+    st.card = c
+    st.last = last
+    seat = st.players[s]
+    if not seat.dead and seat.can_hu(None, Source.NONE, st.min_huxi):
+        if st.rules.must_hu:  # R8.1 有胡必胡: made at once (before any discard, so never 死手)
+            wins.win(st, s, None, WinHow.FORCED, Source.NONE, won=c, forced=True)
+            return None
+        legal = [HU]
+        discards = seat.discardable() if seat.owes(st.hand_cards) else []
+        if discards:
+            legal += [_DISCARD_ACTIONS[k] for k in discards]
+        else:
+            legal.append(PASS)
+        st.ask(SELF, {s: legal})
+        return None
+    return after_take(st, s)
+
+
+def after_take(st: HandState, s: int) -> int | None:
+    """R4.6 after ``s`` took a card (or at the opening): discard if owed, else the 下家 draws."""
+    st.actor = s
+    seat = st.players[s]
+    if seat.dead or not seat.owes(st.hand_cards):
+        return st.next[s]
+    h = seat.hand
+    kinds = [k for k in range(NUM_KINDS) if 0 < h[k] < 3]  # Seat.discardable
+    if not kinds:  # R4.6 decision: owes a discard, holds only 坎 cards → 死手
+        seat.dead = True
+        st.events.append(Dead(None, s))
+        return st.next[s]
+    if len(kinds) == 1:  # no real choice: the engine plays it
+        return discard(st, s, kinds[0], True)
+    st.phase = DISCARD  # ask, for one seat
+    st.legal = {s: [_DISCARD_ACTIONS[k] for k in kinds]}
+    st.decided = {}
+    st.deciding = (s,)
+    return None
+
+
+def discard(st: HandState, s: int, c: int, auto: bool) -> int | None:
+    """``s`` discards ``c`` (``auto``: the engine played it, the seat had no choice); it is offered."""
+    seat = st.players[s]
+    seat.take(c)
+    seat.discarded.add(c)  # R4.7: never 吃 or 碰 a kind one has discarded
+    seat.no_chi.add(c)
+    seat.no_peng.add(c)
+    st.actor = s
+    st.events.append(Discard(None, s, CARDS[c], auto))
+    return offer(st, c, s, False, False)

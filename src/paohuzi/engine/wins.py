@@ -1,81 +1,100 @@
-"""The endings of a hand: 胡 (R6, R7), 荒庄 (R4.2, R7.3) and the settlement."""
+"""The endings of a hand: 胡 (R6, R7), 荒庄 (R4.2, R7.3), 逃跑 (R7.3) and the settlement event.
+
+Functions on a :class:`~paohuzi.engine.state.HandState`; the turn logic (``turns.py``) and the claim window
+(``claims.py``) call them when a hand ends.
+"""
 
 from __future__ import annotations
 
-from paohuzi import analysis
-from paohuzi._compiled import mypyc_attr
 from paohuzi.analysis import Source
 from paohuzi.cards import Card
 from paohuzi.engine import scoring_bridge
-from paohuzi.engine.events import DrawGame, Hu, Settlement
+from paohuzi.engine.events import DrawGame, Escape, Hu, Settlement
 from paohuzi.engine.observation import OutcomeKind, WinHow
-from paohuzi.engine.state import _CARDS, HandState, Outcome
+from paohuzi.engine.state import CARDS, CLAIM, HandState, Outcome
 from paohuzi.groups import Group
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # see paohuzi/_compiled.py
-class WinsMixin(HandState):
-    """胡, 荒庄 and the settlement event; 逃跑 is :meth:`~paohuzi.engine.Hand.leave`."""
+def reveal(st: HandState) -> tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Group, ...], ...]]:
+    """Every hand and table, for the closing event (R5: everything is shown once the hand is over)."""
+    players = st.players
+    return tuple(p.hand_cards() for p in players), tuple(p.table_groups() for p in players)
 
-    __slots__ = ()
 
-    def _reveal(self) -> tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Group, ...], ...]]:
-        n = self.table_size
-        return tuple(self._hand_cards(s) for s in range(n)), tuple(self._table_groups(s) for s in range(n))
+def finish(st: HandState, outcome: Outcome) -> None:
+    """The hand is over: nobody is asked anything any more; the settlement event."""
+    st.clear_decision()
+    st.outcome = outcome
+    st.events.append(Settlement(None, outcome.payments))
 
-    def _finish(self, outcome: Outcome) -> None:
-        self._clear_decision()
-        self.outcome = outcome
-        self._emit(Settlement(None, outcome.payments))
 
-    def _draw_game(self) -> None:
-        """荒庄 (R4.2, R7.3): nobody pays."""
-        self._emit(DrawGame(None, *self._reveal()))
-        n = self.table_size
-        self._finish(Outcome(OutcomeKind.DRAW, None, None, None, False, False, False, None, None, 0, 0, (0,) * n))
+def draw_game(st: HandState) -> None:
+    """荒庄 (R4.2, R7.3): nobody pays."""
+    st.events.append(DrawGame(None, *reveal(st)))
+    n = st.table_size
+    finish(st, Outcome(OutcomeKind.DRAW, None, None, None, False, False, False, None, None, 0, 0, (0,) * n))
 
-    def _partial_huxi(self, s: int) -> int:
-        """R7.3: the 胡息 of ``s``'s table groups plus the best partial arrangement of its hand (R6.4)."""
-        return sum(g.huxi for g in self._tables[s]) + analysis.partial_arrangement(self._hand_cards(s)).huxi
 
-    def _win(
-        self, s: int, card: int | None, how: WinHow, source: Source, *, won: int | None = None, forced: bool = False
-    ) -> None:
-        """胡 by ``s`` (R6): the best arrangement and score (R6.2, R7), the payments (R7.3).
+def escape(st: HandState, seat: int) -> None:
+    """逃跑 (R7.3): ``seat`` leaves; it pays the others by their partial 胡息. The card on offer stays where
+    it would lie had nobody taken it."""
+    if st.phase is CLAIM and st.card is not None:
+        st.players[st.actor].row.append((st.card, not st.drawn))
+        st.card = None
+    st.clear_decision()
+    huxis = {s: st.players[s].partial_huxi() for s in st.seats if s != seat}
+    total = sum(huxis.values())
+    payments = scoring_bridge.escape_payments(seat, huxis, st.rules.stake, st.table_size)
+    st.events.append(Escape(None, seat, total, *reveal(st)))
+    finish(st, Outcome(OutcomeKind.ESCAPE, None, None, None, False, False, False, None, None, total, 0, payments, seat))
 
-        ``card`` is the card won as the analysis sees it (None: the cards as they stand); ``won`` the card
-        reported as won when that differs (the drawn card of a forced 提/偎, the dealer's 亮张); ``forced``:
-        the engine made the 胡 without asking (a dealt 天胡, or R8.1 有胡必胡).
-        """
-        hand, table = self._hand_cards(s), self._table_groups(s)
-        card_obj = None if card is None else _CARDS[card]
-        last = self._last and how in (WinHow.SELF, WinHow.OTHER, WinHow.FORCED)  # 海底 (R6.3): the stock's last card
-        tianhu = how in (WinHow.DEALT, WinHow.LIANGZHANG)
-        if how is WinHow.DEALT:
-            win = scoring_bridge.dealt_tianhu(hand, table, self.rules)
-        elif how is WinHow.LIANGZHANG:
-            win = scoring_bridge.liangzhang_tianhu(hand, table, card_obj, source, self.rules)
-        else:
-            zimo = how in (WinHow.SELF, WinHow.FORCED)  # R6.3: a forced 提/偎 completion counts as 自摸
-            win = scoring_bridge.evaluate(hand, table, card_obj, source, self.rules, last_card=last, zimo=zimo)
-        # R8.1 放炮包赔: with win_on_discard, the discarder of the card won pays the whole hand.
-        payer = self._actor if how is WinHow.DISCARD and self.rules.discarder_pays else None
-        payments = scoring_bridge.settle(
-            s, win.points, self.seats, self.rules.stake, self.double_cards, self.table_size, payer
+
+def win(
+    st: HandState,
+    s: int,
+    card: int | None,
+    how: WinHow,
+    source: Source,
+    *,
+    won: int | None = None,
+    forced: bool = False,
+) -> None:
+    """胡 by ``s`` (R6): the best arrangement and score (R6.2, R7), the payments (R7.3).
+
+    ``card`` is the card won as the analysis sees it (None: the cards as they stand); ``won`` the card
+    reported as won when that differs (the drawn card of a forced 提/偎, the dealer's 亮张); ``forced``:
+    the engine made the 胡 without asking (a dealt 天胡, or R8.1 有胡必胡).
+    """
+    seat = st.players[s]
+    rules = st.rules
+    hand, table = seat.hand_cards(), seat.table_groups()
+    card_obj = None if card is None else CARDS[card]
+    last = st.last and how in (WinHow.SELF, WinHow.OTHER, WinHow.FORCED)  # 海底 (R6.3): the stock's last card
+    tianhu = how in (WinHow.DEALT, WinHow.LIANGZHANG)
+    if how is WinHow.DEALT:
+        result = scoring_bridge.dealt_tianhu(hand, table, rules)
+    elif how is WinHow.LIANGZHANG:
+        result = scoring_bridge.liangzhang_tianhu(hand, table, card_obj, source, rules)
+    else:
+        zimo = how in (WinHow.SELF, WinHow.FORCED)  # R6.3: a forced 提/偎 completion counts as 自摸
+        result = scoring_bridge.evaluate(hand, table, card_obj, source, rules, last_card=last, zimo=zimo)
+    # R8.1 放炮包赔: with win_on_discard, the discarder of the card won pays the whole hand.
+    payer = st.actor if how is WinHow.DISCARD and rules.discarder_pays else None
+    payments = scoring_bridge.settle(s, result.points, st.seats, rules.stake, st.double_cards, st.table_size, payer)
+    shown = CARDS[won] if won is not None else card_obj
+    score = result.score
+    arrangement = result.arrangement
+    st.events.append(
+        Hu(
+            None, s, shown, how.value, score.zimo, tianhu, last, arrangement.groups, arrangement.loose, result.huxi,
+            scoring_bridge.names(score), score.fan, score.base, result.points, *reveal(st),
+            forced,
         )
-        shown = _CARDS[won] if won is not None else card_obj
-        score = win.score
-        arrangement = win.arrangement
-        self._emit(
-            Hu(
-                None, s, shown, how.value, score.zimo, tianhu, last, arrangement.groups, arrangement.loose, win.huxi,
-                scoring_bridge.names(score), score.fan, score.base, win.points, *self._reveal(),
-                forced,
-            )
-        )
-        self._finish(
-            Outcome(
-                OutcomeKind.HU, s, shown, how, score.zimo, tianhu, last, arrangement, score, win.huxi, win.points,
-                payments,
-            )
-        )
+    )
+    finish(
+        st,
+        Outcome(
+            OutcomeKind.HU, s, shown, how, score.zimo, tianhu, last, arrangement, score, result.huxi, result.points,
+            payments,
+        ),
+    )

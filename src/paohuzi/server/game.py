@@ -24,9 +24,7 @@ from typing import Any, Protocol
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from paohuzi.engine import Action, IllegalActionError, Match, Observation
-from paohuzi.engine.hand import FORMAT_VERSION, Hand
-from paohuzi.engine.match import replay_match
+from paohuzi.engine import Action, Hand, HandRecord, IllegalActionError, Match, MatchRecord, Observation, replay_match
 from paohuzi.rules import RuleSet
 from paohuzi.scoring import scored_waits, waits_to_dicts
 from paohuzi.server import double_cards, frames, ledger_store, store
@@ -164,28 +162,27 @@ class Game:
     def restore(cls, table: Table, services: RoomServices, data: store.StoredMatch) -> Game:
         """The match stored as ``data`` (:func:`paohuzi.server.store.load_open_rooms`), replayed by the
         engine from its rules, seeds and action log; :meth:`carry_on` then plays on."""
-        record = {
-            "format_version": FORMAT_VERSION,
-            "kind": "match",
-            "rules": data.rules,
-            "seed": data.seed,
-            "players": len(table.seats),
-            "hands": data.hands_total,
+        record = MatchRecord(
+            rules=data.rules,
+            seed=data.seed,
+            players=len(table.seats),
+            hands=data.hands_total,
             # R7.3 双倍积分卡: each hand's own, as they were when it started (hands.double_cards)
-            "double_cards": data.hands[0].double_cards if data.hands else [],
-            "leaver": None,
+            double_cards=tuple(data.hands[0].double_cards) if data.hands else (),
             # R8.1 坐庄 by the owner: the owner's seat is the first hand's dealer
-            "owner": data.hands[0].dealer if data.hands and data.hands[0].dealer is not None else 0,
-            "records": [
-                {
-                    "seed": h.seed,
-                    "dealer": h.dealer,
-                    "double_cards": h.double_cards,
-                    "actions": [[seat, text] for seat, text in h.actions],
-                }
+            owner=data.hands[0].dealer if data.hands and data.hands[0].dealer is not None else 0,
+            records=tuple(
+                HandRecord(
+                    # store.create_hand always stores the dealer; -1 (none stored) fails replay_match's check
+                    dealer=h.dealer if h.dealer is not None else -1,
+                    actions=tuple(h.actions),
+                    seed=h.seed,
+                    double_cards=tuple(h.double_cards),
+                    format_version=None,
+                )
                 for h in data.hands
-            ],
-        }
+            ),
+        )
         return cls(table, services, data.id, replay_match(record), list(data.seats))
 
     async def carry_on(self, data: store.StoredMatch) -> None:
@@ -316,7 +313,9 @@ class Game:
         """Apply, log, then send (the lock is held). :raises IllegalActionError: state unchanged."""
         engine = self.engine
         events = engine.apply(seat, action)
-        text = engine.hand.actions[-1][1]
+        applied = engine.hand.last_action
+        assert applied is not None  # apply played it
+        text = str(applied[1])
         self.seq += 1
         self.turns.done(seat)
         try:
@@ -368,9 +367,7 @@ class Game:
         return not self.finished and self.table.match is self
 
     def _roll_back(self) -> None:
-        record = self.engine.record()
-        record["records"][-1]["actions"].pop()
-        self.engine = replay_match(record)
+        self.engine = self.engine.without_last_action()
         self.seq -= 1
         self.turns.cancel()
         self._schedule()

@@ -15,8 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from paohuzi.engine import Action, ActionKind, Phase
-from paohuzi.engine.hand import Hand
+from paohuzi.engine import Action, ActionKind, Hand, Phase
 from paohuzi.server.bots import BotPool, SeatBot, make_seat_bot
 from paohuzi.server.frames import TimerInfo
 
