@@ -49,7 +49,9 @@ test: $(STAMP)
 test test-fast: export PYTHONDONTWRITEBYTECODE :=
 
 # The inner loop (docs/DEVELOPING.md): everything but the tests marked `soak` (the long random-play and
-# load-like runs: pyproject.toml's markers), both passes. `make test` still runs all of them.
+# load-like runs: pyproject.toml's markers), both passes, and no screenshots from the browser tests (their
+# artifacts; PAOHUZI_WEB_SHOTS=1 make test-fast takes them). `make test` still runs all of them.
+test-fast: export PAOHUZI_WEB_SHOTS ?= 0
 test-fast: $(STAMP)
 	@.ci/need-chromium
 	$(BIN)/python -m pytest -n 2 -m "not soak"
