@@ -108,6 +108,7 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited with {self.proc.returncode}:\n{text[-3000:]}")
             time.sleep(0.05)
+        self.kill()  # not left running behind the failed test
         raise RuntimeError("server did not start:\n" + self.log_path.read_text(errors="replace")[-3000:])
 
     @property
