@@ -44,8 +44,15 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -n 2
 	PAOHUZI_PURE=1 $(BIN)/python -m pytest -n 2 $(PURE_TESTS) --ignore=tests/engine/test_random_play.py
 
+# Python may cache the bytecode of what the tests import (an environment that says PYTHONDONTWRITEBYTECODE=1
+# would have every pytest worker and every `paohuzi serve` the tests start compile the sources again): empty
+# here, as Python reads an empty value as unset. The caches go to __pycache__ folders, which git ignores.
+test test-fast: export PYTHONDONTWRITEBYTECODE :=
+
 # The inner loop (docs/DEVELOPING.md): everything but the tests marked `soak` (the long random-play and
-# load-like runs: pyproject.toml's markers), both passes. `make test` still runs all of them.
+# load-like runs: pyproject.toml's markers), both passes, and no screenshots from the browser tests (their
+# artifacts; PAOHUZI_WEB_SHOTS=1 make test-fast takes them). `make test` still runs all of them.
+test-fast: export PAOHUZI_WEB_SHOTS ?= 0
 test-fast: $(STAMP)
 	@.ci/need-chromium
 	$(BIN)/python -m pytest -n 2 -m "not soak"

@@ -77,7 +77,9 @@ class ServerProcess:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 
-    def start(self, timeout: float = 30.0) -> ServerProcess:
+    def start(self, timeout: float = 60.0) -> ServerProcess:
+        """Start it and wait until it listens; a deadline, not a pause (a loaded machine took over 30 s to start
+        a shared-mode server on PostgreSQL)."""
         self.log_path = self.workdir / f"server-{next(self._count)}.log"
         env = dict(os.environ, **self.env)
         cmd = [
@@ -106,6 +108,7 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited with {self.proc.returncode}:\n{text[-3000:]}")
             time.sleep(0.05)
+        self.kill()  # not left running behind the failed test
         raise RuntimeError("server did not start:\n" + self.log_path.read_text(errors="replace")[-3000:])
 
     @property

@@ -44,8 +44,11 @@ def player_deals(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPro
         yield srv
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
+    """One Chromium for the browser tests a worker runs (each ``Person`` opens a context of its own in it),
+    closed when they are done: Playwright's event loop, open while it runs, would refuse the ``asyncio.run()``
+    of the tests that come after on the worker (the root conftest.py runs tests/web first)."""
     if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
         pytest.fail(
             f"Chromium is needed for the browser tests and was not found at {CHROMIUM} "

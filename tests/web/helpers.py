@@ -4,11 +4,16 @@ error and uncaught exception of the page (the tests assert there are none)."""
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+# Screenshots into the test's artifacts (``Person.shot``): on unless PAOHUZI_WEB_SHOTS=0, which make test-fast sets
+# (docs/DEVELOPING.md): a shot costs a capture and a PNG, ~130 of them a run, and nothing asserts on them.
+SHOTS = os.environ.get("PAOHUZI_WEB_SHOTS", "1") != "0"
 
 # Which claim a person picks when offered several (the hand always goes on; 胡 ends it sooner).
 CLAIM_ORDER = ("hu", "peng", "chi", "pass")
@@ -48,9 +53,12 @@ class Person:
         return self
 
     def shot(self, label: str, full_page: bool = False) -> Path:
+        """A screenshot into the test's artifacts, for people to look at (nothing asserts on it); its path —
+        where it would be when :data:`SHOTS` is off."""
         self.shots += 1
         path = self.artifacts / f"{self.name}-{self.shots:02d}-{label}.png"
-        self.page.screenshot(path=str(path), full_page=full_page, animations="disabled")
+        if SHOTS:
+            self.page.screenshot(path=str(path), full_page=full_page, animations="disabled")
         return path
 
     def screen(self) -> str:
