@@ -6,13 +6,12 @@ room's tokens only ever go up). The owner renews its leases every third of their
 (compare-and-``PEXPIRE``) and writes the token to the room's fence in the database
 (:func:`paohuzi.server.db.fence_room`) before it reads or writes the room; a lease it finds gone (it was
 paused or cut off for longer than the time to live, and another process may hold the room now) is
-reported to :attr:`Leases.on_lost`. Releasing (at SIGTERM) is compare-and-``DEL``: only one's own lease.
+answered by :meth:`Leases.renew` (:class:`~paohuzi.server.shared.Cluster` renews, and gives such rooms
+up). Releasing (at SIGTERM) is compare-and-``DEL``: only one's own lease.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from typing import Any
 
 from paohuzi.server.logs import log
@@ -45,7 +44,6 @@ class Leases:
         self.holder = holder
         self.ttl_ms = ttl_ms
         self.held: dict[str, int] = {}
-        self.on_lost: Callable[[str], None] | None = None
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
 
@@ -90,7 +88,7 @@ class Leases:
         self.held.pop(code, None)
 
     async def renew(self) -> list[str]:
-        """Renew every lease held; the codes whose lease was found gone (then forgotten and reported)."""
+        """Renew every lease held; the codes whose lease was found gone (then forgotten)."""
         held = list(self.held.items())
         if not held:
             return []
@@ -104,18 +102,7 @@ class Leases:
         for code in lost:
             del self.held[code]
             log(WARNING, "room lease lost", room=code)
-            if self.on_lost is not None:
-                self.on_lost(code)
         return lost
-
-    async def run(self) -> None:
-        """Renew the leases every third of their time to live, for ever (a Redis error is retried)."""
-        while True:
-            await asyncio.sleep(self.ttl_ms / 3000)
-            try:
-                await self.renew()
-            except Exception as exc:  # noqa: BLE001 — Redis away: try again; the leases may expire meanwhile
-                log(WARNING, "lease renewal failed", error=repr(exc))
 
 
 def _text(value: Any) -> str:
