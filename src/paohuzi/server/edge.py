@@ -20,7 +20,7 @@ from paohuzi.server import frames, store
 from paohuzi.server import protocol as p
 from paohuzi.server.db import Database
 from paohuzi.server.directory import RoomDirectory
-from paohuzi.server.frames import RoomError
+from paohuzi.server.frames import MessageId, RoomError
 from paohuzi.server.lease import Leases
 from paohuzi.server.relay import Bus, RelayedConnections, Seats
 from paohuzi.server.relay_messages import Attach, Call, Close, Detach, In, Out, Reply, Revoked
@@ -150,7 +150,9 @@ class Edge:
 
     # ---- the relay -----------------------------------------------------------------------------------
 
-    async def to_owner(self, player: int, code: str, message: In | Attach | Detach, msg_id: Any = None) -> bool:
+    async def to_owner(
+        self, player: int, code: str, message: In | Attach | Detach, msg_id: MessageId | None = None
+    ) -> bool:
         """Send a message about the player to the room's owner; False when nobody (else) holds the room now.
         A frame (``In``) that no process received (the owner died and its lease has not run out yet) is
         answered with a ``moving`` error; the player gets the snapshot once another process has the room."""

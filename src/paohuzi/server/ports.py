@@ -21,7 +21,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Container
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from paohuzi.server.frames import Delivery, RoomError, RoomState
 from paohuzi.server.protocol import ClientMessage
@@ -157,6 +157,6 @@ class HubPorts:
     tasks: Tasks
 
 
-def room_state(value: Any) -> RoomState | None:
+def room_state(value: object) -> RoomState | None:
     """A room's state as answered by its owner (JSON from the relay, read as the frame it is)."""
-    return None if value is None else dict(value)  # type: ignore[return-value]
+    return None if value is None else cast("RoomState", value)

@@ -152,6 +152,7 @@ class Cluster:
         self.on_lease = on_lease
         self.stopping = False
         self._adopting: set[str] = set()
+        self._listener: asyncio.Task[None] | None = None  # the bus's reader: runs until the bus stops
 
     # ---- life cycle --------------------------------------------------------------------------------
 
@@ -160,7 +161,7 @@ class Cluster:
         if not await self.bus.start():
             log(WARNING, "Redis does not answer; serving without rooms until it does")
         self.seats.start()
-        self.hub.spawn(self._listen())
+        self._listener = asyncio.get_running_loop().create_task(self._listen())  # not a hub task: see shutdown
         self.hub.spawn(self._fences())
         self.hub.spawn(self._renew())
         self.hub.spawn(self._adopt_loop())
@@ -313,7 +314,9 @@ class Cluster:
             await self.redis.hdel(self.edge.presence, *[str(x) for x in self.sockets])
         await self.bus.flush()
         await self.seats.stop()
-        await self.bus.stop()
+        await self.bus.stop()  # the messages that came meanwhile were still answered (``moving``, …)
+        if self._listener is not None:
+            self._listener.cancel()
         log(INFO, "rooms handed over", rooms=[code for _, code in released])
         await asyncio.sleep(0.05)
         self.hub.bots.shutdown()
