@@ -68,8 +68,8 @@ ALLOWED = {
         *("relay", "relay_messages", "room", "services", "store"),
     },
     "wiring": {  # the composition root: the hub and its ports for each deployment
-        *("config", "db", "directory", "edge", "hub", "lease", "matchmaking", "ports", "registry", "relay"),
-        *("seating", "services", "shared", "shared_queue"),
+        *("config", "db", "directory", "edge", "hub", "lease", "logs", "matchmaking", "ports", "registry"),
+        *("relay", "room", "seating", "services", "shared", "shared_queue", "store"),
     },
     "account_api": {
         *("account_store", "accounts", "double_cards", "economy", "hub", "ledger_store", "limits", "room"),

@@ -564,32 +564,6 @@ class Hub:
 
     # ---- life cycle --------------------------------------------------------------------------------
 
-    async def recover(self) -> None:
-        """Rebuild every open room and carry on every unfinished match (issue #5 §6)."""
-        rooms = await self.db.run(store.load_open_rooms())
-        ids = sorted({seat.player_id for r in rooms for seat in r.seats if seat.player_id is not None})
-        await self.ensure_cards(ids)
-        resumed = 0
-        for data in rooms:
-            seats = [SeatState(i, x.player_id, x.bot, bool(x.ready)) for i, x in enumerate(data.seats)]
-            room = Room(self.services, data.id, data.code, data.kind, data.owner_id, data.options, seats, "waiting")
-            room.first_match_pending = False  # not known here: no ready clock after a restart (decisions.md)
-            self.directory.add(room)
-            for pid in room.humans():
-                self.directory.seat(pid, room)
-            if data.match is not None:
-                try:
-                    await room.resume(data.match)
-                    resumed += 1
-                except Exception:
-                    log(ERROR, "match could not be resumed; aborted", room=room.code, exc_info=True)
-                    room.match = None
-                    room.status = "waiting"
-            elif data.status == "playing":
-                room.status = "waiting"
-        await self.queue.restore()
-        log(INFO, "recovered", rooms=len(rooms), matches=resumed)
-
     def start_housekeeping(self) -> None:
         self._housekeeper = self.spawn(self._housekeeping())
         self.spawn(self.tables.run())

@@ -12,16 +12,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from paohuzi.server import store
 from paohuzi.server.config import Settings
 from paohuzi.server.db import Database
 from paohuzi.server.directory import NoMirror, RoomDirectory
 from paohuzi.server.edge import Edge
 from paohuzi.server.hub import Hub
 from paohuzi.server.lease import Leases
+from paohuzi.server.logs import log
 from paohuzi.server.matchmaking import LocalQueue, Matchmaker
 from paohuzi.server.ports import HubPorts, Lifecycle, LocalHome, NoElsewhere
 from paohuzi.server.registry import Connections
 from paohuzi.server.relay import Bus, RelayedConnections, Seats
+from paohuzi.server.room import Room, SeatState
 from paohuzi.server.seating import LocalClaims, RedisClaims
 from paohuzi.server.services import Tasks
 from paohuzi.server.shared import Cluster, FencedRooms, LeasedHome
@@ -29,10 +32,12 @@ from paohuzi.server.shared_queue import QueueFrames, RedisQueue
 
 __all__ = ["FencedRooms", "OneProcess", "Server", "one_process", "shared_mode"]
 
+ERROR, INFO = 40, 20
+
 
 class OneProcess:
     """One process's :class:`~paohuzi.server.ports.Lifecycle`: the open rooms come back from the database at
-    start-up (:meth:`Hub.recover`)."""
+    start-up (the shared mode adopts them one by one instead: :class:`~paohuzi.server.shared.Cluster`)."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
@@ -41,7 +46,30 @@ class OneProcess:
         pass
 
     async def recover(self) -> None:
-        await self.hub.recover()
+        """Rebuild every open room and carry on every unfinished match (issue #5 §6); the queue comes back."""
+        hub = self.hub
+        rooms = await hub.db.run(store.load_open_rooms())
+        await hub.ensure_cards(sorted({x.player_id for r in rooms for x in r.seats if x.player_id is not None}))
+        resumed = 0
+        for data in rooms:
+            seats = [SeatState(i, x.player_id, x.bot, bool(x.ready)) for i, x in enumerate(data.seats)]
+            room = Room(hub.services, data.id, data.code, data.kind, data.owner_id, data.options, seats, "waiting")
+            room.first_match_pending = False  # not known here: no ready clock after a restart (decisions.md)
+            hub.directory.add(room)
+            for pid in room.humans():
+                hub.directory.seat(pid, room)
+            if data.match is not None:
+                try:
+                    await room.resume(data.match)
+                    resumed += 1
+                except Exception:
+                    log(ERROR, "match could not be resumed; aborted", room=room.code, exc_info=True)
+                    room.match = None
+                    room.status = "waiting"
+            elif data.status == "playing":
+                room.status = "waiting"
+        await hub.queue.restore()
+        log(INFO, "recovered", rooms=len(rooms), matches=resumed)
 
     async def shutdown(self) -> None:
         await self.hub.shutdown()
