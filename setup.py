@@ -23,10 +23,15 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 PACKAGE = ROOT / "src" / "paohuzi"
-# Module name -> its sources, in the order of the module's own SOURCES (the guard is included by both): the
-# analysis and the bots' split search.
+# Module name -> its sources, in the order of the module's own SOURCES (the guard is included by both; the
+# analysis also includes its objects and its search): the analysis and the bots' split search.
 SOURCES = {
-    "paohuzi._accel": (PACKAGE / "_accel.pyx", PACKAGE / "_accel_guard.pxi"),
+    "paohuzi._accel": (
+        PACKAGE / "_accel.pyx",
+        PACKAGE / "_accel_guard.pxi",
+        PACKAGE / "_accel_objects.pxi",
+        PACKAGE / "_accel_search.pxi",
+    ),
     "paohuzi._accel_bots": (PACKAGE / "_accel_bots.pyx", PACKAGE / "_accel_guard.pxi"),
 }
 

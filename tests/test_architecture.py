@@ -282,7 +282,6 @@ def test_no_test_module_edits_sys_path() -> None:
 
 # ---- composition, not inheritance (issue 28; docs/DEVELOPING.md, convention 12) ----------------------------
 
-SERVER = SRC / "server"
 # A server class may derive from another only to be one of these kinds of thing (the base's family is judged
 # by its own bases, down to a name outside the server): an exception, a Protocol, an enum, a pydantic model,
 # a TypedDict, a NamedTuple, or an SQLAlchemy model.
@@ -370,3 +369,112 @@ def test_no_type_checking_import_describes_a_siblings_private_methods() -> None:
 def test_the_type_checking_finder_sees_a_class_body_block() -> None:
     code = "class A:\n    x: int\n    if TYPE_CHECKING:\n        def _f(self) -> None: ...\n"
     assert _type_checking_members(ast.parse(code)) == ["A: 3"]
+
+
+# ---- the size limit in every language (issue 28) ------------------------------------------------------------
+
+# A module is code read as one unit: Python, the web client's ES modules (src/paohuzi/web/js), Cython sources
+# and their includes. Data is not a module: the client's words (web/i18n/*.json), presets (*.toml), records.
+MODULE_SUFFIXES = (".py", ".js", ".pyx", ".pxi")
+
+
+def test_no_module_over_600_lines_in_any_language() -> None:
+    """:data:`MAX_LINES` and :data:`OVERSIZED` (the limit of ``test_no_module_is_over_600_lines``) for every
+    module under ``src/``, whatever its language: a long client module or Cython file holds several concerns
+    as surely as a long Python one."""
+    modules = sorted(p for p in SRC.parent.rglob("*") if p.suffix in MODULE_SUFFIXES and p.is_file())
+    assert {".py", ".js", ".pyx"} <= {p.suffix for p in modules}, "the search finds every language"
+    over = {}
+    for path in modules:
+        rel = (path.relative_to(SRC) if SRC in path.parents else path.relative_to(SRC.parent)).as_posix()
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > OVERSIZED.get(rel, MAX_LINES):
+            over[rel] = lines
+    assert not over, f"over {MAX_LINES} lines (or over their OVERSIZED count): {over}; split them along their seams"
+
+
+# ---- typed seams (issue 28): `Any` only where JSON enters or leaves ------------------------------------
+
+SERVER = SRC / "server"
+# Public server functions whose signature may still mention `Any` (issue 28 acceptance: at most 20).
+MAX_ANY_SIGNATURES = 20
+
+
+def _mentions(node: ast.AST | None, names: set[str]) -> bool:
+    """Whether an annotation names ``Any`` (or an alias of it: ``View = dict[str, Any]``)."""
+    if node is None:
+        return False
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and n.id in names or isinstance(n, ast.Attribute) and n.attr in names:
+            return True
+        if isinstance(n, ast.Constant) and isinstance(n.value, str):
+            # a string annotation ("dict[str, Any]") or a name in it
+            if any(name in n.value.replace("[", " ").replace("]", " ").replace(",", " ").split() for name in names):
+                return True
+    return False
+
+
+def _any_aliases(trees: list[ast.Module]) -> set[str]:
+    """``Any`` and the server's module-level aliases of types that mention it (``View = dict[str, Any]``)."""
+    names = {"Any"}
+    for tree in trees:
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                target, value = node.targets[0].id, node.value
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+                target, value = node.target.id, node.value
+            else:
+                continue
+            if target[:1].isupper() and isinstance(value, ast.Subscript | ast.BinOp) and _mentions(value, {"Any"}):
+                names.add(target)
+    return names
+
+
+def _public_functions(tree: ast.Module) -> list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """Module-level functions and the methods of public classes, named ``_x`` only for ``__init__``."""
+    found: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]] = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            found.append((node.name, node))
+        elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+            found += [
+                (f"{node.name}.{sub.name}", sub)
+                for sub in node.body
+                if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef)
+            ]
+    return [(name, fn) for name, fn in found if fn.name == "__init__" or not fn.name.startswith("_")]
+
+
+def _signatures_mentioning_any(paths: list[Path]) -> list[str]:
+    trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in paths}
+    names = _any_aliases(list(trees.values()))
+    offenders = []
+    for path, tree in trees.items():
+        for name, fn in _public_functions(tree):
+            a = fn.args
+            params = [*a.posonlyargs, *a.args, *a.kwonlyargs, *(x for x in (a.vararg, a.kwarg) if x is not None)]
+            if any(_mentions(x.annotation, names) for x in params) or _mentions(fn.returns, names):
+                offenders.append(f"{path.stem}.{name}")
+    return offenders
+
+
+def test_the_any_counter_sees_parameters_returns_and_aliases(tmp_path: Path) -> None:
+    code = (
+        "from typing import Any\nView = dict[str, Any]\nJob = int\n"
+        "def a(x: Any) -> None: ...\ndef b() -> list[View]: ...\nasync def c(**k: 'Any') -> None: ...\n"
+        "def d(x: Job) -> int: ...\ndef _e(x: Any) -> None: ...\n"
+        "class P:\n    def __init__(self, x: View) -> None: ...\n    def _f(self) -> Any: ...\n"
+        "class _Q:\n    def g(self) -> Any: ...\n"
+    )
+    path = tmp_path / "x.py"
+    path.write_text(code, encoding="utf-8")
+    assert _signatures_mentioning_any([path]) == ["x.a", "x.b", "x.c", "x.P.__init__"]
+
+
+def test_public_server_functions_mentioning_any() -> None:
+    """Issue 28: the server's seams are typed (TypedDicts, dataclasses, RoomOptions …); ``Any`` stays only
+    where JSON enters or leaves and no better type exists — in at most 20 public signatures."""
+    offenders = _signatures_mentioning_any(sorted(SERVER.glob("*.py")))
+    assert len(offenders) <= MAX_ANY_SIGNATURES, (
+        f"{len(offenders)} public server functions mention Any (at most {MAX_ANY_SIGNATURES}): {offenders}"
+    )

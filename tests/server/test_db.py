@@ -13,11 +13,19 @@ from alembic.migration import MigrationContext
 from sqlalchemy import inspect
 from sqlalchemy.orm import Session
 
+from paohuzi.rules import find_preset
 from paohuzi.server import store
+from paohuzi.server.config import Settings
 from paohuzi.server.db import Database
 from paohuzi.server.models import Base
+from paohuzi.server.protocol import QuickPlayIn
+from paohuzi.server.room_options import room_options
 
 from ..support.databases import postgres_available, postgres_schema
+
+# The stored options of a room these tests make directly in the database (a quick play's defaults).
+OPTIONS = room_options(Settings(), QuickPlayIn(), quick=True)
+QQ = find_preset("qq")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -49,9 +57,9 @@ def test_migrations_match_the_models(database: Database) -> None:
 def test_group_commit_and_a_bad_job_fails_alone(database: Database) -> None:
     async def main() -> None:
         database.start()
-        room = await database.run(store.create_room("123456", "private", None, {}, 3))
-        match = await database.run(store.create_match(room, 7, {}, 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
-        hand = await database.run(store.create_hand(match, 1, 7, 0, {}))
+        room = await database.run(store.create_room("123456", "private", None, OPTIONS, 3))
+        match = await database.run(store.create_match(room, 7, QQ, 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
+        hand = await database.run(store.create_hand(match, 1, 7, 0, QQ))
         rows = [database.append_action(store.action_row(hand, seq, 0, "pass", "bot")) for seq in range(1, 101)]
         results = await asyncio.gather(
             *rows, database.append_action(store.action_row(hand, 5, 0, "x", "bot")), return_exceptions=True
@@ -89,9 +97,9 @@ def test_the_worker_gets_a_new_connection_when_the_database_dropped_its_own(tmp_
 
         async def main() -> None:
             db.start()
-            room = await db.run(store.create_room("654321", "private", None, {}, 3))
-            match = await db.run(store.create_match(room, 7, {}, 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
-            hand = await db.run(store.create_hand(match, 1, 7, 0, {}))
+            room = await db.run(store.create_room("654321", "private", None, OPTIONS, 3))
+            match = await db.run(store.create_match(room, 7, QQ, 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
+            hand = await db.run(store.create_hand(match, 1, 7, 0, QQ))
             await db.append_action(store.action_row(hand, 1, 0, "pass", "bot"))
             first = await db.run(backend_pid)
             assert await db.run(backend_pid) == first  # the same connection from batch to batch
@@ -150,9 +158,9 @@ def test_a_stale_owner_whose_row_is_already_there_is_told_it_is_fenced(database:
 
     async def main() -> None:
         observed.start()
-        room = await observed.run(store.create_room("123457", "private", None, {}, 3))
-        match = await observed.run(store.create_match(room, 7, {}, 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
-        hand = await observed.run(store.create_hand(match, 1, 7, 0, {}))
+        room = await observed.run(store.create_room("123457", "private", None, OPTIONS, 3))
+        match = await observed.run(store.create_match(room, 7, QQ, 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
+        hand = await observed.run(store.create_hand(match, 1, 7, 0, QQ))
         assert await observed.run(fence_room(room, 5, "old"))
         assert await observed.run(fence_room(room, 6, "new"))
         await observed.for_room(room, 6).append_action(store.action_row(hand, 1, 0, "pass", "player"))

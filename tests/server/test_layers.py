@@ -17,9 +17,9 @@ ALLOWED = {
     "protocol": set(),
     "frames": set(),
     "models": set(),
-    "rows": {"models"},
+    "rows": {"frames", "models", "room_options"},  # a stored room's options are read back as RoomOptions
     "names": {"models"},  # what a computer seat is called (电脑2·高手)
-    "store": {"models", "names", "rows"},
+    "store": {"models", "names", "room_options", "rows"},
     "accounts": set(),
     "account_store": {"db", "economy", "ledger_store", "models", "rows", "store", "wallet"},
     "economy": set(),
@@ -35,9 +35,12 @@ ALLOWED = {
     "registry": {"connection", "frames", "rows"},
     "services": {"bots", "config", "db", "frames", "logs"},
     "turns": {"bots", "frames"},
-    "game": {"crash", "double_cards", "frames", "ledger_store", "logs", "names", "services", "store", "turns"},
-    "room": {"dissolve", "frames", "game", "logs", "services", "store", "turns"},
-    "dissolve": {"frames", "game", "logs", "services", "store", "turns"},  # R8.2, the room's vote (a mixin)
+    "game": {
+        *("crash", "double_cards", "frames", "ledger_store", "logs", "names", "room_options", "services", "store"),
+        "turns",
+    },
+    "room": {"dissolve", "frames", "game", "logs", "room_options", "services", "store", "turns"},
+    "dissolve": {"frames", "game", "logs", "rows", "services", "store", "turns"},  # R8.2: the vote the room holds
     "hints": {"frames", "room"},  # 提示 (issue #16): the room is only read (type-only import)
     "queue_store": {"models", "store"},
     "matchmaking": {"config", "db", "economy", "frames", "logs", "queue_store"},  # 匹配 (issue 13 §4)
@@ -46,7 +49,7 @@ ALLOWED = {
         *("seating", "services", "store"),
     },
     "room_options": {"config", "economy", "frames", "protocol"},  # a lobby request's room options (R8)
-    "seating": {"frames", "logs"},  # one room per player (issue 27): the claims
+    "seating": {"frames", "logs", "room_options"},  # one room per player (issue 27): the claims
     "directory": {"room"},  # rooms by code, players' seats, the seat mirror port (one process, or Redis)
     # the hub's ports (Protocols) and their one-process implementations
     "ports": {"directory", "frames", "matchmaking", "protocol", "registry", "room", "seating", "services"},
@@ -73,10 +76,11 @@ ALLOWED = {
     },
     "account_api": {
         *("account_store", "accounts", "double_cards", "economy", "hub", "ledger_store", "limits", "room"),
+        *("api", "frames"),  # AS_JSON, the answers' types
     },
     "ws": {"config", "connection", "frames", "hub", "logs", "metrics", "protocol", "room"},
-    "api": {"economy", "frames", "profile_store", "protocol", "store", "hub", "limits", "room"},
-    "profile_api": {"account_api", "economy", "hub", "profile_store", "room", "store"},
+    "api": {"economy", "frames", "profile_store", "protocol", "rows", "store", "hub", "limits", "room"},
+    "profile_api": {"account_api", "api", "economy", "frames", "hub", "profile_store", "room", "rows", "store"},
     "app": {
         *("account_api", "api", "profile_api", "config", "connection", "db", "hub", "logs", "metrics", "room"),
         *("limits", "wiring", "ws"),

@@ -20,9 +20,15 @@ from paohuzi.engine import Action, ActionKind, Hand, Observation
 from paohuzi.rules import RuleSet, find_preset
 from paohuzi.scoring import level_number
 from paohuzi.server import account_store, double_cards, economy, ledger_store, store
+from paohuzi.server.config import Settings
 from paohuzi.server.db import Database
+from paohuzi.server.protocol import QuickPlayIn
+from paohuzi.server.room_options import room_options
 
 from ..support.databases import postgres_available, postgres_schema
+
+# The stored options of a room these tests make directly in the database (a quick play's defaults).
+OPTIONS = room_options(Settings(), QuickPlayIn(), quick=True)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -43,10 +49,11 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Databas
 
 
 def _hand(db: Database, rules_name: str, seed: int, lineup: list[int | None]) -> tuple[int, int]:
-    room = db.run_now(store.create_room(f"{seed % 1_000_000:06d}", "quick", None, {}, 3))
+    room = db.run_now(store.create_room(f"{seed % 1_000_000:06d}", "quick", None, OPTIONS, 3))
     seats = [store.MatchSeatRow(pid, None if pid else "random", "x") for pid in lineup]
-    match = db.run_now(store.create_match(room, seed, {"name": rules_name}, 1, seats))
-    hand = db.run_now(store.create_hand(match, 1, seed, 0, {}))
+    rules = find_preset(rules_name)
+    match = db.run_now(store.create_match(room, seed, rules, 1, seats))
+    hand = db.run_now(store.create_hand(match, 1, seed, 0, rules))
     return match, hand
 
 
@@ -67,7 +74,7 @@ def _deal_and_settle(
     doubled = [outcome.winner] if outcome.winner in hand.double_cards else []
 
     def job(s: Session) -> list[int]:
-        hand_id = store.create_hand(match, n + 1, 10_000 + n, 0, {}, sorted(hand.double_cards))(s)
+        hand_id = store.create_hand(match, n + 1, 10_000 + n, 0, hand.rules, sorted(hand.double_cards))(s)
         finish = store.finish_hand(hand_id, outcome.to_dict(), hand.record(), match, payments, results)
         return ledger_store.settle_hand(finish, hand_id, lineup, [0, 1, 2], payments, stake, multiplier, doubled)(s)
 

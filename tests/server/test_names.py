@@ -1,10 +1,10 @@
 """A computer player is called what the table calls it (issue 27): ``电脑2``, with its level when it plays one
 (``电脑2·高手``), in ``/api/matches``, the histories and the stored match — never an internal name such as
-``normal bot``. The server's words are the web client's (web/js/i18n.js, levels.js ``botName``)."""
+``normal bot``. The server's words are the web client's (web/i18n/zh.json, levels.js ``botName``)."""
 
 from __future__ import annotations
 
-import re
+import json
 import sqlite3
 from pathlib import Path
 
@@ -14,13 +14,13 @@ from paohuzi.server.names import BOT, BOT_WITH_LEVEL, bot_nickname
 from ..support.clients import Client
 from ..support.server import ServerProcess
 
-I18N = Path(__file__).resolve().parents[2] / "src" / "paohuzi" / "web" / "js" / "i18n.js"
+ZH = Path(__file__).resolve().parents[2] / "src" / "paohuzi" / "web" / "i18n" / "zh.json"
 
 
 def _chinese_strings() -> dict[str, str]:
-    """The first (Chinese) table of web/js/i18n.js: key → text."""
-    text = I18N.read_text(encoding="utf-8")
-    return {k: v for k, v in reversed(re.findall(r'^\s+(\w+): "([^"\n]*)",', text, re.M))}
+    """The web client's Chinese words (web/i18n/zh.json): key → text."""
+    strings: dict[str, str] = json.loads(ZH.read_text(encoding="utf-8"))["strings"]
+    return strings
 
 
 def test_the_server_names_computers_in_the_clients_words() -> None:

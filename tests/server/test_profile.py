@@ -15,13 +15,21 @@ import pytest
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
+from paohuzi.rules import find_preset
 from paohuzi.server import account_store, ledger_store, store
+from paohuzi.server.config import Settings
 from paohuzi.server.db import Database
 from paohuzi.server.models import Match, Room
+from paohuzi.server.protocol import QuickPlayIn
+from paohuzi.server.room_options import room_options
 
 from ..support.clients import Client
 from ..support.databases import postgres_available, postgres_schema
 from ..support.server import ServerProcess
+
+# The stored options of a room these tests make directly in the database (a quick play's defaults).
+OPTIONS = room_options(Settings(), QuickPlayIn(), quick=True)
+QQ = find_preset("qq")
 
 P_TOKEN, Q_TOKEN = "p" * 43, "q" * 43
 
@@ -54,12 +62,12 @@ def _played(
 ) -> list[int]:
     """A closed room of ``kind`` with one match of these hands (None: a hand still being played), each
     settled by the server's settlement job at ``multiplier``."""
-    room = db.run_now(store.create_room(f"{len(outcomes) + 100000 + len(kind)}", kind, None, {}, 3))
+    room = db.run_now(store.create_room(f"{len(outcomes) + 100000 + len(kind)}", kind, None, OPTIONS, 3))
     seats = [store.MatchSeatRow(pid, None if pid else "normal", f"p{pid}") for pid in lineup]
-    match = db.run_now(store.create_match(room, 7, {"name": "qq"}, len(outcomes), seats))
+    match = db.run_now(store.create_match(room, 7, QQ, len(outcomes), seats))
     hands = []
     for n, outcome in enumerate(outcomes):
-        hand = db.run_now(store.create_hand(match, n + 1, 100 + n, 0, {}))
+        hand = db.run_now(store.create_hand(match, n + 1, 100 + n, 0, QQ))
         hands.append(hand)
         if outcome is None:
             continue

@@ -51,33 +51,54 @@ def test_other_frames_are_unchanged() -> None:
 # ---- outbound frames ----------------------------------------------------------------------------------
 
 
+def _escaped_hand() -> Hand:
+    hand = Hand(find_preset("qq"), seed=7)
+    hand.leave(1)  # 逃跑 (R7.3): the hand is over, with its outcome
+    return hand
+
+
 def test_update_carries_the_id_only_for_the_seat_that_acted() -> None:
-    parts = {"hand": 3, "seq": 2, "events": [], "view": {"seat": 0}, "waits": [], "timers": [], "auto": [False]}
+    view = Hand(find_preset("qq"), seed=7).observation(0)
+    parts = {"hand": 3, "seq": 2, "events": [], "view": view, "waits": [], "timers": [], "auto": [False]}
     assert "id" not in frames.update(**parts)
     assert frames.update(**parts, msg_id=0)["id"] == 0
     assert list(frames.update(**parts)) == ["type", "hand", "seq", "events", "view", "waits", "timers", "auto"]
+    assert frames.update(**parts)["view"] == view.to_dict()  # the seat's observation, as JSON (R5)
 
 
 def test_hand_over_names_its_replay() -> None:
+    hand = _escaped_hand()
+    assert hand.outcome is not None
     frame = frames.hand_over(
-        hand=12, number=2, outcome={}, scores=[1, -1, 0], deltas=[1, -1, 0], view={}, code="DABCDEF"
+        hand=12,
+        number=2,
+        outcome=hand.outcome,
+        scores=[1, -1, 0],
+        deltas=[1, -1, 0],
+        view=hand.observation(0),
+        code="DABCDEF",
     )
     assert frame["replay"] == "/api/replays/12" and frame["type"] == "hand_over"
     assert frame["replay_code"] == "DABCDEF"
+    assert frame["outcome"] == hand.outcome.to_dict() and frame["outcome"]["kind"] == "escape"
+    assert frame["view"] == hand.observation(0).to_dict()
 
 
 # ---- the delivery cache ---------------------------------------------------------------------------------
 
 
 def test_the_delivery_cache_changes_only_when_a_frame_is_sent() -> None:
+    hand = Hand(find_preset("qq"), seed=7)
+    a, b = hand.observation(0), hand.observation(1)
     sent = Sent()
-    assert sent.seq(0) == 0 and not sent.same_view(0, {"a": 1})
-    sent.snapshot(0, {"a": 1})  # a `game` frame: remembered, not counted
-    assert sent.seq(0) == 0 and sent.same_view(0, {"a": 1})
-    assert sent.update(0, {"a": 2}) == 1 and sent.update(0, {"a": 2}) == 2
-    assert sent.same_view(0, {"a": 2}) and sent.seq(1) == 0
+    assert sent.seq(0) == 0 and not sent.same_view(0, a)
+    sent.snapshot(0, a)  # a `game` frame: remembered, not counted
+    # an observation computed again is the same view (equal field for field): no frame is worth sending
+    assert sent.seq(0) == 0 and sent.same_view(0, hand.observation(0)) and not sent.same_view(0, b)
+    assert sent.update(0, b) == 1 and sent.update(0, b) == 2
+    assert sent.same_view(0, b) and sent.seq(1) == 0
     sent.clear()
-    assert sent.seq(0) == 0 and not sent.same_view(0, {"a": 2})
+    assert sent.seq(0) == 0 and not sent.same_view(0, b)
 
 
 # ---- decisions and timers ----------------------------------------------------------------------------

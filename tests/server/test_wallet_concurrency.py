@@ -22,13 +22,21 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from paohuzi.rules import find_preset
 from paohuzi.scoring import level_number
 from paohuzi.server import account_store, double_cards, economy, ledger_store, store
+from paohuzi.server.config import Settings
 from paohuzi.server.db import Database, alone
 from paohuzi.server.models import LedgerRow
+from paohuzi.server.protocol import QuickPlayIn
+from paohuzi.server.room_options import room_options
 
 from ..support.databases import postgres_available, postgres_schema
 from ..support.server import ServerProcess
+
+# The stored options of a room these tests make directly in the database (a quick play's defaults).
+OPTIONS = room_options(Settings(), QuickPlayIn(), quick=True)
+QQ = find_preset("qq")
 
 PROCESSES = 3  # databases (connections) writing at once
 
@@ -59,9 +67,9 @@ def _three(url: str) -> Iterator[list[Database]]:
 
 
 def _match(db: Database) -> int:
-    room = db.run_now(store.create_room(f"{secrets.randbelow(10**6):06d}", "quick", None, {}, 3))
+    room = db.run_now(store.create_room(f"{secrets.randbelow(10**6):06d}", "quick", None, OPTIONS, 3))
     seats = [store.MatchSeatRow(None, "random", "x") for _ in range(3)]
-    return db.run_now(store.create_match(room, 1, {"name": "qq"}, 1_000_000, seats))
+    return db.run_now(store.create_match(room, 1, QQ, 1_000_000, seats))
 
 
 def _settle(
@@ -70,7 +78,7 @@ def _settle(
     """A hand of ``match`` dealt and settled by the server's own settlement job (game.py ``finish_hand``)."""
 
     def job(s: Session) -> list[int]:
-        hand_id = store.create_hand(match, number, number, 0, {})(s)
+        hand_id = store.create_hand(match, number, number, 0, QQ)(s)
         results = [(pid, payments[i], payments[i] > 0) for i, pid in enumerate(lineup) if pid is not None]
         finish = store.finish_hand(hand_id, {"kind": "hu"}, {}, match, payments, results)
         return ledger_store.settle_hand(finish, hand_id, list(lineup), [0, 1, 2], payments, 3, multiplier)(s)

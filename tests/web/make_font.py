@@ -6,11 +6,11 @@ Run by hand after adding Chinese text to the client (needs Debian's ``fonts-lxgw
 
     python tests/web/make_font.py
 
-The text is every string the client can show: the client's own files (HTML, JS, CSS) and the words the
-server sends that the client shows as they are — the 名堂 and level titles (``paohuzi/scoring/``), the
-preset titles (``paohuzi/rules/*.toml``) and the guest nicknames (``paohuzi/server/hub.py``).
-``tests/web/test_static.py`` fails when the bundled font lacks one of these characters, and the browser
-tests fail when a page shows a Chinese character the font lacks.
+The text is every string the client can show: the client's own files (HTML, JS, CSS, the words in
+``web/i18n/*.json``) and the words the server sends that the client shows as they are — the 名堂 and level
+titles (``paohuzi/scoring/``), the preset titles (``paohuzi/rules/*.toml``) and the guest nicknames
+(``paohuzi/server/hub.py``). ``tests/web/test_static.py`` fails when the bundled font lacks one of these
+characters, and the browser tests fail when a page shows a Chinese character the font lacks.
 """
 
 from __future__ import annotations
@@ -34,10 +34,10 @@ CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 
 
 def client_characters() -> set[str]:
-    """Every CJK character in the client's HTML, JS and CSS files."""
+    """Every CJK character in the client's HTML, JS, CSS and words (``web/i18n/*.json``) files."""
     chars: set[str] = set()
     for path in WEB.rglob("*"):
-        if path.suffix in (".js", ".html", ".css"):
+        if path.suffix in (".js", ".json", ".html", ".css"):
             chars.update(CJK.findall(path.read_text(encoding="utf-8")))
     return chars
 

@@ -3,13 +3,15 @@ and every translation key resolves, both languages have every string, the card f
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 from paohuzi.scoring import LEVELS
 
 from .make_font import CHARS, PACKAGE, WEB, server_words, shown_characters
 
-FILES = sorted(p for p in WEB.rglob("*") if p.suffix in (".js", ".css", ".html", ".svg"))
+FILES = sorted(p for p in WEB.rglob("*") if p.suffix in (".js", ".json", ".css", ".html", ".svg"))
 
 
 def test_the_client_loads_nothing_from_elsewhere() -> None:
@@ -29,19 +31,17 @@ def test_every_module_import_and_asset_exists() -> None:
             assert (path.parent / ref).resolve().is_file(), f"{path.name}: {ref} does not exist"
 
 
-def _table(text: str, name: str) -> set[str]:
-    body = text.split(f"const {name} = {{", 1)[1].split("\n};", 1)[0]
-    return set(re.findall(r"^\s+(\w+):", body, re.M))
+def _language(name: str) -> dict[str, Any]:
+    """A language's file of the client's words (web/i18n/NAME.json)."""
+    data: dict[str, Any] = json.loads((WEB / "i18n" / f"{name}.json").read_text(encoding="utf-8"))
+    return data
 
 
 def test_both_languages_have_every_string_used() -> None:
-    i18n = (WEB / "js" / "i18n.js").read_text(encoding="utf-8")
-    zh, en = _table(i18n, "zh"), _table(i18n, "en")
+    zh, en = set(_language("zh")["strings"]), set(_language("en")["strings"])
     assert zh == en, f"only Chinese: {sorted(zh - en)}; only English: {sorted(en - zh)}"
     used: set[str] = set()
     for path in (WEB / "js").glob("*.js"):
-        if path.name == "i18n.js":
-            continue
         used.update(re.findall(r"""\bt\(["'](\w+)["']""", path.read_text(encoding="utf-8")))
     assert used <= zh, f"keys without a translation: {sorted(used - zh)}"
 
@@ -56,28 +56,22 @@ def test_the_bundled_font_covers_every_chinese_character_the_client_can_show() -
     assert set("一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾") <= covered
 
 
-def _js_object(text: str, name: str) -> set[str]:
-    body = text.split(f"export const {name} = {{", 1)[1].split("\n};", 1)[0]
-    return set(re.findall(r'^\s+"?([^":\s]+)"?:', body, re.M))
-
-
 def test_english_mode_has_a_word_for_every_mingtang_title_and_preset() -> None:
     """The server sends 名堂 (R7.2), level titles (R7.4) and preset titles in Chinese: English mode needs each."""
-    i18n = (WEB / "js" / "i18n.js").read_text(encoding="utf-8")
+    en = _language("en")
     titles = {title for _points, title in LEVELS}
-    assert titles == _js_object(i18n, "TITLE_EN")
+    assert titles == set(en["titles"])
     mingtang = {w for w in server_words() if w not in titles and re.fullmatch(r"[0-9\u4e00-\u9fff]+", w)}
     mingtang -= {"湖南", "衡阳", "花样"} | {w for w in mingtang if w.endswith("的")}
     mingtang -= {"书生", "茶客", "船家", "货郎", "樵夫", "牧童", "秀才"}  # guest nickname nouns
-    assert mingtang <= _js_object(i18n, "MINGTANG_EN"), sorted(mingtang - _js_object(i18n, "MINGTANG_EN"))
+    assert mingtang <= set(en["mingtang"]), sorted(mingtang - set(en["mingtang"]))
     presets = {p.stem for p in (PACKAGE / "rules").glob("*.toml")}
-    assert presets <= set(re.findall(r"(\w+): \"", i18n.split("export const PRESET_EN = {", 1)[1].split("}", 1)[0]))
+    assert presets <= set(en["presets"]) & set(_language("zh")["presets"])
 
 
 def test_every_server_error_code_has_a_message_in_both_languages() -> None:
     """docs/protocol.md §2 and §3.3, and every code the server's sources raise: no raw English in the UI."""
-    i18n = (WEB / "js" / "i18n.js").read_text(encoding="utf-8")
-    zh, en = _table(i18n, "zh"), _table(i18n, "en")
+    zh, en = set(_language("zh")["strings"]), set(_language("en")["strings"])
     codes: set[str] = set()
     for path in (PACKAGE / "server").glob("*.py"):
         text = path.read_text(encoding="utf-8")

@@ -8,7 +8,7 @@ by username, claims by player): beyond, 429 ``rate_limited`` before any password
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal, TypedDict
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -16,8 +16,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from paohuzi.scoring import level_title
 from paohuzi.server import account_store, accounts, double_cards, economy, ledger_store
+from paohuzi.server.account_store import AccountData, ExportData, SessionData
 from paohuzi.server.accounts import PASSWORD_MAX, username_key
+from paohuzi.server.api import AS_JSON
+from paohuzi.server.double_cards import CardStateData
+from paohuzi.server.economy import TierData
+from paohuzi.server.frames import PlayerProfile
 from paohuzi.server.hub import Hub
+from paohuzi.server.ledger_store import LedgerEntryData, ReliefGranted
 from paohuzi.server.limits import Limits
 from paohuzi.server.room import RoomError
 
@@ -51,6 +57,65 @@ class DeleteIn(_Body):
     password: str | None = Field(default=None, max_length=PASSWORD_MAX * 4)
 
 
+class ClaimAnswer(TypedDict):
+    account: AccountData
+    player: PlayerProfile
+
+
+class LoginAnswer(TypedDict):
+    token: str
+    player: PlayerProfile
+
+
+class AccountAnswer(TypedDict):
+    account: AccountData
+    sessions: list[SessionData]
+    current: int  # the session this request used
+
+
+class Revoked(TypedDict):
+    revoked: list[int]  # session ids
+
+
+class Deleted(TypedDict):
+    deleted: int  # the player id
+
+
+class ReliefRules(TypedDict):
+    amount: int
+    below: int
+    per_day: int
+
+
+class TiersAnswer(TypedDict):
+    tiers: list[TierData]
+    start_beans: int
+    relief: ReliefRules
+
+
+class LedgerAnswer(TypedDict):
+    entries: list[LedgerEntryData]
+
+
+class BoardRow(TypedDict):
+    rank: int
+    id: int
+    nickname: str
+    title: str
+    value: int
+
+
+class BoardAnswer(TypedDict):
+    board: str
+    period: str
+    players: list[BoardRow]
+
+
+class CardsAnswer(TypedDict):
+    cards: CardStateData
+    card_seconds: float
+
+
 SessionId = Annotated[int, Path(ge=1, le=2**31 - 1, description="a session id (GET /api/me/sessions)")]
 
 
@@ -61,7 +126,7 @@ def _hub(request: Request) -> Hub:
 
 async def current_session(
     request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
-) -> tuple[dict[str, Any], int]:
+) -> tuple[PlayerProfile, int]:
     """The player and session id of the bearer token. :raises RoomError: 401 ``unauthorized``."""
     if credentials is None:
         raise RoomError("unauthorized", "send your token as 'Authorization: Bearer <token>'", 401)
@@ -71,7 +136,7 @@ async def current_session(
     return found
 
 
-Current = Annotated[tuple[dict[str, Any], int], Depends(current_session)]
+Current = Annotated[tuple[PlayerProfile, int], Depends(current_session)]
 
 
 class _Bucket:
@@ -108,8 +173,8 @@ def _user_agent(request: Request) -> str:
     return request.headers.get("user-agent", "")[:120]
 
 
-@router.post("/me/claim", tags=["accounts"])
-async def claim(request: Request, body: ClaimIn, current: Current) -> dict[str, Any]:
+@router.post("/me/claim", tags=["accounts"], response_model=AS_JSON)
+async def claim(request: Request, body: ClaimIn, current: Current) -> ClaimAnswer:
     """Claim your guest account with a username and password (history, 积分 and title kept): then log in
     with them on any device. Usernames: 3–16 characters (after NFKC), letters a–z/A–Z, digits, ``_`` or
     Chinese characters, beginning with a letter; unique up to case and look-alikes. Passwords: 8–128
@@ -125,8 +190,8 @@ async def claim(request: Request, body: ClaimIn, current: Current) -> dict[str, 
     return {"account": account, "player": player}
 
 
-@router.post("/login", status_code=201, tags=["accounts"])
-async def login(request: Request, body: LoginIn) -> dict[str, Any]:
+@router.post("/login", status_code=201, tags=["accounts"], response_model=AS_JSON)
+async def login(request: Request, body: LoginIn) -> LoginAnswer:
     """Log in to a claimed account: a new session token (keep it like the guest token)."""
     account = _account_bucket(request, username_key(body.username))
     if not await account.peek() or not await _address_bucket(request).take():
@@ -139,8 +204,8 @@ async def login(request: Request, body: LoginIn) -> dict[str, Any]:
     return {"token": token, "player": player}
 
 
-@router.get("/me/account", tags=["accounts"])
-async def my_account(request: Request, current: Current) -> dict[str, Any]:
+@router.get("/me/account", tags=["accounts"], response_model=AS_JSON)
+async def my_account(request: Request, current: Current) -> AccountAnswer:
     """Your username (null for a guest that has not claimed) and your live sessions; ``current`` is the id
     of the one this request used."""
     player, session = current
@@ -153,8 +218,8 @@ async def my_account(request: Request, current: Current) -> dict[str, Any]:
     }
 
 
-@router.delete("/me/sessions/{session_id}", tags=["accounts"])
-async def revoke_session(request: Request, session_id: SessionId, current: Current) -> dict[str, Any]:
+@router.delete("/me/sessions/{session_id}", tags=["accounts"], response_model=AS_JSON)
+async def revoke_session(request: Request, session_id: SessionId, current: Current) -> Revoked:
     """Revoke one of your sessions (its websocket is closed with 4001)."""
     player, _session = current
     revoked = await _hub(request).revoke(player["id"], session_id)
@@ -163,8 +228,8 @@ async def revoke_session(request: Request, session_id: SessionId, current: Curre
     return {"revoked": revoked}
 
 
-@router.post("/me/logout", tags=["accounts"])
-async def logout(request: Request, current: Current) -> dict[str, Any]:
+@router.post("/me/logout", tags=["accounts"], response_model=AS_JSON)
+async def logout(request: Request, current: Current) -> Revoked:
     """Revoke this session. A guest that has not claimed its account is refused (409 ``not_claimed``):
     without a username it could never log in again."""
     player, session = current
@@ -174,8 +239,8 @@ async def logout(request: Request, current: Current) -> dict[str, Any]:
     return {"revoked": await hub.revoke(player["id"], session)}
 
 
-@router.post("/me/logout-everywhere", tags=["accounts"])
-async def logout_everywhere(request: Request, current: Current) -> dict[str, Any]:
+@router.post("/me/logout-everywhere", tags=["accounts"], response_model=AS_JSON)
+async def logout_everywhere(request: Request, current: Current) -> Revoked:
     """Revoke every one of your sessions, this one too (log in again with your password). Refused for a
     guest that has not claimed (409 ``not_claimed``)."""
     player, _session = current
@@ -185,8 +250,8 @@ async def logout_everywhere(request: Request, current: Current) -> dict[str, Any
     return {"revoked": await hub.revoke(player["id"], None)}
 
 
-@router.get("/me/export", tags=["accounts"])
-async def export(request: Request, current: Current) -> dict[str, Any]:
+@router.get("/me/export", tags=["accounts"], response_model=AS_JSON)
+async def export(request: Request, current: Current) -> ExportData:
     """All that is kept about you, as JSON: profile, account, sessions (without tokens) and every match you
     played with its hands (room codes included: you sat in them)."""
     player, _session = current
@@ -196,8 +261,8 @@ async def export(request: Request, current: Current) -> dict[str, Any]:
     return data
 
 
-@router.delete("/me", tags=["accounts"])
-async def delete_me(request: Request, current: Current, body: DeleteIn | None = None) -> dict[str, Any]:
+@router.delete("/me", tags=["accounts"], response_model=AS_JSON)
+async def delete_me(request: Request, current: Current, body: DeleteIn | None = None) -> Deleted:
     """Delete your account: every session is revoked, your username and password are forgotten, and your
     name in every match record becomes 已注销玩家 (others' history keeps the results, not you). A claimed
     account must send its password. Refused mid-match (409 ``in_game``)."""
@@ -218,8 +283,8 @@ async def delete_me(request: Request, current: Current, body: DeleteIn | None = 
 # ---- 欢乐豆 (issue 13 §2) ---------------------------------------------------------------------------
 
 
-@router.get("/tiers", tags=["beans"])
-async def tiers() -> dict[str, Any]:
+@router.get("/tiers", tags=["beans"], response_model=AS_JSON)
+async def tiers() -> TiersAnswer:
     """The table tiers (场次): multiplier of beans per point and the beans needed to sit down; the start
     grant and the daily relief."""
     return {
@@ -229,20 +294,20 @@ async def tiers() -> dict[str, Any]:
     }
 
 
-@router.post("/me/relief", tags=["beans"])
-async def relief(request: Request, current: Current) -> dict[str, Any]:
+@router.post("/me/relief", tags=["beans"], response_model=AS_JSON)
+async def relief(request: Request, current: Current) -> ReliefGranted:
     """The daily relief (救济) for a player holding under 100 beans: 500 beans, twice a UTC day."""
     player, _session = current
     return await _hub(request).relief(player["id"])
 
 
-@router.get("/me/ledger", tags=["beans"])
+@router.get("/me/ledger", tags=["beans"], response_model=AS_JSON)
 async def my_ledger(
     request: Request,
     current: Current,
     currency: Annotated[Literal["beans", "points", "cards"] | None, Query()] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
-) -> dict[str, Any]:
+) -> LedgerAnswer:
     """Your ledger: every change of your beans, points (积分) and 双倍积分卡 held, newest first — only ever
     your own."""
     player, _session = current
@@ -250,13 +315,13 @@ async def my_ledger(
     return {"entries": [r.to_dict() for r in rows]}
 
 
-@router.get("/leaderboards/{board}", tags=["beans"])
+@router.get("/leaderboards/{board}", tags=["beans"], response_model=AS_JSON)
 async def leaderboards(
     request: Request,
     board: Literal["points", "beans"],
     period: Annotated[Literal["week", "all"], Query()] = "all",
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-) -> dict[str, Any]:
+) -> BoardAnswer:
     """Players by 积分 or by 欢乐豆: ``all`` by balance, ``week`` by what hands gave them in the last 7
     days (from the ledger). Bots have no account; deleted players are left out."""
     rows = await _hub(request).db.run(ledger_store.leaderboard(board, 7 if period == "week" else None, limit))
@@ -273,8 +338,8 @@ async def leaderboards(
 # ---- 双倍积分卡 (issue 13 §3, R7.3) ------------------------------------------------------------------
 
 
-@router.get("/me/double-cards", tags=["beans"])
-async def my_double_cards(request: Request, current: Current) -> dict[str, Any]:
+@router.get("/me/double-cards", tags=["beans"], response_model=AS_JSON)
+async def my_double_cards(request: Request, current: Current) -> CardsAnswer:
     """Your 双倍积分卡: how many you hold unused, and the active one (start, end, seconds left) if any. One
     card a UTC day on your first settled hand, one per level (R7.4) reached for the first time."""
     player, _session = current
@@ -284,8 +349,8 @@ async def my_double_cards(request: Request, current: Current) -> dict[str, Any]:
     return {"cards": found.to_dict(), "card_seconds": _hub(request).settings.double_card_seconds}
 
 
-@router.post("/me/double-cards/activate", tags=["beans"])
-async def activate_double_card(request: Request, current: Current) -> dict[str, Any]:
+@router.post("/me/double-cards/activate", tags=["beans"], response_model=AS_JSON)
+async def activate_double_card(request: Request, current: Current) -> CardsAnswer:
     """Use one 双倍积分卡: for the next hour (wall-clock) every hand that starts doubles your own 积分 gain
     (R7.3; beans never double). 409 ``no_card`` when you hold none, ``card_active`` while one is active
     (cards do not stack)."""

@@ -4,8 +4,8 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
+from typing import TypedDict
 
 from sqlalchemy import String, cast, literal, select, update
 from sqlalchemy.orm import Session
@@ -14,12 +14,15 @@ from paohuzi.server import ledger_store, wallet
 from paohuzi.server.db import alone
 from paohuzi.server.economy import START_BEANS
 from paohuzi.server.models import LedgerRow, MatchSeat, Player, RoomSeat, SessionRow, utcnow
-from paohuzi.server.rows import PlayerRow
+from paohuzi.server.rows import MatchSummaryData, PlayerData, PlayerRow
 from paohuzi.server.store import Job, history, iso, player_by_id, player_row
 
 __all__ = [
     "DELETED_NICKNAME",
+    "AccountData",
     "AccountRow",
+    "ExportData",
+    "SessionData",
     "SessionInfo",
     "Credentials",
     "create_guest",
@@ -37,6 +40,33 @@ __all__ = [
 DELETED_NICKNAME = "已注销玩家"  # what others' records show of a deleted player
 
 
+class SessionData(TypedDict):
+    """A session as JSON (``GET /api/me/account``)."""
+
+    id: int
+    kind: str
+    user_agent: str
+    created_at: str | None
+
+
+class AccountData(TypedDict):
+    """An account as JSON (docs/protocol.md §2 "Accounts")."""
+
+    username: str | None
+    claimed: bool
+    claimed_at: str | None
+
+
+class ExportData(TypedDict):
+    """``GET /api/me/export``: everything kept about a player."""
+
+    player: PlayerData
+    account: AccountData
+    sessions: list[SessionData]
+    matches: list[MatchSummaryData]
+    exported_at: str | None
+
+
 @dataclass(frozen=True, slots=True)
 class SessionInfo:
     """One session as its player may see it (never the token, nor its hash)."""
@@ -46,8 +76,8 @@ class SessionInfo:
     user_agent: str
     created_at: str | None
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> SessionData:
+        return {"id": self.id, "kind": self.kind, "user_agent": self.user_agent, "created_at": self.created_at}
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +88,7 @@ class AccountRow:
     username: str | None
     claimed_at: str | None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> AccountData:
         return {"username": self.username, "claimed": self.username is not None, "claimed_at": self.claimed_at}
 
 
@@ -198,11 +228,11 @@ def credentials(key: str) -> Job[Credentials | None]:
     return job
 
 
-def export(player_id: int) -> Job[dict[str, Any] | None]:
+def export(player_id: int) -> Job[ExportData | None]:
     """Everything kept about the player, as JSON data: profile, account, sessions (no tokens), and every
     match played with its hands (issue 13 §1, data export)."""
 
-    def job(s: Session) -> dict[str, Any] | None:
+    def job(s: Session) -> ExportData | None:
         acct = account(player_id)(s)
         profile = player_by_id(player_id)(s)
         if acct is None or profile is None:

@@ -1,12 +1,15 @@
 """The lobby HTTP API (docs/protocol.md §2): guests, profiles, rooms, history, leaderboard, replays.
 
-Every error is ``{"error": {"code", "message"}}`` (see :func:`paohuzi.server.app.create_app`).
+Every error is ``{"error": {"code", "message"}}`` (see :func:`paohuzi.server.app.create_app`). Every answer
+is typed by a ``TypedDict`` of its JSON; FastAPI encodes it as any JSON object (``response_model=AS_JSON``:
+a ``TypedDict`` as the response model would have FastAPI re-validate the answer and drop what it does not
+list).
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any
+from typing import Annotated, Any, NotRequired, TypedDict
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -17,16 +20,157 @@ from paohuzi.engine import Hand
 from paohuzi.rules import RuleSet, find_preset, preset_names
 from paohuzi.server import economy, profile_store, store
 from paohuzi.server import protocol as p
-from paohuzi.server.frames import RoomState
-from paohuzi.server.hub import Hub, level_title
+from paohuzi.server.frames import (
+    DissolutionInfo,
+    MatchInfo,
+    PlayerProfile,
+    QueueInfo,
+    RoomOptionsData,
+    RoomState,
+    SeatInfo,
+)
+from paohuzi.server.hub import Hub
 from paohuzi.server.limits import Limits
 from paohuzi.server.room import Room, RoomError
+from paohuzi.server.rows import MatchSummaryData, PublicProfile, RankedProfile, ReplayHandData
 
-__all__ = ["router", "health_router"]
+__all__ = ["AS_JSON", "router", "health_router"]
 
 router = APIRouter(prefix="/api")
 health_router = APIRouter()
 _bearer = HTTPBearer(auto_error=False, description="the guest token from POST /api/guests")
+
+#: The response model of every route: the answer is JSON we built (its ``TypedDict`` says what), encoded as is.
+AS_JSON = dict[str, Any]
+
+
+class RoomView(TypedDict):
+    """RoomState (docs/protocol.md §2) with the room's ``share_url``."""
+
+    code: str
+    kind: str
+    share_path: str | None
+    owner: int | None
+    status: str
+    options: RoomOptionsData
+    seats: list[SeatInfo]
+    match: MatchInfo | None
+    dissolution: DissolutionInfo | None
+    share_url: str | None
+
+
+class RoomAnswer(TypedDict):
+    room: RoomView
+
+
+class MeAnswer(TypedDict):
+    player: PlayerProfile
+    room: RoomView | None
+
+
+class ProfileAnswer(TypedDict):
+    player: PlayerProfile
+
+
+class GuestAnswer(TypedDict):
+    token: str
+    player: PlayerProfile
+
+
+class Health(TypedDict):
+    status: str
+    version: str
+    database: str
+    rooms: int
+    connections: int
+
+
+class HistoryAnswer(TypedDict):
+    matches: list[MatchSummaryData]
+
+
+class PublicProfileAnswer(TypedDict):
+    player: PublicProfile
+
+
+class LeaderboardAnswer(TypedDict):
+    players: list[RankedProfile]
+
+
+class PresetInfo(TypedDict):
+    name: str
+    title: str
+    rules: dict[str, Any]  # RuleSet.to_dict() (R8)
+
+
+class RoomDefaults(TypedDict):
+    preset: str
+    four_players: bool
+    hands: int
+    stake: int | None  # None: the preset's
+    turn_seconds: float
+    claim_seconds: float
+    bots_fill: bool
+    hints: bool
+    bot_level: str
+
+
+class RoomOptionsInfo(TypedDict):
+    defaults: RoomDefaults
+    levels: list[dict[str, Any]]  # paohuzi.bots.levels.to_dict()
+    bounds: dict[str, list[float]]
+    quick_hands: int
+
+
+class PresetsAnswer(TypedDict):
+    presets: list[PresetInfo]
+    room_options: RoomOptionsInfo
+
+
+class LeftAnswer(TypedDict):
+    left: str
+    penalty: int | None
+
+
+class TierWaiting(TypedDict):
+    name: str
+    title: str
+    multiplier: int
+    minimum: int
+    waiting: int
+
+
+class QueueStatus(TypedDict):
+    queue: QueueInfo | None
+    tiers: list[TierWaiting]
+    fill_seconds: float
+
+
+class QueueAnswer(TypedDict):
+    queue: QueueInfo | None
+
+
+class QueueLeft(TypedDict):
+    left: str
+
+
+class ReplayStep(TypedDict):
+    """One step of a replay: the seat and action (None for the deal), every seat's view, the full view."""
+
+    seat: int | None
+    action: str | None
+    views: list[dict[str, Any]]  # Observation.to_dict() per seat (docs/engine.md §5)
+    full: dict[str, Any]  # Hand.referee_view()
+
+
+class ReplayAnswer(TypedDict):
+    hand: ReplayHandData
+    record: dict[str, Any]  # the engine's record (docs/record.schema.json)
+    steps: NotRequired[list[ReplayStep]]
+
+
+class MatchAnswer(TypedDict):
+    match: MatchSummaryData
 
 
 def _hub(request: Request) -> Hub:
@@ -36,7 +180,7 @@ def _hub(request: Request) -> Hub:
 
 async def current_player(
     request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
-) -> dict[str, Any]:
+) -> PlayerProfile:
     """The player of the ``Authorization: Bearer`` token. :raises RoomError: 401 ``unauthorized``."""
     if credentials is None:
         raise RoomError("unauthorized", "send your token as 'Authorization: Bearer <token>'", 401)
@@ -46,19 +190,19 @@ async def current_player(
     return player
 
 
-Player = Annotated[dict[str, Any], Depends(current_player)]
+Player = Annotated[PlayerProfile, Depends(current_player)]
 
 
 async def optional_player(
     request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
-) -> dict[str, Any] | None:
+) -> PlayerProfile | None:
     """The player of the bearer token if one is sent and known; None for anyone else."""
     if credentials is None:
         return None
     return await _hub(request).authenticate(credentials.credentials)
 
 
-Viewer = Annotated[dict[str, Any] | None, Depends(optional_player)]
+Viewer = Annotated[PlayerProfile | None, Depends(optional_player)]
 
 # Ids in paths are bounded to what every database can hold (PostgreSQL INTEGER): a larger one is a 422
 # with a clear message, not a database error (issue 14).
@@ -68,19 +212,17 @@ MatchId = Annotated[int, Path(ge=1, le=MAX_ID, description="a match id")]
 HandId = Annotated[int, Path(ge=1, le=MAX_ID, description="a hand id")]
 
 
-def _private_codes(matches: list[dict[str, Any]], viewer: dict[str, Any] | None) -> list[dict[str, Any]]:
+def _private_codes(matches: list[store.MatchSummary], viewer: PlayerProfile | None) -> list[MatchSummaryData]:
     """A room code is the key to the room, a replay code the key to a hand: only the match's own players see
     them (issue 14, issue 12 item 4)."""
     viewer_id = viewer["id"] if viewer is not None else None
-    out = []
-    for m in matches:
-        if viewer_id is None or all(seat["player_id"] != viewer_id for seat in m["seats"]):
-            m = dict(m, room_code=None, hands=[dict(hd, code=None) for hd in m["hands"]])
-        out.append(m)
-    return out
+    return [
+        (m.private() if viewer_id is None or all(seat.player_id != viewer_id for seat in m.seats) else m).to_dict()
+        for m in matches
+    ]
 
 
-def _guess_keys(request: Request, player: dict[str, Any] | None) -> list[str]:
+def _guess_keys(request: Request, player: PlayerProfile | None) -> list[str]:
     """The failed-room-code-look-up buckets of this caller: its address, and its player if known (shared by
     every process in the shared mode: :class:`~paohuzi.server.limits.Limits`)."""
     client = request.client
@@ -111,14 +253,13 @@ def _limits(request: Request) -> Limits:
     return limits
 
 
-def _room(request: Request, room: Room | RoomState) -> dict[str, Any]:
-    state: dict[str, Any] = dict(room.state() if isinstance(room, Room) else room)
+def _room(request: Request, room: Room | RoomState) -> RoomView:
+    state = room.state() if isinstance(room, Room) else room
     path = state["share_path"]
-    state["share_url"] = None if path is None else str(request.base_url).rstrip("/") + path
-    return state
+    return {**state, "share_url": None if path is None else str(request.base_url).rstrip("/") + path}
 
 
-def _hidden(state: RoomState | None, viewer: dict[str, Any] | None) -> RoomState | None:
+def _hidden(state: RoomState | None, viewer: PlayerProfile | None) -> RoomState | None:
     """A public table's code is no key to it (匹配): its state only for its own players, else None."""
     if state is None or state["kind"] != "public":
         return state
@@ -126,14 +267,8 @@ def _hidden(state: RoomState | None, viewer: dict[str, Any] | None) -> RoomState
     return state if seated else None
 
 
-def _public(profile: dict[str, Any]) -> dict[str, Any]:
-    data = {k: v for k, v in profile.items() if k != "created_at"}
-    data["title"] = level_title(int(data["points"]))
-    return data
-
-
-@health_router.get("/healthz", tags=["health"])
-async def healthz(request: Request) -> dict[str, Any]:
+@health_router.get("/healthz", tags=["health"], response_model=AS_JSON)
+async def healthz(request: Request) -> Health:
     """Liveness: the process and its event loop answer (nothing else is checked: a database outage must
     not get every process restarted; that is what ``/readyz`` tells a load balancer)."""
     hub = _hub(request)
@@ -146,16 +281,16 @@ async def healthz(request: Request) -> dict[str, Any]:
     }
 
 
-@router.post("/guests", status_code=201, tags=["players"])
-async def create_guest(request: Request, body: p.GuestIn | None = None) -> dict[str, Any]:
+@router.post("/guests", status_code=201, tags=["players"], response_model=AS_JSON)
+async def create_guest(request: Request, body: p.GuestIn | None = None) -> GuestAnswer:
     """A new guest identity: a random nickname (unless given) and a long random token to keep."""
     user_agent = request.headers.get("user-agent", "")[:120]
     token, player = await _hub(request).create_guest(body.nickname if body else None, user_agent)
     return {"token": token, "player": player}
 
 
-@router.get("/me", tags=["players"])
-async def me(request: Request, player: Player) -> dict[str, Any]:
+@router.get("/me", tags=["players"], response_model=AS_JSON)
+async def me(request: Request, player: Player) -> MeAnswer:
     """Your profile, and your room if you sit in one."""
     hub = _hub(request)
     fresh = await hub.db.run(store.player_by_id(player["id"]))
@@ -165,16 +300,16 @@ async def me(request: Request, player: Player) -> dict[str, Any]:
     return {"player": hub.profile(player["id"]), "room": _room(request, room) if room is not None else None}
 
 
-@router.patch("/me", tags=["players"])
-async def change_nickname(request: Request, body: p.NicknameIn, player: Player) -> dict[str, Any]:
+@router.patch("/me", tags=["players"], response_model=AS_JSON)
+async def change_nickname(request: Request, body: p.NicknameIn, player: Player) -> ProfileAnswer:
     """Change your nickname (1–16 characters)."""
     return {"player": await _hub(request).set_nickname(player["id"], body.nickname)}
 
 
-@router.get("/me/history", tags=["players"])
+@router.get("/me/history", tags=["players"], response_model=AS_JSON)
 async def my_history(
     request: Request, player: Player, limit: Annotated[int, Query(ge=1, le=100)] = 20
-) -> dict[str, Any]:
+) -> HistoryAnswer:
     """Your matches, newest first (with their room codes: you sat in them)."""
     return {"matches": [m.to_dict() for m in await _hub(request).db.run(store.history(player["id"], limit))]}
 
@@ -186,36 +321,36 @@ async def _known_player(request: Request, player_id: int) -> None:
         raise RoomError("not_found", f"no player {player_id}", 404)
 
 
-@router.get("/players/{player_id}", tags=["players"])
-async def player_profile(request: Request, player_id: PlayerId) -> dict[str, Any]:
+@router.get("/players/{player_id}", tags=["players"], response_model=AS_JSON)
+async def player_profile(request: Request, player_id: PlayerId) -> PublicProfileAnswer:
     """A player's public profile (404 for a deleted account)."""
     await _known_player(request, player_id)
     data = await _hub(request).db.run(store.player_by_id(player_id))
     if data is None:
         raise RoomError("not_found", f"no player {player_id}", 404)
-    return {"player": _public(data.to_dict())}
+    return {"player": data.public()}
 
 
-@router.get("/players/{player_id}/history", tags=["players"])
+@router.get("/players/{player_id}/history", tags=["players"], response_model=AS_JSON)
 async def player_history(
     request: Request, player_id: PlayerId, viewer: Viewer, limit: Annotated[int, Query(ge=1, le=100)] = 20
-) -> dict[str, Any]:
+) -> HistoryAnswer:
     """A player's matches, newest first. ``room_code`` is null except for matches the caller (bearer
     token) sat in. 404 for a deleted account."""
     await _known_player(request, player_id)
     matches = await _hub(request).db.run(store.history(player_id, limit))
-    return {"matches": _private_codes([m.to_dict() for m in matches], viewer)}
+    return {"matches": _private_codes(matches, viewer)}
 
 
-@router.get("/leaderboard", tags=["players"])
-async def leaderboard(request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50) -> dict[str, Any]:
+@router.get("/leaderboard", tags=["players"], response_model=AS_JSON)
+async def leaderboard(request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50) -> LeaderboardAnswer:
     """Players by points (积分), with their R7.4 titles."""
     rows = await _hub(request).db.run(store.leaderboard(limit))
-    return {"players": [dict(_public(r.to_dict()), rank=i + 1) for i, r in enumerate(rows)]}
+    return {"players": [{**r.public(), "rank": i + 1} for i, r in enumerate(rows)]}
 
 
-@router.get("/presets", tags=["rooms"])
-async def presets(request: Request) -> dict[str, Any]:
+@router.get("/presets", tags=["rooms"], response_model=AS_JSON)
+async def presets(request: Request) -> PresetsAnswer:
     """The rule presets (R8) and the room options with their defaults and bounds."""
     s = _hub(request).settings
     return {
@@ -242,10 +377,10 @@ async def presets(request: Request) -> dict[str, Any]:
     }
 
 
-@router.post("/rooms", status_code=201, tags=["rooms"])
+@router.post("/rooms", status_code=201, tags=["rooms"], response_model=AS_JSON)
 async def create_room(
     request: Request, response: Response, player: Player, body: p.RoomOptionsIn | None = None
-) -> dict[str, Any]:
+) -> RoomAnswer:
     """A private room with a 6-digit code and a share link; you sit in seat 0 and own it. Asked again while
     you own such a room of the same options, not started: that room, 200."""
     room, new = await _hub(request).create_room(player["id"], body or p.RoomOptionsIn())
@@ -253,10 +388,10 @@ async def create_room(
     return {"room": _room(request, room)}
 
 
-@router.post("/rooms/quick", status_code=201, tags=["rooms"])
+@router.post("/rooms/quick", status_code=201, tags=["rooms"], response_model=AS_JSON)
 async def quick_play(
     request: Request, response: Response, player: Player, body: p.QuickPlayIn | None = None
-) -> dict[str, Any]:
+) -> RoomAnswer:
     """Quick play: you and two bots; the match starts at once (connect the websocket to play). Asked again
     while your quick match of the same options is on (a double click, two tabs): that room, 200."""
     room, new = await _hub(request).quick_play(player["id"], body or p.QuickPlayIn())
@@ -264,41 +399,41 @@ async def quick_play(
     return {"room": _room(request, room)}
 
 
-@router.post("/rooms/leave", tags=["rooms"])
-async def leave_room(request: Request, player: Player) -> dict[str, Any]:
+@router.post("/rooms/leave", tags=["rooms"], response_model=AS_JSON)
+async def leave_room(request: Request, player: Player) -> LeftAnswer:
     """Leave your room. Mid-hand that is 逃跑: you pay the penalty (R7.3) and the match ends."""
     code, penalty = await _hub(request).leave_room(player["id"])
     return {"left": code, "penalty": penalty}
 
 
-@router.get("/queue", tags=["public tables"])
-async def queue_status(request: Request, player: Player) -> dict[str, Any]:
+@router.get("/queue", tags=["public tables"], response_model=AS_JSON)
+async def queue_status(request: Request, player: Player) -> QueueStatus:
     """匹配 (issue 13 §4): your place in a tier's queue (or null), and how many wait in each tier."""
     hub = _hub(request)
     counts = await hub.queue.counts()
     return {
         "queue": await hub.queue.place(player["id"]),
-        "tiers": [dict(t.to_dict(), waiting=counts[t.name]) for t in economy.TIERS],
+        "tiers": [{**t.to_dict(), "waiting": counts[t.name]} for t in economy.TIERS],
         "fill_seconds": hub.settings.match_fill_seconds,
     }
 
 
-@router.post("/queue", status_code=201, tags=["public tables"])
-async def queue_join(request: Request, player: Player, body: p.QueueIn) -> dict[str, Any]:
+@router.post("/queue", status_code=201, tags=["public tables"], response_model=AS_JSON)
+async def queue_join(request: Request, player: Player, body: p.QueueIn) -> QueueAnswer:
     """Wait for a public table of a tier (you must hold its minimum of 欢乐豆). Three waiting are seated at
     once; after ``fill_seconds`` computers fill the seats still free. ``queue`` is null when you were
     seated at once (the ``room`` frame on the websocket follows). A room without a match on is left first."""
     return {"queue": await _hub(request).queue_join(player["id"], body.tier)}
 
 
-@router.delete("/queue", tags=["public tables"])
-async def queue_leave(request: Request, player: Player) -> dict[str, Any]:
+@router.delete("/queue", tags=["public tables"], response_model=AS_JSON)
+async def queue_leave(request: Request, player: Player) -> QueueLeft:
     """Leave the queue (cancel the 匹配)."""
     return {"left": await _hub(request).queue_leave(player["id"])}
 
 
-@router.get("/rooms/{code}", tags=["rooms"])
-async def get_room(request: Request, code: str, viewer: Viewer) -> dict[str, Any]:
+@router.get("/rooms/{code}", tags=["rooms"], response_model=AS_JSON)
+async def get_room(request: Request, code: str, viewer: Viewer) -> RoomAnswer:
     """A room's state, for whoever has its code. Unknown codes are limited per address and player
     (``join_guess_rate``): beyond that, 429 for any code."""
     keys = _guess_keys(request, viewer)
@@ -310,10 +445,10 @@ async def get_room(request: Request, code: str, viewer: Viewer) -> dict[str, Any
     return {"room": _room(request, room)}
 
 
-@router.post("/rooms/{code}/join", tags=["rooms"])
+@router.post("/rooms/{code}/join", tags=["rooms"], response_model=AS_JSON)
 async def join_room(
     request: Request, code: str, player: Player, body: p.JoinIn | None = None
-) -> dict[str, Any]:
+) -> RoomAnswer:
     """Take a free seat (or the one asked for) in a room that is not playing. Unknown codes are limited
     per address and player (``join_guess_rate``): beyond that, 429 for any code."""
     keys = _guess_keys(request, player)
@@ -325,10 +460,10 @@ async def join_room(
     return {"room": _room(request, room)}
 
 
-@router.get("/replays/code/{code}", tags=["replays"])
+@router.get("/replays/code/{code}", tags=["replays"], response_model=AS_JSON)
 async def get_replay_by_code(
     request: Request, code: Annotated[str, Path(max_length=32)], viewer: Viewer, steps: bool = True
-) -> dict[str, Any]:
+) -> ReplayAnswer:
     """A finished hand opened by its replay code (issue 12 item 4): the code is the capability, so anyone
     holding it may watch, private room or not. Unknown codes are limited like room codes (429 beyond)."""
     keys = _guess_keys(request, viewer)
@@ -340,8 +475,8 @@ async def get_replay_by_code(
     return await _replay_data(found, steps)
 
 
-@router.get("/replays/{hand_id}", tags=["replays"])
-async def get_replay(request: Request, hand_id: HandId, viewer: Viewer, steps: bool = True) -> dict[str, Any]:
+@router.get("/replays/{hand_id}", tags=["replays"], response_model=AS_JSON)
+async def get_replay(request: Request, hand_id: HandId, viewer: Viewer, steps: bool = True) -> ReplayAnswer:
     """A finished hand's record (``paohuzi.engine.replay(record)`` plays it again) and, unless
     ``steps=false``, every step of it: ``[{"seat", "action", "views": [observation per seat], "full":
     referee view}]``, the first entry being the deal (seat and action null). A private room's hand only
@@ -355,14 +490,15 @@ async def get_replay(request: Request, hand_id: HandId, viewer: Viewer, steps: b
     return await _replay_data(found, steps)
 
 
-async def _replay_data(found: store.Replay, steps: bool) -> dict[str, Any]:
+async def _replay_data(found: store.Replay, steps: bool) -> ReplayAnswer:
     data = found.to_dict()
-    if steps:
-        data["steps"] = await asyncio.to_thread(replay_steps, data["record"])
-    return data
+    if not steps:
+        return {"hand": data["hand"], "record": data["record"]}
+    found_steps = await asyncio.to_thread(replay_steps, data["record"])
+    return {"hand": data["hand"], "record": data["record"], "steps": found_steps}
 
 
-def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
+def replay_steps(record: dict[str, Any]) -> list[ReplayStep]:
     """Each step of a finished hand, with every seat's view and the full view (the hand is over, so
     nothing is hidden any more, R5)."""
     hand = Hand(
@@ -374,7 +510,7 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
     )
     seats = range(hand.table_size)
 
-    def step(seat: int | None, action: str | None) -> dict[str, Any]:
+    def step(seat: int | None, action: str | None) -> ReplayStep:
         return {
             "seat": seat,
             "action": action,
@@ -392,11 +528,11 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-@router.get("/matches/{match_id}", tags=["replays"])
-async def get_match(request: Request, match_id: MatchId, viewer: Viewer) -> dict[str, Any]:
+@router.get("/matches/{match_id}", tags=["replays"], response_model=AS_JSON)
+async def get_match(request: Request, match_id: MatchId, viewer: Viewer) -> MatchAnswer:
     """A match's summary: seats, scores, ranks and hands. ``room_code`` is null unless the caller (bearer
     token) sat in it."""
     data = await _hub(request).db.run(store.match_summary(match_id))
     if data is None:
         raise RoomError("not_found", f"no match {match_id}", 404)
-    return {"match": _private_codes([data.to_dict()], viewer)[0]}
+    return {"match": _private_codes([data], viewer)[0]}

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -35,6 +35,9 @@ from paohuzi.server.profile_api import router as profile_router
 from paohuzi.server.room import RoomError
 from paohuzi.server.wiring import FencedRooms, Server, one_process, shared_mode
 from paohuzi.server.ws import websocket_endpoint
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 __all__ = ["create_app", "web_dir", "SecurityHeaders", "CSP"]
 
@@ -217,7 +220,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def redis_client(settings: Settings) -> Any:
+def redis_client(settings: Settings) -> Redis:
     """The shared mode's Redis client: a *blocking* pool of ``redis_connections`` — under load a command
     waits (up to 10 s) for a free connection instead of failing with MaxConnectionsError, which the
     default pool (100, non-blocking) raised at ~450 websockets a process (bench/load.py --redis-url)."""

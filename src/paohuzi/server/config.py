@@ -138,7 +138,7 @@ class Settings:
             )
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Settings:
         """Defaults, then ``PAOHUZI_<FIELD>`` variables of ``env`` (default ``os.environ``), then
         ``overrides`` that are not None.
 
@@ -154,10 +154,6 @@ class Settings:
             if value is not None:
                 values[name] = value
         return cls(**values)
-
-    def with_(self, **changes: Any) -> Settings:
-        """A copy with some fields changed."""
-        return dataclasses.replace(self, **changes)
 
 
 def _convert(key: str, text: str, default: Any) -> Any:

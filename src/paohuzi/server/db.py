@@ -52,7 +52,7 @@ from sqlalchemy.orm import Session
 
 from paohuzi.server.logs import log
 from paohuzi.server.models import ActionRow, RoomFence, WriterFence, utcnow
-from paohuzi.server.rows import ActionLogRow
+from paohuzi.server.rows import ActionLogRow, ActionLogValues
 
 __all__ = ["Database", "Fenced", "alone", "RoomFenced", "RoomStore", "fence_room", "normalize_url", "migrate"]
 
@@ -492,7 +492,7 @@ class Database:
         no ORM unit of work), and the other jobs share one session on the same connection and
         transaction."""
         results: list[Any] = []
-        rows: list[dict[str, Any]] = []  # the column values of the appends in a row
+        rows: list[ActionLogValues] = []  # the column values of the appends in a row
         session: Session | None = None
         try:
             for job in batch:

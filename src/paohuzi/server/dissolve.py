@@ -1,9 +1,10 @@
-"""解散房间 (R8.2): a seated player proposes to end the match by agreement; the room's part that runs the vote.
+"""解散房间 (R8.2): a seated player proposes to end the match by agreement; the vote, a part the room holds.
 
 :class:`Dissolution` is an open proposal (it is stored with the match, so it survives a restart);
-:class:`DissolutionVotes` is the part of :class:`~paohuzi.server.room.Room` that proposes, counts the answers,
-times the proposal out and ends the match. Like the room, it reaches the rest of the server only through
-the room's :class:`~paohuzi.server.services.RoomServices`.
+:class:`DissolutionVotes` proposes, counts the answers, times the proposal out and ends the match. The room
+(:class:`~paohuzi.server.room.Room`) holds one and hands it what it works on: the table (:class:`VoteTable`,
+the room's public side: its seats, its lock, its match) and the room's
+:class:`~paohuzi.server.services.RoomServices` (the delivery port, the database, the settings, the tasks).
 """
 
 from __future__ import annotations
@@ -11,18 +12,19 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 from paohuzi.server import frames, store
 from paohuzi.server.frames import DissolutionInfo, RoomError
 from paohuzi.server.logs import log
+from paohuzi.server.rows import DissolutionData
 
 if TYPE_CHECKING:
     from paohuzi.server.game import Game
     from paohuzi.server.services import RoomServices
     from paohuzi.server.turns import SeatState
 
-__all__ = ["Dissolution", "DissolutionVotes"]
+__all__ = ["Dissolution", "DissolutionData", "DissolutionVotes", "VoteTable"]
 
 INFO = 20
 
@@ -30,13 +32,17 @@ INFO = 20
 @dataclass
 class Dissolution:
     """An open 解散房间 proposal (R8.2): who proposed, until when (wall clock, so that it survives a restart)
-    and each seat's answer so far (the proposer and computer seats agree at once)."""
+    and each seat's answer so far (the proposer and computer seats agree at once).
+
+    >>> Dissolution.from_dict(Dissolution(1, 1767000000.5, {0: True, 1: True}).to_dict())
+    Dissolution(proposer=1, deadline=1767000000.5, votes={0: True, 1: True})
+    """
 
     proposer: int
     deadline: float  # seconds since the epoch
     votes: dict[int, bool] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> DissolutionData:
         return {
             "proposer": self.proposer,
             "deadline": self.deadline,
@@ -44,7 +50,7 @@ class Dissolution:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Dissolution:
+    def from_dict(cls, data: DissolutionData) -> Dissolution:
         votes = {int(k): bool(v) for k, v in dict(data.get("votes") or {}).items()}
         return cls(int(data["proposer"]), float(data["deadline"]), votes)
 
@@ -58,41 +64,59 @@ class Dissolution:
         }
 
 
-
-class DissolutionVotes:
-    """The room's 解散房间 vote (R8.2). Mixed into :class:`~paohuzi.server.room.Room`, whose lock every
-    public method here holds."""
+class VoteTable(Protocol):
+    """The room, as its 解散 vote sees it: public members only."""
 
     code: str
     kind: str
     seats: list[SeatState]
+    lock: asyncio.Lock  # the room's: every change of the vote holds it
     match: Game | None
-    lock: asyncio.Lock
-    services: RoomServices
-    dissolution: Dissolution | None
-    proposal_ended: dict[int, float]
 
-    if TYPE_CHECKING:
+    @property
+    def playing(self) -> bool:
+        """A match is on (not finished)."""
 
-        @property
-        def playing(self) -> bool: ...
+    def broadcast_room(self) -> None:
+        """Send every seated player the room's state (which shows the open proposal)."""
 
-        def broadcast_room(self) -> None: ...
 
-        def _seated(self, player_id: int) -> SeatState: ...
+class DissolutionVotes:
+    """The room's 解散房间 vote (R8.2): the open proposal (:attr:`proposal`) and when each player's last one
+    ended. Every public method holds the table's lock; the room calls :meth:`match_ended` and
+    :meth:`restore` with it held."""
 
-        def _send_all(self, frame: frames.Frame) -> None: ...
+    def __init__(self, table: VoteTable, services: RoomServices) -> None:
+        self.table = table
+        self.services = services
+        self.proposal: Dissolution | None = None  # the open proposal
+        self.proposal_ended: dict[int, float] = {}  # player id → when its last proposal ended (monotonic)
 
-    async def dissolution_request(self, player_id: int, *, withdraw: bool) -> None:
+    def info(self) -> DissolutionInfo | None:
+        """The open proposal as the room's state shows it (docs/protocol.md §2), or None."""
+        return self.proposal.info(len(self.table.seats)) if self.proposal is not None else None
+
+    def match_ended(self) -> None:
+        """The match ended otherwise (its last hand, or 逃跑): no vote is left open."""
+        if self.proposal is not None:
+            self._end_proposal()
+
+    def restore(self, data: DissolutionData | None) -> None:
+        """The proposal stored with a match resumed after a restart (if any): open again, its clock on."""
+        if data is not None:
+            self.proposal = Dissolution.from_dict(data)
+            self._dissolution_timer(self.proposal)
+
+    async def request(self, player_id: int, *, withdraw: bool) -> None:
         """``dissolve`` (propose) or ``dissolve_withdraw`` (撤回 one's own open proposal)."""
-        await (self.withdraw_dissolution(player_id) if withdraw else self.propose_dissolution(player_id))
+        await (self.withdraw(player_id) if withdraw else self.propose(player_id))
 
-    async def withdraw_dissolution(self, player_id: int) -> None:
+    async def withdraw(self, player_id: int) -> None:
         """撤回: the proposer takes back its open proposal. It ends like a refusal (R8.2: the match goes on,
         and the proposer may propose again only after 30 s); everybody is told (``withdrawn``)."""
-        async with self.lock:
+        async with self.table.lock:
             seat = self._seated(player_id)
-            proposal = self.dissolution
+            proposal = self.proposal
             if proposal is None:
                 raise RoomError("no_dissolution", "there is no proposal to dissolve the match")
             if proposal.proposer != seat.index:
@@ -100,19 +124,19 @@ class DissolutionVotes:
             self._end_proposal()
             await self._save_proposal()
             self._send_all(frames.dissolution("withdrawn", proposal.proposer, seat.index))
-            log(INFO, "dissolution withdrawn", room=self.code, seat=seat.index)
-            self.broadcast_room()
+            log(INFO, "dissolution withdrawn", room=self.table.code, seat=seat.index)
+            self.table.broadcast_room()
 
-    async def propose_dissolution(self, player_id: int) -> None:
+    async def propose(self, player_id: int) -> None:
         """A seated player proposes to end the match by agreement (R8.2): every other seated player is
         asked; computer seats agree at once. Alone with computers, the match ends at once."""
-        async with self.lock:
+        async with self.table.lock:
             seat = self._seated(player_id)
-            if self.kind == "public":  # strangers at a tier's table: leaving a hand is 逃跑 (docs/decisions.md)
+            if self.table.kind == "public":  # strangers at a tier's table: leaving a hand is 逃跑 (docs/decisions.md)
                 raise RoomError("dissolve_off", "a public table cannot be dissolved; leaving a hand is 逃跑 (R7.3)")
-            if not self.playing:
+            if not self.table.playing:
                 raise RoomError("no_match", "no match is being played")
-            if self.dissolution is not None:
+            if self.proposal is not None:
                 raise RoomError("dissolve_open", "a proposal to dissolve the match is already open")
             ended = self.proposal_ended.get(player_id)
             again = self.services.settings.dissolve_again  # R8.2: 30 s
@@ -122,23 +146,23 @@ class DissolutionVotes:
                     "dissolve_too_soon",
                     f"you may propose again {again:g} s after your last proposal; wait {wait:.0f} s",
                 )
-            votes = {s.index: True for s in self.seats if s.index == seat.index or s.player_id is None}
+            votes = {s.index: True for s in self.table.seats if s.index == seat.index or s.player_id is None}
             proposal = Dissolution(seat.index, time.time() + self.services.settings.dissolve_seconds, votes)
-            self.dissolution = proposal
-            log(INFO, "dissolution proposed", room=self.code, seat=seat.index)
-            if len(votes) == len(self.seats):
+            self.proposal = proposal
+            log(INFO, "dissolution proposed", room=self.table.code, seat=seat.index)
+            if len(votes) == len(self.table.seats):
                 await self._dissolve(proposal)
                 return
             await self._save_proposal()
             self._dissolution_timer(proposal)
-            self.broadcast_room()
+            self.table.broadcast_room()
 
-    async def vote_dissolution(self, player_id: int, agree: bool) -> None:
+    async def vote(self, player_id: int, agree: bool) -> None:
         """A seated player answers the open proposal: one refusal cancels it; the last agreement ends the
         match (R8.2)."""
-        async with self.lock:
+        async with self.table.lock:
             seat = self._seated(player_id)
-            proposal = self.dissolution
+            proposal = self.proposal
             if proposal is None:
                 raise RoomError("no_dissolution", "there is no proposal to dissolve the match")
             if seat.index in proposal.votes:
@@ -147,15 +171,15 @@ class DissolutionVotes:
                 self._end_proposal()
                 await self._save_proposal()
                 self._send_all(frames.dissolution("refused", proposal.proposer, seat.index))
-                log(INFO, "dissolution refused", room=self.code, seat=seat.index)
-                self.broadcast_room()
+                log(INFO, "dissolution refused", room=self.table.code, seat=seat.index)
+                self.table.broadcast_room()
                 return
             proposal.votes[seat.index] = True
-            if len(proposal.votes) == len(self.seats):
+            if len(proposal.votes) == len(self.table.seats):
                 await self._dissolve(proposal)
                 return
             await self._save_proposal()
-            self.broadcast_room()
+            self.table.broadcast_room()
 
     def _dissolution_timer(self, proposal: Dissolution) -> None:
         delay = max(0.0, proposal.deadline - time.time())
@@ -166,41 +190,52 @@ class DissolutionVotes:
     async def _dissolution_timeout(self, proposal: Dissolution) -> None:
         """The proposal's 60 s are up: a seat offline or under 托管 that did not answer agrees (R8.2); if a
         connected player did not answer, the proposal lapses (``expired``)."""
-        async with self.lock:
-            if self.dissolution is not proposal or not self.playing:
+        async with self.table.lock:
+            if self.proposal is not proposal or not self.table.playing:
                 return
             delivery = self.services.delivery
-            for s in self.seats:
+            for s in self.table.seats:
                 if s.index not in proposal.votes and s.player_id is not None:
                     if s.auto or not delivery.online(s.player_id):
                         proposal.votes[s.index] = True
-            if len(proposal.votes) == len(self.seats):
+            if len(proposal.votes) == len(self.table.seats):
                 await self._dissolve(proposal)
                 return
             self._end_proposal()
             await self._save_proposal()
             self._send_all(frames.dissolution("expired", proposal.proposer, None))
-            log(INFO, "dissolution expired", room=self.code)
-            self.broadcast_room()
+            log(INFO, "dissolution expired", room=self.table.code)
+            self.table.broadcast_room()
 
     async def _dissolve(self, proposal: Dissolution) -> None:
         """Everyone agreed: the hand in play is void and the match ends with its summary; nobody pays 逃跑
         (R8.2). The lock is held."""
         self._end_proposal()
         self._send_all(frames.dissolution("agreed", proposal.proposer, None))
-        log(INFO, "match dissolved", room=self.code)
-        assert self.match is not None
-        await self.match.dissolve()
+        log(INFO, "match dissolved", room=self.table.code)
+        assert self.table.match is not None
+        await self.table.match.dissolve()
 
     def _end_proposal(self) -> None:
-        proposal = self.dissolution
-        self.dissolution = None
+        proposal = self.proposal
+        self.proposal = None
         if proposal is not None:
-            proposer = self.seats[proposal.proposer].player_id
+            proposer = self.table.seats[proposal.proposer].player_id
             if proposer is not None:
                 self.proposal_ended[proposer] = time.monotonic()
 
     async def _save_proposal(self) -> None:
-        if self.match is not None:
-            data = self.dissolution.to_dict() if self.dissolution is not None else None
-            await self.services.db.run(store.save_dissolution(self.match.id, data))
+        if self.table.match is not None:
+            data = self.proposal.to_dict() if self.proposal is not None else None
+            await self.services.db.run(store.save_dissolution(self.table.match.id, data))
+
+    def _seated(self, player_id: int) -> SeatState:
+        for seat in self.table.seats:
+            if seat.player_id == player_id:
+                return seat
+        raise RoomError("not_in_room", f"you have no seat in room {self.table.code}")
+
+    def _send_all(self, frame: frames.Frame) -> None:
+        for seat in self.table.seats:
+            if seat.player_id is not None:
+                self.services.delivery.send(seat.player_id, frame)

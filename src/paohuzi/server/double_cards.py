@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TypedDict, cast
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -34,6 +34,7 @@ from paohuzi.server.store import Job, iso
 __all__ = [
     "CARD_SECONDS",
     "CardState",
+    "CardStateData",
     "state",
     "activate",
     "active_players",
@@ -42,6 +43,15 @@ __all__ = [
 ]
 
 CARD_SECONDS = 3600  # how long an activated card lasts (wall-clock); PAOHUZI_DOUBLE_CARD_SECONDS
+
+
+class CardStateData(TypedDict):
+    """A player's 双倍积分卡 as JSON (``GET /api/me/double-cards``)."""
+
+    held: int
+    active_since: str | None
+    active_until: str | None
+    seconds_left: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +64,8 @@ class CardState:
     active_until: str | None
     seconds_left: int
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> CardStateData:
+        return cast(CardStateData, asdict(self))
 
 
 def _utc(value: datetime) -> datetime:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 __all__ = [
     "START_BEANS",
@@ -22,6 +23,7 @@ __all__ = [
     "RELIEF_BELOW",
     "RELIEF_PER_DAY",
     "Tier",
+    "TierData",
     "TIERS",
     "find_tier",
     "bean_moves",
@@ -33,6 +35,15 @@ RELIEF_BELOW = 100
 RELIEF_PER_DAY = 2
 
 
+class TierData(TypedDict):
+    """A tier as JSON (``GET /api/tiers``)."""
+
+    name: str
+    title: str
+    multiplier: int
+    minimum: int
+
+
 @dataclass(frozen=True, slots=True)
 class Tier:
     name: str
@@ -40,7 +51,7 @@ class Tier:
     multiplier: int
     minimum: int  # beans needed to sit down
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> TierData:
         return {"name": self.name, "title": self.title, "multiplier": self.multiplier, "minimum": self.minimum}
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -25,6 +25,9 @@ from paohuzi.server.lease import Leases
 from paohuzi.server.relay import Bus, RelayedConnections, Seats
 from paohuzi.server.relay_messages import Attach, Call, Close, Detach, In, Out, Reply, Revoked
 from paohuzi.server.services import Tasks
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 __all__ = ["CALL_TIMEOUT", "Edge", "unavailable"]
 
@@ -54,7 +57,7 @@ class Edge:
         self,
         me: str,
         presence: str,
-        redis: Any,
+        redis: Redis,
         bus: Bus,
         leases: Leases,
         seats: Seats,
@@ -98,7 +101,7 @@ class Edge:
         return code, owner
 
     async def call(self, owner: str, op: str, code: str | None = None, player: int | None = None,
-                   seat: int | None = None) -> Any:
+                   seat: int | None = None) -> object:
         n = next(self._call_ids)
         future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         self._calls[n] = future

@@ -13,7 +13,10 @@ shape of every frame the server sends is written down once, as a ``TypedDict``.
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, Protocol, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, Protocol, TypedDict
+
+if TYPE_CHECKING:
+    from paohuzi.engine import Observation, Outcome
 
 __all__ = [
     "Delivery",
@@ -25,11 +28,13 @@ __all__ = [
     "MatchOverFrame",
     "MessageId",
     "PlayerCard",
+    "PlayerProfile",
     "PongFrame",
     "QueueFrame",
     "QueueInfo",
     "RoomError",
     "RoomFrame",
+    "RoomOptionsData",
     "RoomState",
     "SeatInfo",
     "TimerInfo",
@@ -48,7 +53,7 @@ __all__ = [
 ]
 
 MessageId = str | int
-View = dict[str, Any]  # a seat's observation as the engine gives it (docs/engine.md §5)
+View = dict[str, Any]  # a seat's observation on the wire: Observation.to_dict() (docs/engine.md §5)
 
 
 class RoomError(Exception):
@@ -71,6 +76,20 @@ class PlayerCard(TypedDict):
     nickname: str
     title: str
     points: int
+
+
+class PlayerProfile(TypedDict):
+    """Profile (docs/protocol.md §2): a player's row and its R7.4 title (``welcome``, ``GET /api/me``)."""
+
+    id: int
+    nickname: str
+    points: int
+    hands_played: int
+    hands_won: int
+    matches_played: int
+    created_at: str | None
+    beans: int
+    title: str
 
 
 class SeatInfo(TypedDict):
@@ -97,6 +116,24 @@ class MatchInfo(TypedDict):
     double_cards: list[int]  # seats whose 双倍积分卡 doubles the current hand (R7.3)
 
 
+class RoomOptionsData(TypedDict):
+    """A room's options as stored and sent (docs/protocol.md §2; :class:`paohuzi.server.room_options.RoomOptions`)."""
+
+    preset: str
+    four_players: bool
+    hands: int
+    stake: int
+    turn_seconds: float
+    claim_seconds: float
+    bots_fill: bool
+    hints: bool
+    bot_level: str | None
+    tier: str
+    multiplier: int
+    minimum: int
+    rules: dict[str, Any]  # RuleSet.to_dict() (R8)
+
+
 class RoomState(TypedDict):
     """RoomState (docs/protocol.md §2)."""
 
@@ -105,7 +142,7 @@ class RoomState(TypedDict):
     share_path: str | None  # None at a public table (匹配): its code is no key to it
     owner: int | None
     status: str
-    options: dict[str, Any]
+    options: RoomOptionsData
     seats: list[SeatInfo]
     match: MatchInfo | None
     dissolution: DissolutionInfo | None
@@ -140,7 +177,7 @@ class WaitInfo(TypedDict):
 class WelcomeFrame(TypedDict):
     type: Literal["welcome"]
     protocol: int
-    player: dict[str, Any]
+    player: PlayerProfile
     server_time: int
 
 
@@ -274,7 +311,7 @@ Frame = (
 )
 
 
-def welcome(protocol: int, player: dict[str, Any], server_time: int) -> WelcomeFrame:
+def welcome(protocol: int, player: PlayerProfile, server_time: int) -> WelcomeFrame:
     return {"type": "welcome", "protocol": protocol, "player": player, "server_time": server_time}
 
 
@@ -291,7 +328,7 @@ def game(  # noqa: PLR0913 (keyword-only builder, one parameter per field of the
     hands: int,
     seq: int,
     seat: int,
-    view: View,
+    view: Observation,
     waits: list[WaitInfo],
     timers: list[TimerInfo],
     scores: list[int],
@@ -307,7 +344,7 @@ def game(  # noqa: PLR0913 (keyword-only builder, one parameter per field of the
         "hands": hands,
         "seq": seq,
         "seat": seat,
-        "view": view,
+        "view": view.to_dict(),
         "waits": waits,
         "timers": timers,
         "scores": scores,
@@ -321,7 +358,7 @@ def update(
     hand: int,
     seq: int,
     events: list[dict[str, Any]],
-    view: View,
+    view: Observation,
     waits: list[WaitInfo],
     timers: list[TimerInfo],
     auto: list[bool],
@@ -333,7 +370,7 @@ def update(
         "hand": hand,
         "seq": seq,
         "events": events,
-        "view": view,
+        "view": view.to_dict(),
         "waits": waits,
         "timers": timers,
         "auto": auto,
@@ -347,10 +384,10 @@ def hand_over(  # noqa: PLR0913 (keyword-only builder, one parameter per field o
     *,
     hand: int,
     number: int,
-    outcome: dict[str, Any],
+    outcome: Outcome,
     scores: list[int],
     deltas: list[int],
-    view: View,
+    view: Observation,
     code: str,
     beans: list[int] | None = None,
     double_cards: list[int] | None = None,
@@ -359,12 +396,12 @@ def hand_over(  # noqa: PLR0913 (keyword-only builder, one parameter per field o
         "type": "hand_over",
         "hand": hand,
         "number": number,
-        "outcome": outcome,
+        "outcome": outcome.to_dict(),
         "scores": scores,
         "deltas": deltas,
         "beans": beans if beans is not None else [0] * len(deltas),
         "double_cards": double_cards or [],
-        "view": view,
+        "view": view.to_dict(),
         "replay": f"/api/replays/{hand}",
         "replay_code": code,  # the hand's replay code (issue 12 item 4): anyone holding it may watch
     }
@@ -426,10 +463,25 @@ def pong(msg_id: MessageId | None, server_time: int) -> PongFrame:
 
 
 def error(code: str, message: str, msg_id: MessageId | None = None) -> ErrorFrame:
+    """``error`` (docs/protocol.md §3.3): the one builder of error frames — the websocket's, the shared
+    mode's relayed ones and a room's. ``msg_id``: the id of the frame refused; an id that cannot go out (a
+    JSON ``\\ud800`` escape decodes to a lone surrogate, which UTF-8 cannot encode) is left out.
+
+    >>> error("bad_message", "no", "\\ud800"), error("bad_message", "no", 0)["id"]
+    ({'type': 'error', 'code': 'bad_message', 'message': 'no'}, 0)
+    """
     frame: ErrorFrame = {"type": "error", "code": code, "message": message}
-    if msg_id is not None:
+    if msg_id is not None and (not isinstance(msg_id, str) or _encodable(msg_id)):
         frame["id"] = msg_id
     return frame
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 # ---- the delivery port ------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from paohuzi.engine import Action, IllegalActionError, Match
+from paohuzi.engine import Action, IllegalActionError, Match, Observation
 from paohuzi.engine.hand import FORMAT_VERSION, Hand
 from paohuzi.engine.match import replay_match
 from paohuzi.rules import RuleSet
@@ -34,6 +34,7 @@ from paohuzi.server.crash import crash_point
 from paohuzi.server.frames import GameFrame, MatchInfo, MessageId, RoomError, WaitInfo
 from paohuzi.server.logs import log
 from paohuzi.server.names import bot_nickname
+from paohuzi.server.room_options import RoomOptions
 from paohuzi.server.services import RoomServices
 from paohuzi.server.turns import Decision, SeatState, Turns, bot_action
 
@@ -55,7 +56,7 @@ class Table(Protocol):
     id: int
     code: str
     rules: RuleSet
-    options: dict[str, Any]
+    options: RoomOptions
     seats: list[SeatState]
     owner_id: int | None
     lock: asyncio.Lock
@@ -78,19 +79,16 @@ async def active_cards(services: RoomServices, lineup: Lineup) -> list[int]:
     return sorted(humans[pid] for pid in active)
 
 
-def view_of(hand: Hand, seat: int) -> dict[str, Any]:
-    """``seat``'s observation of ``hand`` as it goes on the wire (R5: the engine decides what it shows)."""
-    return hand.observation(seat).to_dict()
-
-
 class Sent:
     """What each seat was last sent about the hand on — its view and how many frames (its ``seq``): the
-    delivery cache that decides whether an ``update`` is worth a frame. Written only when a frame is sent."""
+    delivery cache that decides whether an ``update`` is worth a frame. Written only when a frame is sent.
+    A view is the seat's :class:`~paohuzi.engine.Observation` (R5: the engine decides what it shows), equal
+    field for field where its JSON is equal; it becomes JSON only in a frame."""
 
     __slots__ = ("views", "counts")
 
     def __init__(self) -> None:
-        self.views: dict[int, dict[str, Any]] = {}
+        self.views: dict[int, Observation] = {}
         self.counts: dict[int, int] = {}
 
     def clear(self) -> None:
@@ -100,14 +98,14 @@ class Sent:
     def seq(self, seat: int) -> int:
         return self.counts.get(seat, 0)
 
-    def same_view(self, seat: int, view: dict[str, Any]) -> bool:
+    def same_view(self, seat: int, view: Observation) -> bool:
         return self.views.get(seat) == view
 
-    def snapshot(self, seat: int, view: dict[str, Any]) -> None:
+    def snapshot(self, seat: int, view: Observation) -> None:
         """A ``game`` frame with ``view`` was sent to ``seat`` (it does not count in ``seq``)."""
         self.views[seat] = view
 
-    def update(self, seat: int, view: dict[str, Any]) -> int:
+    def update(self, seat: int, view: Observation) -> int:
         """An ``update`` with ``view`` is sent to ``seat``: its ``seq``."""
         self.views[seat] = view
         self.counts[seat] = self.counts.get(seat, 0) + 1
@@ -157,9 +155,9 @@ class Game:
         # R8.1 坐庄 ``owner``: the owner's seat deals the first hand (a quick-play table's player sits at 0)
         owner = next((s.index for s in table.seats if s.player_id is not None and s.player_id == table.owner_id), 0)
         cards = await active_cards(services, lineup)
-        hands = int(table.options["hands"])
+        hands = table.options.hands
         engine = Match(rules, seed, players=len(table.seats), hands=hands, owner=owner, double_cards=tuple(cards))
-        match_id = await services.db.run(store.create_match(table.id, seed, rules.to_dict(), engine.hands, lineup))
+        match_id = await services.db.run(store.create_match(table.id, seed, rules, engine.hands, lineup))
         return cls(table, services, match_id, engine, lineup)
 
     @classmethod
@@ -233,8 +231,9 @@ class Game:
             "double_cards": sorted(engine.hand.double_cards),  # R7.3: seats whose card doubles this hand
         }
 
-    def snapshot(self, seat: int) -> GameFrame:
-        """The full snapshot of the hand for ``seat`` (``game``); sending it is :meth:`send_snapshot`."""
+    def snapshot(self, seat: int, view: Observation | None = None) -> GameFrame:
+        """The full snapshot of the hand for ``seat`` (``game``), of ``view`` (default: the seat's observation
+        now); sending it is :meth:`send_snapshot`."""
         hand = self.hand
         return frames.game(
             match=self.id,
@@ -243,7 +242,7 @@ class Game:
             hands=self.engine.hands,
             seq=self.sent.seq(seat),
             seat=seat,
-            view=view_of(hand, seat),
+            view=hand.observation(seat) if view is None else view,
             waits=self.waits(seat),
             timers=self.turns.timers(seat),
             scores=list(self.engine.totals),
@@ -277,8 +276,9 @@ class Game:
         pid = seat.player_id
         if pid is None or not self.services.delivery.online(pid):
             return
-        frame = self.snapshot(seat.index)
-        self.sent.snapshot(seat.index, frame["view"])
+        view = self.hand.observation(seat.index)
+        frame = self.snapshot(seat.index, view)
+        self.sent.snapshot(seat.index, view)
         self.services.delivery.send(pid, frame)
 
     def _send_updates(self, events: list[Any], actor: int | None = None, msg_id: MessageId | None = None) -> None:
@@ -294,7 +294,7 @@ class Game:
                 continue
             i = seat.index
             seen = [d for d in (e.for_seat(i) for e in events) if d is not None]
-            view = view_of(hand, i)
+            view = hand.observation(i)
             own = msg_id is not None and i == actor
             if not seen and self.sent.same_view(i, view) and not own:
                 continue
@@ -400,14 +400,11 @@ class Game:
         self.turns.cancel()
         hand_open = not self.hand.over
         self.engine.dissolve()
-        void = self.engine.void
-        await self.finish_match((self.hand_id, void) if hand_open and void is not None else None)
+        await self.finish_match(void_hand=hand_open)
 
     def _schedule(self) -> None:
         options = self.table.options
-        self.turns.schedule(
-            self.hand, self.hand_id, float(options["turn_seconds"]), float(options["claim_seconds"])
-        )
+        self.turns.schedule(self.hand, self.hand_id, options.turn_seconds, options.claim_seconds)
 
     # ---- timers and bot turns ------------------------------------------------------------------------
 
@@ -461,7 +458,7 @@ class Game:
         assert hand.seed is not None  # a Match deals every hand from a seed
         self.hand_id = await self.services.db.run(
             store.create_hand(
-                self.id, self.number, hand.seed, hand.dealer, self.table.rules.to_dict(), sorted(hand.double_cards)
+                self.id, self.number, hand.seed, hand.dealer, self.table.rules, sorted(hand.double_cards)
             )
         )
         self.seq = len(hand.actions)
@@ -499,7 +496,7 @@ class Game:
                 list(hand.seats),
                 payments,
                 hand.rules.stake,
-                int(self.table.options.get("multiplier", 0)),
+                self.table.options.multiplier,
                 doubled,
             )
         )
@@ -523,12 +520,12 @@ class Game:
                 frame = frames.hand_over(
                     hand=self.hand_id,
                     number=self.number,
-                    outcome=data,
+                    outcome=outcome,
                     scores=scores,
                     deltas=payments,
                     beans=beans,
                     double_cards=sorted(hand.double_cards),
-                    view=view_of(hand, seat.index),
+                    view=hand.observation(seat.index),
                     code=code,
                 )
                 self.services.delivery.send(seat.player_id, frame)
@@ -548,8 +545,11 @@ class Game:
             self.number += 1
             await self.begin_hand()
 
-    async def finish_match(self, void_hand: tuple[int, dict[str, Any]] | None = None) -> None:
+    async def finish_match(self, *, void_hand: bool = False) -> None:
+        """The match is over: stored, its summary sent. ``void_hand``: the hand in play was voided by a
+        dissolution (R8.2), and is stored with the engine's record of it, marked dissolved."""
         engine = self.engine
+        void = (self.hand_id, engine.void) if void_hand and engine.void is not None else None
         self.finished = True
         self.status = "dissolved" if engine.dissolved else "aborted" if engine.leaver is not None else "finished"
         self.turns.cancel()
@@ -560,7 +560,7 @@ class Game:
         humans = [seat.player_id for seat in self.lineup if seat.player_id is not None]
         result = {"standings": standings, "leaver": engine.leaver, "penalty": self.penalty}
         await self.services.db.run(
-            store.finish_match(self.id, self.table.id, self.status, engine.totals, ranks, result, humans, void_hand)
+            store.finish_match(self.id, self.table.id, self.status, engine.totals, ranks, result, humans, void)
         )
         for pid in humans:
             self.services.roster.played_match(pid)
@@ -572,7 +572,7 @@ class Game:
             standings=standings,
             leaver=engine.leaver,
             penalty=self.penalty,
-            void_hand=void_hand[0] if void_hand is not None else None,
+            void_hand=void[0] if void is not None else None,
         )
         for seat in self.table.seats:
             if seat.player_id is not None:

@@ -6,7 +6,7 @@ The hint itself is :func:`paohuzi.bots.hints.hint`, computed from the asking sea
 Hints are offered in quick play (practice) and in friend rooms whose owner left the room option ``hints``
 on; any other kind of room (public ranked tables) never offers them.
 
->>> hints_allowed("quick", {}), hints_allowed("private", {"hints": False}), hints_allowed("public", {"hints": True})
+>>> hints_allowed("quick", False), hints_allowed("private", False), hints_allowed("public", True)
 (True, False, False)
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
-from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, cast
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict, cast
 
 from paohuzi.bots.hints import hint
 from paohuzi.server.frames import MessageId, RoomError, WaitInfo
@@ -45,12 +45,13 @@ class HintFrame(TypedDict):
     id: NotRequired[MessageId]
 
 
-def hints_allowed(kind: str, options: dict[str, Any]) -> bool:
-    """Whether a room of this ``kind`` with these options offers hints: quick play always, a friend
-    (``private``) room when its ``hints`` option is on (the default), nothing else ever."""
+def hints_allowed(kind: str, hints: bool) -> bool:
+    """Whether a room of this ``kind`` whose ``hints`` option (:class:`~paohuzi.server.room_options.RoomOptions`)
+    is as given offers hints: quick play always, a friend (``private``) room when the option is on (the
+    default), nothing else ever."""
     if kind == "quick":
         return True
-    return kind == "private" and bool(options.get("hints", True))
+    return kind == "private" and hints
 
 
 async def send_hint(room: Room, player_id: int, msg_id: MessageId | None) -> None:
@@ -58,7 +59,7 @@ async def send_hint(room: Room, player_id: int, msg_id: MessageId | None) -> Non
 
     :raises RoomError: ``hints_off`` (not offered in this room), ``no_hand``, ``hint_too_fast``.
     """
-    if not hints_allowed(room.kind, room.options):
+    if not hints_allowed(room.kind, room.options.hints):
         raise RoomError("hints_off", "hints are not offered at this table")
     seat = room.seat_of(player_id)
     m = room.match

@@ -24,17 +24,20 @@ from typing import Any
 from paohuzi.scoring import level_title
 from paohuzi.server import account_store, accounts, economy, frames, ledger_store, store
 from paohuzi.server import protocol as p
+from paohuzi.server.account_store import AccountData
 from paohuzi.server.bots import BotPool
 from paohuzi.server.config import Settings
 from paohuzi.server.connection import Connection
 from paohuzi.server.db import Database
+from paohuzi.server.frames import PlayerProfile
 from paohuzi.server.hints import send_hint
+from paohuzi.server.ledger_store import ReliefGranted
 from paohuzi.server.logs import log
-from paohuzi.server.ports import HubPorts, room_state
+from paohuzi.server.ports import HubPorts, left, room_state
 from paohuzi.server.public import PublicTables, check_beans
 from paohuzi.server.registry import PlayerCards
 from paohuzi.server.room import Room, RoomError, SeatState
-from paohuzi.server.room_options import room_options
+from paohuzi.server.room_options import RoomOptions, room_options
 from paohuzi.server.seating import same_room
 from paohuzi.server.services import RoomServices
 
@@ -104,15 +107,15 @@ class Hub:
 
     # ---- players -----------------------------------------------------------------------------------
 
-    def _remember(self, player: store.PlayerRow) -> dict[str, Any]:
+    def _remember(self, player: store.PlayerRow) -> PlayerProfile:
         self.players.remember(player)
         return self.profile(player.id)
 
-    def profile(self, player_id: int) -> dict[str, Any]:
+    def profile(self, player_id: int) -> PlayerProfile:
         """Profile (docs/protocol.md §2) from the cache."""
         return self.players.profile(player_id)
 
-    async def create_guest(self, nickname: str | None, user_agent: str = "") -> tuple[str, dict[str, Any]]:
+    async def create_guest(self, nickname: str | None, user_agent: str = "") -> tuple[str, PlayerProfile]:
         token = secrets.token_urlsafe(32)
         digest = store.hash_token(token)
         player, session_id = await self.db.run(
@@ -122,7 +125,7 @@ class Hub:
         log(INFO, "guest created", player=player.id)
         return token, self._remember(player)
 
-    async def session(self, token: str | None) -> tuple[dict[str, Any], int] | None:
+    async def session(self, token: str | None) -> tuple[PlayerProfile, int] | None:
         """The profile of the token's player and the session id, or None (unknown, revoked, deleted)."""
         if not token or len(token) > 200:
             return None
@@ -142,14 +145,14 @@ class Hub:
             return self.profile(player.id), session_id
         return self._remember(player), session_id
 
-    async def authenticate(self, token: str | None) -> dict[str, Any] | None:
+    async def authenticate(self, token: str | None) -> PlayerProfile | None:
         """The profile of the token's player, or None."""
         found = await self.session(token)
         return None if found is None else found[0]
 
     # ---- accounts (issue 13) -----------------------------------------------------------------------
 
-    async def claim(self, player_id: int, username: str, password: str) -> dict[str, Any]:
+    async def claim(self, player_id: int, username: str, password: str) -> AccountData:
         """Give a guest a username and password. :raises RoomError: 422 for a bad username or password,
         409 ``username_taken`` / ``already_claimed``."""
         try:
@@ -168,7 +171,7 @@ class Hub:
         log(INFO, "account claimed", player=player_id)
         return await self.account(player_id)
 
-    async def account(self, player_id: int) -> dict[str, Any]:
+    async def account(self, player_id: int) -> AccountData:
         acct = await self.db.run(account_store.account(player_id))
         if acct is None:
             raise RoomError("not_found", f"no player {player_id}", 404)
@@ -189,7 +192,7 @@ class Hub:
         """Whether ``password`` is the password of ``player_id``'s account ``username``."""
         return await self._verify(username, password) == player_id
 
-    async def login(self, username: str, password: str, user_agent: str) -> tuple[str, dict[str, Any]] | None:
+    async def login(self, username: str, password: str, user_agent: str) -> tuple[str, PlayerProfile] | None:
         """A new session for the account, or None for a wrong username or password (both cost the same)."""
         player_id = await self._verify(username, password)
         if player_id is None:
@@ -241,7 +244,7 @@ class Hub:
         self.cards.pop(player_id, None)
         log(INFO, "account deleted", player=player_id)
 
-    async def set_nickname(self, player_id: int, nickname: str) -> dict[str, Any]:
+    async def set_nickname(self, player_id: int, nickname: str) -> PlayerProfile:
         player = await self.db.run(store.set_nickname(player_id, nickname))
         if player is None:
             raise RoomError("not_found", f"no player {player_id}", 404)
@@ -259,7 +262,7 @@ class Hub:
 
     # ---- rooms -------------------------------------------------------------------------------------
 
-    def room_options(self, body: p.RoomOptionsIn | p.QuickPlayIn, quick: bool) -> dict[str, Any]:
+    def room_options(self, body: p.RoomOptionsIn | p.QuickPlayIn, quick: bool) -> RoomOptions:
         """Resolve a room's options (:func:`paohuzi.server.room_options.room_options`)."""
         return room_options(self.settings, body, quick)
 
@@ -312,7 +315,7 @@ class Hub:
         await room.join(player_id, seat)
         self.directory.seat(player_id, room)
 
-    async def relief(self, player_id: int) -> dict[str, Any]:
+    async def relief(self, player_id: int) -> ReliefGranted:
         """The daily relief (救济) for a broke player. :raises RoomError: 409 ``not_broke`` / ``relief_used``."""
         failed, beans = await self.db.run(ledger_store.grant_relief(player_id))
         if failed == "not_broke":
@@ -334,9 +337,9 @@ class Hub:
             if found is not None and same_room(found, player_id, "private", options):
                 return found, False
             await self.not_queued(player_id)
-            await check_beans(self.db, player_id, options)
+            await check_beans(self.db, player_id, options.minimum)
             await self._leave_waiting_room(player_id)
-            n = 4 if options["four_players"] else 3
+            n = 4 if options.four_players else 3
             code = await self.home.new_code(self.rooms)
             room_id = await self.db.run(store.create_room(code, "private", player_id, options, n))
             seats = [SeatState(i) for i in range(n)]
@@ -356,11 +359,11 @@ class Hub:
             if found is not None and same_room(found, player_id, "quick", options):
                 return found, False
             await self.not_queued(player_id)
-            await check_beans(self.db, player_id, options)
+            await check_beans(self.db, player_id, options.minimum)
             await self._leave_waiting_room(player_id)
             code = await self.home.new_code(self.rooms)
             room_id = await self.db.run(store.create_room(code, "quick", player_id, options, 3))
-            bot = options["bot_level"]
+            bot = options.bot_level
             seats = [SeatState(0, player_id, None, True), SeatState(1, None, bot, True), SeatState(2, None, bot, True)]
             services = await self.home.services_for(self.services, room_id, code)
             room = Room(services, room_id, code, "quick", player_id, options, seats)
@@ -379,7 +382,7 @@ class Hub:
         if self.directory.room_of(player_id) is room:
             return room
         await self.not_queued(player_id)
-        await check_beans(self.db, player_id, room.options)
+        await check_beans(self.db, player_id, room.options.minimum)
         await self._leave_waiting_room(player_id)
         await self._join(room, player_id, seat)
         return room
@@ -430,8 +433,7 @@ class Hub:
         found = await self.elsewhere.seat_of(player_id)
         if found is None:
             raise RoomError("not_in_room", "you are in no room")
-        code, penalty = await self.elsewhere.call(found[1], "leave", player=player_id)
-        return str(code), penalty
+        return left(await self.elsewhere.call(found[1], "leave", player=player_id))
 
     def forget_room(self, room: Room) -> None:
         """A closed room goes, and nobody sits in it any more."""
@@ -454,7 +456,7 @@ class Hub:
 
     # ---- websocket ---------------------------------------------------------------------------------
 
-    def attach(self, conn: Connection, player: dict[str, Any], token: str | None = None) -> None:
+    def attach(self, conn: Connection, player: PlayerProfile, token: str | None = None) -> None:
         """A websocket said a good ``hello``: it becomes the player's one connection (an older one is
         closed with 4000), and the player gets ``welcome``, ``room`` and ``game``. Revoking the session
         of ``token`` closes it."""

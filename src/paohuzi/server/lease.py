@@ -12,9 +12,12 @@ up). Releasing (at SIGTERM) is compare-and-``DEL``: only one's own lease.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paohuzi.server.logs import log
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 __all__ = ["Leases"]
 
@@ -38,7 +41,7 @@ return 0
 class Leases:
     """This process's room leases (``held``: code → fencing token) and the look-ups of everyone's."""
 
-    def __init__(self, redis: Any, prefix: str, holder: str, ttl_ms: int) -> None:
+    def __init__(self, redis: Redis, prefix: str, holder: str, ttl_ms: int) -> None:
         self.redis = redis
         self.prefix = prefix
         self.holder = holder

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.orm import Session
@@ -24,7 +24,37 @@ from paohuzi.server.economy import RELIEF_AMOUNT, RELIEF_BELOW, RELIEF_PER_DAY, 
 from paohuzi.server.models import LedgerRow, Player, utcnow
 from paohuzi.server.store import Job, iso
 
-__all__ = ["LedgerEntry", "settle_hand", "grant_relief", "entries", "replay", "balances", "record", "leaderboard"]
+__all__ = [
+    "LedgerEntry",
+    "LedgerEntryData",
+    "ReliefGranted",
+    "settle_hand",
+    "grant_relief",
+    "entries",
+    "replay",
+    "balances",
+    "record",
+    "leaderboard",
+]
+
+
+class LedgerEntryData(TypedDict):
+    """A ledger row as JSON (``GET /api/me/ledger``)."""
+
+    id: int
+    hand_id: int | None
+    currency: str
+    reason: str
+    amount: int
+    balance_after: int
+    created_at: str | None
+
+
+class ReliefGranted(TypedDict):
+    """``POST /api/me/relief``: the beans granted (救济) and the balance after."""
+
+    granted: int
+    beans: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,8 +67,8 @@ class LedgerEntry:
     balance_after: int
     created_at: str | None
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> LedgerEntryData:
+        return cast(LedgerEntryData, asdict(self))
 
 
 def record(s: Session, player_id: int, currency: str, reason: str, amount: int, after: int, hand: int | None) -> None:

@@ -10,10 +10,13 @@ processes), expiring once full again. If Redis does not answer, the process's ow
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from paohuzi.server.connection import TokenBucket
 from paohuzi.server.logs import log
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 __all__ = ["Limits"]
 
@@ -42,7 +45,7 @@ return ok and 1 or 0
 class Limits:
     """Token buckets by key: :meth:`take` one token, or :meth:`peek` whether one is there."""
 
-    def __init__(self, redis: Any = None, prefix: str = "paohuzi") -> None:
+    def __init__(self, redis: Redis | None = None, prefix: str = "paohuzi") -> None:
         self.redis = redis
         self.prefix = prefix
         self._local: dict[str, TokenBucket] = {}

@@ -15,11 +15,14 @@ import json
 import logging
 import sys
 from datetime import UTC, datetime
+from types import TracebackType
 from typing import Any
 
 __all__ = ["JsonFormatter", "configure", "log"]
 
 _LOGGER = logging.getLogger("paohuzi.server")
+#: ``exc_info`` as :mod:`logging` takes it.
+ExcInfo = BaseException | bool | tuple[type[BaseException], BaseException, TracebackType | None] | None
 
 
 class JsonFormatter(logging.Formatter):
@@ -40,7 +43,7 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(data, ensure_ascii=False, default=str)
 
 
-def configure(level: str = "INFO", json_lines: bool = True) -> dict[str, Any]:
+def configure(level: str = "INFO", json_lines: bool = True) -> dict[str, object]:
     """Set up logging for the server process; returns a ``logging.config`` dict for uvicorn too."""
     formatter = (
         {"()": JsonFormatter} if json_lines else {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}
@@ -66,6 +69,6 @@ def configure(level: str = "INFO", json_lines: bool = True) -> dict[str, Any]:
     return config
 
 
-def log(level: int, msg: str, exc_info: Any = None, **fields: Any) -> None:
+def log(level: int, msg: str, exc_info: ExcInfo = None, **fields: object) -> None:
     """Log ``msg`` with structured ``fields`` on the server's logger (``exc_info`` as for :mod:`logging`)."""
     _LOGGER.log(level, msg, exc_info=exc_info, extra={"fields": fields})

@@ -15,8 +15,8 @@ from paohuzi.server.models import MatchSeat
 
 __all__ = ["bot_nickname", "seat_nickname", "BOT", "BOT_WITH_LEVEL"]
 
-BOT = "电脑{n}"  # web/js/i18n.js ``botN``
-BOT_WITH_LEVEL = "电脑{n}·{level}"  # web/js/i18n.js ``botLevelN``
+BOT = "电脑{n}"  # web/i18n/zh.json ``botN``
+BOT_WITH_LEVEL = "电脑{n}·{level}"  # web/i18n/zh.json ``botLevelN``
 _LEVEL_NAMES = {lv.key: lv.zh for lv in LEVELS}
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Container
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from paohuzi.server.frames import Delivery, RoomError, RoomState
 from paohuzi.server.protocol import ClientMessage
@@ -34,7 +34,10 @@ if TYPE_CHECKING:
     from paohuzi.server.seating import Claims
     from paohuzi.server.services import RoomServices, Tasks
 
-__all__ = ["HubPorts", "Lifecycle", "LocalHome", "NoElsewhere", "RoomHome", "RoomsElsewhere", "new_code", "room_state"]
+__all__ = [
+    *("HubPorts", "Lifecycle", "LocalHome", "NoElsewhere", "RoomHome", "RoomsElsewhere", "left", "new_code"),
+    "room_state",
+]
 
 
 def new_code(taken: Container[str]) -> str | None:
@@ -86,7 +89,7 @@ class RoomsElsewhere(Protocol):
         :raises RoomError: 503 ``moving`` while that room is between two owners."""
 
     async def call(self, owner: str, op: str, code: str | None = None, player: int | None = None,
-                   seat: int | None = None) -> Any:
+                   seat: int | None = None) -> object:
         """Ask ``owner`` for a lobby operation (``state``, ``join``, ``leave``, ``leave_waiting``): its JSON
         answer. :raises RoomError: as raised there, or 503 ``moving`` when no answer comes."""
 
@@ -114,7 +117,7 @@ class NoElsewhere:
         return None
 
     async def call(self, owner: str, op: str, code: str | None = None, player: int | None = None,
-                   seat: int | None = None) -> Any:
+                   seat: int | None = None) -> object:
         raise RoomError("internal", "no other server process", 500)  # never asked: owner() is None
 
     async def forward(self, player: int, msg: ClientMessage, text: str | None) -> bool:
@@ -155,6 +158,19 @@ class HubPorts:
     elsewhere: RoomsElsewhere
     queue: Matchmaker
     tasks: Tasks
+
+
+def left(value: object) -> tuple[str, int | None]:
+    """What the owner answered to ``leave``: (code, the 逃跑 penalty paid or None).
+
+    >>> left(["123456", None]), left(["123456", 40])
+    (('123456', None), ('123456', 40))
+    """
+    if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str):
+        penalty = value[1]
+        if penalty is None or isinstance(penalty, int):
+            return value[0], penalty
+    raise RoomError("internal", f"a bad answer to leave: {value!r}", 500)
 
 
 def room_state(value: object) -> RoomState | None:

@@ -6,15 +6,18 @@ sessions, username or a private room's hand).
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, TypedDict
 
 from fastapi import APIRouter, Path, Query, Request
 
 from paohuzi.scoring import LEVELS, level_number
 from paohuzi.server import economy, profile_store, store
 from paohuzi.server.account_api import Current
+from paohuzi.server.api import AS_JSON
+from paohuzi.server.frames import PlayerProfile
 from paohuzi.server.hub import Hub
 from paohuzi.server.room import RoomError
+from paohuzi.server.rows import PublicProfile
 
 __all__ = ["router", "level_progress"]
 
@@ -28,7 +31,69 @@ def _hub(request: Request) -> Hub:
     return hub
 
 
-def level_progress(points: int) -> dict[str, Any]:
+class NextLevel(TypedDict):
+    title: str
+    at: int  # the points it starts at
+
+
+class LevelProgress(TypedDict):
+    """The R7.4 level of a points total and the way to the next title."""
+
+    number: int
+    title: str
+    points: int
+    floor: int
+    next: NextLevel | None  # None at 帝王
+    progress: float
+
+
+class BestView(TypedDict):
+    """The best won hand as a profile shows it: its id only when the viewer may open its replay."""
+
+    hand_id: int | None
+    points: int
+    huxi: int
+    fan: int
+    names: list[str]
+    finished_at: str | None
+    replay: bool
+
+
+class StatsView(TypedDict):
+    hands: int
+    wins: int
+    mingtang: dict[str, int]  # 名堂 → hands won with it
+    best: BestView | None
+    win_rate: float | None
+
+
+class ReliefLeft(TypedDict):
+    amount: int
+    below: int
+    left_today: int
+    available: bool
+
+
+class BeansView(TypedDict):
+    balance: int
+    history: list[profile_store.BeanPointData]
+    relief: ReliefLeft
+
+
+class MyProfile(TypedDict):
+    player: PlayerProfile
+    level: LevelProgress
+    stats: StatsView
+    beans: BeansView
+
+
+class PublicProfilePage(TypedDict):
+    player: PublicProfile
+    level: LevelProgress
+    stats: StatsView
+
+
+def level_progress(points: int) -> LevelProgress:
     """The R7.4 level of a points total and the way to the next title: ``floor`` is where this title
     starts, ``next`` the next title and the points it starts at (None at 帝王), ``progress`` the share of
     the way from ``floor`` to it (0 below 0 points, 1 at 帝王).
@@ -54,23 +119,33 @@ def level_progress(points: int) -> dict[str, Any]:
     }
 
 
-def _stats(stats: profile_store.HandStats, public: bool) -> dict[str, Any]:
-    data = stats.to_dict()
-    data["win_rate"] = round(stats.wins / stats.hands, 4) if stats.hands else None
-    best = data["best"]
+def _stats(stats: profile_store.HandStats, public: bool) -> StatsView:
+    best, shown = stats.best, None
     if best is not None:
         # a private room's hand opens by id only for its players: an outsider is not given it
-        best["replay"] = not (public and best["room_kind"] == "private")
-        if not best["replay"]:
-            best["hand_id"] = None
-        del best["room_kind"]
-    return data
+        replay = not (public and best.room_kind == "private")
+        shown = BestView(
+            hand_id=best.hand_id if replay else None,
+            points=best.points,
+            huxi=best.huxi,
+            fan=best.fan,
+            names=list(best.names),
+            finished_at=best.finished_at,
+            replay=replay,
+        )
+    return {
+        "hands": stats.hands,
+        "wins": stats.wins,
+        "mingtang": dict(stats.mingtang),
+        "best": shown,
+        "win_rate": round(stats.wins / stats.hands, 4) if stats.hands else None,
+    }
 
 
-@router.get("/me/profile", tags=["players"])
+@router.get("/me/profile", tags=["players"], response_model=AS_JSON)
 async def my_profile(
     request: Request, current: Current, history: Annotated[int, Query(ge=1, le=500)] = 100
-) -> dict[str, Any]:
+) -> MyProfile:
     """Your profile page: the title and the way to the next (R7.4), hands, wins, win rate, 名堂 counts, your
     best hand (its replay is yours to open), and your 欢乐豆: balance, the last ``history`` changes (oldest
     first) and the relief you may still claim today."""
@@ -82,9 +157,8 @@ async def my_profile(
     stats = await hub.db.run(profile_store.hand_stats(row.id))
     beans = await hub.db.run(profile_store.bean_history(row.id, history))
     left = await hub.db.run(profile_store.relief_left(row.id))
-    profile = dict(row.to_dict(), title=LEVELS[level_number(row.points) - 1][1])
     return {
-        "player": profile,
+        "player": row.profile(),
         "level": level_progress(row.points),
         "stats": _stats(stats, public=False),
         "beans": {
@@ -100,8 +174,8 @@ async def my_profile(
     }
 
 
-@router.get("/players/{player_id}/profile", tags=["players"])
-async def public_profile(request: Request, player_id: PlayerId) -> dict[str, Any]:
+@router.get("/players/{player_id}/profile", tags=["players"], response_model=AS_JSON)
+async def public_profile(request: Request, player_id: PlayerId) -> PublicProfilePage:
     """Another player's profile page: title and level, hands, wins, win rate, 名堂 counts, the best hand
     (its id only when its replay is open to anyone: not from a private room), beans balance. Never the
     bean history, sessions or username. 404 for a deleted account."""
@@ -111,6 +185,4 @@ async def public_profile(request: Request, player_id: PlayerId) -> dict[str, Any
     if row is None or deleted:
         raise RoomError("not_found", f"no player {player_id}", 404)
     stats = await hub.db.run(profile_store.hand_stats(row.id))
-    public = {k: v for k, v in row.to_dict().items() if k != "created_at"}
-    public["title"] = LEVELS[level_number(row.points) - 1][1]
-    return {"player": public, "level": level_progress(row.points), "stats": _stats(stats, public=True)}
+    return {"player": row.public(), "level": level_progress(row.points), "stats": _stats(stats, public=True)}

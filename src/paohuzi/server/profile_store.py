@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -23,7 +23,46 @@ from paohuzi.server.economy import RELIEF_PER_DAY
 from paohuzi.server.models import HandRow, LedgerRow, Match, MatchSeat, Player, Room
 from paohuzi.server.store import Job, iso
 
-__all__ = ["BestHand", "HandStats", "BeanPoint", "hand_stats", "bean_history", "relief_left", "is_deleted"]
+__all__ = [
+    "BestHand",
+    "BestHandData",
+    "HandStats",
+    "HandStatsData",
+    "BeanPoint",
+    "BeanPointData",
+    "hand_stats",
+    "bean_history",
+    "relief_left",
+    "is_deleted",
+]
+
+
+class BestHandData(TypedDict):
+    hand_id: int
+    points: int
+    huxi: int
+    fan: int
+    names: list[str]
+    finished_at: str | None
+    room_kind: str
+
+
+class HandStatsData(TypedDict):
+    hands: int
+    wins: int
+    mingtang: dict[str, int]
+    best: BestHandData | None
+
+
+class BeanPointData(TypedDict):
+    """One change of the player's 欢乐豆 as JSON (the profile's ``beans.history``)."""
+
+    id: int
+    hand_id: int | None
+    reason: str
+    amount: int
+    balance_after: int
+    created_at: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +87,8 @@ class HandStats:
     mingtang: dict[str, int] = field(default_factory=dict)  # 名堂 → hands won with it
     best: BestHand | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> HandStatsData:
+        return cast(HandStatsData, asdict(self))
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +102,8 @@ class BeanPoint:
     balance_after: int
     created_at: str | None
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> BeanPointData:
+        return cast(BeanPointData, asdict(self))
 
 
 def _rank(outcome: dict[str, Any], hand_id: int) -> tuple[int, int, int]:

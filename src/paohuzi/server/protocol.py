@@ -72,7 +72,7 @@ MessageId = Annotated[str, StringConstraints(max_length=64)] | Annotated[int, Fi
 class ProtocolError(ValueError):
     """A frame refused at the wire edge. ``code`` is one of docs/protocol.md §3.3."""
 
-    def __init__(self, code: str, message: str, msg_id: Any = None) -> None:
+    def __init__(self, code: str, message: str, msg_id: MessageId | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message

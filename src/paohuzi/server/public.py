@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from paohuzi.server import frames, store
 from paohuzi.server import protocol as p
@@ -39,9 +39,8 @@ ERROR, INFO = 40, 20
 PUBLIC_HANDS = 1  # hands in a public table's match: players may come and go between two
 
 
-async def check_beans(db: Database, player_id: int, options: dict[str, Any]) -> None:
+async def check_beans(db: Database, player_id: int, minimum: int) -> None:
     """A tier asks a minimum of beans to sit down (R7.3). :raises RoomError: 409 ``not_enough_beans``."""
-    minimum = int(options.get("minimum", 0))
     if minimum <= 0:
         return
     fresh = await db.run(store.player_by_id(player_id))
@@ -85,7 +84,7 @@ class PublicTables:
             room = self.directory.room_of(player_id)
             if room is not None and room.playing:
                 raise RoomError("in_game", "you are playing a match; finish it or leave the table first")
-            await check_beans(self.db, player_id, {"minimum": tier.minimum})
+            await check_beans(self.db, player_id, tier.minimum)
             if await self.queue.entry(player_id) is None:
                 await self.leave_waiting(player_id)
             groups = await self.queue.join(player_id, tier.name)
@@ -142,13 +141,11 @@ class PublicTables:
                 await self._open_public(tier, players)
 
     async def _open_public(self, tier: str, players: list[int]) -> None:
-        options = room_options(self.settings, p.QuickPlayIn(tier=tier, hands=PUBLIC_HANDS), quick=True)
-        options["hints"] = False
-        options["bots_fill"] = True
+        options = room_options(self.settings, p.QuickPlayIn(tier=tier, hands=PUBLIC_HANDS), quick=True).public()
         code = await self.home.new_code(self.directory.rooms)
         room_id = await self.db.run(store.create_room(code, "public", None, options, 3))
         services = await self.home.services_for(self.services, room_id, code)
-        bot = options["bot_level"]
+        bot = options.bot_level
         seats = [
             SeatState(i, players[i], None, True) if i < len(players) else SeatState(i, None, bot, True)
             for i in range(3)
@@ -165,8 +162,8 @@ class PublicTables:
         """继续 at a public table: ready for the next hand, if the player still holds the tier's minimum.
         When every player there is ready, players waiting in the tier's queue take the computers' (and
         free) seats, computers fill what is left, and the hand starts."""
-        await check_beans(self.db, player_id, room.options)
-        tier = str(room.options.get("tier", "practice"))
+        await check_beans(self.db, player_id, room.options.minimum)
+        tier = room.options.tier
 
         async with contextlib.AsyncExitStack() as held:
 

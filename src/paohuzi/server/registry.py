@@ -11,7 +11,7 @@ from typing import Any, cast
 from paohuzi.scoring import level_title
 from paohuzi.server.connection import Connection
 from paohuzi.server.frames import Frame, PlayerCard
-from paohuzi.server.rows import PlayerRow
+from paohuzi.server.rows import PlayerProfile, PlayerRow
 
 __all__ = ["Connections", "PlayerCards"]
 
@@ -73,12 +73,9 @@ class PlayerCards:
     def remember(self, player: PlayerRow) -> None:
         self.profiles[player.id] = player
 
-    def profile(self, player_id: int) -> dict[str, Any]:
+    def profile(self, player_id: int) -> PlayerProfile:
         """Profile (docs/protocol.md §2) from the cache. :raises KeyError: for a player not cached."""
-        row = self.profiles[player_id]
-        data = row.to_dict()
-        data["title"] = level_title(row.points)
-        return data
+        return self.profiles[player_id].profile()
 
     def card(self, player_id: int) -> PlayerCard:
         """What a room shows of a seated player."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 
@@ -29,6 +29,9 @@ from paohuzi.server.frames import Frame
 from paohuzi.server.logs import log
 from paohuzi.server.registry import Connections
 from paohuzi.server.relay_messages import Message, Out, from_wire
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 __all__ = ["Bus", "RelayedConnections", "Seats"]
 
@@ -46,7 +49,7 @@ return 0
 class Bus:
     """Messages between the server processes over Redis pub/sub."""
 
-    def __init__(self, redis: Any, prefix: str, me: str) -> None:
+    def __init__(self, redis: Redis, prefix: str, me: str) -> None:
         self.redis = redis
         self.prefix = prefix
         self.me = me
@@ -188,7 +191,7 @@ class Seats:
     """Which room each player sits in, for every process: ``<prefix>:seat:<player>`` → room code, written
     in order by the owner of the room (a player who left is unseated only from that room)."""
 
-    def __init__(self, redis: Any, prefix: str) -> None:
+    def __init__(self, redis: Redis, prefix: str) -> None:
         self.redis = redis
         self.prefix = prefix
         self._unseat = redis.register_script(_UNSEAT)

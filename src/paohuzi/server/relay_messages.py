@@ -24,7 +24,6 @@ ValueError: unknown relay message kind 'nonsense'
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 __all__ = [
     "Adopted",
@@ -41,7 +40,7 @@ __all__ = [
     "from_wire",
 ]
 
-Wire = dict[str, Any]  # a message as JSON: what enters and leaves through Redis
+Wire = dict[str, object]  # a message as JSON: what enters and leaves through Redis
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +62,7 @@ class Out:
 
     player: int
     code: str | None
-    frame: Wire
+    frame: Wire  # a server frame (frames.py)
 
     def to_wire(self) -> Wire:
         return {"k": "out", "p": self.player, "c": self.code, "f": self.frame}
@@ -125,7 +124,7 @@ class Reply:
     """The answer to :class:`Call` ``number``: its JSON ``result``, or ``error`` (code, message, status)."""
 
     number: int
-    result: Any = None
+    result: object = None  # JSON
     error: tuple[str, str, int] | None = None
 
     def to_wire(self) -> Wire:
@@ -169,39 +168,69 @@ class Revoked:
 Message = In | Out | Attach | Detach | Close | Call | Reply | Adopted | Released | Revoked
 
 
-def _code(value: Any) -> str | None:
-    return None if value is None else str(value)
+def _str(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    raise ValueError(f"expected text, got {value!r}")
 
 
-def _int(value: Any) -> int | None:
-    return None if value is None else int(value)
+def _int(value: object) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise ValueError(f"expected a number, got {value!r}")
+
+
+def _list(value: object) -> list[object]:
+    if isinstance(value, list):
+        return value
+    raise ValueError(f"expected a list, got {value!r}")
+
+
+def _dict(value: object) -> Wire:
+    if isinstance(value, dict):
+        return value
+    raise ValueError(f"expected an object, got {value!r}")
+
+
+def _code(value: object) -> str | None:
+    return None if value is None else _str(value)
+
+
+def _number(value: object) -> int | None:
+    return None if value is None else _int(value)
 
 
 def from_wire(data: Wire) -> Message:  # noqa: PLR0911 (one return per kind)
-    """The message of a received dict. :raises ValueError: an unknown kind; :raises KeyError: a field missing."""
+    """The message of a received dict. :raises ValueError: an unknown kind or a field of the wrong type;
+    :raises KeyError: a field missing."""
     kind = data.get("k")
     if kind == "in":
-        return In(int(data["p"]), str(data["c"]), str(data["e"]), str(data["f"]))
+        return In(_int(data["p"]), _str(data["c"]), _str(data["e"]), _str(data["f"]))
     if kind == "out":
-        return Out(int(data["p"]), _code(data.get("c")), dict(data["f"]))
+        return Out(_int(data["p"]), _code(data.get("c")), _dict(data["f"]))
     if kind == "attach":
-        return Attach(int(data["p"]), str(data["c"]), str(data["e"]))
+        return Attach(_int(data["p"]), _str(data["c"]), _str(data["e"]))
     if kind == "detach":
-        return Detach(int(data["p"]), str(data["c"]), str(data["e"]))
+        return Detach(_int(data["p"]), _str(data["c"]), _str(data["e"]))
     if kind == "close":
-        return Close(int(data["p"]))
+        return Close(_int(data["p"]))
     if kind == "call":
-        args = data["a"]
-        return Call(int(data["n"]), str(data["r"]), str(data["op"]), _code(args.get("c")), _int(args.get("p")),
-                    _int(args.get("s")))
+        args = _dict(data["a"])
+        code, player, seat = _code(args.get("c")), _number(args.get("p")), _number(args.get("s"))
+        return Call(_int(data["n"]), _str(data["r"]), _str(data["op"]), code, player, seat)
     if kind == "reply":
         err = data.get("err")
-        error = None if err is None else (str(err[0]), str(err[1]), int(err[2]))
-        return Reply(int(data["n"]), data.get("ok"), error)
+        error = None if err is None else _error(_list(err))
+        return Reply(_int(data["n"]), data.get("ok"), error)
     if kind == "adopted":
-        return Adopted(str(data["c"]), str(data["o"]), tuple(int(x) for x in data["p"]))
+        return Adopted(_str(data["c"]), _str(data["o"]), tuple(_int(x) for x in _list(data["p"])))
     if kind == "released":
-        return Released(tuple((int(r[0]), str(r[1])) for r in data["r"]))
+        rooms = [_list(r) for r in _list(data["r"])]
+        return Released(tuple((_int(r[0]), _str(r[1])) for r in rooms))
     if kind == "revoked":
-        return Revoked(tuple(int(x) for x in data["s"]))
+        return Revoked(tuple(_int(x) for x in _list(data["s"])))
     raise ValueError(f"unknown relay message kind {kind!r}")
+
+
+def _error(err: list[object]) -> tuple[str, str, int]:
+    return _str(err[0]), _str(err[1]), _int(err[2])

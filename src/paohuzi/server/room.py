@@ -12,15 +12,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from paohuzi.engine import Action, IllegalActionError
-from paohuzi.rules import RuleSet
 from paohuzi.server import frames, store
-from paohuzi.server.dissolve import Dissolution, DissolutionVotes
+from paohuzi.server.dissolve import DissolutionVotes
 from paohuzi.server.frames import MessageId, RoomError, RoomState, SeatInfo
 from paohuzi.server.game import Game
 from paohuzi.server.logs import log
+from paohuzi.server.room_options import RoomOptions
 from paohuzi.server.services import RoomServices
 from paohuzi.server.turns import SeatState
 
@@ -35,7 +34,7 @@ Take = Callable[[int], Awaitable[list[int]]]
 #: Quick chat: at most one phrase per player in this many seconds.
 CHAT_INTERVAL = 3.0
 
-class Room(DissolutionVotes):
+class Room:
     """A table with 3 (or 4) seats. All changes go through its async methods, which hold :attr:`lock`."""
 
     def __init__(
@@ -45,7 +44,7 @@ class Room(DissolutionVotes):
         code: str,
         kind: str,
         owner_id: int | None,
-        options: dict[str, Any],
+        options: RoomOptions,
         seats: list[SeatState],
         status: str = "waiting",
     ) -> None:
@@ -55,15 +54,14 @@ class Room(DissolutionVotes):
         self.kind = kind
         self.owner_id = owner_id
         self.options = options
-        self.rules = RuleSet.from_dict(options["rules"])
+        self.rules = options.rules
         self.seats = seats
         self.status = status
         self.match: Game | None = None
         self.lock = asyncio.Lock()
         self.idle_since = time.monotonic()
         self.last_chat: dict[int, float] = {}  # player id → when its last quick-chat phrase went out
-        self.dissolution: Dissolution | None = None  # an open 解散房间 proposal (R8.2)
-        self.proposal_ended: dict[int, float] = {}  # player id → when its last proposal ended (monotonic)
+        self.votes = DissolutionVotes(self, services)  # 解散房间 (R8.2): the open proposal, its vote
         # The ready timeout runs only before the room's first match (issue 12 item 5; a room rebuilt at
         # start-up does not know whether it played one, and gives nobody a clock: docs/decisions.md).
         self.first_match_pending = status == "waiting" and kind == "private"
@@ -115,10 +113,10 @@ class Room(DissolutionVotes):
             "share_path": f"/?room={self.code}" if self.kind != "public" else None,
             "owner": self.owner_id,
             "status": self.status,
-            "options": self.options,
+            "options": self.options.to_dict(),
             "seats": seats,
             "match": self.match.info() if self.match is not None else None,
-            "dissolution": self.dissolution.info(len(self.seats)) if self.dissolution is not None else None,
+            "dissolution": self.votes.info(),
         }
 
     # ---- sending -----------------------------------------------------------------------------------
@@ -335,12 +333,12 @@ class Room(DissolutionVotes):
             if waiting:
                 raise RoomError("not_ready", f"seats {waiting} are not ready")
             free = [s for s in self.seats if s.free]
-            if free and not self.options.get("bots_fill", True):
+            if free and not self.options.bots_fill:
                 raise RoomError(
                     "not_ready", f"{len(free)} seats are free and this room does not fill them with bots"
                 )
             for s in free:
-                s.bot, s.ready = self.options.get("bot_level") or self.services.settings.bot_name, True
+                s.bot, s.ready = self._bot_level(), True
             await self.start_match()
 
     async def rematch(self, player_id: int, take: Take | None = None) -> list[int]:
@@ -362,7 +360,7 @@ class Room(DissolutionVotes):
             if self.kind in ("quick", "public"):
                 for s in self.seats:
                     if s.free:
-                        s.bot, s.ready = self.options.get("bot_level") or self.services.settings.bot_name, True
+                        s.bot, s.ready = self._bot_level(), True
             await self._maybe_start()
             if not self.playing:
                 await self._persist_seats()
@@ -374,6 +372,10 @@ class Room(DissolutionVotes):
             return
         if all(s.ready for s in self.seats if s.player_id is not None):
             await self.start_match()
+
+    def _bot_level(self) -> str:
+        """The level of the computers this room seats (a room of an older server chose none: the server's)."""
+        return self.options.bot_level or self.services.settings.bot_name
 
     def _seated(self, player_id: int) -> SeatState:
         seat = self.seat_of(player_id)
@@ -495,6 +497,16 @@ class Room(DissolutionVotes):
             timer.cancel()
         self._ready_timers.clear()
 
+    # ---- 解散房间 (R8.2): the vote is the room's DissolutionVotes --------------------------------------
+
+    async def dissolution_request(self, player_id: int, *, withdraw: bool) -> None:
+        """``dissolve`` (propose) or ``dissolve_withdraw`` (撤回 one's own open proposal)."""
+        await self.votes.request(player_id, withdraw=withdraw)
+
+    async def vote_dissolution(self, player_id: int, agree: bool) -> None:
+        """``dissolve_vote``: a seated player answers the open proposal."""
+        await self.votes.vote(player_id, agree)
+
     # ---- matches -------------------------------------------------------------------------------------
 
     async def start_match(self) -> None:
@@ -513,8 +525,7 @@ class Room(DissolutionVotes):
     async def match_over(self) -> None:
         """The match's result is stored and sent: players get ready again, bots stay (the lock is held)."""
         self.status = "waiting"
-        if self.dissolution is not None:  # the match ended otherwise (its last hand, or 逃跑): no vote left
-            self._end_proposal()
+        self.votes.match_ended()
         for s in self.seats:
             s.ready = s.bot is not None
             s.auto, s.auto_reason, s.missed = False, None, 0
@@ -529,12 +540,6 @@ class Room(DissolutionVotes):
             game = Game.restore(self, self.services, data)
             self.match = game
             self.status = "playing"
-            if data.dissolution is not None:
-                self.dissolution = Dissolution.from_dict(data.dissolution)
-                self._dissolution_timer(self.dissolution)
+            self.votes.restore(data.dissolution)
             await game.carry_on(data)
             log(INFO, "match resumed", room=self.code, match=game.id, hand=game.hand_id, seq=game.seq)
-
-    def _send_all(self, frame: frames.Frame) -> None:
-        for pid in self.humans():
-            self.services.delivery.send(pid, frame)

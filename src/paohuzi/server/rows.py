@@ -1,18 +1,34 @@
 """The store's typed rows: what the database jobs (:mod:`paohuzi.server.store`) return and take — frozen
 dataclasses of plain data, never ORM objects, so that they cross from the database thread to the event
-loop safely. The API turns them into JSON with ``to_dict()``.
+loop safely. The API turns them into JSON with ``to_dict()``, typed by the ``TypedDict`` of that JSON
+(docs/protocol.md §2).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict, cast
 
+from paohuzi.scoring import level_title
+from paohuzi.server.frames import PlayerProfile
 from paohuzi.server.models import utcnow
+from paohuzi.server.room_options import RoomOptions
 
 __all__ = [
     "ActionLogRow",
+    "ActionLogValues",
+    "HandSummaryData",
+    "MatchSeatSummaryData",
+    "MatchSummaryData",
+    "PlayerData",
+    "PlayerProfile",
+    "PublicProfile",
+    "RankedProfile",
+    "ReplayData",
+    "ReplayHandData",
+    "DissolutionData",
     "HandSummary",
     "MatchSeatRow",
     "MatchSeatSummary",
@@ -25,6 +41,46 @@ __all__ = [
     "StoredMatch",
     "StoredRoom",
 ]
+
+
+class PlayerData(TypedDict):
+    """A player's row as JSON (the export's ``player``)."""
+
+    id: int
+    nickname: str
+    points: int
+    hands_played: int
+    hands_won: int
+    matches_played: int
+    created_at: str | None
+    beans: int
+
+
+class PublicProfile(TypedDict):
+    """A profile as anyone may see it (``GET /api/players/{id}``): no ``created_at``."""
+
+    id: int
+    nickname: str
+    points: int
+    hands_played: int
+    hands_won: int
+    matches_played: int
+    beans: int
+    title: str
+
+
+class RankedProfile(TypedDict):
+    """A leaderboard's row (``GET /api/leaderboard``): the public profile and its rank."""
+
+    id: int
+    nickname: str
+    points: int
+    hands_played: int
+    hands_won: int
+    matches_played: int
+    beans: int
+    title: str
+    rank: int
 
 
 @dataclass(slots=True)
@@ -41,9 +97,26 @@ class PlayerRow:
     created_at: str | None
     beans: int = 1000  # 欢乐豆 (issue 13 §2)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> PlayerData:
         """Profile (docs/protocol.md §2) without its ``title``."""
-        return asdict(self)
+        return cast(PlayerData, asdict(self))
+
+    def profile(self) -> PlayerProfile:
+        """Profile (docs/protocol.md §2), with the R7.4 title of the player's points."""
+        return {**self.to_dict(), "title": level_title(self.points)}
+
+    def public(self) -> PublicProfile:
+        """The profile anyone may see: without ``created_at``."""
+        return {
+            "id": self.id,
+            "nickname": self.nickname,
+            "points": self.points,
+            "hands_played": self.hands_played,
+            "hands_won": self.hands_won,
+            "matches_played": self.matches_played,
+            "beans": self.beans,
+            "title": level_title(self.points),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +137,17 @@ class MatchSeatRow:
     nickname: str
 
 
+class ActionLogValues(TypedDict):
+    """An action log row's columns, for an insert."""
+
+    hand_id: int
+    seq: int
+    seat: int
+    action: str
+    by: str
+    created_at: datetime
+
+
 @dataclass(frozen=True, slots=True)
 class ActionLogRow:
     """A row of the append-only action log (see :meth:`paohuzi.server.db.Database.append_action`)."""
@@ -75,7 +159,7 @@ class ActionLogRow:
     by: str  # player | bot | auto (托管)
     created_at: datetime = field(default_factory=utcnow)
 
-    def values(self) -> dict[str, Any]:
+    def values(self) -> ActionLogValues:
         """The row's columns, for an insert.
 
         >>> ActionLogRow(7, 1, 0, "pass", "player").values()["action"]
@@ -104,6 +188,14 @@ class StoredHand:
     double_cards: list[int] = field(default_factory=list)  # seats whose 双倍积分卡 was active (R7.3)
 
 
+class DissolutionData(TypedDict):
+    """An open R8.2 解散房间 proposal as stored (:meth:`paohuzi.server.dissolve.Dissolution.to_dict`)."""
+
+    proposer: int  # seat
+    deadline: float  # seconds since the epoch
+    votes: dict[str, bool]  # seat (as a JSON key) → agreed
+
+
 @dataclass(frozen=True, slots=True)
 class StoredMatch:
     """A match on, with its hands so far: what :meth:`paohuzi.server.game.Game.restore` rebuilds."""
@@ -116,7 +208,7 @@ class StoredMatch:
     seats: list[MatchSeatRow]
     hands: list[StoredHand]
     #: An open R8.2 解散房间 proposal (``Dissolution.to_dict``), kept in ``matches.result`` while playing.
-    dissolution: dict[str, Any] | None = None
+    dissolution: DissolutionData | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,10 +219,65 @@ class StoredRoom:
     code: str
     kind: str
     owner_id: int | None
-    options: dict[str, Any]
+    options: RoomOptions
     status: str
     seats: list[RoomSeatRow]
     match: StoredMatch | None
+
+
+class MatchSeatSummaryData(TypedDict):
+    seat: int
+    player_id: int | None
+    nickname: str
+    bot: str | None
+    score: int
+    rank: int | None
+
+
+class HandSummaryData(TypedDict):
+    id: int
+    number: int
+    status: str
+    winner: int | None
+    points: int | None
+    kind: str | None
+    leaver: int | None
+    payments: list[int] | None
+    huxi: int | None
+    names: list[dict[str, Any]] | None
+    code: str | None
+    zimo: bool | None
+
+
+class MatchSummaryData(TypedDict):
+    """MatchSummary (docs/protocol.md §2)."""
+
+    id: int
+    room_code: str | None
+    preset: str | None
+    started_at: str | None
+    finished_at: str | None
+    status: str
+    seats: list[MatchSeatSummaryData]
+    hands: list[HandSummaryData]
+
+
+class ReplayHandData(TypedDict):
+    id: int
+    match_id: int
+    number: int
+    status: str
+    started_at: str | None
+    finished_at: str | None
+    outcome: dict[str, Any] | None
+    code: str | None
+
+
+class ReplayData(TypedDict):
+    """A finished hand (docs/protocol.md §2, Replays): ``hand`` and the engine's ``record``."""
+
+    hand: ReplayHandData
+    record: dict[str, Any]  # the engine's record (docs/record.schema.json)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,8 +319,14 @@ class MatchSummary:
     seats: list[MatchSeatSummary]
     hands: list[HandSummary]
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> MatchSummaryData:
+        return cast(MatchSummaryData, asdict(self))
+
+    def private(self) -> MatchSummary:
+        """The summary without its keys (the room code, each hand's replay code): for anyone who did not
+        play the match (issue 14, issue 12 item 4)."""
+        hands = [dataclasses.replace(h, code=None) for h in self.hands]
+        return dataclasses.replace(self, room_code=None, hands=hands)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,5 +348,5 @@ class Replay:
     hand: ReplayHand
     record: dict[str, Any]
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> ReplayData:
+        return cast(ReplayData, asdict(self))

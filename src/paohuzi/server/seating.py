@@ -27,12 +27,17 @@ import contextlib
 import contextvars
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
 from paohuzi.server.frames import RoomError, RoomState
 from paohuzi.server.logs import log
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+    from paohuzi.server.room_options import RoomOptions
 
 __all__ = ["Claims", "LocalClaims", "RedisClaims", "hold_each", "same_room"]
 
@@ -114,7 +119,7 @@ class RedisClaims:
     """The shared mode: the process's lock, then the player's claim in Redis, released once ``settle``
     (the seat directory's writes so far) is done."""
 
-    def __init__(self, redis: Any, prefix: str, settle: Callable[[], Awaitable[None]]) -> None:
+    def __init__(self, redis: Redis, prefix: str, settle: Callable[[], Awaitable[None]]) -> None:
         self.redis = redis
         self.prefix = prefix
         self.settle = settle
@@ -189,11 +194,11 @@ def _plain(value: Any) -> Any:
     return orjson.loads(orjson.dumps(value))  # as stored and relayed: tuples are lists
 
 
-def same_room(state: RoomState | None, player: int, kind: str, options: dict[str, Any]) -> bool:
+def same_room(state: RoomState | None, player: int, kind: str, options: RoomOptions) -> bool:
     """Whether the room the player sits in (``state``) is what a repeated request asks for: a quick play
     of the same options whose match is on (not finished), or a private room of the same options that the player owns
     and whose match has not begun."""
-    if state is None or state["kind"] != kind or _plain(state["options"]) != _plain(options):
+    if state is None or state["kind"] != kind or _plain(state["options"]) != _plain(options.to_dict()):
         return False
     if kind == "quick":  # a finished match is not repeated: the next quick play is a new table
         return state["match"] is not None and not state["match"].get("finished")

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paohuzi.server.config import Settings
 from paohuzi.server.frames import Frame
@@ -34,6 +34,9 @@ from paohuzi.server.logs import log
 from paohuzi.server.matchmaking import Entry, Matchmaker
 from paohuzi.server.relay import Bus, RelayedConnections
 from paohuzi.server.relay_messages import Out
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 __all__ = ["QueueFrames", "RedisQueue"]
 
@@ -79,7 +82,7 @@ class QueueFrames:
     """The queue's delivery port in the shared mode: a player's ``queue`` frames go to the process holding
     its websocket (``<prefix>:presence``), in order, from one task."""
 
-    def __init__(self, redis: Any, presence: str, bus: Bus, conns: RelayedConnections) -> None:
+    def __init__(self, redis: Redis, presence: str, bus: Bus, conns: RelayedConnections) -> None:
         self.redis = redis
         self.presence = presence
         self.bus = bus
@@ -133,7 +136,7 @@ class RedisQueue:
     def __init__(  # noqa: PLR0913 (what the shared wiring hands over)
         self,
         settings: Settings,
-        redis: Any,
+        redis: Redis,
         prefix: str,
         me: str,
         bus: Bus,
@@ -230,7 +233,7 @@ class RedisQueue:
         self._spawn(self._offline(player_id, self.me, self.settings.offline_grace))
 
     async def _offline(self, player_id: int, edge: str, grace: float) -> bool:
-        args = [player_id, f"{time.time()} {grace}", edge]
+        args: list[str | int] = [player_id, f"{time.time()} {grace}", edge]
         return bool(await self._offline_script(keys=[*self.keys, self.presence], args=args))
 
     def resend(self, book: Matchmaker, player_id: int) -> None:

@@ -11,13 +11,16 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Table, bindparam, func, select, update
+from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.orm import Session
 
+from paohuzi.rules import RuleSet
 from paohuzi.server.models import ActionRow, HandRow, Match, MatchSeat, Player, Room, RoomSeat, utcnow
 from paohuzi.server.names import seat_nickname
+from paohuzi.server.room_options import RoomOptions
 from paohuzi.server.rows import (
     ActionLogRow,
+    DissolutionData,
     HandSummary,
     MatchSeatRow,
     MatchSeatSummary,
@@ -165,9 +168,9 @@ def open_room_codes() -> Job[set[str]]:
     return job
 
 
-def create_room(code: str, kind: str, owner_id: int | None, options: dict[str, Any], seats: int) -> Job[int]:
+def create_room(code: str, kind: str, owner_id: int | None, options: RoomOptions, seats: int) -> Job[int]:
     def job(s: Session) -> int:
-        room = Room(code=code, kind=kind, owner_id=owner_id, options=options, status="waiting")
+        room = Room(code=code, kind=kind, owner_id=owner_id, options=options.to_dict(), status="waiting")
         s.add(room)
         s.flush()
         for i in range(seats):
@@ -223,7 +226,7 @@ def load_open_rooms(room_id: int | None = None) -> Job[list[StoredRoom]]:
                     code=room.code,
                     kind=room.kind,
                     owner_id=room.owner_id,
-                    options=room.options,
+                    options=RoomOptions.from_dict(room.options),
                     status=room.status,
                     seats=[RoomSeatRow(x.player_id, x.bot, x.ready) for x in seats],
                     match=_match_on(s, room.id),
@@ -275,7 +278,7 @@ def _match_on(s: Session, room_id: int) -> StoredMatch | None:
 def create_match(
     room_id: int,
     seed: int,
-    rules: dict[str, Any],
+    rules: RuleSet,
     hands_total: int,
     seats: Sequence[MatchSeatRow],
 ) -> Job[int]:
@@ -283,7 +286,7 @@ def create_match(
         m = Match(
             room_id=room_id,
             seed=seed,
-            rules=rules,
+            rules=rules.to_dict(),
             hands_total=hands_total,
             status="playing",
             scores=[0] * len(seats),
@@ -308,7 +311,7 @@ def create_match(
 
 
 def create_hand(
-    match_id: int, number: int, seed: int, dealer: int, rules: dict[str, Any], double_cards: Sequence[int] = ()
+    match_id: int, number: int, seed: int, dealer: int, rules: RuleSet, double_cards: Sequence[int] = ()
 ) -> Job[int]:
     """A hand dealt; ``double_cards``: the seats whose 双倍积分卡 was active as it started (R7.3)."""
 
@@ -318,7 +321,7 @@ def create_hand(
             number=number,
             seed=seed,
             dealer=dealer,
-            rules=rules,
+            rules=rules.to_dict(),
             status="playing",
             double_cards=sorted(double_cards) or None,
         )
@@ -373,7 +376,7 @@ _PLAYER_RESULT = update(_PLAYERS).where(_PLAYERS.c.id == bindparam("b_id")).valu
     hands_won=_PLAYERS.c.hands_won + bindparam("b_won"))
 
 
-def save_dissolution(match_id: int, proposal: dict[str, Any] | None) -> Job[None]:
+def save_dissolution(match_id: int, proposal: DissolutionData | None) -> Job[None]:
     """Keep (or clear) a match's open 解散房间 proposal (R8.2) in ``matches.result`` while it is played
     (the match's result replaces it when the match ends), so that it survives a restart."""
 
@@ -586,12 +589,5 @@ def hand_actions(hand_id: int) -> Job[list[tuple[int, str, str]]]:
             .order_by(ActionRow.seq)
         ).all()
         return [(r.seat, r.action, r.by) for r in rows]
-
-    return job
-
-
-def counts() -> Job[dict[str, int]]:
-    def job(s: Session) -> dict[str, int]:
-        return {"players": s.scalar(select(func.count()).select_from(Player)) or 0}
 
     return job

@@ -14,9 +14,8 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from paohuzi.engine import Action, ActionKind
+from paohuzi.engine import Action, ActionKind, Phase
 from paohuzi.engine.hand import Hand
 from paohuzi.server.bots import BotPool, SeatBot, make_seat_bot
 from paohuzi.server.frames import TimerInfo
@@ -50,12 +49,16 @@ class SeatState:
         return self.bot is not None or self.auto
 
 
+#: What a decision is about: the hand, its phase and the seat's legal actions (a change is a new decision).
+DecisionKey = tuple[int, Phase, tuple[Action, ...]]
+
+
 class Decision:
     """A seat's pending decision: its legal actions, its deadline and the timers that act on it."""
 
     __slots__ = ("seat", "key", "kind", "deadline", "timer", "bot_timer", "thinking", "timed_out")
 
-    def __init__(self, seat: int, key: tuple[Any, ...], kind: str, deadline: float) -> None:
+    def __init__(self, seat: int, key: DecisionKey, kind: str, deadline: float) -> None:
         self.seat = seat
         self.key = key
         self.kind = kind

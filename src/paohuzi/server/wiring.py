@@ -10,7 +10,7 @@ import secrets
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from paohuzi.server import store
 from paohuzi.server.config import Settings
@@ -29,6 +29,9 @@ from paohuzi.server.seating import LocalClaims, RedisClaims
 from paohuzi.server.services import Tasks
 from paohuzi.server.shared import Cluster, FencedRooms, LeasedHome
 from paohuzi.server.shared_queue import QueueFrames, RedisQueue
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 __all__ = ["FencedRooms", "OneProcess", "Server", "one_process", "shared_mode"]
 
@@ -81,7 +84,7 @@ class Server:
 
     hub: Hub
     life: Lifecycle
-    redis: Any = None  # the shared mode's Redis client (the app's rate limits use it; closed at exit)
+    redis: Redis | None = None  # the shared mode's Redis client (the app's rate limits use it; closed at exit)
     token: int | None = None  # one process: its writer token (db.py)
     process: str | None = None  # the shared mode: this process's name on the relay
 
@@ -97,7 +100,7 @@ def one_process(settings: Settings, db: Database, token: int) -> Server:
 
 
 def shared_mode(
-    settings: Settings, db: Database, redis: Any, fences: FencedRooms, on_lease: Callable[[str], None]
+    settings: Settings, db: Database, redis: Redis, fences: FencedRooms, on_lease: Callable[[str], None]
 ) -> Server:
     """The hub of one of several processes sharing ``db`` and ``redis`` (shared.py), and its :class:`Cluster`."""
     me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"

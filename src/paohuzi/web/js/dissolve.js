@@ -23,9 +23,9 @@ export function dissolutionEnded(frame, nameOf) {
 
 /**
  * The bar of an open proposal (R8.2: the hand goes on meanwhile), for every seated player. It never covers
- * the table: main.js puts it in the table's bar row, above the claim buttons and the hand (`floating`: over
+ * the table: table_screen.js puts it in the table's bar row, above the claim buttons and the hand (`floating`: over
  * the settlement between hands, where no hand is played). Who asked, each seat's answer, the seconds left
- * (ticked by main.js's `[data-deadline]` ticker, no redraw), and the one thing this player may do: answer
+ * (ticked by render.js's `[data-deadline]` ticker, no redraw), and the one thing this player may do: answer
  * (同意/拒绝), or withdraw (撤回) a proposal of its own. Once answered it is a one-line status.
  */
 export function dissolvePanel(room, mySeat, nameOf, send, floating = false) {

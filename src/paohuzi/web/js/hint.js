@@ -3,14 +3,12 @@
 // that lists it, and the highlight of the suggested card or claim on the table.
 //
 // The server decides from the seat's own view only (R5); the client shows what it is told. A hint belongs to
-// the position it was asked in: it is dropped as soon as the view changes (a new `seq` or hand).
+// the position it was asked in: it is dropped as soon as the view changes (a new `seq` or hand). The state
+// holds it (`hintAsked`, `hint`: state.js; the `hint` frame in reducer.js); this module draws it.
 
 import { cardEl } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-
-let shown = null; // {hand, seq, frame}: the answer to our last `hint`, for the position it was asked in
-let asked = null; // {hand, seq}: the position our `hint` on its way was asked in
 
 /** Whether this room offers hints: quick play, and friend rooms whose `hints` option is on (never a public table). */
 export function hintsAllowed(room) {
@@ -19,35 +17,27 @@ export function hintsAllowed(room) {
   return room.kind === "private" && !(room.options && room.options.hints === false);
 }
 
-function current(g) {
+/** The `hint` frame answering the position on the table, or null (`shown`: state.hint). */
+function current(g, shown) {
   return shown && g && shown.hand === g.hand && shown.seq === g.seq ? shown.frame : null;
 }
 
-/** The 提示 button, while the room offers hints and the seat has a decision to make. */
-export function hintButton(room, g, send) {
+/** The 提示 button, while the room offers hints and the seat has a decision to make; `ask` sends the request. */
+export function hintButton(room, g, shown, ask) {
   if (!g || !hintsAllowed(room) || !g.view || !g.view.deciding) return null;
-  const on = !!current(g);
+  const on = !!current(g, shown);
   return h(
     "button",
     {
       class: `btn small ghost hint-btn${on ? " on" : ""}`,
       "data-action": "hint",
       "aria-pressed": on ? "true" : "false",
-      onclick: () => {
-        asked = { hand: g.hand, seq: g.seq };
-        send({ type: "hint" });
-      },
+      onclick: ask,
     },
     t("hint"),
   );
 }
 
-/** A `hint` frame: kept for the position it was asked in. */
-export function onHint(frame, g) {
-  if (!asked || !g || frame.hand !== g.hand || asked.hand !== g.hand || asked.seq !== g.seq) return;
-  shown = { hand: g.hand, seq: g.seq, frame };
-  asked = null;
-}
 
 function actionText(action) {
   const [kind, ...cards] = action.split(" | ")[0].split(" ");
@@ -57,8 +47,8 @@ function actionText(action) {
 }
 
 /** The panel of the current hint (or null): the suggestion, then each discard with the 听牌 it leaves. */
-export function hintPanel(g) {
-  const frame = current(g);
+export function hintPanel(g, shown) {
+  const frame = current(g, shown);
   if (!frame) return null;
   const panel = h("div", { class: "hint-panel", role: "status", "data-testid": "hint", "data-suggest": frame.suggest || "" });
   panel.append(h("div", { class: "hint-suggest" }, h("b", {}, t("hintSuggest")), " ", ...(frame.suggest ? actionText(frame.suggest) : [t("hintNone")])));
@@ -88,8 +78,8 @@ export function hintPanel(g) {
 }
 
 /** Marks the suggested card in the hand (its first copy) or the suggested claim button, in `root`. */
-export function highlightHint(root, g) {
-  const frame = current(g);
+export function highlightHint(root, g, shown) {
+  const frame = current(g, shown);
   if (!frame || !frame.suggest || !root) return;
   const [kind, card] = frame.suggest.split(" ");
   const el =

@@ -348,7 +348,7 @@ function ownerTools(app, s, me) {
 }
 
 /** The ready timeout of an unready seat (issue 12 item 5): the seconds left before it is released,
- * counting down (the `[data-deadline]` ticker of main.js; `localReadyDeadline` is stamped when the room
+ * counting down (the `[data-deadline]` ticker of render.js; `localReadyDeadline` is stamped when the room
  * arrives). */
 function readyClock(s) {
   if (s.ready || typeof s.localReadyDeadline !== "number") return null;
@@ -361,15 +361,6 @@ function readyClock(s) {
     h("b", { "data-deadline": String(s.localReadyDeadline) }, String(left)),
     after,
   );
-}
-
-/** Each unready seat's ready clock as a local deadline (performance.now() based), from `ready_remaining_ms`. */
-export function stampReadyClocks(room) {
-  const now = performance.now();
-  for (const s of (room && room.seats) || []) {
-    if (typeof s.ready_remaining_ms === "number") s.localReadyDeadline = now + s.ready_remaining_ms;
-  }
-  return room;
 }
 
 /** The waiting room of a private room: code, share link, seats, ready / start / leave. */

@@ -33,12 +33,6 @@ export async function loadMatchData(app) {
   }
 }
 
-/** A `queue` frame: our place, with the moment we began waiting on this
- * page's clock (the waited time counts on from it). */
-export function onQueue(state, queue) {
-  state.queue = queue ? { ...queue, since: performance.now() - (queue.waited_ms || 0) } : null;
-}
-
 async function join(app, tier) {
   await app.guarded(async () => {
     await api("POST", "/api/queue", { tier }); // the `queue` frame (or, seated at once, `room`) follows

@@ -1,7 +1,7 @@
 // The profile pages (issue 13 §5) and their routes: #/me (my profile: title with the way to the next, hands,
 // wins, win rate, 名堂 counts, best hand with its replay, 欢乐豆 with their history and the relief),
 // #/player/ID (another player's public profile: never the bean history), #/account (account.js) and
-// #/boards (boards.js). main.js asks pageRoute() on every hash change and draws renderPage() for a page.
+// #/boards (boards.js). router.js asks pageRoute() on every hash change and draws renderPage() for a page.
 
 import { loadAccount, renderAccount } from "./account.js";
 import { api } from "./api.js";

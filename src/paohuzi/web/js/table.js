@@ -366,7 +366,7 @@ export function renderTable(g, ctx) {
     if (myTimer) actions.append(h("div", { class: "act-timer" }, timerEl(myTimer)));
   }
 
-  const barItems = [].concat(ctx.bar || []); // the 解散 proposal, the 托管 bar (main.js)
+  const barItems = [].concat(ctx.bar || []); // the 解散 proposal, the 托管 bar (table_screen.js)
   const root = h(
     "div",
     { class: `table seats-${size}${ctx.readOnly ? " readonly" : ""}`, "data-phase": view.phase, "data-hand": String(g.hand ?? "") },
