@@ -280,6 +280,97 @@ def test_no_test_module_edits_sys_path() -> None:
     assert not editing, f"edit sys.path (use tests/support/ instead): {editing}"
 
 
+# ---- composition, not inheritance (issue 28; docs/DEVELOPING.md, convention 12) ----------------------------
+
+# A server class may derive from another only to be one of these kinds of thing (the base's family is judged
+# by its own bases, down to a name outside the server): an exception, a Protocol, an enum, a pydantic model,
+# a TypedDict, a NamedTuple, or an SQLAlchemy model.
+ALLOWED_FAMILIES = {
+    *("BaseException", "Exception", "RuntimeError", "ValueError", "KeyError", "LookupError", "PaohuziError"),
+    *("Protocol", "Enum", "IntEnum", "StrEnum", "BaseModel", "TypedDict", "NamedTuple", "DeclarativeBase"),
+}
+# Built-in containers used as a base: the class then *is* a dict (every caller may write past its rules).
+CONTAINERS = {"dict", "list", "set", "frozenset", "tuple", "defaultdict", "OrderedDict", "Counter", "deque",
+              "UserDict", "UserList"}
+
+
+def _base_name(node: ast.expr) -> str:
+    if isinstance(node, ast.Subscript):
+        return _base_name(node.value)
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _server_classes() -> dict[str, tuple[str, list[str]]]:
+    """Class name → (module, base names) for every class defined in src/paohuzi/server."""
+    found = {}
+    for path in sorted(SERVER.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                found[node.name] = (path.stem, [_base_name(b) for b in node.bases])
+    return found
+
+
+def _family_allowed(name: str, classes: dict[str, tuple[str, list[str]]], seen: frozenset[str] = frozenset()) -> bool:
+    if name in ALLOWED_FAMILIES:
+        return True
+    if name not in classes or name in seen:
+        return False
+    return any(_family_allowed(b, classes, seen | {name}) for b in classes[name][1])
+
+
+def test_no_server_class_inherits_from_another_server_class() -> None:
+    """A behaviour that differs is an object passed in (a port), not a subclass (the shared mode's hub used to
+    override 15 of the hub's methods) nor a container subclass that does I/O in ``__setitem__``."""
+    classes = _server_classes()
+    bad = [
+        f"{module}.{name}({base})"
+        for name, (module, bases) in sorted(classes.items())
+        for base in bases
+        if base in CONTAINERS or (base in classes and not _family_allowed(base, classes))
+    ]
+    assert not bad, f"server classes deriving from a server class or a container: {bad}"
+
+
+def test_the_inheritance_check_tells_families_apart() -> None:
+    classes = {
+        "Hub": ("hub", []),
+        "SharedHub": ("shared", ["Hub"]),
+        "RoomError": ("frames", ["Exception"]),
+        "_Frame": ("protocol", ["BaseModel"]),
+    }
+    assert [n for n in ("Hub", "RoomError", "_Frame") if _family_allowed(n, classes)] == ["RoomError", "_Frame"]
+
+
+def _type_checking_members(tree: ast.AST) -> list[str]:
+    """``Class: line`` of every ``if TYPE_CHECKING:`` block inside a class body that declares members."""
+    found = []
+    for cls in [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]:
+        for node in cls.body:
+            if isinstance(node, ast.If) and _is_type_checking(node.test):
+                members = (ast.FunctionDef, ast.AsyncFunctionDef, ast.AnnAssign, ast.Assign)
+                if any(isinstance(x, members) for x in node.body):
+                    found.append(f"{cls.name}: {node.lineno}")
+    return found
+
+
+def test_no_type_checking_import_describes_a_siblings_private_methods() -> None:
+    """A mixin used to declare its host class's private methods under ``if TYPE_CHECKING:`` (so that mypy
+    believed them); a collaborator is given what it calls instead."""
+    bad = [
+        f"{path.relative_to(SRC)} {where}"
+        for path in ALL_FILES
+        for where in _type_checking_members(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert not bad, f"classes declaring members under TYPE_CHECKING: {bad}"
+
+
+def test_the_type_checking_finder_sees_a_class_body_block() -> None:
+    code = "class A:\n    x: int\n    if TYPE_CHECKING:\n        def _f(self) -> None: ...\n"
+    assert _type_checking_members(ast.parse(code)) == ["A: 3"]
+
+
 # ---- the size limit in every language (issue 28) ------------------------------------------------------------
 
 # A module is code read as one unit: Python, the web client's ES modules (src/paohuzi/web/js), Cython sources

@@ -153,19 +153,23 @@ def test_a_stale_owner_whose_row_is_already_there_is_told_it_is_fenced(database:
     from paohuzi.server.db import RoomFenced, fence_room
 
     fenced: list[list[int]] = []
-    database.on_room_fenced = fenced.append
+    database.stop()  # the schema is there; a process's database is given its observer when it is built
+    observed = Database(database.url, on_room_fenced=fenced.append)
 
     async def main() -> None:
-        database.start()
-        room = await database.run(store.create_room("123457", "private", None, OPTIONS, 3))
-        match = await database.run(store.create_match(room, 7, QQ, 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
-        hand = await database.run(store.create_hand(match, 1, 7, 0, QQ))
-        assert await database.run(fence_room(room, 5, "old"))
-        assert await database.run(fence_room(room, 6, "new"))
-        await database.for_room(room, 6).append_action(store.action_row(hand, 1, 0, "pass", "player"))
+        observed.start()
+        room = await observed.run(store.create_room("123457", "private", None, OPTIONS, 3))
+        match = await observed.run(store.create_match(room, 7, QQ, 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
+        hand = await observed.run(store.create_hand(match, 1, 7, 0, QQ))
+        assert await observed.run(fence_room(room, 5, "old"))
+        assert await observed.run(fence_room(room, 6, "new"))
+        await observed.for_room(room, 6).append_action(store.action_row(hand, 1, 0, "pass", "player"))
         with pytest.raises(RoomFenced):
-            await database.for_room(room, 5).append_action(store.action_row(hand, 1, 0, "discard x1", "player"))
+            await observed.for_room(room, 5).append_action(store.action_row(hand, 1, 0, "discard x1", "player"))
         assert fenced == [[room]]
-        assert await database.run(store.hand_actions(hand)) == [(0, "pass", "player")]
+        assert await observed.run(store.hand_actions(hand)) == [(0, "pass", "player")]
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    finally:
+        observed.stop()

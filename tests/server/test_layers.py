@@ -44,36 +44,46 @@ ALLOWED = {
     "hints": {"frames", "room"},  # 提示 (issue #16): the room is only read (type-only import)
     "queue_store": {"models", "store"},
     "matchmaking": {"config", "db", "economy", "frames", "logs", "queue_store"},  # 匹配 (issue 13 §4)
-    "public": {
-        *("config", "db", "frames", "logs", "matchmaking", "protocol", "registry", "room", "services", "store"),
-        *("room_options", "seating"),
+    "public": {  # 匹配's tables: a collaborator of the hub holding the ports it needs
+        *("config", "db", "frames", "logs", "matchmaking", "ports", "protocol", "room", "room_options"),
+        *("seating", "services", "store"),
     },
     "room_options": {"config", "economy", "frames", "protocol"},  # a lobby request's room options (R8)
-    # one room per player (issue 27): the claims, the seat map
-    "seating": {"frames", "logs", "relay", "room", "room_options"},
+    "seating": {"frames", "logs", "room_options"},  # one room per player (issue 27): the claims
+    "directory": {"room"},  # rooms by code, players' seats, the seat mirror port (one process, or Redis)
+    # the hub's ports (Protocols) and their one-process implementations
+    "ports": {"directory", "frames", "matchmaking", "protocol", "registry", "room", "seating", "services"},
     "hub": {
         *("bots", "config", "connection", "db", "frames", "logs"),
         *("protocol", "registry", "room", "services", "store", "accounts", "account_store", "hints"),
-        *("economy", "ledger_store", "public", "room_options", "seating"),
+        *("economy", "ledger_store", "ports", "public", "room_options", "seating"),
     },
     "lease": {"logs"},  # the shared mode (issue 14): room leases in Redis
     "limits": {"connection", "logs"},  # rate limits: in memory, or in Redis in the shared mode
-    "relay": {"connection", "frames", "logs", "registry"},  # the shared mode: messages between processes
-    "shared_queue": {"config", "db", "frames", "logs", "matchmaking", "relay"},  # the shared mode's 匹配 queue
-    "shared": {
-        *("config", "db", "frames", "hub", "lease", "logs", "protocol", "relay", "room", "services", "store"),
-        *("seating", "shared_queue"),
+    "relay_messages": set(),  # the shared mode: the typed messages between processes, to and from the wire
+    "relay": {"connection", "directory", "frames", "logs", "registry", "relay_messages"},  # Redis pub/sub
+    "shared_queue": {"config", "frames", "logs", "matchmaking", "relay", "relay_messages"},  # the Redis 匹配 queue
+    "edge": {  # the shared mode: rooms of other processes, for the websockets here
+        *("db", "directory", "frames", "lease", "protocol", "relay", "relay_messages", "services", "store"),
+    },
+    "shared": {  # the shared mode: leased rooms, adoption, the relay's listener
+        *("config", "db", "directory", "edge", "frames", "hub", "lease", "logs", "ports", "protocol"),
+        *("relay", "relay_messages", "room", "services", "store"),
+    },
+    "wiring": {  # the composition root: the hub and its ports for each deployment
+        *("config", "db", "directory", "edge", "hub", "lease", "logs", "matchmaking", "ports", "registry"),
+        *("relay", "room", "seating", "services", "shared", "shared_queue", "store"),
     },
     "account_api": {
         *("account_store", "accounts", "double_cards", "economy", "hub", "ledger_store", "limits", "room"),
         *("api", "frames"),  # AS_JSON, the answers' types
     },
-    "ws": {"config", "connection", "hub", "logs", "metrics", "protocol", "room"},
+    "ws": {"config", "connection", "frames", "hub", "logs", "metrics", "protocol", "room"},
     "api": {"economy", "frames", "profile_store", "protocol", "rows", "store", "hub", "limits", "room"},
     "profile_api": {"account_api", "api", "economy", "frames", "hub", "profile_store", "room", "rows", "store"},
     "app": {
         *("account_api", "api", "profile_api", "config", "connection", "db", "hub", "logs", "metrics", "room"),
-        *("limits", "shared", "ws"),
+        *("limits", "wiring", "ws"),
     },
 }
 # What a room works with: none of these may reach the hub, not even at run time through an object.

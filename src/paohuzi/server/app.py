@@ -10,11 +10,11 @@ import os
 import re
 import signal
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -33,8 +33,11 @@ from paohuzi.server.logs import log
 from paohuzi.server.metrics import CONTENT_TYPE_LATEST, Metrics
 from paohuzi.server.profile_api import router as profile_router
 from paohuzi.server.room import RoomError
-from paohuzi.server.shared import SharedHub
+from paohuzi.server.wiring import FencedRooms, Server, one_process, shared_mode
 from paohuzi.server.ws import websocket_endpoint
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 __all__ = ["create_app", "web_dir", "SecurityHeaders", "CSP"]
 
@@ -162,19 +165,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        db = Database(settings.database_url)
-        await asyncio.to_thread(db.migrate)
-        db.on_fenced = fenced
-        db.on_batch = metrics.observe_batch
-        db.on_action = metrics.observe_action
-        hub, redis, token = await _open_hub(settings, db, metrics)
+        server = await _open_hub(settings, fenced, metrics)
+        hub, db, redis = server.hub, server.hub.db, server.redis
         app.state.hub = hub
         if redis is not None:
             app.state.limits = Limits(redis, settings.redis_prefix)
-        await hub.recover()
+        await server.life.recover()
         hub.start_housekeeping()
-        log(20, "server started", database=db.backend, version=__version__, writer_token=token,
-            process=getattr(hub, "me", None))
+        log(20, "server started", database=db.backend, version=__version__, writer_token=server.token,
+            process=server.process)
         if settings.testing:
             log(30, "TESTING MODE: not for production", test_match_seed=settings.test_match_seed)
         on_started = getattr(app.state, "on_started", None)
@@ -183,7 +182,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
-            await hub.shutdown()
+            await server.life.shutdown()
             db.stop()
             if redis is not None:
                 await redis.aclose()
@@ -221,7 +220,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def redis_client(settings: Settings) -> Any:
+def redis_client(settings: Settings) -> Redis:
     """The shared mode's Redis client: a *blocking* pool of ``redis_connections`` — under load a command
     waits (up to 10 s) for a free connection instead of failing with MaxConnectionsError, which the
     default pool (100, non-blocking) raised at ~450 websockets a process (bench/load.py --redis-url)."""
@@ -233,19 +232,25 @@ def redis_client(settings: Settings) -> Any:
     return aioredis.Redis(connection_pool=pool)
 
 
-async def _open_hub(settings: Settings, db: Database, metrics: Metrics) -> tuple[Hub, Any, int | None]:
-    """The hub, with the database's worker started: one process (the writer fence taken: its token), or
-    the shared mode with ``redis_url`` (rooms leased one by one, shared.py; no writer fence)."""
+async def _open_hub(settings: Settings, fenced: Callable[[], None], metrics: Metrics) -> Server:
+    """The database (migrated, its worker started) and the hub with the ports of the deployment, chosen here
+    and only here (docs/server.md): one process (the writer fence taken: its token), or the shared mode with
+    ``redis_url`` (rooms leased one by one, shared.py; no writer fence)."""
+    url, batch, action = settings.database_url, metrics.observe_batch, metrics.observe_action
     if not settings.redis_url:
+        db = Database(url, on_fenced=fenced, on_batch=batch, on_action=action)
+        await asyncio.to_thread(db.migrate)
         token = await asyncio.to_thread(db.take_over, f"{socket.gethostname()}:{os.getpid()}")
         db.start()
-        return Hub(settings, db), None, token
-    redis = redis_client(settings)
+        return one_process(settings, db, token)
+    fences = FencedRooms()  # the database thread's reports of rooms fenced, for the Cluster
+    db = Database(url, on_fenced=fenced, on_room_fenced=fences.report, on_batch=batch, on_action=action)
+    await asyncio.to_thread(db.migrate)
     db.start()
-    hub = SharedHub(settings, db, redis)
-    hub.on_lease = lambda change: metrics.lease_changes.labels(change=change).inc()
-    await hub.start()
-    return hub, redis, None
+    server = shared_mode(settings, db, redis_client(settings), fences,
+                         on_lease=lambda change: metrics.lease_changes.labels(change=change).inc())
+    await server.life.start()
+    return server
 
 
 def _add_error_handlers(app: FastAPI) -> None:

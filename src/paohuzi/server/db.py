@@ -194,7 +194,15 @@ class _Job:
 class Database:
     """The server's database: an engine and the worker thread that runs jobs on it."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(  # noqa: PLR0913 (the observers, each named)
+        self,
+        url: str,
+        *,
+        on_fenced: Callable[[], None] | None = None,
+        on_room_fenced: Callable[[list[int]], None] | None = None,
+        on_batch: Callable[[float, int], None] | None = None,
+        on_action: Callable[[str], None] | None = None,
+    ) -> None:
         self.url = normalize_url(url)
         self.engine = make_engine(self.url)
         self.backend = self.engine.dialect.name
@@ -203,17 +211,17 @@ class Database:
         self._thread: threading.Thread | None = None
         # Observers for the metrics (paohuzi.server.metrics): a batch's seconds and job count (called on the
         # database thread), and who played each action-log row appended (called on the event loop).
-        self.on_batch: Callable[[float, int], None] | None = None
-        self.on_action: Callable[[str], None] | None = None
+        self.on_batch = on_batch
+        self.on_action = on_action
         # The writer fence: this process's token once it has taken the database over (None: unchecked,
         # for tools and tests), and what to do, once, when another process has taken it (on the
         # database thread).
         self.token: int | None = None
         self.fenced = False
-        self.on_fenced: Callable[[], None] | None = None
+        self.on_fenced = on_fenced
         # The shared mode: called (on the database thread) with the rooms whose jobs were refused by their
         # room fence, each once per token.
-        self.on_room_fenced: Callable[[list[int]], None] | None = None
+        self.on_room_fenced = on_room_fenced
         self._rooms_fenced: set[Fence] = set()
         fence = select(WriterFence.token).where(WriterFence.id == 1)
         if self.backend == "postgresql":

@@ -4,8 +4,13 @@ rooms show. It routes lobby requests (HTTP) and game frames (websocket) to the r
 
 Rooms never see the hub: each gets :class:`~paohuzi.server.services.RoomServices` (the connections as its
 delivery port, the player cards, the database, background tasks, the bot pool). Membership — which room a
-player sits in, which rooms are open — is the hub's alone, updated after each room call. Every request
-that seats a player holds the player's claim (:mod:`paohuzi.server.seating`): one room per player.
+player sits in, which rooms are open — is the hub's alone (its :class:`~paohuzi.server.directory.RoomDirectory`),
+updated after each room call. Every request that seats a player holds the player's claim
+(:mod:`paohuzi.server.seating`): one room per player.
+
+There is one hub class for both deployments: what differs between one process and the shared mode is in the
+ports it is given (:class:`~paohuzi.server.ports.HubPorts`, chosen in app.py). Where a room is not this
+process's, the hub asks :class:`~paohuzi.server.ports.RoomsElsewhere` (nobody, with one process).
 """
 
 from __future__ import annotations
@@ -28,12 +33,13 @@ from paohuzi.server.frames import PlayerProfile
 from paohuzi.server.hints import send_hint
 from paohuzi.server.ledger_store import ReliefGranted
 from paohuzi.server.logs import log
-from paohuzi.server.public import PublicTables
-from paohuzi.server.registry import Connections, PlayerCards
+from paohuzi.server.ports import HubPorts, left, room_state
+from paohuzi.server.public import PublicTables, check_beans
+from paohuzi.server.registry import PlayerCards
 from paohuzi.server.room import Room, RoomError, SeatState
 from paohuzi.server.room_options import RoomOptions, room_options
-from paohuzi.server.seating import Claims, LocalClaims, same_room
-from paohuzi.server.services import RoomServices, Tasks
+from paohuzi.server.seating import same_room
+from paohuzi.server.services import RoomServices
 
 __all__ = ["Hub", "level_title", "random_nickname"]
 
@@ -60,26 +66,32 @@ def random_nickname() -> str:
     return secrets.choice(_ADJECTIVES) + secrets.choice(_NOUNS) + str(secrets.randbelow(100))
 
 
-class Hub(PublicTables):
-    """Rooms by code, which room each player sits in, each player's one websocket, and 匹配 (PublicTables)."""
+class Hub:
+    """Rooms by code, which room each player sits in, each player's one websocket, and 匹配 (:attr:`tables`)."""
 
-    def __init__(self, settings: Settings, db: Database) -> None:
+    def __init__(self, settings: Settings, db: Database, ports: HubPorts) -> None:
         self.settings = settings
         self.db = db
-        self.rooms: dict[str, Room] = {}
-        self.room_of: dict[int, Room] = {}
-        self.claims: Claims = LocalClaims()  # one seating request of a player's at a time (seating.py)
-        self.conns = Connections()
+        self.directory = ports.directory
+        self.rooms: dict[str, Room] = ports.directory.rooms  # code -> open room of this process
+        self.claims = ports.claims  # one seating request of a player's at a time (seating.py)
+        self.conns = ports.sockets  # this process's websockets
+        self.delivery = ports.delivery  # a player's websocket wherever it is
+        self.home = ports.home
+        self.elsewhere = ports.elsewhere
         self.players = PlayerCards()
         self.cards = self.players.profiles  # player id -> profile (cache of the players table)
         # token hash -> (player id, session id, when last checked in the database): a revoked session is
         # refused at once by this process, and by any other within SESSION_RECHECK seconds.
         self.tokens: dict[str, tuple[int, int, float]] = {}
         self.conn_sessions: dict[int, int] = {}  # connection id -> its session id
-        self.tasks = Tasks()
+        self.tasks = ports.tasks
         self.bots = BotPool(settings.bot_workers)
-        self.services = RoomServices(settings, db, self.conns, self.players, self.tasks, self.bots, self)
-        self.queue = self._make_queue(settings)
+        self.services = RoomServices(settings, db, self.delivery, self.players, self.tasks, self.bots, self)
+        self.queue = ports.queue
+        self.tables = PublicTables(
+            settings, db, ports, self.services, seated=self.player_room_state, leave_waiting=self._leave_waiting_room
+        )
         self._next_conn = 0
         self._housekeeper: asyncio.Task[Any] | None = None
 
@@ -203,11 +215,15 @@ class Hub(PublicTables):
         return revoked
 
     def _forget_sessions(self, ids: set[int]) -> None:
-        if not ids:
-            return
+        if ids:
+            self.forget_sessions_here(ids)
+            self.elsewhere.revoked(ids)  # the shared mode: every other process closes its websockets too
+
+    def forget_sessions_here(self, ids: set[int]) -> None:
+        """Forget the sessions ``ids`` in this process, and close the websockets here that logged in with one."""
         for digest in [d for d, v in self.tokens.items() if v[1] in ids]:
             del self.tokens[digest]
-        for conn in list(self.conns.values()):
+        for conn in self.conns.values():
             if self.conn_sessions.get(conn.id) in ids:
                 conn.close(4001, "session revoked")
 
@@ -215,11 +231,13 @@ class Hub(PublicTables):
         """Delete the player (anonymised in every record): leaves a waiting room first; refused mid-match.
 
         :raises RoomError: 409 ``in_game``."""
-        room = self.room_of.get(player_id)
+        room = self.directory.room_of(player_id)
         if room is not None:
             if room.playing:
                 raise RoomError("in_game", f"you are playing in room {room.code}; leave it first", 409)
             await self._remove(room, player_id)
+        else:
+            await self._leave_waiting_room(player_id)  # a room of another process (the shared mode)
         await self.queue.leave(player_id)
         revoked = await self.db.run(account_store.delete_player(player_id))
         self._forget_sessions(set(revoked))
@@ -231,7 +249,7 @@ class Hub(PublicTables):
         if player is None:
             raise RoomError("not_found", f"no player {player_id}", 404)
         profile = self._remember(player)
-        room = self.room_of.get(player_id)
+        room = self.directory.room_of(player_id)
         if room is not None:
             room.broadcast_room()
         return profile
@@ -248,20 +266,18 @@ class Hub(PublicTables):
         """Resolve a room's options (:func:`paohuzi.server.room_options.room_options`)."""
         return room_options(self.settings, body, quick)
 
-    async def _new_code(self) -> str:
-        taken = set(self.rooms)
-        for _ in range(100):
-            code = f"{secrets.randbelow(1_000_000):06d}"
-            if code not in taken:
-                return code
-        raise RoomError("internal", "no free room code", 503)
-
-    async def _services_for(self, room_id: int, code: str) -> RoomServices:
-        """What a new room of this process is given (the shared mode fences its writes)."""
-        return self.services
-
     async def _leave_waiting_room(self, player_id: int) -> None:
-        room = self.room_of.get(player_id)
+        """The player leaves the room it waits in (here, or asked of its owner). :raises RoomError: ``in_game``."""
+        if player_id in self.directory:
+            await self.leave_waiting_here(player_id)
+            return
+        found = await self.elsewhere.seat_of(player_id)
+        if found is not None:
+            await self.elsewhere.call(found[1], "leave_waiting", player=player_id)
+
+    async def leave_waiting_here(self, player_id: int) -> None:
+        """The player leaves its room of this process, if any, unless a match is on there."""
+        room = self.directory.room_of(player_id)
         if room is None:
             return
         if room.playing:
@@ -271,7 +287,7 @@ class Hub(PublicTables):
     async def _remove(self, room: Room, player_id: int) -> int | None:
         """The player leaves ``room``: the 逃跑 penalty paid, or None."""
         penalty = await room.remove(player_id)
-        self.room_of.pop(player_id, None)
+        self.directory.unseat(player_id)
         if room.closed:
             self.forget_room(room)
         return penalty
@@ -283,33 +299,21 @@ class Hub(PublicTables):
         if target is None:
             return  # a computer's seat: freed by check_kick
         await self._remove(room, target)
-        self.conns.send(target, frames.kicked(room.code))
-        self.conns.send(target, frames.room(None))
+        self.delivery.send(target, frames.kicked(room.code))
+        self.delivery.send(target, frames.room(None))
 
     def released(self, room: Room, player_id: int, seconds: float) -> None:
         """``room`` stood the player up for not saying ``ready`` within ``seconds`` (the ready timeout,
         issue 12 item 5): it is in no room now, and is told why (``kicked``, then ``room: null``)."""
-        if self.room_of.get(player_id) is room:
-            del self.room_of[player_id]
+        self.directory.unseat(player_id, room)
         if room.closed:
             self.forget_room(room)
-        self.conns.send(player_id, frames.kicked(room.code, "ready_timeout", seconds))
-        self.conns.send(player_id, frames.room(None))
+        self.delivery.send(player_id, frames.kicked(room.code, "ready_timeout", seconds))
+        self.delivery.send(player_id, frames.room(None))
 
     async def _join(self, room: Room, player_id: int, seat: int | None) -> None:
         await room.join(player_id, seat)
-        self.room_of[player_id] = room
-
-    async def _check_beans(self, player_id: int, minimum: int) -> None:
-        """A tier asks a minimum of beans to sit down (R7.3). :raises RoomError: 409 ``not_enough_beans``."""
-        if minimum <= 0:
-            return
-        fresh = await self.db.run(store.player_by_id(player_id))
-        beans = fresh.beans if fresh is not None else 0
-        if beans < minimum:
-            raise RoomError(
-                "not_enough_beans", f"this table asks {minimum} 欢乐豆 to sit down; you hold {beans}", 409
-            )
+        self.directory.seat(player_id, room)
 
     async def relief(self, player_id: int) -> ReliefGranted:
         """The daily relief (救济) for a broke player. :raises RoomError: 409 ``not_broke`` / ``relief_used``."""
@@ -333,15 +337,15 @@ class Hub(PublicTables):
             if found is not None and same_room(found, player_id, "private", options):
                 return found, False
             await self.not_queued(player_id)
-            await self._check_beans(player_id, options.minimum)
+            await check_beans(self.db, player_id, options.minimum)
             await self._leave_waiting_room(player_id)
             n = 4 if options.four_players else 3
-            code = await self._new_code()
+            code = await self.home.new_code(self.rooms)
             room_id = await self.db.run(store.create_room(code, "private", player_id, options, n))
             seats = [SeatState(i) for i in range(n)]
-            services = await self._services_for(room_id, code)
+            services = await self.home.services_for(self.services, room_id, code)
             room = Room(services, room_id, code, "private", player_id, options, seats)
-            self.rooms[code] = room
+            self.directory.add(room)
             await self._join(room, player_id, 0)
             log(INFO, "room created", room=code, player=player_id)
             return room.state(), True
@@ -355,68 +359,100 @@ class Hub(PublicTables):
             if found is not None and same_room(found, player_id, "quick", options):
                 return found, False
             await self.not_queued(player_id)
-            await self._check_beans(player_id, options.minimum)
+            await check_beans(self.db, player_id, options.minimum)
             await self._leave_waiting_room(player_id)
-            code = await self._new_code()
+            code = await self.home.new_code(self.rooms)
             room_id = await self.db.run(store.create_room(code, "quick", player_id, options, 3))
             bot = options.bot_level
             seats = [SeatState(0, player_id, None, True), SeatState(1, None, bot, True), SeatState(2, None, bot, True)]
-            room = Room(await self._services_for(room_id, code), room_id, code, "quick", player_id, options, seats)
-            self.rooms[code] = room
-            self.room_of[player_id] = room
+            services = await self.home.services_for(self.services, room_id, code)
+            room = Room(services, room_id, code, "quick", player_id, options, seats)
+            self.directory.add(room)
+            self.directory.seat(player_id, room)
             async with room.lock:
                 await room.start_match()
             log(INFO, "quick play", room=code, player=player_id)
             return room.state(), True
 
     async def join(self, player_id: int, code: str, seat: int | None) -> Room:
+        """The player sits down in room ``code`` of this process (leaving a waiting room first)."""
         room = self.rooms.get(code)
         if room is None:
             raise RoomError("not_found", f"no open room {code!r}", 404)
-        if self.room_of.get(player_id) is room:
+        if self.directory.room_of(player_id) is room:
             return room
         await self.not_queued(player_id)
-        await self._check_beans(player_id, room.options.minimum)
+        await check_beans(self.db, player_id, room.options.minimum)
         await self._leave_waiting_room(player_id)
         await self._join(room, player_id, seat)
         return room
 
     async def leave(self, player_id: int) -> tuple[str, int | None]:
-        room = self.room_of.get(player_id)
+        """The player leaves its room of this process: (code, the 逃跑 penalty paid or None)."""
+        room = self.directory.room_of(player_id)
         if room is None:
             raise RoomError("not_in_room", "you are in no room")
         penalty = await self._remove(room, player_id)
-        self.conns.send(player_id, frames.room(None))
+        self.delivery.send(player_id, frames.room(None))
         return room.code, penalty
 
     async def room_state(self, code: str) -> frames.RoomState | None:
-        """The open room of ``code`` (``GET /api/rooms/{code}``), or None."""
+        """The open room of ``code`` (``GET /api/rooms/{code}``), here or at its owner, or None."""
         room = self.rooms.get(code)
-        return None if room is None else room.state()
+        if room is not None:
+            return room.state()
+        owner = await self.elsewhere.owner(code)
+        return None if owner is None else room_state(await self.elsewhere.call(owner, "state", code=code))
 
     async def player_room_state(self, player_id: int) -> frames.RoomState | None:
-        """The room the player sits in (``GET /api/me``), or None."""
-        room = self.room_of.get(player_id)
-        return None if room is None else room.state()
+        """The room the player sits in (``GET /api/me``), here or at its owner, or None."""
+        room = self.directory.room_of(player_id)
+        if room is not None:
+            return room.state()
+        found = await self.elsewhere.seat_of(player_id)
+        return None if found is None else room_state(await self.elsewhere.call(found[1], "state", code=found[0]))
 
     async def join_room(self, player_id: int, code: str, seat: int | None) -> frames.RoomState:
         """Join the room of ``code`` (the player's seating claim held), answering its state."""
         async with self.claims.hold(player_id):
-            return await self._join_room(player_id, code, seat)
-
-    async def _join_room(self, player_id: int, code: str, seat: int | None) -> frames.RoomState:
-        return (await self.join(player_id, code, seat)).state()
+            if code in self.rooms:
+                return (await self.join(player_id, code, seat)).state()
+            owner = await self.elsewhere.owner(code)
+            if owner is None:
+                raise RoomError("not_found", f"no open room {code!r}", 404)
+            if self.directory.code_of(player_id) != code:
+                await self._leave_waiting_room(player_id)
+            state = room_state(await self.elsewhere.call(owner, "join", code=code, player=player_id, seat=seat))
+            assert state is not None
+            return state
 
     async def leave_room(self, player_id: int) -> tuple[str, int | None]:
-        """:meth:`leave` (the HTTP route and the websocket's ``leave`` alike)."""
-        return await self.leave(player_id)
+        """:meth:`leave`, here or at the owner of the player's room (the HTTP route)."""
+        if player_id in self.directory:
+            return await self.leave(player_id)
+        found = await self.elsewhere.seat_of(player_id)
+        if found is None:
+            raise RoomError("not_in_room", "you are in no room")
+        return left(await self.elsewhere.call(found[1], "leave", player=player_id))
 
     def forget_room(self, room: Room) -> None:
         """A closed room goes, and nobody sits in it any more."""
-        for pid in [pid for pid, r in self.room_of.items() if r is room]:
-            del self.room_of[pid]
-        if self.rooms.get(room.code) is room:
-            del self.rooms[room.code]
+        self.directory.forget(room)
+        self.home.closed(room)
+
+    # ---- 匹配 (public tables: public.py) -------------------------------------------------------------
+
+    async def queue_join(self, player_id: int, tier_name: str) -> frames.QueueInfo | None:
+        """:meth:`PublicTables.queue_join <paohuzi.server.public.PublicTables.queue_join>`."""
+        return await self.tables.queue_join(player_id, tier_name)
+
+    async def queue_leave(self, player_id: int) -> str:
+        """:meth:`PublicTables.queue_leave <paohuzi.server.public.PublicTables.queue_leave>`."""
+        return await self.tables.queue_leave(player_id)
+
+    async def not_queued(self, player_id: int) -> None:
+        """:raises RoomError: ``queued`` (409) for a player waiting for a public table."""
+        await self.tables.not_queued(player_id)
 
     # ---- websocket ---------------------------------------------------------------------------------
 
@@ -429,17 +465,17 @@ class Hub(PublicTables):
         cached = self.tokens.get(store.hash_token(token)) if token else None
         if cached is not None:
             self.conn_sessions[conn.id] = cached[1]
-        old = self.conns.get(player_id)
-        self.conns[player_id] = conn
+        old = self.conns.put(player_id, conn)
         if old is not None and old is not conn:
             old.close(4000, "replaced by a newer connection")
         self.conns.send(player_id, frames.welcome(p.PROTOCOL_VERSION, player, _now_ms()))
-        self._room_on_attach(player_id)
+        if not self.elsewhere.attached(player_id):  # the shared mode finds the player's room first
+            self._room_on_attach(player_id)
         self.queue.connected(player_id)  # waiting for a public table: waits online again, told its place
         log(INFO, "player connected", player=player_id, conn=conn.id)
 
     def _room_on_attach(self, player_id: int) -> None:
-        room = self.room_of.get(player_id)
+        room = self.directory.room_of(player_id)
         if room is not None:
             room.connected(player_id)  # sends everyone (this connection too) the room, and it the game
         else:
@@ -448,38 +484,47 @@ class Hub(PublicTables):
     def detach(self, conn: Connection) -> None:
         self.conn_sessions.pop(conn.id, None)
         player_id = conn.player_id
-        if player_id is None or self.conns.get(player_id) is not conn:
+        if player_id is None or not self.conns.remove(player_id, conn):
             return
-        del self.conns[player_id]
         self.queue.disconnected(player_id)
-        room = self.room_of.get(player_id)
+        room = self.directory.room_of(player_id)
         if room is not None:
             room.disconnected(player_id)
         log(INFO, "player disconnected", player=player_id, conn=conn.id)
+        self.elsewhere.detached(player_id)
 
-    async def handle(self, conn: Connection, msg: p.ClientMessage) -> None:
-        """One validated frame from an attached connection. :raises RoomError: to be sent as ``error``."""
+    async def handle(self, conn: Connection, msg: p.ClientMessage, text: str | None = None) -> None:
+        """One validated frame (``text`` as received) from an attached connection. :raises RoomError: to be
+        sent as ``error``."""
         assert conn.player_id is not None
-        await self.handle_player(conn.player_id, msg)
+        player_id = conn.player_id
+        if (
+            player_id not in self.directory
+            and not isinstance(msg, (p.Ping, p.Hello))
+            and await self.elsewhere.forward(player_id, msg, text)
+        ):
+            return  # relayed to the owner of the player's room (the shared mode)
+        await self.handle_player(player_id, msg)
 
     async def handle_player(self, player_id: int, msg: p.ClientMessage) -> None:
-        """One validated frame of the player's (its websocket here, or relayed to this room's owner)."""
+        """One validated frame of the player's, for this process (its websocket here, or relayed to this
+        room's owner)."""
         match msg:
             case p.Ping():
-                self.conns.send(player_id, frames.pong(msg.id, _now_ms()))
+                self.delivery.send(player_id, frames.pong(msg.id, _now_ms()))
             case p.Hello():
                 raise RoomError("bad_message", "already said hello")
             case p.Sync():
-                room = self.room_of.get(player_id)
+                room = self.directory.room_of(player_id)
                 if room is not None:
                     room.sync(player_id)
                 else:
-                    self.conns.send(player_id, frames.room(None))
+                    self.delivery.send(player_id, frames.room(None))
                 self.queue.resend(player_id)
             case p.QueueJoin() | p.QueueLeave():
-                await self.queue_message(player_id, msg)
+                await self.tables.queue_message(player_id, msg)
             case p.Rematch() | p.Start() | p.Ready(ready=True) if self._room_of(player_id).kind == "public":
-                await self.public_rematch(self._room_of(player_id), player_id)  # 继续 (docs/protocol.md §3.8)
+                await self.tables.public_rematch(self._room_of(player_id), player_id)  # 继续 (docs/protocol.md §3.8)
             case p.Leave():
                 await self.leave(player_id)
             case p.Kick():
@@ -488,7 +533,7 @@ class Hub(PublicTables):
                 await self._in_room(self._room_of(player_id), player_id, msg)
 
     def _room_of(self, player_id: int) -> Room:
-        room = self.room_of.get(player_id)
+        room = self.directory.room_of(player_id)
         if room is None:
             raise RoomError("not_in_room", "you are in no room")
         return room
@@ -521,35 +566,9 @@ class Hub(PublicTables):
 
     # ---- life cycle --------------------------------------------------------------------------------
 
-    async def recover(self) -> None:
-        """Rebuild every open room and carry on every unfinished match (issue #5 §6)."""
-        rooms = await self.db.run(store.load_open_rooms())
-        ids = sorted({seat.player_id for r in rooms for seat in r.seats if seat.player_id is not None})
-        await self.ensure_cards(ids)
-        resumed = 0
-        for data in rooms:
-            seats = [SeatState(i, x.player_id, x.bot, bool(x.ready)) for i, x in enumerate(data.seats)]
-            room = Room(self.services, data.id, data.code, data.kind, data.owner_id, data.options, seats, "waiting")
-            room.first_match_pending = False  # not known here: no ready clock after a restart (decisions.md)
-            self.rooms[room.code] = room
-            for pid in room.humans():
-                self.room_of[pid] = room
-            if data.match is not None:
-                try:
-                    await room.resume(data.match)
-                    resumed += 1
-                except Exception:
-                    log(ERROR, "match could not be resumed; aborted", room=room.code, exc_info=True)
-                    room.match = None
-                    room.status = "waiting"
-            elif data.status == "playing":
-                room.status = "waiting"
-        await self.queue.restore()
-        log(INFO, "recovered", rooms=len(rooms), matches=resumed)
-
     def start_housekeeping(self) -> None:
         self._housekeeper = self.spawn(self._housekeeping())
-        self.spawn(self.queue.run())
+        self.spawn(self.tables.run())
 
     async def _housekeeping(self) -> None:
         period = max(0.5, min(60.0, self.settings.room_idle / 4))
@@ -563,7 +582,7 @@ class Hub(PublicTables):
                     log(ERROR, "housekeeping failed", room=room.code, exc_info=True)
 
     async def shutdown(self) -> None:
-        for conn in list(self.conns.values()):
+        for conn in self.conns.values():
             conn.close(1012, "server restarting")
         for room in self.rooms.values():
             room.cancel_decisions()

@@ -6,16 +6,18 @@ room's tokens only ever go up). The owner renews its leases every third of their
 (compare-and-``PEXPIRE``) and writes the token to the room's fence in the database
 (:func:`paohuzi.server.db.fence_room`) before it reads or writes the room; a lease it finds gone (it was
 paused or cut off for longer than the time to live, and another process may hold the room now) is
-reported to :attr:`Leases.on_lost`. Releasing (at SIGTERM) is compare-and-``DEL``: only one's own lease.
+answered by :meth:`Leases.renew` (:class:`~paohuzi.server.shared.Cluster` renews, and gives such rooms
+up). Releasing (at SIGTERM) is compare-and-``DEL``: only one's own lease.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paohuzi.server.logs import log
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 __all__ = ["Leases"]
 
@@ -39,13 +41,12 @@ return 0
 class Leases:
     """This process's room leases (``held``: code → fencing token) and the look-ups of everyone's."""
 
-    def __init__(self, redis: Any, prefix: str, holder: str, ttl_ms: int) -> None:
+    def __init__(self, redis: Redis, prefix: str, holder: str, ttl_ms: int) -> None:
         self.redis = redis
         self.prefix = prefix
         self.holder = holder
         self.ttl_ms = ttl_ms
         self.held: dict[str, int] = {}
-        self.on_lost: Callable[[str], None] | None = None
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
 
@@ -90,7 +91,7 @@ class Leases:
         self.held.pop(code, None)
 
     async def renew(self) -> list[str]:
-        """Renew every lease held; the codes whose lease was found gone (then forgotten and reported)."""
+        """Renew every lease held; the codes whose lease was found gone (then forgotten)."""
         held = list(self.held.items())
         if not held:
             return []
@@ -104,18 +105,7 @@ class Leases:
         for code in lost:
             del self.held[code]
             log(WARNING, "room lease lost", room=code)
-            if self.on_lost is not None:
-                self.on_lost(code)
         return lost
-
-    async def run(self) -> None:
-        """Renew the leases every third of their time to live, for ever (a Redis error is retried)."""
-        while True:
-            await asyncio.sleep(self.ttl_ms / 3000)
-            try:
-                await self.renew()
-            except Exception as exc:  # noqa: BLE001 — Redis away: try again; the leases may expire meanwhile
-                log(WARNING, "lease renewal failed", error=repr(exc))
 
 
 def _text(value: Any) -> str:

@@ -11,17 +11,18 @@
   waiting keep their place (and their waiting time) for ``queue_resume_seconds`` and wait again as soon as
   they reconnect.
 
-The :class:`Matchmaker` decides who is seated with whom; opening the table is the hub's (``open_table``).
-Where the queue is kept is in a few methods (``_refresh``, ``_add``, ``_unqueue`` …): here the process's
-memory and ``queue_entries``; in the shared mode Redis, for every process (:mod:`paohuzi.server.shared_queue`).
+The :class:`Matchmaker` decides who is seated with whom and answers the groups to seat; opening the tables
+is :class:`~paohuzi.server.public.PublicTables`'. Where the queue is kept is a port, :class:`QueueKeeper`,
+given to the matchmaker's constructor: :class:`LocalQueue` (this process's memory and ``queue_entries``), or
+:class:`~paohuzi.server.shared_queue.RedisQueue` (Redis, for every process of the shared mode).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from paohuzi.server import economy, frames, queue_store
 from paohuzi.server.config import Settings
@@ -29,13 +30,10 @@ from paohuzi.server.db import Database
 from paohuzi.server.frames import Delivery, QueueInfo, RoomError
 from paohuzi.server.logs import log
 
-__all__ = ["Entry", "Matchmaker", "OpenTable"]
+__all__ = ["Entry", "LocalQueue", "Matchmaker", "QueueKeeper"]
 
-ERROR, INFO = 40, 20
+INFO = 20
 SEATS = 3
-
-#: Seat these players (queue order) at a new public table of this tier; computers take the other seats.
-OpenTable = Callable[[str, list[int]], Awaitable[None]]
 
 
 @dataclass
@@ -51,14 +49,48 @@ class Entry:
     grace: float
 
 
-class Matchmaker:
-    """The queues of every tier, in memory and in ``queue_entries``; all changes under :attr:`lock`."""
+class QueueKeeper(Protocol):
+    """Where the queue is kept: the matchmaker's storage port (one process, or Redis for several)."""
 
-    def __init__(self, settings: Settings, db: Database, delivery: Delivery, open_table: OpenTable) -> None:
+    async def refresh(self, entries: dict[int, Entry]) -> dict[int, Entry]:
+        """The queue as it is now (``entries``: as this process last knew it)."""
+
+    async def online(self, player_id: int) -> bool:
+        """Whether the player's websocket is open (at any process)."""
+
+    async def add(self, player_id: int, tier: str, joined_at: float, online: bool) -> bool:
+        """Store a new entry; False if the player waits already."""
+
+    async def take_out(self, ids: list[int], online: bool | None) -> bool:
+        """Take these players out of the queue, all or none: only if each is still waiting and, with
+        ``online`` True/False, still online/offline."""
+
+    async def seating(self, ids: list[int]) -> None:
+        """These players are about to be seated (their ``queue: null`` sent)."""
+
+    async def restore(self) -> dict[int, Entry]:
+        """The queue at start-up."""
+
+    async def lost(self, book: Matchmaker) -> None:
+        """Before each tick: waiting players whose websocket's process is gone go offline."""
+
+    def connected(self, book: Matchmaker, player_id: int) -> None:
+        """The player's websocket is (back) up: it waits online again and is told its place."""
+
+    def disconnected(self, book: Matchmaker, player_id: int) -> None:
+        """The player's websocket is gone: it keeps its place for ``offline_grace`` seconds."""
+
+    def resend(self, book: Matchmaker, player_id: int) -> None:
+        """The player's place again (``sync``), if it waits."""
+
+
+class Matchmaker:
+    """The queues of every tier, kept by a :class:`QueueKeeper`; all changes under :attr:`lock`."""
+
+    def __init__(self, settings: Settings, keeper: QueueKeeper, delivery: Delivery) -> None:
         self.settings = settings
-        self.db = db
+        self.keeper = keeper
         self.delivery = delivery
-        self.open_table = open_table
         self.entries: dict[int, Entry] = {}
         self.lock = asyncio.Lock()
 
@@ -83,7 +115,8 @@ class Matchmaker:
         return {t.name: len(self.waiting(t.name)) for t in economy.TIERS}
 
     async def _refresh(self) -> None:
-        """Read the queue again: nothing to do here (it is this process's own); the shared mode reads Redis."""
+        """Read the queue again (the shared mode's is in Redis)."""
+        self.entries = await self.keeper.refresh(self.entries)
 
     def waiting(self, tier: str) -> list[Entry]:
         """The tier's queue, first come first."""
@@ -116,8 +149,7 @@ class Matchmaker:
 
     def resend(self, player_id: int) -> None:
         """The player's place again (``sync``), if it waits."""
-        if player_id in self.entries:
-            self.send(player_id)
+        self.keeper.resend(self, player_id)
 
     def _tell(self, tier: str) -> None:
         """Everyone waiting in ``tier`` gets its place again (someone came or went)."""
@@ -126,8 +158,8 @@ class Matchmaker:
 
     # ---- joining and leaving -------------------------------------------------------------------------
 
-    async def join(self, player_id: int, tier: str) -> None:
-        """Wait in ``tier``'s queue (checked by the caller); three waiting are seated at once.
+    async def join(self, player_id: int, tier: str) -> list[list[int]]:
+        """Wait in ``tier``'s queue (checked by the caller): the groups to seat at once (three waiting).
 
         :raises RoomError: ``already_queued`` (409)."""
         async with self.lock:
@@ -136,14 +168,13 @@ class Matchmaker:
             if entry is not None:
                 raise RoomError("already_queued", f"you already wait for a table in the {entry.tier} queue")
             now = time.time()
-            offline = None if await self._online(player_id) else time.monotonic()
-            if not await self._add(player_id, tier, now, offline is None):
+            offline = None if await self.keeper.online(player_id) else time.monotonic()
+            if not await self.keeper.add(player_id, tier, now, offline is None):
                 raise RoomError("already_queued", "you already wait for a table")  # joined elsewhere meanwhile
             self.entries[player_id] = Entry(player_id, tier, now, offline, self.settings.offline_grace)
             log(INFO, "queued", player=player_id, tier=tier)
             self._tell(tier)
-            groups = await self._match(tier)
-        await self._open(tier, groups)
+            return await self._match(tier)
 
     async def leave(self, player_id: int) -> str | None:
         """Leave the queue (cancel): the tier left, or None if the player was not waiting."""
@@ -165,25 +196,16 @@ class Matchmaker:
             chosen = [e.player_id for e in self.waiting(tier) if e.offline_since is None][:n]
             if not chosen or not await self._unqueue(chosen, tier, True):
                 return []
-            await self._seating(chosen)
+            await self.keeper.seating(chosen)
             log(INFO, "queue to a table's free seats", players=chosen, tier=tier)
             return chosen
 
-    # ---- where the queue is kept (the shared mode keeps it in Redis: shared_queue.py) -----------------
-
-    async def _online(self, player_id: int) -> bool:
-        return self.delivery.online(player_id)
-
-    async def _add(self, player_id: int, tier: str, joined_at: float, online: bool) -> bool:
-        """Store a new entry; False if the player waits already."""
-        await self.db.run(queue_store.add(player_id, tier, joined_at))
-        return True
-
     async def _unqueue(self, ids: list[int], tier: str, online: bool | None) -> bool:
-        """Take these players out of ``tier``'s queue, all or none: only if each is still waiting and, with
-        ``online`` True/False, still online/offline (always so here, under the lock; the shared mode checks
-        it in Redis, where other processes change the queue too). Each gets ``queue: null``."""
-        await self.db.run(queue_store.remove(ids))
+        """Take these players out of ``tier``'s queue, all or none (:meth:`QueueKeeper.take_out`); each gets
+        ``queue: null``. False (the queue read again) when another process changed it first."""
+        if not await self.keeper.take_out(ids, online):
+            await self._refresh()
+            return False
         self._forget(ids, tier)
         return True
 
@@ -193,40 +215,25 @@ class Matchmaker:
             self.delivery.send(pid, frames.queue(None))
         self._tell(tier)
 
-    async def _seating(self, ids: list[int]) -> None:
-        """These players are about to be seated (their ``queue: null`` sent): nothing to do here."""
-
     # ---- connections ---------------------------------------------------------------------------------
 
     def connected(self, player_id: int) -> None:
         """The player's websocket is (back) up: it waits online again and is told its place."""
-        entry = self.entries.get(player_id)
-        if entry is not None:
-            entry.offline_since = None
-            entry.grace = self.settings.offline_grace
-            self.send(player_id)
+        self.keeper.connected(self, player_id)
 
     def disconnected(self, player_id: int) -> None:
         """The player's websocket is gone: it keeps its place for ``offline_grace`` seconds."""
-        entry = self.entries.get(player_id)
-        if entry is not None and entry.offline_since is None:
-            entry.offline_since = time.monotonic()
-            entry.grace = self.settings.offline_grace
+        self.keeper.disconnected(self, player_id)
 
     async def restore(self) -> None:
-        """After a restart: everyone who was waiting waits again, offline until it reconnects, for at most
-        ``queue_resume_seconds``."""
-        rows = await self.db.run(queue_store.load())
-        now = time.monotonic()
-        grace = max(self.settings.offline_grace, self.settings.queue_resume_seconds)
-        for pid, tier, joined_at in rows:
-            self.entries[pid] = Entry(pid, tier, joined_at, now, grace)
-        log(INFO, "queue restored", players=len(rows))
+        """After a restart: everyone who was waiting waits again (:meth:`QueueKeeper.restore`)."""
+        self.entries = await self.keeper.restore()
 
     # ---- seating -------------------------------------------------------------------------------------
 
-    async def tick(self) -> None:
-        """Drop who was offline too long, then seat whoever can be seated."""
+    async def tick(self) -> list[tuple[str, list[list[int]]]]:
+        """Drop who was offline too long, then take out whoever can be seated: (tier, groups) to seat."""
+        await self.keeper.lost(self)
         async with self.lock:
             await self._refresh()
             now = time.monotonic()
@@ -238,9 +245,7 @@ class Matchmaker:
                 if await self._unqueue(ids, tier, False):
                     log(INFO, "dropped from the queue (offline)", players=ids, tier=tier)
             tiers = sorted({e.tier for e in self.entries.values()})
-            groups = [(tier, await self._match(tier)) for tier in tiers]
-        for tier, ready in groups:
-            await self._open(tier, ready)
+            return [(tier, await self._match(tier)) for tier in tiers]
 
     async def _match(self, tier: str) -> list[list[int]]:
         """Take threes out of the queue; ones or twos once the first of them has waited
@@ -256,28 +261,65 @@ class Matchmaker:
             ids = [e.player_id for e in group]
             if not await self._unqueue(ids, tier, True):
                 continue  # another process seated one of them first (the shared mode)
-            await self._seating(ids)
+            await self.keeper.seating(ids)
             taken.append(ids)
         return taken
 
-    async def _open(self, tier: str, groups: list[list[int]]) -> None:
-        for ids in groups:
-            try:
-                await self.open_table(tier, ids)
-            except Exception:
-                log(ERROR, "public table could not be opened", players=ids, tier=tier, exc_info=True)
-                for pid in ids:
-                    self.delivery.send(pid, frames.error("internal", "no table could be opened; please try again"))
 
-    async def run(self) -> None:
-        """The background loop: :meth:`tick` a few times a second."""
-        period = max(0.05, min(0.5, self.settings.match_fill_seconds / 4))
-        while True:
-            await asyncio.sleep(period)
-            try:
-                await self.tick()
-            except Exception:
-                log(ERROR, "matchmaking failed", exc_info=True)
+class LocalQueue:
+    """One process: the queue in the matchmaker's memory, each entry a row of ``queue_entries`` (so that a
+    restart finds it), its players online when their websocket is in ``delivery`` (the hub's connections)."""
+
+    def __init__(self, settings: Settings, db: Database, delivery: Delivery) -> None:
+        self.settings = settings
+        self.db = db
+        self.delivery = delivery
+
+    async def refresh(self, entries: dict[int, Entry]) -> dict[int, Entry]:
+        return entries  # this process's own
+
+    async def online(self, player_id: int) -> bool:
+        return self.delivery.online(player_id)
+
+    async def add(self, player_id: int, tier: str, joined_at: float, online: bool) -> bool:
+        await self.db.run(queue_store.add(player_id, tier, joined_at))
+        return True
+
+    async def take_out(self, ids: list[int], online: bool | None) -> bool:
+        await self.db.run(queue_store.remove(ids))  # always possible here, under the matchmaker's lock
+        return True
+
+    async def seating(self, ids: list[int]) -> None:
+        pass
+
+    async def restore(self) -> dict[int, Entry]:
+        """Everyone who was waiting waits again, offline until it reconnects, for at most
+        ``queue_resume_seconds``."""
+        rows = await self.db.run(queue_store.load())
+        now = time.monotonic()
+        grace = max(self.settings.offline_grace, self.settings.queue_resume_seconds)
+        log(INFO, "queue restored", players=len(rows))
+        return {pid: Entry(pid, tier, joined_at, now, grace) for pid, tier, joined_at in rows}
+
+    async def lost(self, book: Matchmaker) -> None:
+        pass  # a process that is gone is this one
+
+    def connected(self, book: Matchmaker, player_id: int) -> None:
+        entry = book.of(player_id)
+        if entry is not None:
+            entry.offline_since = None
+            entry.grace = self.settings.offline_grace
+            book.send(player_id)
+
+    def disconnected(self, book: Matchmaker, player_id: int) -> None:
+        entry = book.of(player_id)
+        if entry is not None and entry.offline_since is None:
+            entry.offline_since = time.monotonic()
+            entry.grace = self.settings.offline_grace
+
+    def resend(self, book: Matchmaker, player_id: int) -> None:
+        if book.of(player_id) is not None:
+            book.send(player_id)
 
 
 def tier_or_error(name: str) -> economy.Tier:

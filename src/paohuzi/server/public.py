@@ -1,63 +1,77 @@
-"""The hub's part for public tables (匹配, issue 13 §4): joining and leaving a tier's queue, opening a public
-table for the players the :class:`~paohuzi.server.matchmaking.Matchmaker` seats together, and a public
-table's next hand (which takes waiting players into its computers' seats). Mixed into
-:class:`~paohuzi.server.hub.Hub`.
+"""Public tables (匹配, issue 13 §4), a collaborator of the hub: joining and leaving a tier's queue, opening a
+public table for the players the :class:`~paohuzi.server.matchmaking.Matchmaker` seats together, and a public
+table's next hand (which takes waiting players into its computers' seats).
 
 A public table is a room of kind ``public``: one hand per match (each hand is its own 一场, so that players
 may come and go between hands), the tier's multiplier and minimum, no 提示, no 解散; its code is internal:
 it is shown to nobody but its players, and nobody joins it by code.
+
+:class:`PublicTables` holds the ports it needs (the room directory, the claims, the queue, where a new room
+lives) and two of the hub's lobby calls, given to its constructor: where a player sits (here or in another
+process) and "leave the room you wait in".
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+from paohuzi.server import frames, store
 from paohuzi.server import protocol as p
-from paohuzi.server import store
 from paohuzi.server.config import Settings
-from paohuzi.server.frames import Frame, QueueInfo, RoomError, RoomState
+from paohuzi.server.frames import QueueInfo, RoomError, RoomState
 from paohuzi.server.logs import log
-from paohuzi.server.matchmaking import Matchmaker, tier_or_error
+from paohuzi.server.matchmaking import tier_or_error
 from paohuzi.server.room import Room, SeatState
-from paohuzi.server.seating import Claims, hold_each
+from paohuzi.server.room_options import room_options
+from paohuzi.server.seating import hold_each
 
 if TYPE_CHECKING:
     from paohuzi.server.db import Database
-    from paohuzi.server.registry import Connections
-    from paohuzi.server.room_options import RoomOptions
+    from paohuzi.server.ports import HubPorts
     from paohuzi.server.services import RoomServices
 
-__all__ = ["PublicTables", "PUBLIC_HANDS"]
+__all__ = ["PublicTables", "PUBLIC_HANDS", "check_beans"]
 
-INFO = 20
+ERROR, INFO = 40, 20
 PUBLIC_HANDS = 1  # hands in a public table's match: players may come and go between two
 
 
+async def check_beans(db: Database, player_id: int, minimum: int) -> None:
+    """A tier asks a minimum of beans to sit down (R7.3). :raises RoomError: 409 ``not_enough_beans``."""
+    if minimum <= 0:
+        return
+    fresh = await db.run(store.player_by_id(player_id))
+    beans = fresh.beans if fresh is not None else 0
+    if beans < minimum:
+        raise RoomError("not_enough_beans", f"this table asks {minimum} 欢乐豆 to sit down; you hold {beans}", 409)
+
+
 class PublicTables:
-    """Queue and public tables, for the hub (whose rooms, membership and services these are)."""
+    """The 匹配 queue and the public tables it opens, for the hub (whose rooms and services these are)."""
 
-    db: Database
-    rooms: dict[str, Room]
-    room_of: dict[int, Room]
-    services: RoomServices
-    queue: Matchmaker
-    claims: Claims
-
-    if TYPE_CHECKING:
-        conns: Connections
-
-        def room_options(self, body: p.RoomOptionsIn | p.QuickPlayIn, quick: bool) -> RoomOptions: ...
-
-        async def _new_code(self) -> str: ...
-
-        async def _services_for(self, room_id: int, code: str) -> RoomServices: ...
-
-        async def _check_beans(self, player_id: int, minimum: int) -> None: ...
-
-        async def _leave_waiting_room(self, player_id: int) -> None: ...
-
-        async def player_room_state(self, player_id: int) -> RoomState | None: ...
+    def __init__(  # noqa: PLR0913 (the ports, and the two lobby calls)
+        self,
+        settings: Settings,
+        db: Database,
+        ports: HubPorts,
+        services: RoomServices,
+        *,
+        seated: Callable[[int], Awaitable[RoomState | None]],
+        leave_waiting: Callable[[int], Awaitable[None]],
+    ) -> None:
+        self.settings = settings
+        self.db = db
+        self.directory = ports.directory
+        self.claims = ports.claims
+        self.queue = ports.queue
+        self.home = ports.home
+        self.delivery = ports.delivery
+        self.services = services
+        self.seated = seated  # the room the player sits in, here or elsewhere (Hub.player_room_state)
+        self.leave_waiting = leave_waiting  # Hub._leave_waiting_room
 
     async def queue_join(self, player_id: int, tier_name: str) -> QueueInfo | None:
         """Wait for a public table of ``tier_name``: a room without a match on is left first. Your place,
@@ -67,13 +81,14 @@ class PublicTables:
             ``not_enough_beans``, ``already_queued`` (409)."""
         tier = tier_or_error(tier_name)
         async with self.claims.hold(player_id):  # one seating request of the player's at a time (seating.py)
-            room = self.room_of.get(player_id)
+            room = self.directory.room_of(player_id)
             if room is not None and room.playing:
                 raise RoomError("in_game", "you are playing a match; finish it or leave the table first")
-            await self._check_beans(player_id, tier.minimum)
+            await check_beans(self.db, player_id, tier.minimum)
             if await self.queue.entry(player_id) is None:
-                await self._leave_waiting_room(player_id)
-            await self.queue.join(player_id, tier.name)
+                await self.leave_waiting(player_id)
+            groups = await self.queue.join(player_id, tier.name)
+            await self._open(tier.name, groups)  # three waiting: seated at once (this claim is re-entrant)
             return await self.queue.place(player_id)
 
     async def queue_leave(self, player_id: int) -> str:
@@ -96,34 +111,49 @@ class PublicTables:
         if entry is not None:
             raise RoomError("queued", f"you wait for a table in the {entry.tier} queue; leave the queue first")
 
-    def _make_queue(self, settings: Settings) -> Matchmaker:
-        """The queue, delivering through whatever ``conns`` the hub has when it sends (the shared mode puts
-        its relay there after the hub is built)."""
-        return Matchmaker(settings, self.db, _Live(self), self.open_public)
+    async def run(self) -> None:
+        """The queue's background loop: :meth:`Matchmaker.tick` a few times a second, and the tables it asks for."""
+        period = max(0.05, min(0.5, self.settings.match_fill_seconds / 4))
+        while True:
+            await asyncio.sleep(period)
+            try:
+                for tier, groups in await self.queue.tick():
+                    await self._open(tier, groups)
+            except Exception:
+                log(ERROR, "matchmaking failed", exc_info=True)
+
+    async def _open(self, tier: str, groups: list[list[int]]) -> None:
+        for ids in groups:
+            try:
+                await self.open_public(tier, ids)
+            except Exception:
+                log(ERROR, "public table could not be opened", players=ids, tier=tier, exc_info=True)
+                for pid in ids:
+                    self.delivery.send(pid, frames.error("internal", "no table could be opened; please try again"))
 
     async def open_public(self, tier: str, players: list[int]) -> None:
         """A new public table of ``tier`` for ``players`` (in queue order, seats 0, 1 …); computers take the
         other seats; the hand starts at once. A player seated elsewhere since leaving the queue (a quick
         play in between) is left out: one room per player (seating.py)."""
         async with hold_each(self.claims, players) as held:
-            players = [pid for pid in players if pid in held and await self.player_room_state(pid) is None]
+            players = [pid for pid in players if pid in held and await self.seated(pid) is None]
             if players:
                 await self._open_public(tier, players)
 
     async def _open_public(self, tier: str, players: list[int]) -> None:
-        options = self.room_options(p.QuickPlayIn(tier=tier, hands=PUBLIC_HANDS), quick=True).public()
-        code = await self._new_code()
+        options = room_options(self.settings, p.QuickPlayIn(tier=tier, hands=PUBLIC_HANDS), quick=True).public()
+        code = await self.home.new_code(self.directory.rooms)
         room_id = await self.db.run(store.create_room(code, "public", None, options, 3))
-        services = await self._services_for(room_id, code)
+        services = await self.home.services_for(self.services, room_id, code)
         bot = options.bot_level
         seats = [
             SeatState(i, players[i], None, True) if i < len(players) else SeatState(i, None, bot, True)
             for i in range(3)
         ]
         room = Room(services, room_id, code, "public", None, options, seats)
-        self.rooms[code] = room
+        self.directory.add(room)
         for pid in players:
-            self.room_of[pid] = room
+            self.directory.seat(pid, room)
         async with room.lock:
             await room.start_match()
         log(INFO, "public table", room=code, tier=tier, players=players)
@@ -132,7 +162,7 @@ class PublicTables:
         """继续 at a public table: ready for the next hand, if the player still holds the tier's minimum.
         When every player there is ready, players waiting in the tier's queue take the computers' (and
         free) seats, computers fill what is left, and the hand starts."""
-        await self._check_beans(player_id, room.options.minimum)
+        await check_beans(self.db, player_id, room.options.minimum)
         tier = room.options.tier
 
         async with contextlib.AsyncExitStack() as held:
@@ -142,22 +172,9 @@ class PublicTables:
                 free = []
                 for pid in sorted(await self.queue.take(tier, n)):
                     await held.enter_async_context(self.claims.hold(pid))
-                    if await self.player_room_state(pid) is None:  # not seated elsewhere meanwhile
+                    if await self.seated(pid) is None:  # not seated elsewhere meanwhile
                         free.append(pid)
                 return free
 
             for newcomer in await room.rematch(player_id, take):
-                self.room_of[newcomer] = room
-
-
-class _Live:
-    """The hub's current connections as the queue's delivery port."""
-
-    def __init__(self, tables: PublicTables) -> None:
-        self.tables = tables
-
-    def send(self, player: int, frame: Frame) -> None:
-        self.tables.conns.send(player, frame)
-
-    def online(self, player: int) -> bool:
-        return self.tables.conns.online(player)
+                self.directory.seat(newcomer, room)

@@ -5,6 +5,7 @@ rooms' :class:`~paohuzi.server.services.Roster`). The hub owns both and hands th
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, cast
 
 from paohuzi.scoring import level_title
@@ -15,16 +16,52 @@ from paohuzi.server.rows import PlayerProfile, PlayerRow
 __all__ = ["Connections", "PlayerCards"]
 
 
-class Connections(dict[int, Connection]):
-    """Player id → that player's one open websocket, and the delivery port over them."""
+class Connections:
+    """Player id → that player's one open websocket in this process, and the delivery port over them."""
+
+    def __init__(self) -> None:
+        self._sockets: dict[int, Connection] = {}
+
+    def get(self, player: int) -> Connection | None:
+        return self._sockets.get(player)
+
+    def __contains__(self, player: object) -> bool:
+        return player in self._sockets
+
+    def __len__(self) -> int:
+        return len(self._sockets)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._sockets)
+
+    def values(self) -> list[Connection]:
+        """The open websockets (a copy: closing one may change the registry)."""
+        return list(self._sockets.values())
+
+    def put(self, player: int, conn: Connection) -> Connection | None:
+        """``conn`` is the player's websocket from now on: the one it replaces, or None."""
+        old = self._sockets.get(player)
+        self._sockets[player] = conn
+        return old
+
+    def remove(self, player: int, conn: Connection) -> bool:
+        """Forget ``conn`` if it is still the player's websocket; whether it was."""
+        if self._sockets.get(player) is not conn:
+            return False
+        del self._sockets[player]
+        return True
 
     def send(self, player: int, frame: Frame) -> None:
-        conn = self.get(player)
+        conn = self._sockets.get(player)
         if conn is not None:
             conn.send(cast("dict[str, Any]", frame))
 
     def online(self, player: int) -> bool:
-        return player in self
+        return player in self._sockets
+
+    def local(self, player: int) -> Connection | None:
+        """The player's websocket in this process (the same as :meth:`get`; the relayed delivery port has it too)."""
+        return self._sockets.get(player)
 
 
 class PlayerCards:

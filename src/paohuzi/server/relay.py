@@ -6,10 +6,12 @@ holding its lease (the *owner*). The edge forwards the player's frames to the ow
 the player comes and goes (``attach``, ``detach``); the owner sends each seat's frames back to the edge
 (``out``). Lobby calls for a room of another process are requests with a reply (``call``, ``reply``).
 
-:class:`Bus` publishes in order from one task (pipelined), and hands every message received to a
-handler. :class:`SharedConnections` is the owner's delivery port: the local websockets, and for the players
-of its rooms connected elsewhere, the edge to relay to. :class:`Seats` mirrors which room each player sits
-in (``<prefix>:seat:<player>`` → room code) for the edges and the other processes' lobby calls.
+:class:`Bus` publishes in order from one task (pipelined), and keeps every message received, in order, for its
+reader (:meth:`Bus.received`; :class:`~paohuzi.server.shared.Cluster` reads them). The messages are typed
+(:mod:`paohuzi.server.relay_messages`). :class:`RelayedConnections` is the owner's delivery port: the local
+websockets, and for the players of its rooms connected elsewhere, the edge to relay to. :class:`Seats` mirrors
+which room each player sits in (``<prefix>:seat:<player>`` → room code) for the edges and the other processes'
+lobby calls.
 """
 
 from __future__ import annotations
@@ -17,19 +19,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 
 from paohuzi.server.connection import Connection
+from paohuzi.server.directory import RoomDirectory
 from paohuzi.server.frames import Frame
 from paohuzi.server.logs import log
 from paohuzi.server.registry import Connections
+from paohuzi.server.relay_messages import Message, Out, from_wire
 
-__all__ = ["Bus", "Seats", "SharedConnections"]
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+__all__ = ["Bus", "RelayedConnections", "Seats"]
 
 WARNING, ERROR = 30, 40
-Message = dict[str, Any]
 
 # KEYS[1] the seat key, ARGV[1] the room code: delete the key only if the player still sits in that room.
 _UNSEAT = """
@@ -43,11 +49,11 @@ return 0
 class Bus:
     """Messages between the server processes over Redis pub/sub."""
 
-    def __init__(self, redis: Any, prefix: str, me: str) -> None:
+    def __init__(self, redis: Redis, prefix: str, me: str) -> None:
         self.redis = redis
         self.prefix = prefix
         self.me = me
-        self.handler: Callable[[Message], None] | None = None
+        self._in: asyncio.Queue[Message] = asyncio.Queue()  # received, for the reader (in order)
         self._out: asyncio.Queue[tuple[str, bytes, Callable[[int], None] | None]] = asyncio.Queue()
         self._pubsub: Any = None
         self._tasks: list[asyncio.Task[Any]] = []
@@ -74,10 +80,14 @@ class Bus:
     def send(self, proc: str, message: Message, counted: Callable[[int], None] | None = None) -> None:
         """Publish ``message`` to process ``proc`` (in order with every other); ``counted`` gets how many
         listeners received it (0: that process is gone)."""
-        self._out.put_nowait((self.channel(proc), orjson.dumps(message), counted))
+        self._out.put_nowait((self.channel(proc), orjson.dumps(message.to_wire()), counted))
 
     def broadcast(self, message: Message) -> None:
-        self._out.put_nowait((f"{self.prefix}:all", orjson.dumps(message), None))
+        self._out.put_nowait((f"{self.prefix}:all", orjson.dumps(message.to_wire()), None))
+
+    async def received(self) -> Message:
+        """The next message received (in the order they came)."""
+        return await self._in.get()
 
     async def flush(self, timeout: float = 2.0) -> None:
         """Wait until everything sent so far is published (at shutdown)."""
@@ -133,52 +143,55 @@ class Bus:
     def _dispatch(self, data: bytes) -> None:
         try:
             message = orjson.loads(data)
-            if isinstance(message, dict) and self.handler is not None:
-                self.handler(message)
+            if isinstance(message, dict):
+                self._in.put_nowait(from_wire(message))
         except Exception:  # noqa: BLE001 — one bad message must not stop the listener
             log(ERROR, "relay message failed", exc_info=True)
 
 
-class SharedConnections(Connections):
-    """The owner's delivery port: local websockets, and the edges of its players connected elsewhere."""
+class RelayedConnections:
+    """The owner's delivery port in the shared mode: this process's websockets (``local``), and for the players
+    of its rooms connected elsewhere (``remote``: player → the process holding its websocket), the relay."""
 
-    def __init__(self, bus: Bus, room_code: Callable[[int], str | None]) -> None:
-        super().__init__()
+    def __init__(self, local: Connections, bus: Bus, directory: RoomDirectory) -> None:
+        self.local_sockets = local
         self.bus = bus
-        self.remote: dict[int, str] = {}  # player id → the process holding the player's websocket
-        self.room_code = room_code
-        self.on_gone: Callable[[int, str], None] | None = None  # an edge did not answer for a player
+        self.directory = directory
+        self.remote: dict[int, str] = {}
 
     def send(self, player: int, frame: Frame) -> None:
-        conn = self.get(player)
+        conn = self.local_sockets.get(player)
         if conn is not None:
             conn.send(cast("dict[str, Any]", frame))
             return
         edge = self.remote.get(player)
         if edge is None:
             return
-        message = {"k": "out", "p": player, "c": self.room_code(player), "f": frame}
 
         def counted(n: int) -> None:
             if n == 0 and self.remote.get(player) == edge:  # that process is gone: the player is offline
                 del self.remote[player]
-                if self.on_gone is not None:
-                    self.on_gone(player, edge)
+                self._gone(player)
 
-        self.bus.send(edge, message, counted)
+        self.bus.send(edge, Out(player, self.directory.code_of(player), cast("dict[str, Any]", frame)), counted)
+
+    def _gone(self, player: int) -> None:
+        room = self.directory.room_of(player)
+        if room is not None and player not in self.local_sockets:
+            room.disconnected(player)
 
     def online(self, player: int) -> bool:
-        return player in self or player in self.remote
+        return player in self.local_sockets or player in self.remote
 
     def local(self, player: int) -> Connection | None:
-        return self.get(player)
+        return self.local_sockets.get(player)
 
 
 class Seats:
     """Which room each player sits in, for every process: ``<prefix>:seat:<player>`` → room code, written
     in order by the owner of the room (a player who left is unseated only from that room)."""
 
-    def __init__(self, redis: Any, prefix: str) -> None:
+    def __init__(self, redis: Redis, prefix: str) -> None:
         self.redis = redis
         self.prefix = prefix
         self._unseat = redis.register_script(_UNSEAT)

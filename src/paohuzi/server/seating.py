@@ -12,7 +12,7 @@ between. The hub is given one of two implementations:
 - :class:`RedisClaims` (the shared mode, issue 14): the same lock in the process, then a Redis key
   ``<prefix>:claim:<player>`` set only if absent (``SET NX PX``) with a random token, renewed while held
   and deleted only by the token's holder (a crashed holder's claim expires within :data:`CLAIM_MS`). It
-  is released only once the player's seat is written to Redis (:class:`SeatMap` →
+  is released only once the player's seat is written to Redis (the room directory's seat mirror,
   :class:`~paohuzi.server.relay.Seats`), so the next holder, in any process, sees where the player sits.
 
 A second quick play, or a second "create room", made while (or after) the first one made a room answers
@@ -35,11 +35,11 @@ from paohuzi.server.frames import RoomError, RoomState
 from paohuzi.server.logs import log
 
 if TYPE_CHECKING:
-    from paohuzi.server.relay import Seats
-    from paohuzi.server.room import Room
+    from redis.asyncio import Redis
+
     from paohuzi.server.room_options import RoomOptions
 
-__all__ = ["Claims", "LocalClaims", "RedisClaims", "SeatMap", "same_room"]
+__all__ = ["Claims", "LocalClaims", "RedisClaims", "hold_each", "same_room"]
 
 WARNING = 30
 CLAIM_MS = 3_000  # a claim left by a crashed process expires after this long (its holder renews it)
@@ -119,7 +119,7 @@ class RedisClaims:
     """The shared mode: the process's lock, then the player's claim in Redis, released once ``settle``
     (the seat directory's writes so far) is done."""
 
-    def __init__(self, redis: Any, prefix: str, settle: Callable[[], Awaitable[None]]) -> None:
+    def __init__(self, redis: Redis, prefix: str, settle: Callable[[], Awaitable[None]]) -> None:
         self.redis = redis
         self.prefix = prefix
         self.settle = settle
@@ -203,29 +203,3 @@ def same_room(state: RoomState | None, player: int, kind: str, options: RoomOpti
     if kind == "quick":  # a finished match is not repeated: the next quick play is a new table
         return state["match"] is not None and not state["match"].get("finished")
     return kind == "private" and state["owner"] == player and state["match"] is None
-
-
-class SeatMap(dict[int, "Room"]):
-    """The shared hub's ``room_of`` (player → room), mirrored to Redis for the other processes (:class:`Seats`)."""
-
-    def __init__(self, seats: Seats) -> None:
-        super().__init__()
-        self.seats = seats
-        self.quiet = False  # True while a room is given up: the new owner writes its players' seats
-
-    def __setitem__(self, player: int, room: Room) -> None:
-        super().__setitem__(player, room)
-        self.seats.seat(player, room.code)
-
-    def __delitem__(self, player: int) -> None:
-        room = self[player]
-        super().__delitem__(player)
-        if not self.quiet:
-            self.seats.unseat(player, room.code)
-
-    def pop(self, player: int, default: Any = None) -> Any:
-        if player not in self:
-            return default
-        room = self[player]
-        del self[player]
-        return room

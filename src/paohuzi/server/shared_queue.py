@@ -1,8 +1,9 @@
 """匹配 in the shared mode (issue 14): one queue for every server process, kept in Redis.
 
-:class:`SharedMatchmaker` is the :class:`~paohuzi.server.matchmaking.Matchmaker` of a process of the shared
-mode: the same rules (three online players seated at once, the fill time, the offline grace, a public table
-taking waiting players at its next hand), with the queue in Redis instead of the process's memory:
+:class:`RedisQueue` is where the :class:`~paohuzi.server.matchmaking.Matchmaker` of a process of the shared
+mode keeps its queue (its :class:`~paohuzi.server.matchmaking.QueueKeeper`), and :class:`QueueFrames` how it
+reaches the waiting players: the same rules (three online players seated at once, the fill time, the offline
+grace, a public table taking waiting players at its next hand), with the queue in Redis instead of the process's memory:
 
 - ``<prefix>:queue`` — player id → ``"<tier> <joined at>"`` (wall-clock seconds): who waits, where, since when;
 - ``<prefix>:queue:off`` — player id → ``"<offline since> <grace>"`` for a waiting player whose websocket is
@@ -25,16 +26,19 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paohuzi.server.config import Settings
-from paohuzi.server.db import Database
 from paohuzi.server.frames import Frame
 from paohuzi.server.logs import log
-from paohuzi.server.matchmaking import Entry, Matchmaker, OpenTable
-from paohuzi.server.relay import Bus, SharedConnections
+from paohuzi.server.matchmaking import Entry, Matchmaker
+from paohuzi.server.relay import Bus, RelayedConnections
+from paohuzi.server.relay_messages import Out
 
-__all__ = ["SharedMatchmaker"]
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+__all__ = ["QueueFrames", "RedisQueue"]
 
 INFO, WARNING = 20, 30
 
@@ -74,11 +78,11 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-class _QueueFrames:
+class QueueFrames:
     """The queue's delivery port in the shared mode: a player's ``queue`` frames go to the process holding
     its websocket (``<prefix>:presence``), in order, from one task."""
 
-    def __init__(self, redis: Any, presence: str, bus: Bus, conns: SharedConnections) -> None:
+    def __init__(self, redis: Redis, presence: str, bus: Bus, conns: RelayedConnections) -> None:
         self.redis = redis
         self.presence = presence
         self.bus = bus
@@ -116,7 +120,7 @@ class _QueueFrames:
                     if conn is not None:
                         conn.send(frame)  # type: ignore[arg-type]
                     elif edge is not None:
-                        self.bus.send(_text(edge), {"k": "out", "p": pid, "c": None, "f": frame})
+                        self.bus.send(_text(edge), Out(pid, None, dict(frame)))
             except Exception as exc:  # noqa: BLE001 — Redis away: these frames are lost; `sync` asks again
                 log(WARNING, "queue frames not relayed", error=repr(exc), frames=len(batch))
             finally:
@@ -125,23 +129,23 @@ class _QueueFrames:
                     self._out.task_done()
 
 
-class SharedMatchmaker(Matchmaker):
-    """The queue of every tier, in Redis, for every process of the shared mode."""
+class RedisQueue:
+    """The queue of every tier, in Redis, for every process of the shared mode (a
+    :class:`~paohuzi.server.matchmaking.QueueKeeper`)."""
 
-    def __init__(  # noqa: PLR0913 (what the shared hub hands over)
+    def __init__(  # noqa: PLR0913 (what the shared wiring hands over)
         self,
         settings: Settings,
-        db: Database,
-        open_table: OpenTable,
-        redis: Any,
+        redis: Redis,
         prefix: str,
         me: str,
         bus: Bus,
-        conns: SharedConnections,
+        conns: RelayedConnections,
+        frames: QueueFrames,
     ) -> None:
+        self.settings = settings
         self.presence = f"{prefix}:presence"
-        self.frames = _QueueFrames(redis, self.presence, bus, conns)
-        super().__init__(settings, db, self.frames, open_table)
+        self.frames = frames
         self.redis = redis
         self.prefix = prefix
         self.me = me
@@ -155,18 +159,19 @@ class SharedMatchmaker(Matchmaker):
 
     @property
     def resume_grace(self) -> float:
+        """How long a player whose process is gone keeps its place (as after a restart)."""
         return max(self.settings.offline_grace, self.settings.queue_resume_seconds)
 
     # ---- the queue in Redis --------------------------------------------------------------------------
 
-    async def _refresh(self) -> None:
+    async def refresh(self, entries: dict[int, Entry]) -> dict[int, Entry]:
         """The queue as Redis has it now (the offline times turned into this process's monotonic clock)."""
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hgetall(self.keys[0])
             pipe.hgetall(self.keys[1])
             waiting, off = await pipe.execute()
         now_wall, now_mono = time.time(), time.monotonic()
-        entries: dict[int, Entry] = {}
+        entries = {}
         for key, value in waiting.items():
             pid = int(key)
             tier, joined = _text(value).split(" ")
@@ -176,24 +181,20 @@ class SharedMatchmaker(Matchmaker):
                 wall, grace_text = _text(gone).split(" ")
                 since, grace = now_mono - max(0.0, now_wall - float(wall)), float(grace_text)
             entries[pid] = Entry(pid, tier, float(joined), since, grace)
-        self.entries = entries
+        return entries
 
-    async def _online(self, player_id: int) -> bool:
+    async def online(self, player_id: int) -> bool:
         return self.conns.local(player_id) is not None or bool(await self.redis.hexists(self.presence, str(player_id)))
 
-    async def _add(self, player_id: int, tier: str, joined_at: float, online: bool) -> bool:
+    async def add(self, player_id: int, tier: str, joined_at: float, online: bool) -> bool:
         off = "" if online else f"{time.time()} {self.settings.offline_grace}"
         return bool(await self._add_script(keys=self.keys, args=[player_id, f"{tier} {joined_at!r}", off]))
 
-    async def _unqueue(self, ids: list[int], tier: str, online: bool | None) -> bool:
+    async def take_out(self, ids: list[int], online: bool | None) -> bool:
         mode = "any" if online is None else "on" if online else "off"
-        if not await self._take_script(keys=self.keys, args=[mode, *ids]):
-            await self._refresh()
-            return False
-        self._forget(ids, tier)
-        return True
+        return bool(await self._take_script(keys=self.keys, args=[mode, *ids]))
 
-    async def _seating(self, ids: list[int]) -> None:
+    async def seating(self, ids: list[int]) -> None:
         """Their ``queue: null`` goes first; the owner relays their room's frames to their edges."""
         await self.frames.flush()
         edges = await self.redis.hmget(self.presence, [str(pid) for pid in ids])
@@ -201,10 +202,11 @@ class SharedMatchmaker(Matchmaker):
             if edge is not None and self.conns.local(pid) is None:
                 self.conns.remote[pid] = _text(edge)
 
-    async def restore(self) -> None:
-        """Nothing to restore: the queue is in Redis. (A process that died is found by :meth:`tick`.)"""
-        await self._refresh()
-        log(INFO, "queue (shared)", players=len(self.entries))
+    async def restore(self) -> dict[int, Entry]:
+        """Nothing to restore: the queue is in Redis. (A process that died is found by :meth:`lost`.)"""
+        entries = await self.refresh({})
+        log(INFO, "queue (shared)", players=len(entries))
+        return entries
 
     # ---- connections ---------------------------------------------------------------------------------
 
@@ -218,43 +220,36 @@ class SharedMatchmaker(Matchmaker):
         if not task.cancelled() and task.exception() is not None:
             log(WARNING, "queue update failed", error=repr(task.exception()))
 
-    def connected(self, player_id: int) -> None:
-        self._spawn(self._connected(player_id))
+    def connected(self, book: Matchmaker, player_id: int) -> None:
+        self._spawn(self._connected(book, player_id))
 
-    async def _connected(self, player_id: int) -> None:
+    async def _connected(self, book: Matchmaker, player_id: int) -> None:
         # presence first (as the edge's own attach does): a tick that finds it cannot take this player offline
         await self.redis.hset(self.presence, str(player_id), self.me)
         await self.redis.hdel(self.keys[1], str(player_id))
-        async with self.lock:
-            await self._refresh()
-            if player_id in self.entries:
-                self.send(player_id)
+        await self._resend(book, player_id)
 
-    def disconnected(self, player_id: int) -> None:
+    def disconnected(self, book: Matchmaker, player_id: int) -> None:
         self._spawn(self._offline(player_id, self.me, self.settings.offline_grace))
 
     async def _offline(self, player_id: int, edge: str, grace: float) -> bool:
-        args = [player_id, f"{time.time()} {grace}", edge]
+        args: list[str | int] = [player_id, f"{time.time()} {grace}", edge]
         return bool(await self._offline_script(keys=[*self.keys, self.presence], args=args))
 
-    def resend(self, player_id: int) -> None:
-        async def resend() -> None:
-            async with self.lock:
-                await self._refresh()
-                if player_id in self.entries:
-                    self.send(player_id)
+    def resend(self, book: Matchmaker, player_id: int) -> None:
+        self._spawn(self._resend(book, player_id))
 
-        self._spawn(resend())
+    async def _resend(self, book: Matchmaker, player_id: int) -> None:
+        async with book.lock:
+            book.entries = await self.refresh(book.entries)
+            if book.of(player_id) is not None:
+                book.send(player_id)
 
-    async def tick(self) -> None:
-        await self._find_lost()
-        await super().tick()
-
-    async def _find_lost(self) -> None:
+    async def lost(self, book: Matchmaker) -> None:
         """Waiting players online at a process that is gone (killed: its channel has no listener) go
         offline, with the grace of a restart."""
-        await self._refresh()
-        online = [e.player_id for e in self.entries.values() if e.offline_since is None]
+        entries = await self.refresh(book.entries)
+        online = [e.player_id for e in entries.values() if e.offline_since is None]
         if not online:
             return
         found = await self.redis.hmget(self.presence, [str(pid) for pid in online])

@@ -12,12 +12,13 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from paohuzi.server import frames
 from paohuzi.server.config import Settings
 from paohuzi.server.connection import Connection
 from paohuzi.server.hub import Hub
 from paohuzi.server.logs import log
 from paohuzi.server.metrics import Metrics
-from paohuzi.server.protocol import Act, Hello, ProtocolError, parse_client_frame
+from paohuzi.server.protocol import Act, ClientMessage, Hello, ProtocolError, parse_client_frame
 from paohuzi.server.room import RoomError
 
 __all__ = ["websocket_endpoint", "origin_allowed"]
@@ -126,10 +127,9 @@ def _check_text(msg: Any) -> None:
 
 
 def _error(conn: Connection, code: str, message: str, msg_id: Any = None) -> None:
-    frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
-    if msg_id is not None and (not isinstance(msg_id, str) or _encodable(msg_id)):
-        frame["id"] = msg_id
-    conn.send(frame)
+    if isinstance(msg_id, str) and not _encodable(msg_id):
+        msg_id = None  # it could not go out
+    conn.send(dict(frames.error(code, message, msg_id)))
 
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
@@ -169,7 +169,7 @@ async def _serve(websocket: WebSocket, conn: Connection, hub: Hub, settings: Set
                 return
             msg = _parse(conn, text, settings, metrics) if admitted else None
             if msg is not None:
-                await _handle(conn, msg, hub, metrics)
+                await _handle(conn, msg, text if isinstance(text, str) else text.decode(), hub, metrics)
 
 
 async def _hello(websocket: WebSocket, conn: Connection, hub: Hub, settings: Settings, metrics: Metrics) -> bool:
@@ -225,7 +225,7 @@ def _admit(conn: Connection, text: str | bytes, settings: Settings) -> bool | No
     return True
 
 
-def _parse(conn: Connection, text: str | bytes, settings: Settings, metrics: Metrics) -> Any:
+def _parse(conn: Connection, text: str | bytes, settings: Settings, metrics: Metrics) -> ClientMessage | None:
     """The frame's message, or None when it was refused at the wire edge (a strike and an error frame; the
     connection is closed at ``max_strikes``)."""
     try:
@@ -242,12 +242,13 @@ def _parse(conn: Connection, text: str | bytes, settings: Settings, metrics: Met
     return msg
 
 
-async def _handle(conn: Connection, msg: Any, hub: Hub, metrics: Metrics) -> None:
-    """Hand a message to the hub; a refusal or a failure becomes an error frame. ``act`` is timed."""
+async def _handle(conn: Connection, msg: ClientMessage, text: str, hub: Hub, metrics: Metrics) -> None:
+    """Hand a message (and its ``text``, relayed as it is in the shared mode) to the hub; a refusal or a
+    failure becomes an error frame. ``act`` is timed."""
     started = time.perf_counter()
     result = "ok"
     try:
-        await hub.handle(conn, msg)
+        await hub.handle(conn, msg, text)
     except RoomError as exc:
         result = "refused"
         _error(conn, exc.code, exc.message, msg.id)
