@@ -371,6 +371,19 @@ def test_the_type_checking_finder_sees_a_class_body_block() -> None:
     assert _type_checking_members(ast.parse(code)) == ["A: 3"]
 
 
+
+def test_no_module_is_kept_short_by_a_mixin() -> None:
+    """Issue 28: the 600-line limit was once met by splitting one class into mixins stacked across files
+    (the engine's ``Hand``, the hub's public tables, the room's dissolution). A behaviour that differs is an
+    object passed in; a class of ``src/`` named ``…Mixin`` is the old split."""
+    bad = [
+        f"{path.relative_to(SRC)}: {node.name}"
+        for path in ALL_FILES
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef) and node.name.endswith("Mixin")
+    ]
+    assert not bad, f"mixin classes (compose instead): {bad}"
+
 # ---- the size limit in every language (issue 28) ------------------------------------------------------------
 
 # A module is code read as one unit: Python, the web client's ES modules (src/paohuzi/web/js), Cython sources

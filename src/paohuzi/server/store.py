@@ -209,7 +209,7 @@ def open_rooms() -> Job[list[tuple[int, str]]]:
 
 def load_open_rooms(room_id: int | None = None) -> Job[list[StoredRoom]]:
     """Every room not closed (or the one of ``room_id``, if open), with its seats, its match on (if any),
-    and that match's hands with their actions: what :meth:`paohuzi.server.hub.Hub.recover` rebuilds."""
+    and that match's hands with their actions: what :meth:`paohuzi.server.wiring.OneProcess.recover` rebuilds."""
 
     def job(s: Session) -> list[StoredRoom]:
         out = []
