@@ -21,13 +21,9 @@ from paohuzi.rules import RuleSet, find_preset, preset_names
 from paohuzi.server import economy, profile_store, store
 from paohuzi.server import protocol as p
 from paohuzi.server.frames import (
-    DissolutionInfo,
-    MatchInfo,
     PlayerProfile,
     QueueInfo,
-    RoomOptionsData,
     RoomState,
-    SeatInfo,
 )
 from paohuzi.server.hub import Hub
 from paohuzi.server.limits import Limits
@@ -44,18 +40,9 @@ _bearer = HTTPBearer(auto_error=False, description="the guest token from POST /a
 AS_JSON = dict[str, Any]
 
 
-class RoomView(TypedDict):
+class RoomView(RoomState):
     """RoomState (docs/protocol.md §2) with the room's ``share_url``."""
 
-    code: str
-    kind: str
-    share_path: str | None
-    owner: int | None
-    status: str
-    options: RoomOptionsData
-    seats: list[SeatInfo]
-    match: MatchInfo | None
-    dissolution: DissolutionInfo | None
     share_url: str | None
 
 

@@ -69,17 +69,9 @@ class PublicProfile(TypedDict):
     title: str
 
 
-class RankedProfile(TypedDict):
+class RankedProfile(PublicProfile):
     """A leaderboard's row (``GET /api/leaderboard``): the public profile and its rank."""
 
-    id: int
-    nickname: str
-    points: int
-    hands_played: int
-    hands_won: int
-    matches_played: int
-    beans: int
-    title: str
     rank: int
 
 
