@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import httpx
@@ -26,12 +27,19 @@ def test_metrics_count_tables_players_actions_latency_and_commits(server: Server
     text = httpx.get(server.url + "/metrics").text
     assert _sample(text, "paohuzi_tables") >= 1 and _sample(text, "paohuzi_players_online") >= 1
     assert play_seat(me, "hand_over", timeout=120) is not None
-    r = httpx.get(server.url + "/metrics")
-    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
-    text = r.text
-    bot = _sample(text, 'paohuzi_actions_total{by="bot"}')
-    player = _sample(text, 'paohuzi_actions_total{by="player"}')
-    acts = _sample(text, 'paohuzi_action_seconds_count{result="ok"}')
+    # An act is timed once the hub has handled it (ws.py), after its frames went out: the last act's time may
+    # land just after the hand_over reached us, so read until it has (on state, with a bound), then check.
+    deadline = time.monotonic() + 10
+    while True:
+        r = httpx.get(server.url + "/metrics")
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+        text = r.text
+        bot = _sample(text, 'paohuzi_actions_total{by="bot"}')
+        player = _sample(text, 'paohuzi_actions_total{by="player"}')
+        acts = _sample(text, 'paohuzi_action_seconds_count{result="ok"}')
+        if acts >= player or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
     assert bot > 0 and player >= 1 and acts >= player
     assert _sample(text, "paohuzi_db_commit_seconds_count") >= 1
     assert _sample(text, "paohuzi_ws_queue_bytes") >= 0 and _sample(text, "paohuzi_ws_queue_frames") >= 0
