@@ -28,6 +28,7 @@ __all__ = [
     "MatchOverFrame",
     "MessageId",
     "PlayerCard",
+    "PlayerCounts",
     "PlayerProfile",
     "PongFrame",
     "QueueFrame",
@@ -78,8 +79,8 @@ class PlayerCard(TypedDict):
     points: int
 
 
-class PlayerProfile(TypedDict):
-    """Profile (docs/protocol.md §2): a player's row and its R7.4 title (``welcome``, ``GET /api/me``)."""
+class PlayerCounts(TypedDict):
+    """What every view of a player shows: who, and the counts anyone may see (the profiles below extend it)."""
 
     id: int
     nickname: str
@@ -87,8 +88,13 @@ class PlayerProfile(TypedDict):
     hands_played: int
     hands_won: int
     matches_played: int
-    created_at: str | None
     beans: int
+
+
+class PlayerProfile(PlayerCounts):
+    """Profile (docs/protocol.md §2): a player's row and its R7.4 title (``welcome``, ``GET /api/me``)."""
+
+    created_at: str | None
     title: str
 
 

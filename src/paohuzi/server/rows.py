@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, TypedDict, cast
 
 from paohuzi.scoring import level_title
-from paohuzi.server.frames import PlayerProfile
+from paohuzi.server.frames import PlayerCounts, PlayerProfile
 from paohuzi.server.models import utcnow
 from paohuzi.server.room_options import RoomOptions
 
@@ -43,29 +43,15 @@ __all__ = [
 ]
 
 
-class PlayerData(TypedDict):
+class PlayerData(PlayerCounts):
     """A player's row as JSON (the export's ``player``)."""
 
-    id: int
-    nickname: str
-    points: int
-    hands_played: int
-    hands_won: int
-    matches_played: int
     created_at: str | None
-    beans: int
 
 
-class PublicProfile(TypedDict):
+class PublicProfile(PlayerCounts):
     """A profile as anyone may see it (``GET /api/players/{id}``): no ``created_at``."""
 
-    id: int
-    nickname: str
-    points: int
-    hands_played: int
-    hands_won: int
-    matches_played: int
-    beans: int
     title: str
 
 
