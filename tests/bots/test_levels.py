@@ -46,11 +46,14 @@ def test_levels_are_bots(name: str) -> None:
         assert type(bot) is GreedyBot and not bot.useful
     elif key == "expert":
         assert type(bot) is SearchBot and (bot.worlds, bot.time, bot.infer) == (24, 1.0, False)
-    else:  # the learned scorer (shipped weights, recorded margin) raced where it is unsure (docs/AI.md §7, §8a)
+    else:  # the learned scorer (shipped weights, recorded margin) raced where it is unsure (docs/AI.md §7, §8a),
+        # in the families its weights cover (R9: the classic family; levels.ByFamily routes the others)
+        assert type(bot) is levels.ByFamily and bot.level.families == ("classic",)
+        bot = bot.primary
         assert type(bot) is ScorerSearchBot and (bot.worlds, bot.challengers, bot.gap) == (12, 1, 1.0)
         scorer = bot.scorer
         assert type(scorer) is ScorerBot and (scorer.margin, scorer.k, scorer.model.meta["seed"]) == (0.1, 4, 0)
-    assert bot.name == name
+    assert make_bot(name, seed=2).name == name
     assert levels.make_level_bot(name, seed=2).name == key
 
 

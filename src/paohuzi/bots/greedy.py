@@ -31,6 +31,7 @@ from paohuzi.bots.view import View, read
 from paohuzi.cards import NUM_KINDS, Card
 from paohuzi.engine import Action, ActionKind, Observation
 from paohuzi.groups import Group, GroupKind
+from paohuzi.rules import RuleSet
 
 __all__ = ["GreedyBot", "score_hand", "choose", "after_claim", "discardable", "danger", "discard_scores",
            "exact_distance"]
@@ -39,13 +40,31 @@ _PARTNERS = [partner_kinds(k) for k in range(NUM_KINDS)]
 _BIG = [Card(k).big for k in range(NUM_KINDS)]
 _EDGE = [Card(k).point in (1, 10) for k in range(NUM_KINDS)]
 _CARDS = tuple(Card)
-# scored_waits of recent 听牌 hands: (counts, table) -> ((card, points), ...). Bounded.
-_WAITS: dict[tuple[tuple[int, ...], tuple[Group, ...], str], tuple[tuple[int, int], ...]] = {}
+# scored_waits of recent 听牌 hands: (counts, table, rule set) -> ((card, points), ...). Bounded.
+_WAITS: dict[tuple[tuple[int, ...], tuple[Group, ...], int], tuple[tuple[int, int], ...]] = {}
 _WAITS_LIMIT = 200_000
+# Each rule set the cache has seen, as a small number: equal rule sets share one (so do their waits), and
+# the lookup by id spares hashing a RuleSet's ~40 fields at every call; the rule sets are kept alive so that
+# an id is never reused. Two presets of one name with different options (R8.1 自摸, R9 醒 …) score
+# differently, so the name alone is not a key.
+_RULE_KEYS: dict[RuleSet, int] = {}
+_RULE_IDS: dict[int, tuple[int, RuleSet]] = {}
+
+
+def _rule_key(rules: RuleSet) -> int:
+    found = _RULE_IDS.get(id(rules))
+    if found is not None:
+        return found[0]
+    key = _RULE_KEYS.setdefault(rules, len(_RULE_KEYS))
+    if len(_RULE_IDS) >= 4096:  # rule sets made afresh (one per match, say): forget the old ones' ids
+        _RULE_IDS.clear()
+    _RULE_IDS[id(rules)] = (key, rules)
+    return key
 
 
 def _scored_waits(view: View, counts: Sequence[int], table: Sequence[Group]) -> tuple[tuple[int, int], ...]:
-    key = (tuple(counts), tuple(table), view.rules.name)
+    rules = view.rules
+    key = (tuple(counts), tuple(table), _rule_key(rules))
     hit = _WAITS.get(key)
     if hit is None:
         cards = [_CARDS[k] for k in range(NUM_KINDS) for _ in range(counts[k])]

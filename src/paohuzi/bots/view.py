@@ -26,7 +26,7 @@ from paohuzi.engine import Observation
 from paohuzi.groups import Group, GroupKind
 from paohuzi.rules import RuleSet, find_preset
 
-__all__ = ["View", "read", "group_of"]
+__all__ = ["View", "read", "group_of", "rules_of"]
 
 _KINDS = {k.value: k for k in GroupKind}
 _CARD = {str(c): c for c in Card}
@@ -205,6 +205,11 @@ def _rules(name: str, options: object = None) -> RuleSet:
     if rules is None:
         rules = _RULES_CACHE[name] = find_preset(name)
     return rules
+
+
+def rules_of(observation: Observation) -> RuleSet:
+    """The rule set an observation was made under: its preset with its options (cached, as :func:`read`)."""
+    return _rules(observation.rules, observation.options)
 
 
 def read(observation: Observation | Mapping[str, Any], rules: RuleSet | None = None) -> View:
