@@ -68,11 +68,27 @@ def _scored_waits(view: View, counts: Sequence[int], table: Sequence[Group]) -> 
     hit = _WAITS.get(key)
     if hit is None:
         cards = [_CARDS[k] for k in range(NUM_KINDS) for _ in range(counts[k])]
-        hit = tuple((int(c), w.points) for c, w in scoring.scored_waits(cards, table, view.rules))
+        waits = scoring.scored_waits(cards, table, rules)
+        if rules.xing == "sui" and waits:
+            waits = [(c, _with_sui_xing(cards, table, rules, c, w)) for c, w in waits]
+        hit = tuple((int(c), w.points) for c, w in waits)
         if len(_WAITS) >= _WAITS_LIMIT:
             _WAITS.clear()
         _WAITS[key] = hit
     return hit
+
+
+def _with_sui_xing(cards: list[Card], table: Sequence[Group], rules: RuleSet, card: Card, win: scoring.Win) -> scoring.Win:
+    """The win on ``card`` with 随醒 (R9.4): the card won is the 醒 card, so its copies in the winner's groups add
+    to 囤 — a wait on a card the hand holds more of is worth more. (翻醒 turns up a card nobody knows yet: greedy
+    leaves it out; search's rollouts play it.)"""
+    facts = scoring.PlayFacts(xing_card=card)
+    for c, w in scoring.scored_waits(cards, table, rules, facts=facts):
+        if c == card:
+            return w
+    return win
+
+
 _PENG = [Group(GroupKind.PENG, (Card(k),) * 3) for k in range(NUM_KINDS)]
 
 # Weights of the hand score. The distance dominates; the rest orders hands at equal distance.
