@@ -68,7 +68,7 @@ class Hand:
         *,
         deck: Sequence[Card | int | str] | None = None,
         double_cards: Iterable[int] = (),
-        drawn_before: int = 0,
+        drawn_before: int | object = 0,
     ) -> None:
         if not isinstance(rules, RuleSet):
             raise EngineError(f"rules must be a RuleSet (see paohuzi.rules.find_preset), got {rules!r}")
@@ -106,7 +106,7 @@ class Hand:
         hidden: Hidden | object,
         *,
         double_cards: Iterable[int] = (),
-        drawn_before: int = 0,
+        drawn_before: int | object = 0,
     ) -> Self:
         """A playable hand in the position of ``observation`` (what one seat sees) completed by ``hidden``
         (what it does not): the search bot's sampled worlds, a position set up by hand. From there on it

@@ -176,7 +176,7 @@ def referee_view(st: HandState) -> dict[str, Any]:
 
 
 def from_position(
-    rules: object, observation: object, hidden: object, double_cards: frozenset[int], drawn_before: int = 0
+    rules: object, observation: object, hidden: object, double_cards: frozenset[int], drawn_before: object = 0
 ) -> HandState:
     """The state of :meth:`~paohuzi.engine.Hand.from_position` (see there), its pending decision worked out.
 
