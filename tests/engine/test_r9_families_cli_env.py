@@ -19,7 +19,9 @@ OPTIONS = {"changde": ["duiduihu=off"], "changde_qmt": ["huangfan=on", "tuanyuan
 
 
 @pytest.mark.parametrize("preset", FAMILIES)
-def test_r9_simulate_plays_a_family_and_records_it(preset: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_r9_simulate_plays_a_family_and_records_it(
+    preset: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     argv = ["simulate", "--bots", "greedy,random,random", "--hands", "2", "--seed", "5", "--quiet", "--json"]
     argv += ["--rules", preset, "--record", str(tmp_path)]
     for option in OPTIONS[preset]:

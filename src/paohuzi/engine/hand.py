@@ -92,11 +92,10 @@ class Hand:
         if not all(isinstance(s, int) and 0 <= s < n for s in doubles):
             raise EngineError(f"double_cards must be seats 0–{n - 1}, got {sorted(doubles)!r}")
         if isinstance(drawn_before, bool) or not isinstance(drawn_before, int) or drawn_before < 0:
-            raise EngineError(f"drawn_before (荒庄 in a row, R9.1 黄番) must be a whole number ≥ 0, got {drawn_before!r}")
-        self._st = HandState(
-            rules, seed, dealer, cards, doubles, ClaimWindow(), stacked=deck is not None, drawn_before=drawn_before
-        )
-        turns.start(self._st)
+            raise EngineError(f"drawn_before (荒庄 in a row, R9.1 黄番) must be a number ≥ 0, got {drawn_before!r}")
+        st = self._st = HandState(rules, seed, dealer, cards, doubles, ClaimWindow(), stacked=deck is not None)
+        st.drawn_before = drawn_before  # before the deal: a dealt 天胡 is scored at once
+        turns.start(st)
 
     @classmethod
     def from_position(

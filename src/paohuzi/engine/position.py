@@ -185,8 +185,9 @@ def from_position(
     obs, hid = _checked(rules, observation, hidden, double_cards)
     assert isinstance(rules, RuleSet)
     if isinstance(drawn_before, bool) or not isinstance(drawn_before, int) or drawn_before < 0:
-        raise EngineError(f"drawn_before (荒庄 in a row, R9.1 黄番) must be a whole number ≥ 0, got {drawn_before!r}")
-    st = HandState(rules, 0, obs.dealer, (), double_cards, ClaimWindow(), positioned=True, drawn_before=drawn_before)
+        raise EngineError(f"drawn_before (荒庄 in a row, R9.1 黄番) must be a number ≥ 0, got {drawn_before!r}")
+    st = HandState(rules, 0, obs.dealer, (), double_cards, ClaimWindow(), positioned=True)
+    st.drawn_before = drawn_before
     for s, p in enumerate(st.players):
         cards = hid.hands[s]
         if len(cards) != obs.hand_counts[s]:

@@ -173,7 +173,6 @@ class HandState:
         *,
         stacked: bool = False,
         positioned: bool = False,
-        drawn_before: int = 0,
     ) -> None:
         n = rules.players_at_table
         self.rules = rules
@@ -206,7 +205,7 @@ class HandState:
         self.applied: tuple[int, Action] | None = None
         self.events: list[Event] = []
         self.outcome: Outcome | None = None
-        self.drawn_before = drawn_before
+        self.drawn_before = 0  # the match's count; set before the deal (Hand)
         self.claimed = False
         self.first = False
 
