@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from paohuzi import scoring
 from paohuzi.bots import make_bot
-from paohuzi.bots.greedy import choose
+from paohuzi.bots.greedy import choose, wait_wins
 from paohuzi.bots.hints import hint
 from paohuzi.bots.view import read
 from paohuzi.cards import Card, parse_cards
@@ -81,3 +81,25 @@ def test_r9_2_the_same_cards_under_qq_choose_otherwise() -> None:
         assert str(action) == "discard x1"
         assert "discard x7" not in [str(a) for _, a in scored[:3]]
     assert str(make_bot("search[worlds=16]", seed=3).act(obs, legal)) == "discard x1"
+
+
+def _wait_wins(rules: RuleSet, discard: str) -> list[tuple[str, int, int, int]]:
+    cards = list(parse_cards(SEAT1))[2:]
+    cards.remove(Card.parse(discard))
+    table = [Group.parse("peng:x5x5x5")]
+    return [(str(c), w.huxi, w.score.xing, w.points) for c, w in wait_wins(cards, table, rules)]
+
+
+def test_r9_4_sui_xing_counts_the_card_won_in_the_waits() -> None:
+    """随醒: the card won is the 醒 card (R9.4), so each wait is worth its own 醒 — 十 or 拾 completes a 绞 holding
+    two of it: (3 + 2) × 2 = 10; 二 sits in 一二三 and 二七十: (2 + 2) × 2 = 8. Without 醒 the same waits are worth
+    6 and 4; greedy and the hints use these values."""
+    sui = find_preset("shihuka").with_options(xing="sui")
+    assert _wait_wins(sui, "x7") == [("x10", 10, 2, 10), ("d10", 10, 2, 10)]
+    assert _wait_wins(sui, "d10") == [("x2", 13, 2, 8)]
+    assert _wait_wins(find_preset("shihuka"), "x7") == [("x10", 10, 0, 6), ("d10", 10, 0, 6)]
+    hand = _after_peng(sui)
+    obs = hand.observation(1)
+    shown = {d["card"]: [(w["card"], w["points"]) for w in d["waits"]] for d in hint(obs)["discards"]}
+    assert shown["x7"] == [("x10", 10), ("d10", 10)] and shown["d10"] == [("x2", 8)]
+    assert hint(obs)["suggest"] == "discard x7"

@@ -34,7 +34,7 @@ from paohuzi.groups import Group, GroupKind
 from paohuzi.rules import RuleSet
 
 __all__ = ["GreedyBot", "score_hand", "choose", "after_claim", "discardable", "danger", "discard_scores",
-           "exact_distance"]
+           "exact_distance", "wait_wins"]
 
 _PARTNERS = [partner_kinds(k) for k in range(NUM_KINDS)]
 _BIG = [Card(k).big for k in range(NUM_KINDS)]
@@ -68,25 +68,29 @@ def _scored_waits(view: View, counts: Sequence[int], table: Sequence[Group]) -> 
     hit = _WAITS.get(key)
     if hit is None:
         cards = [_CARDS[k] for k in range(NUM_KINDS) for _ in range(counts[k])]
-        waits = scoring.scored_waits(cards, table, rules)
-        if rules.xing == "sui" and waits:
-            waits = [(c, _with_sui_xing(cards, table, rules, c, w)) for c, w in waits]
-        hit = tuple((int(c), w.points) for c, w in waits)
+        hit = tuple((int(c), w.points) for c, w in wait_wins(cards, table, rules))
         if len(_WAITS) >= _WAITS_LIMIT:
             _WAITS.clear()
         _WAITS[key] = hit
     return hit
 
 
-def _with_sui_xing(cards: list[Card], table: Sequence[Group], rules: RuleSet, card: Card, win: scoring.Win) -> scoring.Win:
-    """The win on ``card`` with 随醒 (R9.4): the card won is the 醒 card, so its copies in the winner's groups add
-    to 囤 — a wait on a card the hand holds more of is worth more. (翻醒 turns up a card nobody knows yet: greedy
-    leaves it out; search's rollouts play it.)"""
-    facts = scoring.PlayFacts(xing_card=card)
-    for c, w in scoring.scored_waits(cards, table, rules, facts=facts):
-        if c == card:
-            return w
-    return win
+def wait_wins(cards: Sequence[Card], table: Sequence[Group], rules: RuleSet) -> list[tuple[Card, scoring.Win]]:
+    """听牌: each winning card with its best win as the player's own draw (:func:`paohuzi.scoring.scored_waits`,
+    the family's points, R6.2/R9), and under 随醒 (R9.4) with that card as the 醒 card — the copies of the card
+    won in the winner's groups add to 囤, so a wait on a card the hand holds more of is worth more. (翻醒
+    turns up a card nobody knows yet: left out here; search's rollouts play it.)"""
+    waits = scoring.scored_waits(cards, table, rules)
+    if rules.xing != "sui" or not waits:
+        return waits
+    out = []
+    for card, win in waits:
+        for c, w in scoring.scored_waits(cards, table, rules, facts=scoring.PlayFacts(xing_card=card)):
+            if c == card:
+                win = w
+                break
+        out.append((card, win))
+    return out
 
 
 _PENG = [Group(GroupKind.PENG, (Card(k),) * 3) for k in range(NUM_KINDS)]

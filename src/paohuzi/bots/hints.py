@@ -3,7 +3,8 @@
 Everything here is computed from the seat's own observation (``Hand.observation(seat)``) and nothing else:
 :func:`hint` takes no hand, no deck and no other seat's cards, so it cannot use what the seat may not see
 (R5). The suggestion is the ``normal`` level's choice (:func:`paohuzi.bots.greedy.choose`); the waits are
-exact (:func:`paohuzi.scoring.scored_waits`, each wait scored as the seat's own draw, R6).
+exact (:func:`paohuzi.bots.greedy.wait_wins`: :func:`paohuzi.scoring.scored_waits`, each wait scored as the
+seat's own draw by the family's points, R6, R9; under 随醒 with the card won as the 醒 card, R9.4).
 
 >>> from paohuzi.engine import Hand
 >>> from paohuzi.rules import find_preset
@@ -21,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from paohuzi import scoring
-from paohuzi.bots.greedy import choose
+from paohuzi.bots.greedy import choose, wait_wins
 from paohuzi.bots.view import read
 from paohuzi.cards import Card
 from paohuzi.engine import Action, ActionKind, Observation
@@ -41,7 +42,7 @@ def _discard_waits(observation: Observation, legal: list[Action]) -> list[dict[s
         counts = list(view.counts)
         counts[k] -= 1
         cards = [_CARDS[c] for c in range(len(counts)) for _ in range(counts[c])]
-        waits = scoring.waits_to_dicts(scoring.scored_waits(cards, view.table, view.rules))
+        waits = scoring.waits_to_dicts(wait_wins(cards, view.table, view.rules))
         out.append({"card": str(_CARDS[k]), "waits": [dict(w) for w in waits]})
     return out
 
