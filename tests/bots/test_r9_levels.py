@@ -56,3 +56,9 @@ def test_r9_master_routes_each_hand_by_its_family() -> None:
     assert bot.act(hand.observation(seat), hand.legal_actions(seat)) in hand.legal_actions(seat)
     assert list(bot.fallbacks) == ["expert"]
     bot.new_hand()  # reaches both
+
+
+def test_r9_the_levels_json_says_where_master_falls_back() -> None:
+    data = levels.to_dict()
+    assert data[3]["key"] == "master" and (data[3]["families"], data[3]["fallback"]) == (["classic"], "expert")
+    assert all("families" not in lv and "fallback" not in lv for lv in data[:3])  # as before issue 29

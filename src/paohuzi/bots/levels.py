@@ -73,9 +73,14 @@ class Level:
         return self.families is None or _family(rules) in self.families
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready, for the protocol and the UI."""
-        return {"key": self.key, "zh": self.zh, "en": self.en, "rank": self.rank,
-                "blurb_zh": self.blurb_zh, "blurb_en": self.blurb_en}
+        """JSON-ready, for the protocol and the UI; a level that covers only some families (R9) adds
+        ``families`` and ``fallback``, so that a client can say which level plays in the others."""
+        out: dict[str, Any] = {"key": self.key, "zh": self.zh, "en": self.en, "rank": self.rank,
+                               "blurb_zh": self.blurb_zh, "blurb_en": self.blurb_en}
+        if self.families is not None:
+            out["families"] = list(self.families)
+            out["fallback"] = self.fallback
+        return out
 
 
 LEVELS: tuple[Level, ...] = (
