@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from paohuzi.bots import SearchBot, levels, make_bot
@@ -62,3 +64,16 @@ def test_r9_the_levels_json_says_where_master_falls_back() -> None:
     data = levels.to_dict()
     assert data[3]["key"] == "master" and (data[3]["families"], data[3]["fallback"]) == (["classic"], "expert")
     assert all("families" not in lv and "fallback" not in lv for lv in data[:3])  # as before issue 29
+
+
+def test_r9_master_pickles_with_its_fallback() -> None:
+    """The server's bot pool sends a seat's bot to a worker process with each decision (pickle)."""
+    bot = make_bot("大师", seed=3)
+    hand = Hand(find_preset("changde"), seed=1)
+    seat = hand.deciding[0]
+    legal = hand.legal_actions(seat)
+    assert bot.act(hand.observation(seat), legal) in legal
+    copy = pickle.loads(pickle.dumps(bot))
+    assert isinstance(copy, levels.ByFamily) and copy.name == "大师" and list(copy.fallbacks) == ["expert"]
+    assert type(copy.fallbacks["expert"]) is SearchBot and copy.fallbacks["expert"].seed == 3
+    assert copy.act(hand.observation(seat), legal) in legal
