@@ -65,7 +65,7 @@ def test_r9_1_no_tinghu_after_a_wei() -> None:
     hands = {1: swap(W_HANDS[1], "d5", "d4")}
     hand = deal({**W_HANDS, **hands}, stock="d4 d3 d3 x10", rules=QMT)
     events = play(hand, "0: discard x2")
-    assert "wei 1" in events and hand.deciding == (1,)
+    assert "wei 1 d4" in events and hand.deciding == (1,)
     play(hand, "1: discard d6")
     while not hand.over:
         seat = hand.deciding[0]
@@ -79,7 +79,7 @@ def test_r9_1_no_tinghu_after_a_wei() -> None:
 def test_r9_1_dihu_on_the_dealers_opening_discard_shihuka() -> None:
     # 十胡卡 wins on a discard (R9.2); with tiandi_haidi 地胡 is 2 番 (R9.1 decision, as in 常德).
     rules = SHIHUKA.with_options(tiandi_haidi=True)
-    hand = deal({0: swap(BASE[0], "x2", "x10"), 1: W_HANDS[1], 2: W_HANDS[2]}, stock="d3", rules=rules)
+    hand = deal(W_HANDS, stock="d3", rules=rules)
     play(hand, "0: discard x10", "1: hu")
     outcome = hand.outcome
     assert outcome is not None and outcome.source.value == "discard" and outcome.winner == 1
@@ -91,7 +91,7 @@ def test_r9_1_dihu_on_the_dealers_opening_discard_shihuka() -> None:
 
 def test_r9_2_the_discarder_pays_every_share() -> None:
     # 21 胡息 → 囤 3 + (21 − 15) // 3 = 5; red 8 → 平胡 1; not 自摸: 5 points; stake 1, two shares → 10.
-    hand = deal({0: swap(BASE[0], "x2", "x10"), 1: W_HANDS[1], 2: W_HANDS[2]}, stock="d3", rules=SHIHUKA)
+    hand = deal(W_HANDS, stock="d3", rules=SHIHUKA)
     play(hand, "0: discard x10", "1: hu")
     outcome = hand.outcome
     assert outcome is not None and outcome.points == 5
