@@ -116,7 +116,7 @@ def test_r9_4_fan_xing_turns_up_the_next_stock_card() -> None:
     play(hand, "0: discard x2", "1: hu")
     hu = _hu_event(hand)
     assert hu["xing_card"] == "x2" and hu["xing"] == 1
-    assert hand.stock_left == 17  # turned up, not drawn
+    assert hand.stock_left == 18  # turned up, not drawn
 
 
 def test_r9_4_fan_xing_counts_a_kan() -> None:
