@@ -291,3 +291,45 @@ def _family(rules: RuleSet) -> str:
 def test_r9_presets_are_families() -> None:
     assert [_family(r) for r in (CHANGDE, QMT, SHIHUKA)] == ["changde", "changde", "shihuka"]
     assert Card.X10  # the module imports what it names
+
+
+# -- positions set up again (search worlds) keep the facts ------------------------------------------------
+
+
+def test_r9_1_from_position_finds_dihu_and_tinghu_again() -> None:
+    # The position where seat 1 may 自摸 the first stock card, set up from its observation and the hidden
+    # rest: the first-card and claim facts are worked out from the position, and the win scores the same.
+    hand = deal(W_HANDS, stock="x10", rules=QMT)
+    play(hand, "0: discard x2")
+    assert 1 in hand.deciding and hand.phase.value == "claim"
+    again = Hand.from_position(QMT, hand.observation(1), hand.hidden(1))
+    play(hand, "1: hu")
+    play(again, "1: hu")
+    assert again.outcome is not None and hand.outcome is not None
+    assert again.outcome.score == hand.outcome.score and _names(again).get("地胡") == 6
+
+
+def test_r9_1_from_position_takes_drawn_before() -> None:
+    hand = deal(W_HANDS, stock="x10", rules=QMT.with_options(huangfan=True))
+    play(hand, "0: discard x2")
+    again = Hand.from_position(hand.rules, hand.observation(1), hand.hidden(1), drawn_before=2)
+    assert again.drawn_before == 2
+    play(again, "1: hu")
+    assert _names(again).get("黄番") == 3
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_r9_1_changde_four_players_plays_and_replays(seed: int) -> None:
+    # 常德 allows four_players (守醒, R9.1 as hunan): the dealer's opposite sits out and pays nothing.
+    match = Match(CHANGDE, seed=seed, players=4, hands=3)
+    rng = random.Random(seed)
+    while not match.over:
+        if match.hand.over:
+            assert match.hand.outcome.payments[match.hand.sitting_out] == 0  # type: ignore[union-attr,index]
+            match.next_hand()
+            continue
+        seat = match.deciding[0]
+        acts = [str(a) for a in match.legal_actions(seat)]
+        match.apply(seat, "hu" if "hu" in acts else rng.choice(acts))
+    assert sum(match.totals) == 0
+    assert replay_match(match.record()).totals == match.totals
