@@ -333,3 +333,35 @@ def test_r9_1_changde_four_players_plays_and_replays(seed: int) -> None:
         match.apply(seat, "hu" if "hu" in acts else rng.choice(acts))
     assert sum(match.totals) == 0
     assert replay_match(match.record()).totals == match.totals
+
+
+def test_r9_1_a_match_stored_without_hand_rules_counts_drawn_hands_again() -> None:
+    # The server stores each hand's dealer, seed and actions only (server/game.py); replay_match counts the
+    # 荒庄 again, so 黄番 comes out the same.
+    from paohuzi.engine import HandRecord, MatchRecord
+
+    rules = QMT.with_options(huangfan=True)
+    for seed in range(200):
+        match = Match(rules, seed=seed, hands=3)
+        _decline_hu(match)
+        if match.hand.outcome.kind.value != "draw":  # type: ignore[union-attr]
+            continue
+        match.next_hand()
+        _take_hu(match, random.Random(seed))
+        if match.hand.outcome.winner is not None:  # type: ignore[union-attr]
+            break
+    else:
+        pytest.fail("no seed gave a 荒庄 then a win")
+    assert _names(match.hand).get("黄番") == 2
+    stored = MatchRecord(
+        rules=rules.to_dict(),
+        seed=match.seed,
+        players=3,
+        hands=3,
+        records=tuple(
+            HandRecord(dealer=r["dealer"], actions=tuple(map(tuple, r["actions"])), seed=r["seed"], format_version=None)
+            for r in match.record()["records"]
+        ),
+    )
+    again = replay_match(stored)
+    assert again.hand.drawn_before == 1 and again.hand.outcome == match.hand.outcome
