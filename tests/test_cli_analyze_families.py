@@ -111,8 +111,8 @@ class TestErrors:
     @pytest.mark.parametrize(
         ("request_", "words"),
         [
-            ({"rules": "changde_qmt", **QMT, "drawn_before": 2}, ["drawn_before 2", "黄番", "changde family", "huangfan"]),
-            ({"rules": "changde", **QMT, "drawn_before": 1}, ["drawn_before 1", "黄番", "changde rules (changde family)"]),
+            ({"rules": "changde_qmt", **QMT, "drawn_before": 2}, ["drawn_before 2", "黄番", "changde family", "huangfan"]),  # noqa: E501
+            ({"rules": "changde", **QMT, "drawn_before": 1}, ["drawn_before 1", "黄番", "changde rules (changde family)"]),  # noqa: E501
             ({"rules": "shihuka", **KAHU, "drawn_before": 1}, ["drawn_before 1", "(shihuka family) do not have"]),
             ({"rules": "qq", **KAHU, "drawn_before": 1}, ["drawn_before 1", "qq rules (classic family)"]),
             ({"rules": "changde_qmt", **QMT, "drawn_before": -1}, ["drawn_before", "≥ 0", "-1"]),

@@ -196,7 +196,8 @@ def add_parser(subparsers: Any) -> None:
     add_rules_arguments(parser)
     add("--last-card", action="store_true", help="the card is the last of the stock (海底)")
     add("--tianhu", action="store_true", help="score the win as 天胡 (R6.4)")
-    add("--drawn-before", type=int, metavar="N", help="荒庄 in a row before this hand, for 黄番 (R9.1, option huangfan)")
+    add("--drawn-before", type=int, metavar="N",
+        help="荒庄 in a row before this hand, for 黄番 (R9.1, option huangfan)")
     add("--xing-card", metavar="CARD", help="the 醒 card (R9.4, option xing): the turned-up card or the card won")
     add("--dihu", action="store_true", default=None, help="the win is a 地胡 (R9.1)")
     add("--tinghu", action=argparse.BooleanOptionalAction, default=None,
