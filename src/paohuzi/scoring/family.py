@@ -314,11 +314,13 @@ def family_waits(
     hand: Sequence[Card], table: Sequence[Group], rules: RuleSet, *, last_card: bool, facts: PlayFacts
 ) -> list[tuple[Card, Win]]:
     """:func:`paohuzi.scoring.scored_waits` for a regional family: each wait scored as an own draw."""
-    every = _needs_every_arrangement(rules, facts) or rules.tun == "shihuka"
+    every = _needs_every_arrangement(rules, facts)
     waits = (analysis.waits_all_counted if every else analysis.waits_counted)(hand, table, rules.min_huxi)
     tinghu = tinghu_of(facts, table)
     out: list[tuple[Card, Win]] = []
     for card, found, red, big, n in waits:
+        if not every and found and _kahu_possible(rules, found):  # as best_family_win: only where 卡胡 may win
+            found, red, big, n = analysis.arrangements_all_counted(hand, table, card, Source.SELF, rules.min_huxi)
         win = _pick(
             found, red, big, n, rules, zimo=True, haidi=last_card, tianhu=False, facts=facts, tinghu=tinghu,
             shuahou=len(hand) == 1,
