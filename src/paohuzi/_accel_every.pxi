@@ -62,7 +62,7 @@ cdef object every(HState *h, tuple table, int card, int source, long need):
     cdef Option opts[MAXT + 4]
     cdef PyObject *stack[MAXR]
     cdef int nopt, i, pair, best
-    cdef list out = []
+    cdef list out = None  # made for the first use of the card that can be completed (most waits tried have none)
     if card < 0:
         nopt = 1
         opts[0] = Option(-1, 0, 0, h.base_huxi, h.fours, h.rest, h.size)
@@ -76,7 +76,11 @@ cdef object every(HState *h, tuple table, int card, int source, long need):
         best = best_rest(opts[i].rest, pair)
         if best < 0 or opts[i].huxi + best < need:
             continue
+        if out is None:
+            out = []
         every_split(h, table, card, &opts[i], opts[i].rest, pair, 0, opts[i].huxi, need, stack, 0, out)
+    if out is None:
+        return EMPTY
     if len(out) > 1:
         out.sort(key=BY_HUXI, reverse=True)  # stable: equal 胡息 keep the order found
     return tuple(out)
