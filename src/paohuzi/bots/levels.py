@@ -70,7 +70,7 @@ class Level:
 
     def covers(self, rules: RuleSet) -> bool:
         """True if this level plays its own spec under ``rules`` (its family has what the spec needs)."""
-        return self.families is None or _family(rules) in self.families
+        return self.families is None or rules.family in self.families
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, for the protocol and the UI; a level that covers only some families (R9) adds
@@ -117,10 +117,6 @@ def level(name: str) -> Level:
         known = ", ".join(f"{x.key} ({x.zh})" for x in LEVELS)
         raise BotError(f"unknown level {name!r} (levels: {known})")
     return lv
-
-
-def _family(rules: RuleSet) -> str:
-    return str(getattr(rules, "family", "classic"))
 
 
 def plays(name: str, rules: RuleSet) -> Level:
