@@ -365,3 +365,17 @@ def test_r9_1_a_match_stored_without_hand_rules_counts_drawn_hands_again() -> No
     )
     again = replay_match(stored)
     assert again.hand.drawn_before == 1 and again.hand.outcome == match.hand.outcome
+
+
+@pytest.mark.parametrize(("xing", "card"), [("sui", "x10"), ("fan", "d3")])
+def test_r9_4_liangzhang_tianhu_xing_card(xing: str, card: str) -> None:
+    # The 亮张 x10 completes seat 1's 20 cards (R6.4, 十胡卡 as hengyang: tianhu_on_liangzhang on): the card won
+    # is the 亮张, so 随醒 takes it; 翻醒 turns up the top stock card.
+    hands = {0: swap(BASE[0], "x10 x10", "x4 x6"), 1: W_HANDS[1], 2: W_HANDS[2]}  # the dealer holds no x10
+    hand = deal(hands, liang="x10", stock="d3", rules=SHIHUKA.with_options(xing=xing))
+    assert hand.phase.value == "liangzhang" and 1 in hand.deciding
+    play(hand, "1: hu")
+    outcome = hand.outcome
+    assert outcome is not None and outcome.source.value == "liangzhang" and outcome.tianhu
+    assert _hu_event(hand)["xing_card"] == card == outcome.to_dict()["xing_card"]
+    assert _hu_event(hand)["xing"] == (1 if xing == "sui" else 0)  # x10 in 句 x8 x9 x10; no d3 in the groups
