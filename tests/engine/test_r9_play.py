@@ -218,6 +218,9 @@ def test_r9_1_huangfan_across_a_match(draws: int) -> None:
             match.next_hand()
         else:
             assert match.hand.drawn_before == draws
+            obs = match.hand.observation(0)  # public: every seat sees the count (R5), the JSON only when not 0
+            assert obs.drawn_before == draws and obs.to_dict().get("drawn_before", 0) == draws
+            assert match.observation(1).get("drawn_before", 0) == draws
             _take_hu(match, random.Random(seed))
             if match.hand.outcome.winner is not None:  # type: ignore[union-attr]
                 break
@@ -268,11 +271,11 @@ def test_r9_classic_match_records_stay_format_2() -> None:
     match = Match(find_preset("qq"), seed=3, hands=2)
     _decline_hu(match)
     match.next_hand()
-    assert match.hand.drawn_before in (0, 1)
+    assert match.hand.drawn_before == 0  # 黄番 is a R9 family's: a classic hand is given 0
     record = match.record()
     assert record["format_version"] == 2
     assert all("drawn_before" not in r and r["format_version"] == 2 for r in record["records"])
-    assert "drawn_before" not in match.observation(0)["match"]
+    assert "drawn_before" not in match.observation(0)
 
 
 def test_r9_1_bad_drawn_before_is_refused() -> None:
@@ -310,12 +313,20 @@ def test_r9_1_from_position_finds_dihu_and_tinghu_again() -> None:
 
 
 def test_r9_1_from_position_takes_drawn_before() -> None:
-    hand = deal(W_HANDS, stock="x10", rules=QMT.with_options(huangfan=True))
+    # The observation carries the count (its JSON too), and a position set up from it keeps it; or it is given.
+    from paohuzi.engine import Observation
+
+    hand = deal(W_HANDS, stock="x10", rules=QMT.with_options(huangfan=True), drawn_before=2)
     play(hand, "0: discard x2")
-    again = Hand.from_position(hand.rules, hand.observation(1), hand.hidden(1), drawn_before=2)
+    obs = Observation.from_dict(hand.observation(1).to_dict())
+    assert obs.drawn_before == 2 and obs == hand.observation(1)
+    again = Hand.from_position(hand.rules, obs, hand.hidden(1))
     assert again.drawn_before == 2
     play(again, "1: hu")
     assert _names(again).get("黄番") == 3
+    other = Hand.from_position(hand.rules, obs, hand.hidden(1), drawn_before=0)
+    play(other, "1: hu")
+    assert "黄番" not in _names(other)
 
 
 @pytest.mark.parametrize("seed", range(3))
