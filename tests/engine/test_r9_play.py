@@ -390,3 +390,33 @@ def test_r9_4_liangzhang_tianhu_xing_card(xing: str, card: str) -> None:
     assert outcome is not None and outcome.source.value == "liangzhang" and outcome.tianhu
     assert _hu_event(hand)["xing_card"] == card == outcome.to_dict()["xing_card"]
     assert _hu_event(hand)["xing"] == (1 if xing == "sui" else 0)  # x10 in 句 x8 x9 x10; no d3 in the groups
+
+
+def test_r9_family_records_validate_against_the_schema() -> None:
+    from .test_records import SCHEMA, schema_errors
+
+    hand = deal(W_HANDS, stock="x10 x2", rules=SHIHUKA.with_options(xing="fan"), drawn_before=1)
+    play(hand, "0: discard x2", "1: hu")
+    records = [hand.record(), Hand(QMT, seed=5, drawn_before=2).record()]
+    for record in records:
+        record = json.loads(json.dumps(record))
+        assert record["format_version"] == 3 and record["drawn_before"] in (1, 2)
+        assert schema_errors(record, SCHEMA) == []
+    assert records[0]["result"]["xing_card"] == "x2"
+    bad = json.loads(json.dumps(records[0]))
+    bad["drawn_before"] = 0
+    bad["result"]["xing_card"] = "x11"
+    assert sorted(schema_errors(bad, SCHEMA)) == [
+        "$.drawn_before: 0 < 1",
+        "$.result.xing_card: 'x11' matches 0 of oneOf, not 1",
+    ]
+
+
+def test_a_classic_win_record_validates_against_the_schema() -> None:
+    # The result's groups carry their 胡息 (Group.to_dict), which the schema now allows (it refused every win).
+    from .test_records import SCHEMA, schema_errors
+
+    hand = deal(W_HANDS, stock="x10")
+    play(hand, "0: discard x2", "1: hu")
+    record = json.loads(json.dumps(hand.record()))
+    assert record["format_version"] == 2 and schema_errors(record, SCHEMA) == []
