@@ -256,10 +256,11 @@ def _needs_every_arrangement(rules: RuleSet, table: Sequence[Group], card: Card 
       the same in every arrangement (R9.4).
     - 团圆 only when the card won may join a table 碰/偎 as a 跑 or stay in the hand's groups (R6.1): any other
       four is a 提/跑 in every arrangement (R3). ``card`` None (a wait): any table 碰/偎.
-    - 行行息 always (it looks at every group's 胡息).
+    - 行行息 unless the table rules it out in every arrangement: a table group of 0 胡息, or a 提/跑 there (it
+      calls for a 将 pair, which scores 0).
     - 卡胡 is decided per hand (:func:`_kahu_possible`).
     """
-    if rules.hanghangxi:
+    if rules.hanghangxi and not any(g.huxi == 0 or g.kind.four for g in table):
         return True
     if rules.tuanyuan:
         joinable = (GroupKind.PENG, GroupKind.WEI, GroupKind.CHOUWEI)
