@@ -157,8 +157,11 @@ def _hanghangxi(arrangement: Arrangement) -> bool:
 
 def _tuanyuan(groups: Sequence[Group]) -> int:
     """团圆 (R9.1): how many points are held as 跑/提 in both cases (跑 八 and 提 捌)."""
-    fours = {int(g.cards[0]) for g in groups if g.kind is GroupKind.TI or g.kind is GroupKind.PAO}
-    return sum(1 for k in range(10) if k in fours and k + 10 in fours)
+    ti, pao = _TI, _PAO  # identity, not Enum hashing: a hot path
+    fours = [g.cards[0] for g in groups if g.kind is ti or g.kind is pao]
+    if len(fours) < 2:
+        return 0
+    return sum(1 for c in fours if c < 10 and c + 10 in fours)
 
 
 def tinghu_of(facts: PlayFacts, table: Sequence[Group]) -> bool:
@@ -190,16 +193,18 @@ def family_score(  # noqa: PLR0913 — what a family's points depend on
     tinghu: bool = False,
     shuahou: bool = False,
     xing: int | None = None,
+    tuanyuan: int | None = None,
 ) -> Score:
     """The score of one arrangement under a regional family's rules (R9.1, R9.2, R9.4).
 
     :param tinghu: 听胡 (see :func:`tinghu_of`); :param shuahou: the winner held one hand card before the card won.
     :param xing: 醒 when the caller counted it already (the same for every complete arrangement of the cards).
+    :param tuanyuan: 团圆's points when the caller counted them already (see :func:`_tuanyuan_varies`).
     """
     if xing is None:
         xing = 0 if facts.xing_card is None else xing_count(arrangement.groups, facts.xing_card)
     hhx = rules.hanghangxi and _hanghangxi(arrangement)
-    ty = _tuanyuan(arrangement.groups) if rules.tuanyuan else 0
+    ty = tuanyuan if tuanyuan is not None else _tuanyuan(arrangement.groups) if rules.tuanyuan else 0
     # One tuple, built once: a hot path (every candidate of every win and wait). The facts are a frozen value.
     key: _CacheKey = (arrangement.huxi, arrangement.duidui, red, big, small, zimo, haidi, tianhu, xing, hhx, ty, facts,
                       tinghu, shuahou)  # fmt: skip
@@ -260,12 +265,24 @@ def _needs_every_arrangement(rules: RuleSet, table: Sequence[Group], card: Card 
       calls for a 将 pair, which scores 0).
     - 卡胡 is decided per hand (:func:`_kahu_possible`).
     """
-    if rules.hanghangxi and not any(g.huxi == 0 or g.kind.four for g in table):
+    if rules.hanghangxi and not any(g.huxi == 0 or g.kind is _TI or g.kind is _PAO for g in table):
         return True
-    if rules.tuanyuan:
-        joinable = (GroupKind.PENG, GroupKind.WEI, GroupKind.CHOUWEI)
-        return any(g.kind in joinable and (card is None or g.cards[0] == card) for g in table)
+    return rules.tuanyuan and _tuanyuan_varies(table, card)
+
+
+def _tuanyuan_varies(table: Sequence[Group], card: Card | None) -> bool:
+    """Whether 团圆 may differ between arrangements: only when the card won may join a table 碰/偎 as a 跑 or
+    stay in the hand's groups (R6.1); any other four is a 提/跑 in every arrangement (R3). ``card`` None: any."""
+    peng, wei, chouwei = _PENG, _WEI, _CHOUWEI
+    for g in table:
+        k = g.kind
+        if (k is peng or k is wei or k is chouwei) and (card is None or g.cards[0] is card):
+            return True
     return False
+
+
+_PENG, _WEI, _CHOUWEI = GroupKind.PENG, GroupKind.WEI, GroupKind.CHOUWEI
+_TI, _PAO = GroupKind.TI, GroupKind.PAO
 
 
 def _kahu_possible(rules: RuleSet, found: tuple[Arrangement, ...]) -> bool:
@@ -287,16 +304,18 @@ def _pick(  # noqa: PLR0913 — the candidates, their counts and what the score 
     tinghu: bool,
     shuahou: bool,
     xing: int,
+    tuanyuan_varies: bool,
 ) -> Win | None:
     """The best candidate by (points, 胡息) (R6.2); on a full tie the first. ``xing``: 醒 (the same for every
-    complete arrangement, :func:`_held`)."""
+    complete arrangement, :func:`_held`); ``tuanyuan_varies``: 团圆 must be counted per arrangement."""
     best: Win | None = None
     best_key = (0, 0)
     small = n - big
+    ty = _tuanyuan(found[0].groups) if rules.tuanyuan and found and not tuanyuan_varies else None
     for arrangement in found:
         s = family_score(
             arrangement, red, big, small, rules, zimo=zimo, haidi=haidi, tianhu=tianhu, facts=facts, tinghu=tinghu,
-            shuahou=shuahou, xing=xing,
+            shuahou=shuahou, xing=xing, tuanyuan=ty,
         )  # fmt: skip
         key = (s.points, arrangement.huxi)
         if best is None or key > best_key:
@@ -338,6 +357,7 @@ def best_family_win(  # noqa: PLR0913 — evaluate's arguments
     return _pick(
         found, red, big, n, rules, zimo=zimo, haidi=last_card, tianhu=tianhu, facts=facts,
         tinghu=tinghu_of(facts, table), shuahou=card is not None and len(hand) == 1, xing=xing,
+        tuanyuan_varies=rules.tuanyuan and _tuanyuan_varies(table, card),
     )  # fmt: skip
 
 
@@ -359,6 +379,7 @@ def family_waits(
         win = _pick(
             found, red, big, n, rules, zimo=True, haidi=last_card, tianhu=False, facts=facts, tinghu=tinghu,
             shuahou=len(hand) == 1, xing=held + (card is x),
+            tuanyuan_varies=rules.tuanyuan and _tuanyuan_varies(table, card),
         )  # fmt: skip
         if win is not None:
             out.append((card, win))
