@@ -176,7 +176,9 @@ def tinghu_of(facts: PlayFacts, table: Sequence[Group]) -> bool:
 # ---------------------------------------------------------------------------------------------------
 
 _CacheKey = tuple[object, ...]
-_CACHE: dict[int, tuple[RuleSet, dict[_CacheKey, Score]]] = {}
+_NamesFound = tuple[tuple[Name, ...], int]
+_Entry = tuple[RuleSet, dict[_CacheKey, Score], dict[tuple[FamilyCounts, bool], _NamesFound]]
+_CACHE: dict[int, _Entry] = {}
 
 
 def family_score(  # noqa: PLR0913 — what a family's points depend on
@@ -205,14 +207,15 @@ def family_score(  # noqa: PLR0913 — what a family's points depend on
         xing = 0 if facts.xing_card is None else xing_count(arrangement.groups, facts.xing_card)
     hhx = rules.hanghangxi and _hanghangxi(arrangement)
     ty = tuanyuan if tuanyuan is not None else _tuanyuan(arrangement.groups) if rules.tuanyuan else 0
-    # One tuple, built once: a hot path (every candidate of every win and wait). The facts are a frozen value.
-    key: _CacheKey = (arrangement.huxi, arrangement.duidui, red, big, small, zimo, haidi, tianhu, xing, hhx, ty, facts,
-                      tinghu, shuahou)  # fmt: skip
+    # One tuple, built once: a hot path (every candidate of every win and wait). The facts' fields, not the facts
+    # (a dataclass hashes and compares in Python).
+    key: _CacheKey = (arrangement.huxi, arrangement.duidui, red, big, small, zimo, haidi, tianhu, xing, hhx, ty,
+                      facts.dihu, facts.drawn_before, facts.xing_card, tinghu, shuahou)  # fmt: skip
     entry = _CACHE.get(id(rules))
     if entry is None:
         if len(_CACHE) >= 64:
             _CACHE.clear()
-        entry = _CACHE[id(rules)] = (rules, {})
+        entry = _CACHE[id(rules)] = (rules, {}, {})
     found = entry[1].get(key)
     if found is None:
         if len(entry[1]) >= 100_000:
@@ -220,22 +223,36 @@ def family_score(  # noqa: PLR0913 — what a family's points depend on
         counts = FamilyCounts(
             red, big, small, arrangement.duidui, haidi, tianhu, facts.dihu, tinghu, shuahou, hhx, ty, facts.drawn_before
         )
-        found = entry[1][key] = _score(arrangement.huxi, counts, rules, zimo, xing, facts.xing_card)
+        found = entry[1][key] = _score(arrangement.huxi, counts, entry, zimo, xing, facts.xing_card)
+    return found
+
+
+def _names(c: FamilyCounts, zimo: bool, entry: _Entry) -> _NamesFound:
+    """The 名堂 lines of a family win (its table's, 平胡 1 when none applies, then 天胡 0 and 自摸 0) and 番; kept
+    per rule set (many wins share them)."""
+    found = entry[2].get((c, zimo))
+    if found is None:
+        rules = entry[0]
+        names: list[Name] = FAMILY_TABLES[rules.fan_table](c, rules)
+        if not names:
+            names.append(named(PINGHU, 1))  # R9.1, R9.2: 平胡 1 only when no 名堂 (黄番 included) applies
+        fan = sum(n.fan for n in names)
+        if c.tianhu and all(n.name != TIANHU for n in names):
+            names.append(named(TIANHU, 0))
+        if zimo:
+            names.append(named(ZIMO, 0))
+        if len(entry[2]) >= 100_000:
+            entry[2].clear()
+        found = entry[2][c, zimo] = (tuple(names), fan)
     return found
 
 
 def _score(  # noqa: PLR0913, PLR0917 — the values a family score is built from
-    huxi: int, c: FamilyCounts, rules: RuleSet, zimo: bool, xing: int, xing_card: Card | None
+    huxi: int, c: FamilyCounts, entry: _Entry, zimo: bool, xing: int, xing_card: Card | None
 ) -> Score:
+    rules = entry[0]
     zimo = zimo or c.tianhu  # 天胡 counts as 自摸 (R6.4)
-    names: list[Name] = FAMILY_TABLES[rules.fan_table](c, rules)
-    if not names:
-        names.append(named(PINGHU, 1))  # R9.1, R9.2: 平胡 1 only when no 名堂 (黄番 included) applies
-    fan = sum(n.fan for n in names)
-    if c.tianhu and all(n.name != TIANHU for n in names):
-        names.append(named(TIANHU, 0))
-    if zimo:
-        names.append(named(ZIMO, 0))
+    names, fan = _names(c, zimo, entry)
     tun = TUN[rules.tun](huxi, c.tianhu, rules)
     base = tun + xing  # R9.4: 醒 adds to 囤 before 番
     if rules.base_bonus == "plus_one":  # R9.2 底分
@@ -248,7 +265,7 @@ def _score(  # noqa: PLR0913, PLR0917 — the values a family score is built fro
     uncapped = base * fan * (2 if zimo_double else 1)
     points = min(uncapped, rules.cap) if rules.cap else uncapped
     return new_score(
-        tuple(names), fan, base, points, huxi, zimo, c.haidi, c.tianhu, c.red, c.big, c.small, c.duidui,
+        names, fan, base, points, huxi, zimo, c.haidi, c.tianhu, c.red, c.big, c.small, c.duidui,
         rules.fan_table, zimo_double, uncapped, tun, xing, xing_card, COMBINE[rules.fan_table], rules.family,
         rules.base_bonus,
     )  # fmt: skip
