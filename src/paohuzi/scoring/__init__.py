@@ -389,10 +389,12 @@ def scored_waits(
     >>> [(str(c), w.huxi, w.points) for c, w in scored_waits(hand, table, find_preset("qq"))]
     [('x10', 25, 10)]
     """
+    if rules.family != "classic":
+        if facts is not None:
+            family.check_facts(facts, rules)
+        return family.family_waits(hand, table, rules, last_card=last_card, facts=facts or NO_FACTS)
     if facts is not None:
         family.check_facts(facts, rules)
-    if rules.family != "classic":
-        return family.family_waits(hand, table, rules, last_card=last_card, facts=facts or NO_FACTS)
     out: list[tuple[Card, Win]] = []
     for card, found, red, big, n in analysis.waits_counted(hand, table, rules.min_huxi):
         win = _best(found, red, big, n, rules, zimo=True, haidi=last_card, tianhu=False)

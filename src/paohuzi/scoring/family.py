@@ -73,18 +73,20 @@ def check_facts(facts: PlayFacts, rules: RuleSet) -> None:
     :raises ScoringError: a negative ``drawn_before``, a ``xing_card`` that is not a card or given to rules
         without 醒, a ``dihu``/``tinghu`` that is not a bool.
     """
-    where = f"the {rules.name} rules ({rules.family} family)"
+    # Exact type checks: cheap on the hot path, and a bool is not a count (True is not 1 here).
     n = facts.drawn_before
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+    if type(n) is not int or n < 0:
         raise ScoringError(f"drawn_before must be a whole number ≥ 0, got {n!r}")
-    if facts.xing_card is not None:
-        if not isinstance(facts.xing_card, Card):
-            raise ScoringError(f"xing_card must be a card, got {facts.xing_card!r}")
+    x = facts.xing_card
+    if x is not None:
+        if type(x) is not Card:
+            raise ScoringError(f"xing_card must be a card, got {x!r}")
         if rules.xing == "none":
+            where = f"the {rules.name} rules ({rules.family} family)"
             raise ScoringError(f"xing_card is given but {where} have no 醒 (xing is none, R9.4)")
-    if not isinstance(facts.dihu, bool):
+    if type(facts.dihu) is not bool:
         raise ScoringError(f"dihu must be true or false, got {facts.dihu!r}")
-    if facts.tinghu is not None and not isinstance(facts.tinghu, bool):
+    if facts.tinghu is not None and type(facts.tinghu) is not bool:
         raise ScoringError(f"tinghu must be true, false or null, got {facts.tinghu!r}")
 
 
@@ -198,8 +200,9 @@ def family_score(  # noqa: PLR0913 — what a family's points depend on
         xing = 0 if facts.xing_card is None else xing_count(arrangement.groups, facts.xing_card)
     hhx = rules.hanghangxi and _hanghangxi(arrangement)
     ty = _tuanyuan(arrangement.groups) if rules.tuanyuan else 0
-    key: _CacheKey = (arrangement.huxi, arrangement.duidui, red, big, small, zimo, haidi, tianhu, xing, hhx, ty)
-    key += (facts.dihu, tinghu, shuahou, facts.drawn_before, facts.xing_card)
+    # One tuple, built once: a hot path (every candidate of every win and wait). The facts are a frozen value.
+    key: _CacheKey = (arrangement.huxi, arrangement.duidui, red, big, small, zimo, haidi, tianhu, xing, hhx, ty, facts,
+                      tinghu, shuahou)  # fmt: skip
     entry = _CACHE.get(id(rules))
     if entry is None:
         if len(_CACHE) >= 64:
@@ -282,13 +285,13 @@ def _pick(  # noqa: PLR0913 — the candidates, their counts and what the score 
     facts: PlayFacts,
     tinghu: bool,
     shuahou: bool,
+    xing: int,
 ) -> Win | None:
-    """The best candidate by (points, 胡息) (R6.2); on a full tie the first."""
+    """The best candidate by (points, 胡息) (R6.2); on a full tie the first. ``xing``: 醒 (the same for every
+    complete arrangement, :func:`_held`)."""
     best: Win | None = None
     best_key = (0, 0)
     small = n - big
-    # R9.4: every card of a complete hand is in a group or the pair, so 醒 is the same in every arrangement
-    xing = 0 if facts.xing_card is None or not found else xing_count(found[0].groups, facts.xing_card)
     for arrangement in found:
         s = family_score(
             arrangement, red, big, small, rules, zimo=zimo, haidi=haidi, tianhu=tianhu, facts=facts, tinghu=tinghu,
@@ -298,6 +301,14 @@ def _pick(  # noqa: PLR0913 — the candidates, their counts and what the score 
         if best is None or key > best_key:
             best, best_key = new_win(arrangement, s), key
     return best
+
+
+def _held(hand: Sequence[Card], table: Sequence[Group], card: Card | None) -> int:
+    """醒 (R9.4) of a complete hand: every card lies in a group or the pair, so it is the copies of the 醒 card
+    among all the winner's cards, whatever the arrangement. ``card`` is the 醒 card here."""
+    if card is None:
+        return 0
+    return hand.count(card) + sum(g.cards.count(card) for g in table)
 
 
 def best_family_win(  # noqa: PLR0913 — evaluate's arguments
@@ -321,9 +332,11 @@ def best_family_win(  # noqa: PLR0913 — evaluate's arguments
             found, red, big, n = analysis.arrangements_all_counted(hand, table, card, source, rules.min_huxi)
     if not found:
         return None
+    x = facts.xing_card
+    xing = 0 if x is None else _held(hand, table, x) + (card is x)
     return _pick(
         found, red, big, n, rules, zimo=zimo, haidi=last_card, tianhu=tianhu, facts=facts,
-        tinghu=tinghu_of(facts, table), shuahou=card is not None and len(hand) == 1,
+        tinghu=tinghu_of(facts, table), shuahou=card is not None and len(hand) == 1, xing=xing,
     )  # fmt: skip
 
 
@@ -331,16 +344,20 @@ def family_waits(
     hand: Sequence[Card], table: Sequence[Group], rules: RuleSet, *, last_card: bool, facts: PlayFacts
 ) -> list[tuple[Card, Win]]:
     """:func:`paohuzi.scoring.scored_waits` for a regional family: each wait scored as an own draw."""
-    every = _needs_every_arrangement(rules, table, None)
+    every = (rules.hanghangxi or rules.tuanyuan) and _needs_every_arrangement(rules, table, None)
     waits = (analysis.waits_all_counted if every else analysis.waits_counted)(hand, table, rules.min_huxi)
+    if not waits:
+        return []  # most hands: nothing more to pay for
     tinghu = tinghu_of(facts, table)
+    x = facts.xing_card
+    held = _held(hand, table, x)
     out: list[tuple[Card, Win]] = []
     for card, found, red, big, n in waits:
         if not every and found and _kahu_possible(rules, found):  # as best_family_win: only where 卡胡 may win
             found, red, big, n = analysis.arrangements_all_counted(hand, table, card, Source.SELF, rules.min_huxi)
         win = _pick(
             found, red, big, n, rules, zimo=True, haidi=last_card, tianhu=False, facts=facts, tinghu=tinghu,
-            shuahou=len(hand) == 1,
+            shuahou=len(hand) == 1, xing=held + (card is x),
         )  # fmt: skip
         if win is not None:
             out.append((card, win))
