@@ -124,12 +124,14 @@ class TierWaiting(TypedDict):
     title: str
     multiplier: int
     minimum: int
-    waiting: int
+    waiting: int  # in every preset's queue of the tier
+    by_preset: dict[str, int]  # issue 29: how many wait for each preset of ``presets``
 
 
 class QueueStatus(TypedDict):
     queue: QueueInfo | None
     tiers: list[TierWaiting]
+    presets: list[str]  # the presets with a 匹配 queue (the server's match_presets), the default first
     fill_seconds: float
 
 
@@ -395,22 +397,30 @@ async def leave_room(request: Request, player: Player) -> LeftAnswer:
 
 @router.get("/queue", tags=["public tables"], response_model=AS_JSON)
 async def queue_status(request: Request, player: Player) -> QueueStatus:
-    """匹配 (issue 13 §4): your place in a tier's queue (or null), and how many wait in each tier."""
+    """匹配 (issue 13 §4): your place in a queue (or null), and how many wait in each tier, for each preset
+    that has a queue (issue 29)."""
     hub = _hub(request)
     counts = await hub.queue.counts()
+    listed = list(hub.settings.match_presets)
+    tiers: list[TierWaiting] = []
+    for t in economy.TIERS:
+        by_preset = {pr: counts[t.name, pr] for pr in listed}
+        tiers.append({**t.to_dict(), "waiting": sum(by_preset.values()), "by_preset": by_preset})
     return {
         "queue": await hub.queue.place(player["id"]),
-        "tiers": [{**t.to_dict(), "waiting": counts[t.name]} for t in economy.TIERS],
+        "tiers": tiers,
+        "presets": listed,
         "fill_seconds": hub.settings.match_fill_seconds,
     }
 
 
 @router.post("/queue", status_code=201, tags=["public tables"], response_model=AS_JSON)
 async def queue_join(request: Request, player: Player, body: p.QueueIn) -> QueueAnswer:
-    """Wait for a public table of a tier (you must hold its minimum of 欢乐豆). Three waiting are seated at
-    once; after ``fill_seconds`` computers fill the seats still free. ``queue`` is null when you were
-    seated at once (the ``room`` frame on the websocket follows). A room without a match on is left first."""
-    return {"queue": await _hub(request).queue_join(player["id"], body.tier)}
+    """Wait for a public table of a tier (you must hold its minimum of 欢乐豆), playing ``preset`` (one of
+    the server's ``match_presets``; unset: the first). Three waiting are seated at once; after
+    ``fill_seconds`` computers fill the seats still free. ``queue`` is null when you were seated at once
+    (the ``room`` frame on the websocket follows). A room without a match on is left first."""
+    return {"queue": await _hub(request).queue_join(player["id"], body.tier, body.preset)}
 
 
 @router.delete("/queue", tags=["public tables"], response_model=AS_JSON)

@@ -207,6 +207,8 @@ class QueueJoin(_Message):
 
     type: Literal["queue_join"]
     tier: Annotated[str, StringConstraints(min_length=1, max_length=16)]
+    # issue 29: the preset to play (one of the server's match_presets); None: the first of them
+    preset: Annotated[str, StringConstraints(min_length=1, max_length=32)] | None = None
 
 
 class QueueLeave(_Message):
@@ -398,6 +400,8 @@ class JoinIn(_Body):
 
 
 class QueueIn(_Body):
-    """``POST /api/queue``: the tier (场次) whose queue to wait in."""
+    """``POST /api/queue``: the tier (场次) whose queue to wait in, and the preset to play there (issue 29:
+    one of the server's ``match_presets``; unset: the first of them)."""
 
     tier: str = Field(min_length=1, max_length=16)
+    preset: str | None = Field(default=None, min_length=1, max_length=32)
