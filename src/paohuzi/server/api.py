@@ -17,7 +17,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from paohuzi import __version__
 from paohuzi.bots import levels
 from paohuzi.engine import Hand
-from paohuzi.rules import RuleSet, find_preset, preset_names
+from paohuzi.rules import RuleSet, family_options, find_preset, preset_names
 from paohuzi.server import economy, profile_store, store
 from paohuzi.server import protocol as p
 from paohuzi.server.frames import (
@@ -87,6 +87,9 @@ class LeaderboardAnswer(TypedDict):
 class PresetInfo(TypedDict):
     name: str
     title: str
+    family: str  # R9: "classic", "changde", "shihuka" (issue 29)
+    # the house options a room of this preset may set, each with its allowed values (R8.1, R9)
+    family_options: dict[str, list[bool | int | str]]
     rules: dict[str, Any]  # RuleSet.to_dict() (R8)
 
 
@@ -340,13 +343,11 @@ async def leaderboard(request: Request, limit: Annotated[int, Query(ge=1, le=200
 
 @router.get("/presets", tags=["rooms"], response_model=AS_JSON)
 async def presets(request: Request) -> PresetsAnswer:
-    """The rule presets (R8) and the room options with their defaults and bounds."""
+    """The rule presets (R8, R9: each with its family and the house options a room of it may set, with
+    their allowed values) and the room options with their defaults and bounds."""
     s = _hub(request).settings
     return {
-        "presets": [
-            {"name": n, "title": find_preset(n).title, "rules": find_preset(n).to_dict()}
-            for n in preset_names()
-        ],
+        "presets": [_preset_info(find_preset(n)) for n in preset_names()],
         "room_options": {
             "defaults": {
                 "preset": "qq",
@@ -363,6 +364,18 @@ async def presets(request: Request) -> PresetsAnswer:
             "bounds": {k: list(v) for k, v in p.ROOM_BOUNDS.items()},
             "quick_hands": s.quick_hands,
         },
+    }
+
+
+def _preset_info(rules: RuleSet) -> PresetInfo:
+    """One preset as ``/api/presets`` lists it (docs/protocol.md §2)."""
+    offered = {name: list(values) for name, values in family_options(rules).items()}
+    return {
+        "name": rules.name,
+        "title": rules.title,
+        "family": rules.family,
+        "family_options": offered,  # type: ignore[dict-item]  # values: bool, int or str (R8.1, R9)
+        "rules": rules.to_dict(),
     }
 
 
