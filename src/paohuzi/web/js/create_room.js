@@ -6,7 +6,7 @@
 import { h } from "./dom.js";
 import { presetText, t } from "./i18n.js";
 import { levelSelect } from "./levels.js";
-import { fangpao } from "./rules.js";
+import { fangpao, optionLabel, valueLabel } from "./rules.js";
 
 // The rule options in the dialog's order. `fangpao` is one choice over two options (R8.1 放炮, 包赔).
 const ORDER = ["min_huxi", "zimo", "cap", "fangpao", "first_dealer", "xing", "base_bonus"];
@@ -22,41 +22,6 @@ const CLASSIC = {
   must_hu: [false, true],
 };
 export const FAMILIES = ["classic", "changde", "shihuka"];
-
-/** An option's label (the dialog, the rules list). */
-export function optionLabel(name) {
-  const keys = {
-    min_huxi: "optMinHuxi",
-    zimo: "optZimo",
-    cap: "optCap",
-    fangpao: "optFangpao",
-    first_dealer: "optDealer",
-    must_hu: "optMustHu",
-    four_players: "fourPlayers",
-    xing: "optXing",
-    base_bonus: "optBaseBonus",
-    hongheidian: "optHongheidian",
-    duiduihu: "optDuiduihu",
-    tiandi_haidi: "optTiandiHaidi",
-    shuahou: "optShuahou",
-    hanghangxi: "optHanghangxi",
-    tuanyuan: "optTuanyuan",
-    huangfan: "optHuangfan",
-  };
-  return t(keys[name] || name);
-}
-
-/** A value of a choice as shown. */
-export function valueLabel(name, value) {
-  if (name === "cap") return Number(value) ? String(value) : t("capNone");
-  if (name === "min_huxi") return t("minHuxiN", { n: value });
-  if (name === "zimo") return t(`zimo_${value}`);
-  if (name === "first_dealer") return t(`dealer_${value}`);
-  if (name === "fangpao") return t(`fangpao_${value}`);
-  if (name === "xing") return t(`xing_${value}`);
-  if (name === "base_bonus") return t(`baseBonus_${value}`);
-  return String(value);
-}
 
 /** The options a player may set for a preset, with their allowed values (only those with a choice). */
 export function offered(pr) {
@@ -90,8 +55,8 @@ function presetValue(rules, name, values) {
   return v === undefined ? values[0] : v;
 }
 
-/** The preset select, its options grouped by family when there is more than one. */
-function presetSelect(presets) {
+/** The preset select, its options grouped by family when there is more than one (quick play's too). */
+export function presetSelect(presets) {
   const families = FAMILIES.filter((f) => presets.some((pr) => (pr.family || "classic") === f));
   const option = (pr) => h("option", { value: pr.name }, presetText(pr.name, pr.title));
   if (families.length < 2) return h("select", { name: "preset" }, presets.map(option));

@@ -8,7 +8,7 @@ import { presetText, t, titleText, tx } from "./i18n.js";
 import { botName, levelSelect } from "./levels.js";
 import { matchSection, tierName } from "./match.js";
 import { rulesEl } from "./rules.js";
-import { renderCreateDialog } from "./create_room.js";
+import { presetSelect, renderCreateDialog } from "./create_room.js";
 
 /** The server's level list (names, blurbs) once /api/presets has answered, for the level pickers' tooltips. */
 function levelInfo(S) {
@@ -127,9 +127,9 @@ export function renderLobby(app) {
 
   // Play
   const presets = (S.presets && S.presets.presets) || [{ name: "qq", title: "" }];
-  const presetSelect = (name) =>
-    h("select", { name }, presets.map((pr) => h("option", { value: pr.name }, presetText(pr.name, pr.title))));
-  const quickPreset = presetSelect("preset");
+  const quickPreset = presetSelect(presets); // grouped by family (R9)
+  if (S.quickPreset) quickPreset.value = S.quickPreset;
+  quickPreset.addEventListener("change", () => { S.quickPreset = quickPreset.value; });
   const quickLevel = levelSelect("bot_level", S.quickLevel || (S.presets && S.presets.room_options && S.presets.room_options.defaults.bot_level), levelInfo(S));
   quickLevel.addEventListener("change", () => { S.quickLevel = quickLevel.value; });
   root.append(

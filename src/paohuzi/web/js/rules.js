@@ -10,6 +10,45 @@ export function fangpao(rules) {
   return rules.discarder_pays ? "pays" : "yes";
 }
 
+/** An option's label (the dialog, the rules list). */
+export function optionLabel(name) {
+  const keys = {
+    min_huxi: "optMinHuxi",
+    zimo: "optZimo",
+    cap: "optCap",
+    fangpao: "optFangpao",
+    first_dealer: "optDealer",
+    must_hu: "optMustHu",
+    four_players: "fourPlayers",
+    xing: "optXing",
+    base_bonus: "optBaseBonus",
+    hongheidian: "optHongheidian",
+    duiduihu: "optDuiduihu",
+    tiandi_haidi: "optTiandiHaidi",
+    shuahou: "optShuahou",
+    hanghangxi: "optHanghangxi",
+    tuanyuan: "optTuanyuan",
+    huangfan: "optHuangfan",
+  };
+  return t(keys[name] || name);
+}
+
+/** A value of a choice as shown. */
+export function valueLabel(name, value) {
+  if (name === "cap") return Number(value) ? String(value) : t("capNone");
+  if (name === "min_huxi") return t("minHuxiN", { n: value });
+  if (name === "zimo") return t(`zimo_${value}`);
+  if (name === "first_dealer") return t(`dealer_${value}`);
+  if (name === "fangpao") return t(`fangpao_${value}`);
+  if (name === "xing") return t(`xing_${value}`);
+  if (name === "base_bonus") return t(`baseBonus_${value}`);
+  return String(value);
+}
+
+// The R9 family options (issue 29): a choice shown unless "none", a switch shown when on.
+const FAMILY_CHOICES = ["xing", "base_bonus"];
+const FAMILY_SWITCHES = ["hongheidian", "duiduihu", "tiandi_haidi", "shuahou", "hanghangxi", "tuanyuan", "huangfan"];
+
 /** [label, value] for every option a room sets, in the order of the create dialog. */
 export function rulesList(options) {
   const r = options.rules || {};
@@ -25,6 +64,10 @@ export function rulesList(options) {
     [t("optDealer"), t(`dealer_${r.first_dealer || "draw"}`)],
   ];
   if (r.four_players || options.four_players) rows.push([t("fourPlayers"), "✓"]);
+  if (r.family && r.family !== "classic") {
+    for (const name of FAMILY_CHOICES) if (r[name] !== undefined) rows.push([optionLabel(name), valueLabel(name, r[name])]);
+    for (const name of FAMILY_SWITCHES) if (r[name] !== undefined) rows.push([optionLabel(name), r[name] ? "✓" : "—"]);
+  }
   return rows;
 }
 
@@ -39,6 +82,8 @@ export function rulesLine(options) {
   if (r.win_on_discard) parts.push(t(`fangpao_${fangpao(r)}`));
   if (r.first_dealer === "owner") parts.push(t("dealer_owner"));
   if (r.four_players) parts.push(t("fourPlayers"));
+  for (const name of FAMILY_CHOICES) if (r[name] && r[name] !== "none") parts.push(valueLabel(name, r[name]));
+  for (const name of FAMILY_SWITCHES) if (r[name]) parts.push(optionLabel(name));
   return parts.join(" · ");
 }
 
