@@ -3,83 +3,63 @@
 // 十胡卡, R9.2), the 醒 (R9.4), the 底分 bonus, 常德's 自摸 + 1, the 名堂 with how they combine, 自摸翻倍,
 // 封顶, the points and the 底分 —
 //   "卡胡 3囤 × 红胡2番 × 自摸2 = 12分 × 底分1"
-//   "3囤 + 1 自摸 = 4 × (红胡5番 + 黄番3番 = 8番) = 32分 × 底分1"
+//   "(3囤 + 自摸1) × (红胡5番 + 黄番3番) = 32分 × 底分1"
 // and the 醒 card, shown when one was turned (翻醒) or taken (随醒).
 
 import { cardEl } from "./cards.js";
 import { h } from "./dom.js";
-import { mingtangText, t } from "./i18n.js";
+import { mingtangText, t, tx } from "./i18n.js";
 
 const KAHU = "卡胡";
 
 /** Whether the outcome is a family's (it carries 囤); a classic outcome has its own formula (settle.js). */
 export function isFamilyOutcome(o) {
-  return o && o.kind === "hu" && typeof o.tun === "number";
+  return !!o && o.kind === "hu" && typeof o.tun === "number";
 }
 
-/** The 名堂 that count (番 > 0), or 平胡 1. */
-function counted(o) {
-  const names = (o.names || []).filter((n) => n.fan > 0);
-  return names.length ? names : [{ name: "平胡", fan: 1 }];
-}
+const num = (n) => h("b", {}, String(n));
 
-/** 卡胡: named by the server, else read from the numbers (十胡卡: 10 胡息 scores 3 囤, R9.2). */
-function kahu(o, rules) {
-  if ((o.names || []).some((n) => n.name === KAHU)) return true;
-  return rules.tun === "shihuka" && o.huxi === 10;
-}
-
-/** The 番 part: one 名堂, or several that add (番 add up, R9.1, R9.2) or multiply, or the largest. */
-function fanPart(o) {
-  const names = counted(o);
-  const one = (n) => [mingtangText(n.name), h("b", {}, String(n.fan)), t("fan")];
-  if (names.length === 1) return one(names[0]);
-  if (o.combine === "largest") {
-    const best = names.reduce((a, b) => (b.fan > a.fan ? b : a));
-    return one(best);
-  }
-  const joiner = o.combine === "multiply" ? " × " : " + ";
-  const out = ["("];
-  names.forEach((n, i) => {
-    if (i) out.push(joiner);
-    out.push(...one(n));
+/** Items joined by `sep`, in parentheses when there are several (as paohuzi.scoring.formula writes them). */
+function joined(items, sep) {
+  const out = [];
+  items.forEach((item, i) => {
+    if (i) out.push(sep);
+    out.push(...item);
   });
-  out.push(" = ", h("b", {}, String(o.fan)), t("fan"), ")");
-  return out;
+  return items.length > 1 ? ["(", ...out, ")"] : out;
 }
 
 /**
- * The steps of the formula (elements for h()) and a compact form for tests (`data-formula`):
- * "tun3+xing2=5x8=40x1". `rules`: the room's rule set; `stake`: the 底分 the hand was paid at.
+ * The formula as elements for h() — the text of ``paohuzi.scoring.formula`` (R7, R9) with the 底分 added:
+ * 卡胡 (十胡卡, 10 胡息: R9.2), the base terms (囤, 醒, 底分 bonus, 自摸 + 1) in parentheses when several, × the
+ * 名堂 that add 番 (in parentheses when several, as they combine), × 自摸2 (自摸翻倍), = points (before 封顶),
+ * 封顶, × 底分. `rules`: the room's rule set; `stake`: the 底分 the hand was paid at. Also a compact form for
+ * tests (`data-formula`): "tun3+xing2=5x8=40x1".
  */
 export function familyFormula(o, rules, stake) {
-  const steps = [];
-  if (kahu(o, rules)) steps.push(h("span", { class: "kahu" }, mingtangText(KAHU)), " ");
-  steps.push(h("b", {}, String(o.tun)), t("tun"));
-  let terms = 1;
-  const xing = o.xing_card ? o.xing || 0 : null;
-  if (xing !== null) {
-    steps.push(" + ", h("b", {}, String(xing)), t("xing"));
-    terms += 1;
-  }
+  let terms = [tx("fTun", { n: num(o.tun) })];
+  const xing = o.xing || 0;
+  let core = o.tun + xing;
+  if (xing) terms.push(tx("fXing", { n: num(xing) }));
   if (rules.base_bonus === "plus_one") {
-    steps.push(" + ", h("b", {}, "1"), " ", h("small", { class: "rule-step" }, t("baseBonus_plus_one")));
-    terms += 1;
+    terms.push([t("fBonus1")]);
+    core += 1;
   } else if (rules.base_bonus === "double") {
-    steps.push(" × 2 ", h("small", { class: "rule-step" }, t("baseBonus_double")));
-    terms += 1;
+    terms = [[...joined(terms, " + "), " × ", t("fBonus2")]];
+    core *= 2;
   }
-  if (o.zimo && rules.zimo === "plus_one" && o.base > o.tun + (xing || 0)) {
-    steps.push(" + ", h("b", {}, "1"), " ", h("small", { class: "rule-step" }, t("zimo")));
-    terms += 1;
-  }
-  if (terms > 1) steps.push(" = ", h("b", {}, String(o.base)));
-  steps.push(" × ", ...fanPart(o));
-  const doubled = !!(o.zimo_double || (o.zimo && rules.zimo === "double"));
-  if (doubled) steps.push(" × ", t("zimoTimes2"));
-  if (typeof o.uncapped === "number") steps.push(" = ", h("b", {}, String(o.uncapped)), " → ", h("small", { class: "rule-step" }, t("cappedAt", { n: o.points })));
-  steps.push(" = ", h("b", {}, String(o.points)), t("pts"), " × ", t("stakeTimes", { n: stake }));
-  const compact = `tun${o.tun}${xing !== null ? `+xing${xing}` : ""}=${o.base}x${o.fan}${doubled ? "x2" : ""}=${o.points}x${stake}`;
+  if (o.base > core) terms.push([t("fZimo1")]); // 自摸 + 1 (R7.1, R9.1)
+  const names = (o.names || []).filter((n) => n.fan > 0).map((n) => tx("fFan", { name: mingtangText(n.name), n: num(n.fan) }));
+  const steps = [];
+  if (rules.tun === "shihuka" && o.huxi === 10) steps.push(h("span", { class: "kahu" }, mingtangText(KAHU)), " ");
+  steps.push(...joined(terms, " + "));
+  if (names.length) steps.push(" × ", ...joined(names, " + "));
+  if (o.zimo_double) steps.push(" × ", t("zimoTimes2"));
+  const before = typeof o.uncapped === "number" ? o.uncapped : o.points;
+  steps.push(" = ", ...tx("fPoints", { n: num(before) }));
+  if (o.points < before) steps.push(", ", ...tx("fCap", { n: num(o.points) }));
+  steps.push(" × ", t("stakeTimes", { n: stake }));
+  const compact = `tun${o.tun}${xing ? `+xing${xing}` : ""}=${o.base}x${o.fan}${o.zimo_double ? "x2" : ""}=${o.points}x${stake}`;
   return { steps, compact };
 }
 
