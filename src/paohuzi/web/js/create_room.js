@@ -132,7 +132,7 @@ export function renderCreateDialog(app, close, levelInfo) {
       { class: "family-opts", "data-testid": "family-options", "data-family": family },
       h("legend", {}, t("familyOptions", { family: t(`family_${family}`) })),
       h("div", { class: "grid2" }, selects),
-      checks,
+      h("div", { class: "grid2 checks" }, checks),
     ),
     h("div", { class: "grid2" }, field(t("turnSeconds"), turn), field(t("claimSeconds"), claim)),
     h("label", { class: "check" }, bots, t("botsFill")),

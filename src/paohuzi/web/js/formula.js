@@ -18,6 +18,8 @@ export function isFamilyOutcome(o) {
 }
 
 const num = (n) => h("b", {}, String(n));
+// One term of the formula, kept on one line when the formula wraps (a phone): "红胡2番", "14分".
+const term = (...parts) => [h("span", { class: "term" }, ...parts)];
 
 /** Items joined by `sep`, in parentheses when there are several (as paohuzi.scoring.formula writes them). */
 function joined(items, sep) {
@@ -37,29 +39,31 @@ function joined(items, sep) {
  * tests (`data-formula`): "tun3+xing2=5x8=40x1".
  */
 export function familyFormula(o, rules, stake) {
-  let terms = [tx("fTun", { n: num(o.tun) })];
+  let terms = [term(...tx("fTun", { n: num(o.tun) }))];
   const xing = o.xing || 0;
   let core = o.tun + xing;
-  if (xing) terms.push(tx("fXing", { n: num(xing) }));
+  if (xing) terms.push(term(...tx("fXing", { n: num(xing) })));
   if (rules.base_bonus === "plus_one") {
-    terms.push([t("fBonus1")]);
+    terms.push(term(t("fBonus1")));
     core += 1;
   } else if (rules.base_bonus === "double") {
-    terms = [[...joined(terms, " + "), " × ", t("fBonus2")]];
+    terms = [[...joined(terms, " + "), " × ", ...term(t("fBonus2"))]];
     core *= 2;
   }
-  if (o.base > core) terms.push([t("fZimo1")]); // 自摸 + 1 (R7.1, R9.1)
-  const names = (o.names || []).filter((n) => n.fan > 0).map((n) => tx("fFan", { name: mingtangText(n.name), n: num(n.fan) }));
+  if (o.base > core) terms.push(term(t("fZimo1"))); // 自摸 + 1 (R7.1, R9.1)
+  const names = (o.names || []).filter((n) => n.fan > 0).map((n) => term(...tx("fFan", { name: mingtangText(n.name), n: num(n.fan) })));
   const steps = [];
   if (rules.tun === "shihuka" && o.huxi === 10) steps.push(h("span", { class: "kahu" }, mingtangText(KAHU)), " ");
   steps.push(...joined(terms, " + "));
   if (names.length) steps.push(" × ", ...joined(names, " + "));
-  if (o.zimo_double) steps.push(" × ", t("zimoTimes2"));
-  const before = typeof o.uncapped === "number" ? o.uncapped : o.points;
-  steps.push(" = ", ...tx("fPoints", { n: num(before) }));
-  if (o.points < before) steps.push(", ", ...tx("fCap", { n: num(o.points) }));
-  steps.push(" × ", t("stakeTimes", { n: stake }));
-  const compact = `tun${o.tun}${xing ? `+xing${xing}` : ""}=${o.base}x${o.fan}${o.zimo_double ? "x2" : ""}=${o.points}x${stake}`;
+  // 自摸翻倍 and 封顶 as the classic formula reads them (the outcome carries base, 番 and the points)
+  const doubled = !!(o.zimo_double || (o.zimo && rules.zimo === "double"));
+  if (doubled) steps.push(" × ", ...term(t("zimoTimes2")));
+  const before = typeof o.uncapped === "number" ? o.uncapped : Math.max(o.points, o.base * o.fan * (doubled ? 2 : 1));
+  steps.push(" = ", ...term(...tx("fPoints", { n: num(before) })));
+  if (o.points < before) steps.push(", ", ...term(...tx("fCap", { n: num(o.points) })));
+  steps.push(" × ", ...term(t("stakeTimes", { n: stake })));
+  const compact = `tun${o.tun}${xing ? `+xing${xing}` : ""}=${o.base}x${o.fan}${doubled ? "x2" : ""}=${o.points}x${stake}`;
   return { steps, compact };
 }
 

@@ -7,7 +7,7 @@ import { doubleCardBox, loadDoubleCards } from "./double_card.js";
 import { presetText, t, titleText, tx } from "./i18n.js";
 import { botName, levelSelect } from "./levels.js";
 import { matchSection, tierName } from "./match.js";
-import { rulesEl } from "./rules.js";
+import { knowPresets, rulesEl } from "./rules.js";
 import { presetSelect, renderCreateDialog } from "./create_room.js";
 
 /** The server's level list (names, blurbs) once /api/presets has answered, for the level pickers' tooltips. */
@@ -347,6 +347,6 @@ export async function loadLobbyData(app) {
     api("GET", "/api/me/history?limit=10").then((d) => (S.history = d.matches)),
     loadDoubleCards(app),
   ];
-  if (!S.presets) jobs.push(api("GET", "/api/presets").then((d) => (S.presets = d)));
+  if (!S.presets) jobs.push(api("GET", "/api/presets").then((d) => knowPresets((S.presets = d).presets)));
   await Promise.allSettled(jobs);
 }

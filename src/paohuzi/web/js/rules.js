@@ -45,9 +45,24 @@ export function valueLabel(name, value) {
   return String(value);
 }
 
-// The R9 family options (issue 29): a choice shown unless "none", a switch shown when on.
+// The R9 family options (issue 29): a choice shown unless "none", a switch shown when on — when the room's
+// preset offers it (its `family_options`: 对对胡 is a switch of 常德红黑点 only, always on in 全名堂).
 const FAMILY_CHOICES = ["xing", "base_bonus"];
 const FAMILY_SWITCHES = ["hongheidian", "duiduihu", "tiandi_haidi", "shuahou", "hanghangxi", "tuanyuan", "huangfan"];
+let offeredBy = {}; // preset name → its family_options (/api/presets), once the lobby has loaded them
+
+/** Remember each preset's `family_options` (the lobby's /api/presets answer). */
+export function knowPresets(presets) {
+  offeredBy = Object.fromEntries((presets || []).map((pr) => [pr.name, pr.family_options || {}]));
+}
+
+/** The family options the room's rules set, each as it shows: [name, value]. */
+function familyOptions(r) {
+  if (!r.family || r.family === "classic") return [];
+  const offered = offeredBy[r.name];
+  const shown = (name) => r[name] !== undefined && (!offered || name in offered);
+  return [...FAMILY_CHOICES, ...FAMILY_SWITCHES].filter(shown).map((name) => [name, r[name]]);
+}
 
 /** [label, value] for every option a room sets, in the order of the create dialog. */
 export function rulesList(options) {
@@ -64,9 +79,8 @@ export function rulesList(options) {
     [t("optDealer"), t(`dealer_${r.first_dealer || "draw"}`)],
   ];
   if (r.four_players || options.four_players) rows.push([t("fourPlayers"), "✓"]);
-  if (r.family && r.family !== "classic") {
-    for (const name of FAMILY_CHOICES) if (r[name] !== undefined) rows.push([optionLabel(name), valueLabel(name, r[name])]);
-    for (const name of FAMILY_SWITCHES) if (r[name] !== undefined) rows.push([optionLabel(name), r[name] ? "✓" : "—"]);
+  for (const [name, value] of familyOptions(r)) {
+    rows.push([optionLabel(name), FAMILY_CHOICES.includes(name) ? valueLabel(name, value) : value ? "✓" : "—"]);
   }
   return rows;
 }
@@ -82,8 +96,10 @@ export function rulesLine(options) {
   if (r.win_on_discard) parts.push(t(`fangpao_${fangpao(r)}`));
   if (r.first_dealer === "owner") parts.push(t("dealer_owner"));
   if (r.four_players) parts.push(t("fourPlayers"));
-  for (const name of FAMILY_CHOICES) if (r[name] && r[name] !== "none") parts.push(valueLabel(name, r[name]));
-  for (const name of FAMILY_SWITCHES) if (r[name]) parts.push(optionLabel(name));
+  for (const [name, value] of familyOptions(r)) {
+    if (FAMILY_CHOICES.includes(name) && value !== "none") parts.push(valueLabel(name, value));
+    else if (value === true) parts.push(optionLabel(name));
+  }
   return parts.join(" · ");
 }
 
