@@ -66,7 +66,9 @@ def test_each_preset_has_its_own_queue_and_its_tables_play_it(two_queues: Server
     rooms = []
     for c in others:
         c.expect("queue", where=lambda f: f["queue"] is None, timeout=30)
-        rooms.append(c.expect("room", where=lambda f: f["room"] is not None and f["room"]["status"] == "playing")["room"])
+        rooms.append(
+            c.expect("room", where=lambda f: f["room"] is not None and f["room"]["status"] == "playing")["room"]
+        )
     assert len({r["code"] for r in rooms}) == 1
     options = rooms[0]["options"]
     assert (options["preset"], options["rules"]["name"], options["tier"]) == (OTHER, OTHER, "novice")

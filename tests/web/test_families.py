@@ -123,7 +123,9 @@ def _play(people: list[Person], timeout: float = 120.0) -> None:
     """Both browsers follow the policy by clicking until each sees the settlement."""
     deadline = time.monotonic() + timeout
     while not all(p.settled() for p in people):
-        assert time.monotonic() < deadline, [p.page.evaluate("() => document.body.innerText.slice(0, 300)") for p in people]
+        assert time.monotonic() < deadline, [
+            p.page.evaluate("() => document.body.innerText.slice(0, 300)") for p in people
+        ]
         acted = False
         for p in people:
             if not p.settled():

@@ -125,7 +125,9 @@ class Matchmaker:
     async def counts(self) -> dict[Line, int]:
         """How many wait in each queue: (tier, preset) for every tier and every preset of ``match_presets``."""
         await self._refresh()
-        return {(t.name, pr): len(self.waiting((t.name, pr))) for t in economy.TIERS for pr in self.settings.match_presets}
+        return {
+            (t.name, pr): len(self.waiting((t.name, pr))) for t in economy.TIERS for pr in self.settings.match_presets
+        }
 
     async def _refresh(self) -> None:
         """Read the queue again (the shared mode's is in Redis)."""
@@ -133,7 +135,9 @@ class Matchmaker:
 
     def waiting(self, line: Line) -> list[Entry]:
         """One queue (a tier's, for one preset), first come first."""
-        return sorted((e for e in self.entries.values() if line_of(e) == line), key=lambda e: (e.joined_at, e.player_id))
+        return sorted(
+            (e for e in self.entries.values() if line_of(e) == line), key=lambda e: (e.joined_at, e.player_id)
+        )
 
     def info(self, player_id: int) -> QueueInfo | None:
         """The player's place in its queue (docs/protocol.md §3.8), or None."""

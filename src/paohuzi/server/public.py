@@ -114,7 +114,9 @@ class PublicTables:
             found = None
         if found not in listed:
             raise RoomError(
-                "invalid", f"no public tables for preset {name!r} on this server; 匹配 presets: {', '.join(listed)}", 422
+                "invalid",
+                f"no public tables for preset {name!r} on this server; 匹配 presets: {', '.join(listed)}",
+                422,
             )
         return found
 
