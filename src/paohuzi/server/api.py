@@ -369,12 +369,15 @@ async def presets(request: Request) -> PresetsAnswer:
 
 def _preset_info(rules: RuleSet) -> PresetInfo:
     """One preset as ``/api/presets`` lists it (docs/protocol.md §2)."""
-    offered = {name: list(values) for name, values in family_options(rules).items()}
+    offered: dict[str, list[bool | int | str]] = {
+        name: [v for v in values if isinstance(v, bool | int | str)]  # every value is one of these (R8.1, R9)
+        for name, values in family_options(rules).items()
+    }
     return {
         "name": rules.name,
         "title": rules.title,
         "family": rules.family,
-        "family_options": offered,  # type: ignore[dict-item]  # values: bool, int or str (R8.1, R9)
+        "family_options": offered,
         "rules": rules.to_dict(),
     }
 
