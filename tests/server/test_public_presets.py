@@ -102,3 +102,24 @@ def test_the_setting_lists_known_presets_once_default_qq() -> None:
         with pytest.raises(ValueError, match="PAOHUZI_MATCH_PRESETS") as caught:
             Settings.from_env({"PAOHUZI_MATCH_PRESETS": bad})
         assert f"(unknown: {unknown}; presets: qq, " in str(caught.value)
+
+
+def test_a_preset_queue_survives_a_server_restart(database_url: str, tmp_path: Path) -> None:
+    """kill -9 while one waits for hunan and one for qq: after the restart each waits again in its own
+    preset's queue (``queue_entries.preset``, migration 0009), first in it."""
+    env = {"PAOHUZI_MATCH_FILL_SECONDS": "600", "PAOHUZI_MATCH_PRESETS": f"qq,{OTHER}"}
+    with running(tmp_path, database_url, env=env) as server:
+        a, b = Client(server), Client(server)
+        for c in (a, b):
+            c.connect()
+        _queued(a, "novice", OTHER)
+        _queued(b, "novice", "qq")
+        server.kill()
+        server.start()
+        for c, preset in ((a, OTHER), (b, "qq")):
+            c.connect()
+            place = c.expect("queue")["queue"]
+            assert (place["tier"], place["preset"], place["position"], place["waiting"]) == ("novice", preset, 1, 1)
+        for c in (a, b):
+            c.api("DELETE", "/api/queue")
+            c.close()
