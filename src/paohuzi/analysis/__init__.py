@@ -246,8 +246,8 @@ def arrangements_all(
     >>> from paohuzi.cards import parse_cards
     >>> [(a.huxi, [str(g) for g in a.groups]) for a in arrangements_all(parse_cards("x1 x2 x3 x1 x2 x3"), min_huxi=0)]
     [(6, ['ju:x1 x2 x3', 'ju:x1 x2 x3'])]
-    >>> [(a.huxi, [str(g) for g in a.groups])
-    ...  for a in arrangements_all(parse_cards("x1 x2 x3 x1 x2 x3 d1 d2 d3"), min_huxi=0)]  # doctest: +NORMALIZE_WHITESPACE
+    >>> found = arrangements_all(parse_cards("x1 x2 x3 x1 x2 x3 d1 d2 d3"), min_huxi=0)
+    >>> [(a.huxi, [str(g) for g in a.groups]) for a in found]  # doctest: +NORMALIZE_WHITESPACE
     [(12, ['ju:x1 x2 x3', 'ju:x1 x2 x3', 'ju:d1 d2 d3']),
      (0, ['jiao:x1 x1 d1', 'jiao:x2 x2 d2', 'jiao:x3 x3 d3'])]
     """

@@ -133,7 +133,8 @@ def score(
     :param zimo: 自摸, the card won was the winner's own draw (R6.3).
     :param haidi: 海底, the card won was the last card of the stock (R6.3).
     :param tianhu: 天胡 (R6.4).
-    :param facts: what the play decided, for a regional family (R9; 听胡 is then taken from the facts only).
+    :param facts: what the play decided, for a regional family (R9). Without the table, 听胡 is only what the
+        facts say (None: no 听胡) and 耍猴 never applies; :func:`evaluate` derives both from the cards.
 
     >>> from paohuzi.rules import find_preset
     >>> groups = tuple(Group.parse(g) for g in (
@@ -172,7 +173,7 @@ def score(
     if rules.family != "classic":  # R9: the family's 囤, 醒 and table D/E/F
         return family.family_score(
             arrangement, red, big, n - big, rules, zimo=zimo, haidi=haidi, tianhu=tianhu,
-            facts=facts or NO_FACTS, tinghu=family.tinghu_of(facts or NO_FACTS, ()),
+            facts=facts or NO_FACTS, tinghu=bool(facts is not None and facts.tinghu),
         )  # fmt: skip
     return _score(arrangement.huxi, arrangement.duidui, red, big, n - big, rules, zimo, haidi, tianhu)
 

@@ -8,9 +8,9 @@ functions (:data:`TUN`), 醒, and the best win by the family's own points (R6.2)
     points = base × 番 (tables D, E, F add up), × 2 for 自摸 under ``zimo`` ``double`` (R9.2), then the cap
 
 R6.2 ranks by these points, then 胡息. They are not monotonic in 胡息 where the 囤 table has 卡胡 (10 胡息 → 3
-囤, 11 → 1), where 醒 counts copies of one card across groups, and for 行行息 and 团圆 (they depend on the groups):
-there every distinct arrangement is scored (:func:`paohuzi.analysis.arrangements_all_counted`); otherwise the best
-arrangement of each shape is enough, as for the classic presets.
+囤, 11 → 1), and for 行行息 and 团圆 (they depend on the groups): there every distinct arrangement is scored
+(:func:`paohuzi.analysis.arrangements_all_counted`); otherwise the best arrangement of each shape is enough, as
+for the classic presets. (醒 is the same in every complete arrangement: all the cards are in groups.)
 """
 
 from __future__ import annotations
@@ -187,12 +187,15 @@ def family_score(  # noqa: PLR0913 — what a family's points depend on
     facts: PlayFacts = NO_FACTS,
     tinghu: bool = False,
     shuahou: bool = False,
+    xing: int | None = None,
 ) -> Score:
     """The score of one arrangement under a regional family's rules (R9.1, R9.2, R9.4).
 
     :param tinghu: 听胡 (see :func:`tinghu_of`); :param shuahou: the winner held one hand card before the card won.
+    :param xing: 醒 when the caller counted it already (the same for every complete arrangement of the cards).
     """
-    xing = 0 if facts.xing_card is None else xing_count(arrangement.groups, facts.xing_card)
+    if xing is None:
+        xing = 0 if facts.xing_card is None else xing_count(arrangement.groups, facts.xing_card)
     hhx = rules.hanghangxi and _hanghangxi(arrangement)
     ty = _tuanyuan(arrangement.groups) if rules.tuanyuan else 0
     key: _CacheKey = (arrangement.huxi, arrangement.duidui, red, big, small, zimo, haidi, tianhu, xing, hhx, ty)
@@ -243,10 +246,22 @@ def _score(  # noqa: PLR0913, PLR0917 — the values a family score is built fro
     )  # fmt: skip
 
 
-def _needs_every_arrangement(rules: RuleSet, facts: PlayFacts) -> bool:
-    """Whether the points depend on more than (胡息, shape) for every hand: 醒, 行行息, 团圆 (卡胡 is decided
-    per hand, :func:`best_family_win`)."""
-    return facts.xing_card is not None or rules.hanghangxi or rules.tuanyuan
+def _needs_every_arrangement(rules: RuleSet, table: Sequence[Group], card: Card | None) -> bool:
+    """Whether the points may depend on more than (胡息, shape), so that every arrangement must be scored.
+
+    - 醒 never does: every card of a complete hand lies in a group or the pair, so the copies of the 醒 card are
+      the same in every arrangement (R9.4).
+    - 团圆 only when the card won may join a table 碰/偎 as a 跑 or stay in the hand's groups (R6.1): any other
+      four is a 提/跑 in every arrangement (R3). ``card`` None (a wait): any table 碰/偎.
+    - 行行息 always (it looks at every group's 胡息).
+    - 卡胡 is decided per hand (:func:`_kahu_possible`).
+    """
+    if rules.hanghangxi:
+        return True
+    if rules.tuanyuan:
+        joinable = (GroupKind.PENG, GroupKind.WEI, GroupKind.CHOUWEI)
+        return any(g.kind in joinable and (card is None or g.cards[0] == card) for g in table)
+    return False
 
 
 def _kahu_possible(rules: RuleSet, found: tuple[Arrangement, ...]) -> bool:
@@ -272,10 +287,12 @@ def _pick(  # noqa: PLR0913 — the candidates, their counts and what the score 
     best: Win | None = None
     best_key = (0, 0)
     small = n - big
+    # R9.4: every card of a complete hand is in a group or the pair, so 醒 is the same in every arrangement
+    xing = 0 if facts.xing_card is None or not found else xing_count(found[0].groups, facts.xing_card)
     for arrangement in found:
         s = family_score(
             arrangement, red, big, small, rules, zimo=zimo, haidi=haidi, tianhu=tianhu, facts=facts, tinghu=tinghu,
-            shuahou=shuahou,
+            shuahou=shuahou, xing=xing,
         )  # fmt: skip
         key = (s.points, arrangement.huxi)
         if best is None or key > best_key:
@@ -296,7 +313,7 @@ def best_family_win(  # noqa: PLR0913 — evaluate's arguments
     facts: PlayFacts,
 ) -> Win | None:
     """:func:`paohuzi.scoring.evaluate` for a regional family (the discard rule already checked)."""
-    if _needs_every_arrangement(rules, facts):
+    if _needs_every_arrangement(rules, table, card):
         found, red, big, n = analysis.arrangements_all_counted(hand, table, card, source, rules.min_huxi)
     else:
         found, red, big, n = analysis.arrangements_counted(hand, table, card, source, rules.min_huxi)
@@ -314,11 +331,13 @@ def family_waits(
     hand: Sequence[Card], table: Sequence[Group], rules: RuleSet, *, last_card: bool, facts: PlayFacts
 ) -> list[tuple[Card, Win]]:
     """:func:`paohuzi.scoring.scored_waits` for a regional family: each wait scored as an own draw."""
-    every = _needs_every_arrangement(rules, facts) or rules.tun == "shihuka"
+    every = _needs_every_arrangement(rules, table, None)
     waits = (analysis.waits_all_counted if every else analysis.waits_counted)(hand, table, rules.min_huxi)
     tinghu = tinghu_of(facts, table)
     out: list[tuple[Card, Win]] = []
     for card, found, red, big, n in waits:
+        if not every and found and _kahu_possible(rules, found):  # as best_family_win: only where 卡胡 may win
+            found, red, big, n = analysis.arrangements_all_counted(hand, table, card, Source.SELF, rules.min_huxi)
         win = _pick(
             found, red, big, n, rules, zimo=True, haidi=last_card, tianhu=False, facts=facts, tinghu=tinghu,
             shuahou=len(hand) == 1,
