@@ -54,8 +54,8 @@ def test_r9_replay_shows_tun_xing_and_the_xing_card(tmp_path: Path, capsys: pyte
     path.write_text(json.dumps(hand.record()), encoding="utf-8")
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
-    hu = next(line for line in out.splitlines() if "胡 拾" in line)
-    assert "醒 1（醒牌 二）" in hu and "囤 " in hu
+    hu = next(line for line in out.splitlines() if "胡 十" in line)
+    assert "囤 5 + 醒 1（醒牌 二） → 底 6 × 番 1 = 12 分" in hu
 
 
 @pytest.mark.parametrize(

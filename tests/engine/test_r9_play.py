@@ -65,7 +65,7 @@ def test_r9_1_no_tinghu_after_a_wei() -> None:
     hands = {1: swap(W_HANDS[1], "d5", "d4")}
     hand = deal({**W_HANDS, **hands}, stock="d4 d3 d3 x10", rules=QMT)
     events = play(hand, "0: discard x2")
-    assert "wei 1" in events and hand.deciding == (1,)
+    assert "wei 1 d4" in events and hand.deciding == (1,)
     play(hand, "1: discard d6")
     while not hand.over:
         seat = hand.deciding[0]
@@ -79,7 +79,7 @@ def test_r9_1_no_tinghu_after_a_wei() -> None:
 def test_r9_1_dihu_on_the_dealers_opening_discard_shihuka() -> None:
     # 十胡卡 wins on a discard (R9.2); with tiandi_haidi 地胡 is 2 番 (R9.1 decision, as in 常德).
     rules = SHIHUKA.with_options(tiandi_haidi=True)
-    hand = deal({0: swap(BASE[0], "x2", "x10"), 1: W_HANDS[1], 2: W_HANDS[2]}, stock="d3", rules=rules)
+    hand = deal(W_HANDS, stock="d3", rules=rules)
     play(hand, "0: discard x10", "1: hu")
     outcome = hand.outcome
     assert outcome is not None and outcome.source.value == "discard" and outcome.winner == 1
@@ -91,7 +91,7 @@ def test_r9_1_dihu_on_the_dealers_opening_discard_shihuka() -> None:
 
 def test_r9_2_the_discarder_pays_every_share() -> None:
     # 21 胡息 → 囤 3 + (21 − 15) // 3 = 5; red 8 → 平胡 1; not 自摸: 5 points; stake 1, two shares → 10.
-    hand = deal({0: swap(BASE[0], "x2", "x10"), 1: W_HANDS[1], 2: W_HANDS[2]}, stock="d3", rules=SHIHUKA)
+    hand = deal(W_HANDS, stock="d3", rules=SHIHUKA)
     play(hand, "0: discard x10", "1: hu")
     outcome = hand.outcome
     assert outcome is not None and outcome.points == 5
@@ -116,7 +116,7 @@ def test_r9_4_fan_xing_turns_up_the_next_stock_card() -> None:
     play(hand, "0: discard x2", "1: hu")
     hu = _hu_event(hand)
     assert hu["xing_card"] == "x2" and hu["xing"] == 1
-    assert hand.stock_left == 17  # turned up, not drawn
+    assert hand.stock_left == 18  # turned up, not drawn
 
 
 def test_r9_4_fan_xing_counts_a_kan() -> None:
@@ -291,3 +291,77 @@ def _family(rules: RuleSet) -> str:
 def test_r9_presets_are_families() -> None:
     assert [_family(r) for r in (CHANGDE, QMT, SHIHUKA)] == ["changde", "changde", "shihuka"]
     assert Card.X10  # the module imports what it names
+
+
+# -- positions set up again (search worlds) keep the facts ------------------------------------------------
+
+
+def test_r9_1_from_position_finds_dihu_and_tinghu_again() -> None:
+    # The position where seat 1 may 自摸 the first stock card, set up from its observation and the hidden
+    # rest: the first-card and claim facts are worked out from the position, and the win scores the same.
+    hand = deal(W_HANDS, stock="x10", rules=QMT)
+    play(hand, "0: discard x2")
+    assert 1 in hand.deciding and hand.phase.value == "claim"
+    again = Hand.from_position(QMT, hand.observation(1), hand.hidden(1))
+    play(hand, "1: hu")
+    play(again, "1: hu")
+    assert again.outcome is not None and hand.outcome is not None
+    assert again.outcome.score == hand.outcome.score and _names(again).get("地胡") == 6
+
+
+def test_r9_1_from_position_takes_drawn_before() -> None:
+    hand = deal(W_HANDS, stock="x10", rules=QMT.with_options(huangfan=True))
+    play(hand, "0: discard x2")
+    again = Hand.from_position(hand.rules, hand.observation(1), hand.hidden(1), drawn_before=2)
+    assert again.drawn_before == 2
+    play(again, "1: hu")
+    assert _names(again).get("黄番") == 3
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_r9_1_changde_four_players_plays_and_replays(seed: int) -> None:
+    # 常德 allows four_players (守醒, R9.1 as hunan): the dealer's opposite sits out and pays nothing.
+    match = Match(CHANGDE, seed=seed, players=4, hands=3)
+    rng = random.Random(seed)
+    while not match.over:
+        if match.hand.over:
+            assert match.hand.outcome.payments[match.hand.sitting_out] == 0  # type: ignore[union-attr,index]
+            match.next_hand()
+            continue
+        seat = match.deciding[0]
+        acts = [str(a) for a in match.legal_actions(seat)]
+        match.apply(seat, "hu" if "hu" in acts else rng.choice(acts))
+    assert sum(match.totals) == 0
+    assert replay_match(match.record()).totals == match.totals
+
+
+def test_r9_1_a_match_stored_without_hand_rules_counts_drawn_hands_again() -> None:
+    # The server stores each hand's dealer, seed and actions only (server/game.py); replay_match counts the
+    # 荒庄 again, so 黄番 comes out the same.
+    from paohuzi.engine import HandRecord, MatchRecord
+
+    rules = QMT.with_options(huangfan=True)
+    for seed in range(200):
+        match = Match(rules, seed=seed, hands=3)
+        _decline_hu(match)
+        if match.hand.outcome.kind.value != "draw":  # type: ignore[union-attr]
+            continue
+        match.next_hand()
+        _take_hu(match, random.Random(seed))
+        if match.hand.outcome.winner is not None:  # type: ignore[union-attr]
+            break
+    else:
+        pytest.fail("no seed gave a 荒庄 then a win")
+    assert _names(match.hand).get("黄番") == 2
+    stored = MatchRecord(
+        rules=rules.to_dict(),
+        seed=match.seed,
+        players=3,
+        hands=3,
+        records=tuple(
+            HandRecord(dealer=r["dealer"], actions=tuple(map(tuple, r["actions"])), seed=r["seed"], format_version=None)
+            for r in match.record()["records"]
+        ),
+    )
+    again = replay_match(stored)
+    assert again.hand.drawn_before == 1 and again.hand.outcome == match.hand.outcome
