@@ -12,12 +12,13 @@ from typing import Any
 import pytest
 from hypothesis import given
 
-from paohuzi import analysis
+from paohuzi import analysis, scoring
 from paohuzi.analysis import Source, every
 from paohuzi.cards import Card
+from paohuzi.rules import parse_rules
 
 from .cases import Case, generate
-from .test_accel import SETTINGS, card_st, hand_st, min_st, outcome, source_st, table_st
+from .test_accel import SETTINGS, card_st, hand_st, min_st, outcome, python_only, source_st, table_st
 
 needs_accel = pytest.mark.skipif(not analysis.ACCELERATED, reason="the compiled accelerator is not loaded")
 
@@ -92,3 +93,31 @@ def test_accelerated_every_answers_and_errors_equal_pure(
     assert outcome(lambda: analysis.waits_all_counted(hand, table, min_huxi)) == outcome(
         lambda: every.waits_all_counted(hand, table, min_huxi)
     )
+
+
+FAMILY_PRESETS = [
+    parse_rules(name, options)
+    for name, options in (
+        ("changde", []),
+        ("changde_qmt", ["hanghangxi=on", "tuanyuan=on", "shuahou=on"]),
+        ("shihuka", []),
+        ("shihuka", ["xing=sui", "tiandi_haidi=on"]),
+    )
+]
+
+
+@needs_accel
+def test_accelerated_family_scoring_equals_pure_on_the_corpus() -> None:
+    """R6.2, R9: the family's best win and scored waits are the same with the accelerator and without (the scoring
+    asks for every arrangement where the family's points need it)."""
+    for i, case in enumerate(generate(seed=29_200, n=1200)):
+        rules = FAMILY_PRESETS[i % len(FAMILY_PRESETS)]
+        facts = scoring.PlayFacts(xing_card=case.card) if rules.xing != "none" and case.card is not None else None
+        request = (case.hand, case.table, case.card, Source(case.source), rules)
+        got = outcome(scoring.evaluate, *request, last_card=i % 5 == 0, facts=facts)
+        waits = outcome(scoring.scored_waits, case.hand, case.table, rules)
+        with python_only():
+            want = outcome(scoring.evaluate, *request, last_card=i % 5 == 0, facts=facts)
+            want_waits = outcome(scoring.scored_waits, case.hand, case.table, rules)
+        assert got == want, case
+        assert waits == want_waits, case
