@@ -29,6 +29,7 @@ from .helpers import Friend, Person, first_claim
 from .test_browser import PHONE, _no_errors
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+MATCH = "qq,changde,shihuka"  # the presets with public tables on these servers (匹配 per preset)
 
 # Per preset: the seed of its server, what the owner chooses in the dialog, the rule options the dialog's
 # family box shows (R9: only the family's, each with a choice), and the settlement of the scripted hand.
@@ -92,7 +93,7 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Serv
     with contextlib.ExitStack() as stack:
         out = {}
         for seed in sorted({case["seed"] for case in CASES.values()}):
-            env = {"PAOHUZI_TESTING": "1", "PAOHUZI_TEST_MATCH_SEED": str(seed)}
+            env = {"PAOHUZI_TESTING": "1", "PAOHUZI_TEST_MATCH_SEED": str(seed), "PAOHUZI_MATCH_PRESETS": MATCH}
             out[seed] = stack.enter_context(running_web(tmp_path_factory.mktemp(f"web-families-{seed}"), env))
         yield out
 
@@ -150,6 +151,21 @@ def test_r9_a_friend_room_of_each_family_settles_its_scripted_win_exactly(
         host.open()
         guest.open()
         guest.page.click("[data-action='lang']")  # the friend reads English
+        # 匹配 offers the server's presets (PAOHUZI_MATCH_PRESETS), each in the reader's language
+        for p, names in (
+            (host, ["QQ游戏", "常德红黑点", "衡阳十胡卡"]),
+            (guest, ["QQ Games", "Changde red-black", "Hengyang Ten-Hu Ka"]),
+        ):
+            picker = p.page.locator("select[name='match_preset'] option")
+            assert picker.all_inner_texts() == names, p.name
+            # the longer preset names (常德全名堂, "Changde all patterns") widen no select past the screen
+            boxes = p.page.eval_on_selector_all(
+                ".quick-opts select, .match select",
+                "els => els.map(e => [e.getBoundingClientRect().left, "
+                "e.getBoundingClientRect().right, innerWidth, document.documentElement.scrollWidth])",
+            )
+            assert all(0 <= left and right <= width and scroll <= width for left, right, width, scroll in boxes), boxes
+        guest.shot("lobby")
         assert _create(host, preset, case) == case["controls"]
         code = host.page.inner_text("[data-testid='room-code']").strip()
         guest.page.click("[data-action='join']")
