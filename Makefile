@@ -13,7 +13,7 @@ STAMP := $(VENV)/.installed
 # source runs as Python until then: its compiled build is refused as stale).
 COMPILED_SOURCES := $(shell sed -n 's/^    "paohuzi\.\([a-z_]*\)\.\([a-z_]*\)",$$/src\/paohuzi\/\1\/\2.py/p' src/paohuzi/_compiled.py)
 $(STAMP): pyproject.toml setup.py src/paohuzi/_accel.pyx src/paohuzi/_accel_bots.pyx src/paohuzi/_accel_guard.pxi \
-		src/paohuzi/_accel_objects.pxi src/paohuzi/_accel_search.pxi \
+		src/paohuzi/_accel_objects.pxi src/paohuzi/_accel_search.pxi src/paohuzi/_accel_every.pxi \
 		src/paohuzi/_compiled.py $(COMPILED_SOURCES)
 	test -x $(BIN)/python || $(PY) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip

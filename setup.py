@@ -31,6 +31,7 @@ SOURCES = {
         PACKAGE / "_accel_guard.pxi",
         PACKAGE / "_accel_objects.pxi",
         PACKAGE / "_accel_search.pxi",
+        PACKAGE / "_accel_every.pxi",
     ),
     "paohuzi._accel_bots": (PACKAGE / "_accel_bots.pyx", PACKAGE / "_accel_guard.pxi"),
 }

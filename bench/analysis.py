@@ -7,6 +7,8 @@ Categories (one line each):
 - ``deal``       ``arrangements()`` on a random dealt 20-card hand and a card from the rest
 - ``waits-deal`` ``waits()`` of a random dealt 20-card hand (every kind tried)
 - ``waits-ready`` ``waits()`` of a hand one card short of complete (a complete hand less its card won)
+- ``complete-all`` ``arrangements_all()`` (every arrangement, for the R9 families) on the ``complete`` hands
+- ``waits-ready-all`` ``waits_all_counted()`` of the ``waits-ready`` hands
 
 Three figures per category, each the median over the corpus of µs per request, then the median of that
 over the repetitions (with the range of the repetitions):
@@ -33,7 +35,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from paohuzi import analysis
-from paohuzi.analysis import Source, arrangements, waits
+from paohuzi.analysis import Source, arrangements, arrangements_all, waits, waits_all_counted
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -64,16 +66,23 @@ def corpus(n: int, n_waits: int, seed: int = 2024) -> dict[str, list[Request]]:
         hand, table, card, source, m = c.hand, c.table, c.card, Source(c.source), c.min_huxi
         return lambda: arrangements(hand, table, card, source, min_huxi=m)
 
+    def req_all(c) -> Request:  # type: ignore[no-untyped-def]
+        hand, table, card, source, m = c.hand, c.table, c.card, Source(c.source), c.min_huxi
+        return lambda: arrangements_all(hand, table, card, source, min_huxi=m)
+
     complete, near, deal, waits_deal, waits_ready = [], [], [], [], []
+    complete_all, waits_ready_all = [], []
     while len(complete) < n or len(near) < n:
         c = cases.complete_case(rng)
         if c.card is None:
             continue
         if len(complete) < n and arrangements(c.hand, c.table, c.card, Source(c.source), min_huxi=c.min_huxi):
             complete.append(req(c))
+            complete_all.append(req_all(c))
             if len(waits_ready) < n_waits:
                 hand, table = c.hand, c.table
                 waits_ready.append(lambda hand=hand, table=table: waits(hand, table))
+                waits_ready_all.append(lambda hand=hand, table=table: waits_all_counted(hand, table, 15))
         if len(near) < n:
             near.append(req(cases.near_miss(rng, c)))
     while len(deal) < n:
@@ -90,6 +99,8 @@ def corpus(n: int, n_waits: int, seed: int = 2024) -> dict[str, list[Request]]:
         "deal": deal,
         "waits-deal": waits_deal,
         "waits-ready": waits_ready,
+        "complete-all": complete_all,
+        "waits-ready-all": waits_ready_all,
     }
 
 
@@ -131,7 +142,7 @@ def main(argv: list[str] | None = None) -> None:
         f"{reps} repetitions; python {platform.python_version()} on {platform.machine()} "
         f"(corpus built in {time.perf_counter() - t0:.1f} s)"
     )
-    print(f"# {'category':<12} {'n':>5}  {'cold µs':>22}  {'stream µs':>22}  {'warm µs':>22}")
+    print(f"# {'category':<14} {'n':>5}  {'cold µs':>22}  {'stream µs':>22}  {'warm µs':>22}")
     result: dict[tuple[str, str], float] = {}
     for name, reqs in requests.items():
         cols = []
@@ -139,7 +150,7 @@ def main(argv: list[str] | None = None) -> None:
             medians = [run_once(reqs, mode) for _ in range(reps)]
             result[name, mode] = statistics.median(medians)
             cols.append(f"{result[name, mode]:8.1f} [{min(medians):.1f}–{max(medians):.1f}]")
-        print(f"{name:<14} {len(reqs):>5}  " + "  ".join(f"{c:>22}" for c in cols))
+        print(f"{name:<16} {len(reqs):>5}  " + "  ".join(f"{c:>22}" for c in cols))
     _clear()
     for name, goal in GOALS.items():
         verdicts = ", ".join(

@@ -15,6 +15,11 @@ machine disturb it less than wall time):
 
 Run ``python bench/requests.py`` (``--quick`` for a smaller, faster run). The header says whether the compiled
 accelerator ran (``PAOHUZI_PURE=1`` measures the pure-Python path; the batch's child process inherits it).
+
+``--presets qq,changde,changde_qmt,shihuka`` (issue 29) times ``evaluate`` and ``waits20`` under each rule set in
+turn, interleaved pass by pass so that the machine's load falls on all alike, and prints each one's ratio to the
+first (the goal: the R9 families within 1.5× of ``qq``). A rule set is a preset name, optionally with options:
+``changde_qmt:hanghangxi=on;tuanyuan=on;huangfan=on``.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ import paohuzi
 from paohuzi import analysis, scoring
 from paohuzi.analysis import Source
 from paohuzi.cards import format_cards
-from paohuzi.rules import find_preset
+from paohuzi.rules import RuleSet, find_preset, parse_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 GOALS = {"evaluate": 2.0, "waits20": 15.0, "batch": 0.5}
@@ -125,6 +130,44 @@ def time_waits(hands, reps: int) -> list[float]:  # type: ignore[no-untyped-def]
     return out
 
 
+def parse_rule_sets(text: str) -> list[tuple[str, RuleSet]]:
+    """``"qq,changde_qmt:hanghangxi=on;tuanyuan=on"`` → [(label, rule set)]: presets, each with options."""
+    out = []
+    for spec in text.split(","):
+        name, _, opts = spec.strip().partition(":")
+        out.append((spec.strip(), parse_rules(name, [o for o in opts.split(";") if o])))
+    return out
+
+
+def time_presets(rule_sets: list[tuple[str, RuleSet]], reqs, hands, reps: int) -> None:  # type: ignore[no-untyped-def]
+    """``evaluate`` and ``waits20`` under each rule set, the passes interleaved; each median and its ratio to the
+    first rule set's."""
+    evaluate, scored_waits = scoring.evaluate, scoring.scored_waits
+    times: dict[tuple[str, str], list[float]] = {}
+    # Under 醒 the engine always names the 醒 card (R9.4): here the card won, as 随醒 does.
+    facts = {label: [scoring.PlayFacts(xing_card=card) if rules.xing != "none" else None for _h, _t, card, _s in reqs]
+             for label, rules in rule_sets}  # fmt: skip
+    for _ in range(reps):
+        for label, rules in rule_sets:
+            _clear()
+            t0 = time.process_time()
+            for (hand, table, card, source), fact in zip(reqs, facts[label], strict=True):
+                evaluate(hand, table, card, source, rules, facts=fact)
+            times.setdefault((label, "evaluate"), []).append((time.process_time() - t0) / len(reqs) * 1e6)
+            _clear()
+            t0 = time.process_time()
+            for hand in hands:
+                scored_waits(hand, (), rules)
+            times.setdefault((label, "waits20"), []).append((time.process_time() - t0) / len(hands) * 1e6)
+    first = rule_sets[0][0]
+    for what in ("evaluate", "waits20"):
+        base = statistics.median(times[first, what])
+        for label, _rules in rule_sets:
+            runs = times[label, what]
+            med = statistics.median(runs)
+            print(f"{what:<9} {med:8.2f} [{min(runs):.2f}–{max(runs):.2f}]  {med / base:5.2f}× {first}  {label}")
+
+
 def time_batch(path: str, reps: int) -> list[float]:
     out = []
     env = dict(os.environ)
@@ -146,6 +189,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="smaller corpora, fewer passes")
     parser.add_argument("--reps", type=int, default=None, help="passes per figure (default 7, quick 3)")
     parser.add_argument("--only", choices=sorted(GOALS), action="append", help="run only these figures")
+    parser.add_argument(
+        "--presets", metavar="RULES", help="time evaluate and waits20 under these rule sets, e.g. qq,shihuka"
+    )
     args = parser.parse_args(argv)
     reps = args.reps or (3 if args.quick else 7)
     only = set(args.only or GOALS)
@@ -155,6 +201,9 @@ def main(argv: list[str] | None = None) -> None:
         f"python {platform.python_version()} on {platform.machine()}, load average {os.getloadavg()[0]:.1f}, "
         f"compiled accelerator {'on' if getattr(analysis, 'ACCELERATED', False) else 'off'}"
     )
+    if args.presets:
+        time_presets(parse_rule_sets(args.presets), evaluate_corpus(n_eval), waits_corpus(n_waits), reps)
+        return
     results: dict[str, tuple[float, list[float], str]] = {}
     if "evaluate" in only:
         reqs = evaluate_corpus(n_eval)

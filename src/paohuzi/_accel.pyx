@@ -11,9 +11,9 @@ Every entry point answers ``None`` when it meets anything but well-formed input 
 a kind, a 坎 on a table, a hand that is not a list, tuple or bytes of ints …): the caller then runs the
 pure-Python path, which raises the error with its wording. So bad input behaves identically by construction.
 
-One compilation unit in three files, by responsibility: this one (the tables, :func:`setup`, reading a request
-and the entry points), ``_accel_objects.pxi`` (the frozen dataclasses built in C) and ``_accel_search.pxi``
-(the memo, the packed hand and the search).
+One compilation unit in four files, by responsibility: this one (the tables, :func:`setup`, reading a request
+and the entry points), ``_accel_objects.pxi`` (the frozen dataclasses built in C), ``_accel_search.pxi``
+(the memo, the packed hand and the search) and ``_accel_every.pxi`` (every arrangement, for the families).
 
 Not used when the environment sets ``PAOHUZI_PURE=1``, or when ``_accel.pyx`` next to the compiled module
 (or the shared ``_accel_guard.pxi``) is not the source it was built from (a stale build after an edit): see
@@ -41,7 +41,7 @@ cdef extern from "Python.h":
     object PyType_GenericAlloc(PyTypeObject *t, Py_ssize_t nitems)
 
 #: The files this module is compiled from (their sha256 is checked by :func:`usable`).
-SOURCES = ("_accel.pyx", "_accel_guard.pxi", "_accel_objects.pxi", "_accel_search.pxi")
+SOURCES = ("_accel.pyx", "_accel_guard.pxi", "_accel_objects.pxi", "_accel_search.pxi", "_accel_every.pxi")
 
 include "_accel_guard.pxi"
 
@@ -304,12 +304,13 @@ cdef uint32_t unstranding_kinds(HState *h, uint64_t guarded) noexcept nogil:
     return allowed
 
 
-cdef int wait_kinds(HState *h, long min_huxi, Found *found, int *kinds) noexcept nogil:
-    """The waits loop of ``pure.waits``: fills ``found``/``kinds`` for each completing kind; returns how many."""
+cdef uint32_t wait_candidates(HState *h) noexcept nogil:
+    """The kinds the waits loop of ``pure._waits`` searches (its exact shortcuts skip the others), as bits."""
     cdef int plain_fits = (h.size + 1) % 3 == (2 if h.fours else 0)
     cdef uint64_t guarded = h.rest | GUARD
     cdef uint32_t allowed = unstranding_kinds(h, guarded) if plain_fits else ((1u << NUM) - 1)
-    cdef int k, i, ok, n = 0
+    cdef uint32_t tried = 0
+    cdef int k, i, ok
     for k in range(NUM):
         if h.in_play[k] >= 4:
             continue
@@ -325,6 +326,17 @@ cdef int wait_kinds(HState *h, long min_huxi, Found *found, int *kinds) noexcept
                         break
                 if not ok:
                     continue
+        tried |= 1u << k
+    return tried
+
+
+cdef int wait_kinds(HState *h, long min_huxi, Found *found, int *kinds) noexcept nogil:
+    """The waits loop of ``pure.waits``: fills ``found``/``kinds`` for each completing kind; returns how many."""
+    cdef uint32_t tried = wait_candidates(h)
+    cdef int k, n = 0
+    for k in range(NUM):
+        if not (tried >> k & 1):
+            continue
         search(h, k, SRC_SELF, min_huxi, &found[n])
         if found[n].n:
             kinds[n] = k
@@ -379,3 +391,6 @@ def waits_counted(hand, table, min_huxi):
         k = kinds[i]
         out.append((CARDS[k], built(&h, table, k, &found[i]), h.red + IS_RED[k], h.big + IS_BIG[k], h.n + 1))
     return out
+
+
+include "_accel_every.pxi"

@@ -381,13 +381,14 @@ cdef void search(HState *h, int card, int source, long min_huxi, Found *f) noexc
             f.n += 1
 
 
-cdef object build(HState *h, tuple table, int card, Option *o, int total, int duidui):
-    """The Arrangement: the table after the win, the 坎/提 (and the group the card made), the free cards' groups."""
-    cdef PyObject *rest[MAXR]
-    cdef int nrest = rest_groups(o.rest, 1 if o.fours else 0, rest)
-    cdef int nfix = h.nfixed + (1 if o.fmod >= 3 else 0)
-    cdef int ntot = h.ntable + nfix + nrest
-    cdef object groups = PyTuple_New(ntot)
+cdef inline int head_size(HState *h, Option *o) noexcept nogil:
+    """How many groups :func:`fill_head` puts first."""
+    return h.ntable + h.nfixed + (1 if o.fmod >= 3 else 0)
+
+
+cdef int fill_head(HState *h, tuple table, int card, Option *o, object groups) noexcept:
+    """Put the table after the win, then the 坎/提 (and the group the card made) first in the new tuple
+    ``groups``; returns how many."""
     cdef int i, j = 0, k
     cdef PyObject *g
     for i in range(h.ntable):
@@ -416,6 +417,15 @@ cdef object build(HState *h, tuple table, int card, Option *o, int total, int du
         Py_INCREF(<object>g)
         PyTuple_SET_ITEM(groups, j, <object>g)
         j += 1
+    return j
+
+
+cdef object build(HState *h, tuple table, int card, Option *o, int total, int duidui):
+    """The Arrangement: the table after the win, the 坎/提 (and the group the card made), the free cards' groups."""
+    cdef PyObject *rest[MAXR]
+    cdef int nrest = rest_groups(o.rest, 1 if o.fours else 0, rest)
+    cdef object groups = PyTuple_New(head_size(h, o) + nrest)
+    cdef int i, j = fill_head(h, table, card, o, groups)
     for i in range(nrest):
         Py_INCREF(<object>rest[i])
         PyTuple_SET_ITEM(groups, j, <object>rest[i])

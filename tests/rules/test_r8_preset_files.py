@@ -8,6 +8,7 @@ import pytest
 
 from paohuzi.cards import PaohuziError
 from paohuzi.rules import FAN_TABLES, HUAYANG_LEVELS, RuleSet, RuleSetError, find_preset, preset_names
+from paohuzi.rules.families import FAMILY_FIELDS
 
 # The R8 table of docs/rules.md, column by column ("名堂 table" A/B/C is fan_table qq/hunan/huayang).
 R8 = {
@@ -57,8 +58,8 @@ R8 = {
 
 class TestPresets:
     def test_names(self) -> None:
-        assert preset_names() == ("qq", "hengyang", "huayang", "hunan")
-        assert set(preset_names()) == set(R8)
+        assert preset_names() == ("qq", "changde", "changde_qmt", "hengyang", "huayang", "hunan", "shihuka")
+        assert {n for n in preset_names() if find_preset(n).family == "classic"} == set(R8)
 
     @pytest.mark.parametrize("name", list(R8))
     def test_match_r8_table(self, name: str) -> None:
@@ -71,7 +72,9 @@ class TestPresets:
     def test_every_option_is_covered(self) -> None:
         # the R8 table's options; the R8.1 house options (tests/rules/test_r8_1_options.py) have one default
         house = {"rounds", "zimo", "cap", "must_hu", "discarder_pays", "first_dealer"}
+        # the R9 fields (issue 29) belong to the families, tests/rules/test_r9_families.py
         options = {f.name for f in dataclasses.fields(RuleSet)} - {"name", "title", "huayang_level"} - house
+        options -= set(FAMILY_FIELDS)
         for name, table in R8.items():
             assert options <= set(table), name
 
@@ -113,7 +116,7 @@ class TestPresets:
         with pytest.raises(RuleSetError) as err:
             find_preset(bad)  # type: ignore[arg-type]
         assert "unknown rules preset" in str(err.value)
-        assert "qq, hengyang, huayang, hunan" in str(err.value)
+        assert "qq, changde, changde_qmt, hengyang, huayang, hunan, shihuka" in str(err.value)
 
     def test_frozen(self) -> None:
         with pytest.raises(dataclasses.FrozenInstanceError):
@@ -172,5 +175,6 @@ class TestOptions:
             RuleSet.from_dict({"name": "hunan", "bogus": 1})
 
     def test_constants(self) -> None:
-        assert FAN_TABLES == ("qq", "hunan", "huayang") and HUAYANG_LEVELS == ("basic", "half")
+        assert FAN_TABLES == ("qq", "hunan", "huayang", "changde", "changde_qmt", "shihuka")
+        assert HUAYANG_LEVELS == ("basic", "half")
         assert issubclass(RuleSetError, PaohuziError)

@@ -14,6 +14,9 @@ API:
 - :func:`is_complete` — shortcut.
 - :func:`waits` — 听牌: for a hand without a card, each card kind whose own draw completes it.
 - :func:`arrangements_counted` / :func:`waits_counted` — the same with the red/big card counts, for scoring.
+- :func:`arrangements_all` / :func:`arrangements_all_counted` / :func:`waits_all_counted` — every distinct
+  complete arrangement, not only the best of each shape: for the families whose points are not monotonic in
+  胡息 (R9: 卡胡, 行行息, 团圆).
 - :func:`partial_arrangement` — the best partial arrangement of any cards (R6.4, R7.3 逃跑).
 - :func:`dealt_tianhu` / :func:`tianhu_arrangement` — the dealt 天胡 of R6.4.
 
@@ -28,7 +31,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from paohuzi.analysis import pure
+from paohuzi.analysis import every, pure
 from paohuzi.analysis.partial import dealt_tianhu, partial_arrangement, tianhu_arrangement
 from paohuzi.analysis.pure import SHARED_GROUPS
 from paohuzi.analysis.types import AnalysisError, Arrangement, Source
@@ -43,6 +46,9 @@ __all__ = [
     "AnalysisError",
     "arrangements",
     "arrangements_counted",
+    "arrangements_all",
+    "arrangements_all_counted",
+    "waits_all_counted",
     "is_complete",
     "waits",
     "waits_counted",
@@ -83,6 +89,7 @@ def compiled_constructor(cls: type[Any]) -> Callable[..., Any] | None:
 def clear_cache() -> None:
     """Forget the search memo (for benchmarks that measure cold analyses)."""
     pure.clear_cache()
+    every.clear_cache()
     if _ACCEL is not None:
         _ACCEL.clear()
 
@@ -218,3 +225,65 @@ def waits_counted(
         if found is not None:
             return found
     return pure.waits_counted(hand, table, min_huxi)
+
+
+def arrangements_all(
+    hand: Sequence[Card],
+    table: Sequence[Group] = (),
+    card: Card | None = None,
+    source: Source = Source.NONE,
+    *,
+    min_huxi: int = 15,
+) -> tuple[Arrangement, ...]:
+    """Every distinct complete arrangement (R6.1) with at least ``min_huxi`` 胡息, or ``()`` if there is none.
+
+    Distinct: a different multiset of groups (the order of the groups within one arrangement is as in
+    :func:`arrangements`). The order: most 胡息 first, equal 胡息 in a fixed order, such that the first of each
+    shape is exactly what :func:`arrangements` returns for that shape. A family whose points are not monotonic
+    in 胡息 and shape ranks these (R6.2, R9: 卡胡 10 胡息 → 3 囤 beats 12 → 2). Same arguments and errors as
+    :func:`arrangements`.
+
+    >>> from paohuzi.cards import parse_cards
+    >>> [(a.huxi, [str(g) for g in a.groups]) for a in arrangements_all(parse_cards("x1 x2 x3 x1 x2 x3"), min_huxi=0)]
+    [(6, ['ju:x1 x2 x3', 'ju:x1 x2 x3'])]
+    >>> found = arrangements_all(parse_cards("x1 x2 x3 x1 x2 x3 d1 d2 d3"), min_huxi=0)
+    >>> [(a.huxi, [str(g) for g in a.groups]) for a in found]  # doctest: +NORMALIZE_WHITESPACE
+    [(12, ['ju:x1 x2 x3', 'ju:x1 x2 x3', 'ju:d1 d2 d3']),
+     (0, ['jiao:x1 x1 d1', 'jiao:x2 x2 d2', 'jiao:x3 x3 d3'])]
+    """
+    if _ACCEL is not None:
+        found: tuple[Arrangement, ...] | None = _ACCEL.arrangements_all(hand, table, card, source, min_huxi)
+        if found is not None:
+            return found
+    return every.arrangements_all(hand, table, card, source, min_huxi)
+
+
+def arrangements_all_counted(
+    hand: Sequence[Card],
+    table: Sequence[Group],
+    card: Card | None,
+    source: Source,
+    min_huxi: int,
+) -> tuple[tuple[Arrangement, ...], int, int, int]:
+    """:func:`arrangements_all` with the red, big and all cards, as :func:`arrangements_counted` gives them;
+    ``((), 0, 0, 0)`` if not complete."""
+    if _ACCEL is not None:
+        found: tuple[tuple[Arrangement, ...], int, int, int] | None = _ACCEL.arrangements_all_counted(
+            hand, table, card, source, min_huxi
+        )
+        if found is not None:
+            return found
+    return every.arrangements_all_counted(hand, table, card, source, min_huxi)
+
+
+def waits_all_counted(
+    hand: Sequence[Card], table: Sequence[Group], min_huxi: int
+) -> list[tuple[Card, tuple[Arrangement, ...], int, int, int]]:
+    """:func:`waits_counted` with every arrangement of each wait (:func:`arrangements_all`'s, in its order)."""
+    if _ACCEL is not None:
+        found: list[tuple[Card, tuple[Arrangement, ...], int, int, int]] | None = _ACCEL.waits_all_counted(
+            hand, table, min_huxi
+        )
+        if found is not None:
+            return found
+    return every.waits_all_counted(hand, table, min_huxi)

@@ -6,7 +6,7 @@ this module words the errors). Both give identical answers (tests/analysis/test_
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from paohuzi.analysis.types import AnalysisError, Arrangement, Source
@@ -387,8 +387,11 @@ def arrangements_counted(
     return (found, *_colours(h.in_play, card))
 
 
-def _waits(h: _Hand, min_huxi: int) -> list[tuple[int, tuple[Arrangement, ...]]]:
-    """The kinds whose own draw completes the hand, in card order, with their arrangements."""
+def _waits(
+    h: _Hand, min_huxi: int, arrange: Callable[[_Hand, int, Source, int], tuple[Arrangement, ...]] | None = None
+) -> list[tuple[int, tuple[Arrangement, ...]]]:
+    """The kinds whose own draw completes the hand, in card order, with their arrangements: the best of each
+    shape, or ``arrange(h, card, source, min_huxi)``'s (every arrangement, :mod:`paohuzi.analysis.every`)."""
     out: list[tuple[int, tuple[Arrangement, ...]]] = []
     # Two exact shortcuts for a card of a kind not in hand and without a table 偎/碰 to join, whose only
     # use is among the free hand cards (R6.1): it completes nothing if the card count is wrong for whole
@@ -409,7 +412,7 @@ def _waits(h: _Hand, min_huxi: int) -> list[tuple[int, tuple[Arrangement, ...]]]
                         break
                 else:
                     continue
-        found = h.arrangements(k, Source.SELF, min_huxi)
+        found = h.arrangements(k, Source.SELF, min_huxi) if arrange is None else arrange(h, k, Source.SELF, min_huxi)
         if found:
             out.append((k, found))
     return out

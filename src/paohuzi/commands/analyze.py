@@ -39,13 +39,17 @@ def analyze(req: Request) -> scoring.HandAnalysis:
     :raises PaohuziError: for cards the analysis refuses (more than 4 of a kind, R1 …).
     """
     return scoring.analyze_hand(
-        req.hand, req.table, req.card, req.source, req.rules, last_card=req.last_card, tianhu=req.tianhu
+        req.hand, req.table, req.card, req.source, req.rules, last_card=req.last_card, tianhu=req.tianhu,
+        facts=req.facts,
     )
 
 
 def to_json(found: scoring.HandAnalysis) -> dict[str, Any]:
-    """The JSON response (the shape in the module docstring), from :meth:`paohuzi.scoring.Win.to_dict`."""
+    """The JSON response (the shape in the module docstring), from :meth:`paohuzi.scoring.Win.to_dict`; a win of
+    an R9 family also has ``"formula"`` (:func:`paohuzi.scoring.formula`, e.g. "卡胡 3囤 × 平胡1番 × 自摸2 = 6分")."""
     out: dict[str, Any] = {"complete": False} if found.win is None else {"complete": True, **found.win.to_dict()}
+    if found.win is not None and found.win.score.family != "classic":
+        out["formula"] = scoring.formula(found.win.score)
     if found.waits is not None:
         out["waits"] = scoring.waits_to_dicts(found.waits)
     return out
@@ -85,13 +89,24 @@ def _win_lines(win: scoring.Win, rules: RuleSet) -> list[str]:
     if loose:
         rows.append(["loose", format_cards(loose), format_cards(loose, chinese=True), "0"])
     rows.append(["total", "", "", str(win.huxi)])
-    return [
+    lines = [
         *_rows(rows, {3}),
         f"名堂    {', '.join(_name(n, rules) for n in s.names)}",
         f"red {s.red} · big {s.big} · small {s.small}",
+    ]
+    if s.family != "classic":
+        # R9: 囤 and 醒 make the base, the 名堂 combine by the family's rule; the formula says it all in one line.
+        xing = "" if s.xing_card is None else f" (醒 card {s.xing_card} {s.xing_card.chinese})"
+        return [*lines, f"囤 {s.tun} · 醒 {s.xing}{xing} · 番 {_COMBINE.get(s.combine, s.combine)}",
+                scoring.formula(s)]
+    return [
+        *lines,
         f"番 {s.fan} × 底 {s.base}" + (" × 2 (自摸翻倍)" if s.zimo_double else "")
         + (f" = {s.uncapped}, 封顶 {rules.cap}" if s.capped else "") + f" = {s.points} points",
     ]
+
+
+_COMBINE = {"add": "add up (R9)", "multiply": "multiply", "largest": "the largest applies"}
 
 
 def _wait_lines(waits: tuple[tuple[Card, scoring.Win], ...], rules: RuleSet) -> list[str]:
@@ -105,6 +120,24 @@ def _wait_lines(waits: tuple[tuple[Card, scoring.Win], ...], rules: RuleSet) -> 
     return ["waits (听牌), each card as the player's own draw:", *_rows(rows, {2, 4, 5, 6})]
 
 
+def _fact_flags(req: Request) -> list[str]:
+    """What the play decided before the win (R9.4), as given with the request."""
+    f = req.facts
+    if f is None:
+        return []
+    return [
+        text
+        for text, on in (
+            (f"黄番 after {f.drawn_before} drawn hands", f.drawn_before > 0),
+            (f"醒 card {f.xing_card} ({f.xing_card.chinese})" if f.xing_card is not None else "",
+             f.xing_card is not None),
+            ("地胡", f.dihu),
+            ("听胡" if f.tinghu else "not 听胡", f.tinghu is not None),
+        )
+        if on
+    ]
+
+
 def render(req: Request, result: scoring.HandAnalysis) -> str:
     """The human-readable report of a request's analysis."""
     rules, card, win = req.rules, req.card, result.win
@@ -115,7 +148,7 @@ def render(req: Request, result: scoring.HandAnalysis) -> str:
     lines.append(f"hand    {format_cards(req.hand)}  ({format_cards(req.hand, chinese=True)})")
     if req.table:
         lines.append("table   " + "  ".join(f"{g} ({g.chinese})" for g in req.table))
-    flags = [f for f, on in (("海底 (last card)", req.last_card), ("天胡", req.tianhu)) if on]
+    flags = [f for f, on in (("海底 (last card)", req.last_card), ("天胡", req.tianhu)) if on] + _fact_flags(req)
     if card is not None:
         lines.append(f"card    {card} ({card.chinese}) from {req.source.value}" + "".join(f", {f}" for f in flags))
     elif flags:
@@ -163,6 +196,12 @@ def add_parser(subparsers: Any) -> None:
     add_rules_arguments(parser)
     add("--last-card", action="store_true", help="the card is the last of the stock (海底)")
     add("--tianhu", action="store_true", help="score the win as 天胡 (R6.4)")
+    add("--drawn-before", type=int, metavar="N",
+        help="荒庄 in a row before this hand, for 黄番 (R9.1, option huangfan)")
+    add("--xing-card", metavar="CARD", help="the 醒 card (R9.4, option xing): the turned-up card or the card won")
+    add("--dihu", action="store_true", default=None, help="the win is a 地胡 (R9.1)")
+    add("--tinghu", action=argparse.BooleanOptionalAction, default=None,
+        help="听胡: the winner made no move (R9.1); default: derived from the table")
     add("--json", action="store_true", help="read one JSON request from stdin, answer JSON")
     add("--batch", metavar="FILE", help="JSON requests, one per line (- for stdin); one answer per line")
     parser.set_defaults(run=run)
@@ -187,7 +226,9 @@ def _answer(text: str) -> tuple[dict[str, Any], bool]:
 def _json_mode(args: argparse.Namespace) -> int:
     given = (("a hand argument", bool(args.hand)), ("--table", bool(args.table)), ("--card", args.card is not None),
              ("--source", args.source is not None), ("--last-card", args.last_card), ("--tianhu", args.tianhu),
-             ("--rules", args.rules != "qq"), ("--option", bool(args.option)))
+             ("--rules", args.rules != "qq"), ("--option", bool(args.option)),
+             ("--drawn-before", args.drawn_before is not None), ("--xing-card", args.xing_card is not None),
+             ("--dihu", args.dihu is not None), ("--tinghu/--no-tinghu", args.tinghu is not None))
     human_only = [name for name, on in given if on]
     if human_only:
         message = f"--json/--batch read the request as JSON; do not also give {', '.join(human_only)}"
@@ -220,7 +261,10 @@ def run(args: argparse.Namespace) -> int:
             raise RequestError('give the cards in hand, e.g. paohuzi analyze "x1 x2 x3 …" (or use --json)')
         table = " ".join(args.table)
         rules = parse_rules(args.rules, args.option)
-        req = make_request(rules, " ".join(args.hand), table, args.card, args.source, args.last_card, args.tianhu)
+        req = make_request(
+            rules, " ".join(args.hand), table, args.card, args.source, args.last_card, args.tianhu,
+            drawn_before=args.drawn_before, xing_card=args.xing_card, dihu=args.dihu, tinghu=args.tinghu,
+        )
         text = render(req, analyze(req))
     except PaohuziError as exc:
         print(f"paohuzi analyze: error: {exc}", file=sys.stderr)

@@ -3,6 +3,12 @@
 
 More than 4 of a kind (R1) and groups that cannot lie on a table (坎, 将; R3) are left to the analysis,
 which refuses them with the same kind of error.
+
+What the play decided before the win (R9.4, last paragraph) comes with the request as
+:class:`paohuzi.scoring.PlayFacts`: ``drawn_before`` (荒庄 in a row before this hand, for 黄番), ``xing_card``
+(the 醒 card), ``dihu`` (the win is a 地胡), ``tinghu`` (听胡; absent: derived from the table). A fact the rule
+set cannot use (drawn hands without 黄番 here; a 醒 card without 醒 by the scoring) is refused, naming the field
+and the family.
 """
 
 from __future__ import annotations
@@ -12,11 +18,15 @@ from dataclasses import dataclass
 from paohuzi.analysis import Source
 from paohuzi.cards import Card, NotationError, PaohuziError, parse_cards
 from paohuzi.groups import Group, parse_groups
-from paohuzi.rules import RuleSet, parse_rules
+from paohuzi.rules import RuleSet, family_options, parse_rules
+from paohuzi.scoring import PlayFacts
 
 __all__ = ["Request", "RequestError", "make_request", "parse_request"]
 
-_REQUEST_KEYS = ("rules", "options", "hand", "table", "card", "source", "last_card", "tianhu")
+_REQUEST_KEYS = (
+    "rules", "options", "hand", "table", "card", "source", "last_card", "tianhu",
+    "drawn_before", "xing_card", "dihu", "tinghu",
+)
 _KNOWN_KEYS = frozenset(_REQUEST_KEYS)
 _SOURCES = {s.value: s for s in Source}
 _SOURCE_NAMES = ", ".join(_SOURCES)
@@ -39,6 +49,7 @@ class Request:
     source: Source
     last_card: bool = False
     tianhu: bool = False
+    facts: PlayFacts | None = None
 
 
 def _rules(value: object, options: object = None) -> RuleSet:
@@ -116,12 +127,53 @@ def _source(source: object, won: Card | None) -> Source:
     return src
 
 
-def make_request(
+def _one_card(value: object, name: str) -> Card | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise RequestError(f'{name} must be one card token like "x10", got {value!r}')
+    cards = parse_cards(value)
+    if len(cards) != 1:
+        raise RequestError(f"{name} must be exactly one card, got {value!r}")
+    return cards[0]
+
+
+def _needs_huangfan(n: int, rules: RuleSet) -> RequestError:
+    """Drawn hands given to rules without 黄番: the engine always passes them, but a request that gives them means
+    黄番 (docs/scoring.md, decision). The message names the field, the family and how to turn 黄番 on."""
+    if "huangfan" not in family_options(rules):
+        return RequestError(
+            f"drawn_before {n} needs 黄番 (R9.1), which the {rules.name} rules ({rules.family} family) do not have"
+        )
+    return RequestError(
+        f"drawn_before {n} needs 黄番 (R9.1): the {rules.family} family's rules {rules.name} have huangfan off "
+        '(set the option huangfan to on: "options": {"huangfan": true})'
+    )
+
+
+def _facts(rules: RuleSet, drawn_before: object, xing_card: object, dihu: object, tinghu: object) -> PlayFacts | None:
+    """What the play decided before the win (R9.4), checked against the rule set; None when nothing was given."""
+    if drawn_before is None and xing_card is None and dihu is None and tinghu is None:
+        return None
+    n = 0 if drawn_before is None else drawn_before
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise RequestError(f"drawn_before must be a whole number ≥ 0 (荒庄 in a row before this hand), got {n!r}")
+    if n and not rules.huangfan:
+        raise _needs_huangfan(n, rules)
+    # A 醒 card under rules without 醒 is refused by the scoring (scoring.PlayFacts' check, R9.4).
+    card = _one_card(xing_card, "xing_card")
+    tinghu_flag = None if tinghu is None else _bool(tinghu, "tinghu")
+    return PlayFacts(n, card, False if dihu is None else _bool(dihu, "dihu"), tinghu_flag)
+
+
+def make_request(  # noqa: PLR0913 — one parameter per request key (docs/scoring.md)
     rules: object, hand: object, table: object = None, card: object = None, source: object = None,
-    last_card: object = False, tianhu: object = False, options: object = None,
+    last_card: object = False, tianhu: object = False, options: object = None, *,
+    drawn_before: object = None, xing_card: object = None, dihu: object = None, tinghu: object = None,
 ) -> Request:
     """A validated :class:`Request` from loose values (JSON or command-line text); ``options`` are R8.1
-    option overrides (an object) applied over ``rules``.
+    option overrides (an object) applied over ``rules``; ``drawn_before`` … ``tinghu`` what the play decided
+    (R9.4), for :class:`~paohuzi.scoring.PlayFacts`.
 
     :raises PaohuziError: naming the first problem (bad token, unknown preset, malformed group …).
     """
@@ -129,16 +181,12 @@ def make_request(
     if hand is None:
         raise RequestError('the request needs "hand", the cards in hand (e.g. "x1 x2 x3")')
     hand_cards, groups = _cards(hand, "hand"), _table(table)
-    won: Card | None = None
-    if isinstance(card, str):
-        cards = parse_cards(card)
-        if len(cards) != 1:
-            raise RequestError(f"card must be exactly one card, got {card!r}")
-        won = cards[0]
-    elif card is not None:
-        raise RequestError(f'card must be one card token like "x10", got {card!r}')
+    won = _one_card(card, "card")
     src = _source(source, won)
-    return Request(rule_set, hand_cards, groups, won, src, _bool(last_card, "last_card"), _bool(tianhu, "tianhu"))
+    facts = _facts(rule_set, drawn_before, xing_card, dihu, tinghu)
+    return Request(
+        rule_set, hand_cards, groups, won, src, _bool(last_card, "last_card"), _bool(tianhu, "tianhu"), facts
+    )
 
 
 def parse_request(data: object) -> Request:

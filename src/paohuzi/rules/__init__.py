@@ -27,6 +27,7 @@ from importlib import resources
 from typing import Any
 
 from paohuzi.cards import PaohuziError
+from paohuzi.rules.families import FAMILIES, FAMILY_FIELDS, Family
 
 __all__ = [
     "RuleSet",
@@ -40,14 +41,22 @@ __all__ = [
     "ZIMO_MODES",
     "CAP_VALUES",
     "FIRST_DEALER_MODES",
+    "FAMILIES",
+    "TUN_FUNCTIONS",
+    "XING_MODES",
+    "BASE_BONUS_MODES",
+    "family_options",
 ]
 
-FAN_TABLES = ("qq", "hunan", "huayang")  # R7.2 tables A, B, C
+FAN_TABLES = ("qq", "hunan", "huayang", "changde", "changde_qmt", "shihuka")  # R7.2 tables A, B, C; R9 D, E, F
 HUAYANG_LEVELS = ("basic", "half")
 MIN_HUXI_VALUES = (15, 18, 21)  # R8.1 起胡
 ZIMO_MODES = ("plus_one", "double", "none")  # R8.1 自摸: base + 1, 自摸翻倍, no bonus
 CAP_VALUES = (0, 50, 100, 200, 300, 600)  # R8.1 封顶 (0 = none)
 FIRST_DEALER_MODES = ("draw", "owner")  # R8.1: R2 draw, or the room's creator deals first
+TUN_FUNCTIONS = ("classic", "shihuka")  # 囤: R7.1 ⌊(胡息 − 12)/3⌋, or the 十胡卡 table of R9.2
+XING_MODES = ("none", "fan", "sui")  # R9.4 醒: none, 翻醒, 随醒
+BASE_BONUS_MODES = ("none", "plus_one", "double")  # R9.2 底分 on 囤 + 醒
 
 
 class RuleSetError(PaohuziError):
@@ -74,6 +83,15 @@ class RuleSet:
     :ivar must_hu: R8.1 有胡必胡: an offered 胡 is made at once, as a forced move, before any other claim.
     :ivar discarder_pays: R8.1 放炮包赔: with ``win_on_discard``, the discarder pays the whole hand.
     :ivar first_dealer: R8.1: ``draw`` (R2) or ``owner`` (the room's creator deals the first hand).
+    :ivar family: the rule family (R9): ``classic``, ``changde`` or ``shihuka``; set by the preset file only
+        (:mod:`paohuzi.rules.families` says which options each family offers).
+    :ivar tun: the 囤 function: ``classic`` (R7.1) or ``shihuka`` (the 十胡卡 table with 卡胡, R9.2).
+    :ivar xing: 醒 (R9.4): ``none``, ``fan`` (翻醒) or ``sui`` (随醒).
+    :ivar base_bonus: 底分 (R9.2): ``none``, ``plus_one`` (囤 + 1) or ``double`` (囤 × 2), on 囤 + 醒.
+    :ivar hongheidian: 红黑点 (R9.2): table F's red 名堂 apply.
+    :ivar duiduihu: 对对胡 (R9.1 table D; always on in table E).
+    :ivar tiandi_haidi: 天胡, 地胡, 海底 2 番 each (R9.2).
+    :ivar shuahou: 耍猴 (R9.1 table E). :ivar hanghangxi: 行行息. :ivar tuanyuan: 团圆. :ivar huangfan: 黄番.
     """
 
     name: str = "qq"
@@ -93,6 +111,18 @@ class RuleSet:
     must_hu: bool = False
     discarder_pays: bool = False
     first_dealer: str = "draw"
+    # Issue 29, R9 (written by to_dict only for a non-classic family: the old presets' dicts stay as they were)
+    family: str = "classic"
+    tun: str = "classic"
+    xing: str = "none"
+    base_bonus: str = "none"
+    hongheidian: bool = False
+    duiduihu: bool = False
+    tiandi_haidi: bool = False
+    shuahou: bool = False
+    hanghangxi: bool = False
+    tuanyuan: bool = False
+    huangfan: bool = False
 
     def __post_init__(self) -> None:
         problems = _problems(self)
@@ -117,8 +147,14 @@ class RuleSet:
         return dataclasses.replace(self, **options)
 
     def to_dict(self) -> dict[str, Any]:
-        """The options as a JSON-ready dict (what replays and the server store)."""
-        return dataclasses.asdict(self)
+        """The options as a JSON-ready dict (what replays and the server store). The R9 fields
+        (:data:`~paohuzi.rules.families.FAMILY_FIELDS`) are written only for a non-classic family, so a
+        classic rule set's dict is the one it always was."""
+        out = dataclasses.asdict(self)
+        if self.family == "classic":
+            for name in FAMILY_FIELDS:
+                del out[name]
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RuleSet:
@@ -129,11 +165,14 @@ class RuleSet:
         if not isinstance(data, dict):
             raise RuleSetError(f"rules must be an object, got {type(data).__name__}")
         base = find_preset(str(data.get("name", "qq")))
-        options = {k: v for k, v in data.items() if k not in ("name", "title")}
+        family = data.get("family", base.family)
+        if family != base.family:  # a family is the preset's, never an option (R9)
+            raise RuleSetError(f"family of the {base.name} rules is {base.family!r}, not {family!r}")
+        options = {k: v for k, v in data.items() if k not in ("name", "title", "family")}
         return base.with_options(**options)
 
 
-_OPTION_NAMES = frozenset(f.name for f in dataclasses.fields(RuleSet)) - {"name", "title"}
+_OPTION_NAMES = frozenset(f.name for f in dataclasses.fields(RuleSet)) - {"name", "title", "family"}
 _BOOL_OPTIONS = (
     "four_players",
     "chou_blocks_peng",
@@ -142,20 +181,34 @@ _BOOL_OPTIONS = (
     "tianhu_double_huxi",
     "must_hu",
     "discarder_pays",
+    "hongheidian",
+    "duiduihu",
+    "tiandi_haidi",
+    "shuahou",
+    "hanghangxi",
+    "tuanyuan",
+    "huangfan",
 )
+# Value checks that do not depend on the family (the family's own values are checked in _family_problems).
 _CHOICES: dict[str, tuple[object, ...]] = {
-    "min_huxi": MIN_HUXI_VALUES,
-    "zimo": ZIMO_MODES,
     "cap": CAP_VALUES,
     "first_dealer": FIRST_DEALER_MODES,
-    "fan_table": FAN_TABLES,
     "huayang_level": HUAYANG_LEVELS,
+    "tun": TUN_FUNCTIONS,
+    "xing": XING_MODES,
+    "base_bonus": BASE_BONUS_MODES,
+}
+# Options whose allowed values depend on the family (R8.1, R9): checked against the family's table.
+_FAMILY_CHOICES: dict[str, tuple[object, ...]] = {
+    "min_huxi": (10, *MIN_HUXI_VALUES),
+    "zimo": ZIMO_MODES,
+    "fan_table": FAN_TABLES,
 }
 _RANGES = {"stake": (0, 1000), "rounds": (1, 64)}
 
 
 def _problems(rules: RuleSet) -> list[str]:
-    """Every bad option value, each naming the option, the value and the allowed values (R8.1)."""
+    """Every bad option value, each naming the option, the value and the allowed values (R8.1, R9)."""
     problems = []
     for name in _BOOL_OPTIONS:
         if not isinstance(getattr(rules, name), bool):
@@ -166,12 +219,96 @@ def _problems(rules: RuleSet) -> list[str]:
             problems.append(f"{name} must be a whole number from {low} to {high}, got {value!r}")
     for name, allowed in _CHOICES.items():
         value = getattr(rules, name)
-        # bool is an int: True must not pass for 1 (and no choice is a bool)
-        if isinstance(value, bool) or value not in allowed or type(value) is not type(allowed[0]):
+        if not _allowed(value, allowed):
             problems.append(f"{name} must be one of {', '.join(map(str, allowed))}, got {value!r}")
-    if rules.four_players is True and rules.name != "hunan":  # R8.1: 守醒 is a 湖南 custom
-        problems.append(f"four_players is offered with the hunan rules only (R8.1), not with {rules.name!r}")
+    family = FAMILIES.get(rules.family) if isinstance(rules.family, str) else None
+    if family is None:
+        problems.append(f"family must be one of {', '.join(FAMILIES)}, got {rules.family!r}")
+        return problems
+    return problems + _family_problems(rules, family, {p.split()[0] for p in problems})
+
+
+def _allowed(value: object, allowed: tuple[object, ...]) -> bool:
+    """``value`` is one of ``allowed`` and of its type (True must not pass for 1, nor 15.0 for 15)."""
+    return value in allowed and type(value) is type(allowed[0])
+
+
+def _family_problems(rules: RuleSet, family: Family, seen: set[str]) -> list[str]:
+    """The options the family (R9) does not let this rule set have: a value it does not allow, a fixed option
+    changed, an option it does not offer changed from its default. ``seen``: options already reported."""
+    problems: list[str] = []
+    where = f"the {family.name} family"
+    if not _allowed(rules.fan_table, family.fan_tables):
+        tables = ", ".join(family.fan_tables)
+        suffix = "" if family.name == "classic" else f" in {where}"
+        problems.append(f"fan_table must be one of {tables}{suffix}, got {rules.fan_table!r}")
+    if rules.tun != family.tun and "tun" not in seen:
+        problems.append(f"tun must be {family.tun} in {where} ({family.rule}), got {rules.tun!r}")
+    offered = family.options(rules.fan_table, rules.name)
+    fixed = family.fixed_options(rules.fan_table)
+    for name in _GOVERNED:
+        value = getattr(rules, name)
+        if name in seen:
+            continue
+        if name in fixed:
+            want, why = fixed[name]
+            if not _allowed(value, (want,)):
+                verb = "cannot be turned " + ("on" if want is False else "off") if isinstance(want, bool) else ""
+                text = f"{name} {verb} in {where}" if verb else f"{name} must be {want} in {where}"
+                problems.append(f"{text} ({why})")
+        elif name in offered:
+            allowed = offered[name]
+            if not _allowed(value, allowed):
+                values = ", ".join(map(str, allowed))
+                if family.name == "classic":
+                    problems.append(f"{name} must be one of {values}, got {value!r}")
+                elif len(allowed) == 1:
+                    problems.append(f"{name} must be {values} in {where} ({family.rule}), got {value!r}")
+                else:
+                    problems.append(f"{name} must be one of {values} in {where} ({family.rule}), got {value!r}")
+        elif value != _DEFAULTS[name] or type(value) is not type(_DEFAULTS[name]):
+            if name == "four_players" and family.name == "classic":  # R8.1: 守醒 is a 湖南 custom
+                problems.append(f"four_players is offered with the hunan rules only (R8.1), not with {rules.name!r}")
+            else:
+                problems.append(_not_offered(name, rules, family, offered))
     return problems
+
+
+def _not_offered(name: str, rules: RuleSet, family: Family, offered: dict[str, tuple[object, ...]]) -> str:
+    """The message for an option this rule set's family (or its 名堂 table) does not offer."""
+    tables = [t for t, extra in family.by_table.items() if name in extra]
+    if tables:
+        return f"{name} is an option of the {', '.join(tables)} rules of {_where(family)} only, not of {rules.name}"
+    return f"{name} is not an option of {_where(family)} (its options: {', '.join(offered)})"
+
+
+def _where(family: Family) -> str:
+    """The family as messages name it: ``the changde family``."""
+    return f"the {family.name} family"
+
+
+# The options a family governs (offers, fixes, or leaves at their default), and those defaults.
+_GOVERNED = tuple(
+    f.name
+    for f in dataclasses.fields(RuleSet)
+    if f.name not in ("name", "title", "family", "tun", "fan_table", "huayang_level", "stake", "rounds")
+)
+_DEFAULTS: dict[str, object] = {f.name: f.default for f in dataclasses.fields(RuleSet)}
+
+
+def family_options(rules: RuleSet) -> dict[str, tuple[object, ...]]:
+    """The options a player may set for this rule set's family (R8.1, R9), each with its allowed values
+    (bools: ``(False, True)``): what the server and the client offer. ``stake`` and ``rounds`` (ranges, R8.1)
+    apply to every family and are not listed.
+
+    >>> sorted(family_options(find_preset("changde_qmt")))[:4]
+    ['cap', 'chou_blocks_peng', 'first_dealer', 'four_players']
+    >>> family_options(find_preset("shihuka"))["min_huxi"], family_options(find_preset("shihuka"))["xing"]
+    ((10,), ('none', 'fan', 'sui'))
+    >>> "four_players" in family_options(find_preset("qq")), "four_players" in family_options(find_preset("hunan"))
+    (False, True)
+    """
+    return FAMILIES[rules.family].options(rules.fan_table, rules.name)
 
 
 def _option_value(text: str) -> object:

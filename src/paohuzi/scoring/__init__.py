@@ -1,4 +1,4 @@
-"""Scoring, R7: base (底), 名堂 and 番, points, settlement, the escape penalty and levels.
+"""Scoring, R7 and R9: base (底/囤), 名堂 and 番, points, settlement, the escape penalty and levels.
 
 Sections implemented here:
 
@@ -8,6 +8,10 @@ Sections implemented here:
   (听牌) score the candidates of :mod:`paohuzi.analysis` and keep the best by (points, 胡息);
   :func:`analyze_hand` is "the best win with this card, else the waits" (``paohuzi analyze``), and
   :meth:`Win.to_dict` / :func:`waits_to_dicts` the one JSON form of a win and of waits.
+- R9 regional families (常德, 衡阳十胡卡): every function above takes ``facts`` (:class:`PlayFacts`, what the
+  play decided) and hands a non-classic rule set to :mod:`paohuzi.scoring.family` (囤 functions, 醒, tables
+  D/E/F of :mod:`paohuzi.scoring.fan`, R6.2 by the family's points); :func:`formula` writes a score out.
+  :class:`Score` and :class:`Win` live in :mod:`paohuzi.scoring.results`.
 - R7.3 settlement: :func:`settle`, :func:`escape_penalty`, :func:`escape_settlement`, and
 - R7.4 levels: :data:`LEVELS`, :func:`level_title`, :func:`level_number`, in :mod:`paohuzi.scoring.settlement`
   (re-exported here).
@@ -27,16 +31,19 @@ Where the rule book leaves a question open the choice is written in ``docs/scori
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
 
 from paohuzi import analysis
 from paohuzi.analysis import Arrangement, Source
 from paohuzi.cards import IS_BIG, IS_RED, TOKENS, Card
 from paohuzi.groups import Group
 from paohuzi.rules import RuleSet
-from paohuzi.scoring.fan import PINGHU, TABLES, TIANHU, ZIMO, Counts, Name, named
+from paohuzi.scoring import family
+from paohuzi.scoring.family import NO_FACTS, PlayFacts
+from paohuzi.scoring.fan import COMBINE, NAMES_EN, PINGHU, TABLES, TIANHU, ZIMO, Counts, Name, named
+from paohuzi.scoring.formula import formula
+from paohuzi.scoring.results import Score, WaitDict, Win, group_dict, new_score, new_win
 from paohuzi.scoring.settlement import (
     LEVELS,
     ScoringError,
@@ -49,6 +56,10 @@ from paohuzi.scoring.settlement import (
 
 __all__ = [
     "LEVELS",
+    "NAMES_EN",
+    "PlayFacts",
+    "formula",
+    "group_dict",
     "PINGHU",
     "TIANHU",
     "ZIMO",
@@ -72,130 +83,6 @@ __all__ = [
     "scored_waits",
     "settle",
 ]
-
-@dataclass(frozen=True, slots=True)
-class Score:
-    """The score of one win (R7): 名堂 with their 番, the base, the points.
-
-    :ivar names: the 名堂 in the order of the preset's table, then 海底 where it adds 番, then 天胡 and
-        自摸 (番 0). A hand without 名堂 lists ``平胡 1``. The 番 of the names always add up to :attr:`fan`.
-    :ivar fan: 番, the multiplier (R7.2); 1 for a plain 平胡.
-    :ivar base: 底 (R7.1), with the 自摸 +1 when the rule set's ``zimo`` is ``plus_one`` (R8.1).
-    :ivar points: base × 番 (R7.3), × 2 under ``zimo`` ``double`` for a 自摸, then at most the ``cap``
-        (R8.1).
-    :ivar huxi: the arrangement's 胡息 (not doubled for 天胡; the doubling is in the base).
-    :ivar zimo: 自摸 (a 天胡 always counts as 自摸, R6.4).
-    :ivar haidi: 海底, the card won was the last card of the stock (R6.3).
-    :ivar tianhu: 天胡 (R6.4).
-    :ivar red: red cards (红字) among the winner's cards; :ivar big: 大字; :ivar small: 小字.
-    :ivar duidui: the arrangement is 对对 (every group of one kind).
-    :ivar table: the 名堂 table used: ``qq`` (A), ``hunan`` (B) or ``huayang`` (C).
-    :ivar zimo_double: 自摸翻倍 (R8.1 ``zimo`` ``double``) doubled the points; not a 番.
-    :ivar uncapped: the points before 封顶 (R8.1 ``cap``); equal to :attr:`points` when the cap did not bite
-        (:func:`score` always sets it).
-    """
-
-    names: tuple[Name, ...]
-    fan: int
-    base: int
-    points: int
-    huxi: int
-    zimo: bool = False
-    haidi: bool = False
-    tianhu: bool = False
-    red: int = 0
-    big: int = 0
-    small: int = 0
-    duidui: bool = False
-    table: str = "qq"
-    zimo_double: bool = False
-    uncapped: int = 0
-
-    @property
-    def capped(self) -> bool:
-        """封顶 (R8.1 ``cap``) lowered the points."""
-        return self.points < self.uncapped
-
-    @property
-    def pinghu(self) -> bool:
-        """平胡: no 名堂 (海底, 自摸 and 天胡 are not 名堂, R7.2)."""
-        return any(n.name == PINGHU for n in self.names)
-
-    def __str__(self) -> str:
-        names = ", ".join(str(n) for n in self.names)
-        text = f"{self.huxi} 胡息, {names}: 番 {self.fan} × 底 {self.base}"
-        if self.zimo_double:
-            text += " × 2 (自摸翻倍)"
-        if self.capped:
-            text += f" = {self.uncapped}, 封顶 {self.points}"
-            return text
-        return f"{text} = {self.points}"
-
-
-@dataclass(frozen=True, slots=True)
-class Win:
-    """A winning hand: the arrangement that scores best (R6.2) and its score."""
-
-    arrangement: Arrangement
-    score: Score
-
-    @property
-    def huxi(self) -> int:
-        """胡息 of the arrangement."""
-        return self.arrangement.huxi
-
-    @property
-    def points(self) -> int:
-        """Points of the win (base × 番)."""
-        return self.score.points
-
-    def _key(self) -> tuple[int, int]:
-        """R6.2: the better of two wins scores more points, then more 胡息."""
-        return (self.score.points, self.arrangement.huxi)
-
-    def better_than(self, other: Win | None) -> bool:
-        """True if this win beats ``other`` (or there is none) by R6.2: more points, then more 胡息."""
-        return other is None or self._key() > other._key()  # noqa: SLF001 — the same class's R6.2 order
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form of a win, the one every layer sends (``paohuzi analyze``, the engine's outcome).
-
-        ``{"huxi", "groups": [{"kind", "cards", "huxi"}, …], "names": [{"name", "fan"}, …], "fan", "base",
-        "points", "zimo"}``; then, only when the R8.1 options changed the points, ``"zimo_double": true``
-        (自摸翻倍 applied) and ``"uncapped"`` (the points before 封顶); then ``"loose"`` when a 天胡's
-        partial arrangement left cards out (R6.4). A wait is written by :func:`waits_to_dicts`.
-        """
-        s = self.score
-        out: dict[str, Any] = {
-            "huxi": self.arrangement.huxi,
-            "groups": [_group_dict(g) for g in self.arrangement.groups],
-            "names": [{"name": n.name, "fan": n.fan} for n in s.names],
-            "fan": s.fan,
-            "base": s.base,
-            "points": s.points,
-            "zimo": s.zimo,
-        }
-        if s.zimo_double:
-            out["zimo_double"] = True
-        if s.capped:
-            out["uncapped"] = s.uncapped
-        if self.arrangement.loose:
-            out["loose"] = [str(c) for c in self.arrangement.loose]
-        return out
-
-
-# Score and Win built by the accelerator's compiled constructor when it is loaded (the same objects).
-_new_score: Callable[..., Score] = analysis.compiled_constructor(Score) or Score
-_new_win: Callable[..., Win] = analysis.compiled_constructor(Win) or Win
-
-
-class WaitDict(TypedDict):
-    """The JSON form of one wait (听牌): the card, and the 胡息 and points of its best win."""
-
-    card: str
-    huxi: int
-    points: int
-
 
 # ---------------------------------------------------------------------------------------------------
 # R7.1 base
@@ -230,18 +117,6 @@ def _colours(cards: Iterable[Card]) -> tuple[int, int, int]:
 
 # By id() of the analysis's shared group objects, which live as long as the process (no id is reused).
 _COLOURS = {id(g): _colours(g.cards) for g in analysis.SHARED_GROUPS}
-# Their wire form's parts (Group.to_dict), for Win.to_dict: a fresh dict and list each time, as to_dict gives.
-_WIRE = {id(g): (g.kind.value, [TOKENS[c] for c in g.cards], g.huxi) for g in analysis.SHARED_GROUPS}
-
-
-def _group_dict(g: Group) -> dict[str, Any]:
-    """``g.to_dict()``, without rebuilding it for the analysis's shared groups."""
-    wire = _WIRE.get(id(g))
-    if wire is None:
-        return g.to_dict()
-    return {"kind": wire[0], "cards": wire[1].copy(), "huxi": wire[2]}
-
-
 def score(
     arrangement: Arrangement,
     rules: RuleSet,
@@ -249,6 +124,7 @@ def score(
     zimo: bool = False,
     haidi: bool = False,
     tianhu: bool = False,
+    facts: PlayFacts | None = None,
 ) -> Score:
     """Score a winning arrangement (R7.1, R7.2) under the preset's 名堂 table, with the R8.1 ``zimo`` and
     ``cap`` options: base (+1 for 自摸 only under ``plus_one``) × 番, then × 2 for a 自摸 under ``double``,
@@ -261,6 +137,8 @@ def score(
     :param zimo: 自摸, the card won was the winner's own draw (R6.3).
     :param haidi: 海底, the card won was the last card of the stock (R6.3).
     :param tianhu: 天胡 (R6.4).
+    :param facts: what the play decided, for a regional family (R9). Without the table, 听胡 is only what the
+        facts say (None: no 听胡) and 耍猴 never applies; :func:`evaluate` derives both from the cards.
 
     >>> from paohuzi.rules import find_preset
     >>> groups = tuple(Group.parse(g) for g in (
@@ -296,6 +174,11 @@ def score(
         red += counted[0]
         big += counted[1]
         n += counted[2]
+    if rules.family != "classic":  # R9: the family's 囤, 醒 and table D/E/F
+        return family.family_score(
+            arrangement, red, big, n - big, rules, zimo=zimo, haidi=haidi, tianhu=tianhu,
+            facts=facts or NO_FACTS, tinghu=bool(facts is not None and facts.tinghu),
+        )  # fmt: skip
     return _score(arrangement.huxi, arrangement.duidui, red, big, n - big, rules, zimo, haidi, tianhu)
 
 
@@ -315,11 +198,12 @@ def _score(  # noqa: PLR0913, PLR0917 — the nine values a score depends on, th
     zimo_double = zimo and rules.zimo == "double"
     uncapped = base * fan * (2 if zimo_double else 1)
     points = min(uncapped, rules.cap) if rules.cap else uncapped
+    tun = base - 1 if plus_one else base  # 囤: the R7.1 base before 自摸's +1
     # Positional, in field order: names fan base points huxi zimo haidi tianhu red big small duidui table
-    # zimo_double uncapped.
-    return _new_score(
+    # zimo_double uncapped tun xing xing_card combine family base_bonus.
+    return new_score(
         names, fan, base, points, huxi, zimo, haidi, tianhu, red, big, small, duidui, rules.fan_table,
-        zimo_double, uncapped,
+        zimo_double, uncapped, tun, 0, None, COMBINE[rules.fan_table], rules.family, "none",
     )
 
 
@@ -402,11 +286,11 @@ def _best(  # noqa: PLR0913 — the counts of analysis.arrangements_counted and 
         s = _cached_score(arrangement.huxi, arrangement.duidui, red, big, n - big, rules, zimo, haidi, tianhu)
         key = (s.points, arrangement.huxi)
         if best is None or key > best_key:
-            best, best_key = _new_win(arrangement, s), key
+            best, best_key = new_win(arrangement, s), key
     return best
 
 
-def evaluate(
+def evaluate(  # noqa: PLR0913 — the cards, the rules, and what the play decided
     hand: Sequence[Card],
     table: Sequence[Group],
     card: Card | None,
@@ -416,6 +300,7 @@ def evaluate(
     last_card: bool = False,
     tianhu: bool = False,
     zimo: bool | None = None,
+    facts: PlayFacts | None = None,
 ) -> Win | None:
     """The best win (R6.2) of these cards, or None if they are not complete (R6.1).
 
@@ -428,7 +313,10 @@ def evaluate(
     :param tianhu: a 天胡 on the 亮张 (R6.4): counts as 自摸; the hand must still be complete, 胡息
         minimum included (decision, docs/decisions.md — only the dealt 天胡 has no minimum).
     :param zimo: 自摸; by default ``source is Source.SELF or tianhu``.
+    :param facts: what the play decided (R9: 黄番's n, the 醒 card, 地胡, 听胡); a regional family ranks the
+        arrangements by its own points (R6.2, :mod:`paohuzi.scoring.family`).
     :raises paohuzi.analysis.AnalysisError: for more than 4 of a kind, a card without a source …
+    :raises ScoringError: for facts these rules cannot use (a 醒 card without 醒 …).
 
     >>> from paohuzi.cards import parse_cards
     >>> from paohuzi.rules import find_preset
@@ -441,19 +329,27 @@ def evaluate(
     >>> evaluate(hand, table, Card.X4, Source.SELF, find_preset("qq")) is None
     True
     """
+    if facts is not None:
+        family.check_facts(facts, rules)
     if source is Source.DISCARD and not rules.win_on_discard:
         # R4.2: nobody may 胡 a discarded card. Bad input is still refused, without the search.
         analysis.validate(hand, table, card, source, min_huxi=rules.min_huxi)
         return None
+    if zimo is None:
+        zimo = source is Source.SELF or tianhu
+    if rules.family != "classic":
+        return family.best_family_win(
+            hand, table, card, source, rules, last_card=last_card, tianhu=tianhu, zimo=zimo, facts=facts or NO_FACTS
+        )
     found, red, big, n = analysis.arrangements_counted(hand, table, card, source, rules.min_huxi)
     if not found:
         return None
-    if zimo is None:
-        zimo = source is Source.SELF or tianhu
     return _best(found, red, big, n, rules, zimo=zimo, haidi=last_card, tianhu=tianhu)
 
 
-def evaluate_tianhu_dealt(hand: Sequence[Card], table: Sequence[Group], rules: RuleSet) -> Win | None:
+def evaluate_tianhu_dealt(
+    hand: Sequence[Card], table: Sequence[Group], rules: RuleSet, facts: PlayFacts | None = None
+) -> Win | None:
     """The dealt 天胡 (R6.4) — 3 or more 提, or 5 or more kinds held three or four times — or None.
 
     It is scored as 自摸 and 天胡 on :func:`paohuzi.analysis.tianhu_arrangement`: the 提/坎 plus the best
@@ -468,14 +364,23 @@ def evaluate_tianhu_dealt(hand: Sequence[Card], table: Sequence[Group], rules: R
     >>> evaluate_tianhu_dealt(parse_cards("x1x1x1x1 x2 x3"), [], find_preset("qq")) is None
     True
     """
+    if facts is not None:
+        family.check_facts(facts, rules)
     if not analysis.dealt_tianhu(hand, table):
         return None
     arrangement = analysis.tianhu_arrangement(hand, table)
+    if rules.family != "classic":  # R9.2: the 囤 table (below 10 胡息: 1); 醒 over its groups only (R9.4)
+        return family.tianhu_dealt_win(arrangement, rules, facts or NO_FACTS, table)
     return Win(arrangement, score(arrangement, rules, zimo=True, tianhu=True))
 
 
 def scored_waits(
-    hand: Sequence[Card], table: Sequence[Group], rules: RuleSet, *, last_card: bool = False
+    hand: Sequence[Card],
+    table: Sequence[Group],
+    rules: RuleSet,
+    *,
+    last_card: bool = False,
+    facts: PlayFacts | None = None,
 ) -> list[tuple[Card, Win]]:
     """听牌 (R6): each card kind whose own draw completes the hand, with its best win, in card order.
 
@@ -488,6 +393,12 @@ def scored_waits(
     >>> [(str(c), w.huxi, w.points) for c, w in scored_waits(hand, table, find_preset("qq"))]
     [('x10', 25, 10)]
     """
+    if rules.family != "classic":
+        if facts is not None:
+            family.check_facts(facts, rules)
+        return family.family_waits(hand, table, rules, last_card=last_card, facts=facts or NO_FACTS)
+    if facts is not None:
+        family.check_facts(facts, rules)
     out: list[tuple[Card, Win]] = []
     for card, found, red, big, n in analysis.waits_counted(hand, table, rules.min_huxi):
         win = _best(found, red, big, n, rules, zimo=True, haidi=last_card, tianhu=False)
@@ -524,6 +435,7 @@ def analyze_hand(
     *,
     last_card: bool = False,
     tianhu: bool = False,
+    facts: PlayFacts | None = None,
 ) -> HandAnalysis:
     """The best win with the card; without one, the win of the cards as they stand and the waits (听牌).
 
@@ -544,11 +456,11 @@ def analyze_hand(
     (None, [{'card': 'x10', 'huxi': 25, 'points': 10}])
     """
     if card is not None:
-        win = evaluate(hand, table, card, source, rules, last_card=last_card, tianhu=tianhu)
+        win = evaluate(hand, table, card, source, rules, last_card=last_card, tianhu=tianhu, facts=facts)
         return HandAnalysis(win, None)
-    win = evaluate(hand, table, None, source, rules, last_card=last_card, tianhu=tianhu, zimo=True)
+    win = evaluate(hand, table, None, source, rules, last_card=last_card, tianhu=tianhu, zimo=True, facts=facts)
     if tianhu:
-        dealt = evaluate_tianhu_dealt(hand, table, rules)
+        dealt = evaluate_tianhu_dealt(hand, table, rules, facts)
         if dealt is not None and dealt.better_than(win):
             win = dealt
-    return HandAnalysis(win, tuple(scored_waits(hand, table, rules, last_card=last_card)))
+    return HandAnalysis(win, tuple(scored_waits(hand, table, rules, last_card=last_card, facts=facts)))
