@@ -101,6 +101,24 @@ class TestAnchors:
         assert (got["xing"], got["xing_card"], got["points"]) == (0, "d5", 6)
 
 
+class TestFacts:
+    def test_r9_1_dihu_and_tinghu_add_6_each(self, capsys: pytest.CaptureFixture[str]) -> None:
+        """Table E: 地胡 6, 听胡 6, adding up with 红胡 5: base 4 × (5 + 6) = 44, × (5 + 6 + 6) = 68. The table's
+        吃 means no 听胡 when the request does not say (derived from the table)."""
+        dihu, _ = answer({"rules": "changde_qmt", **QMT, "dihu": True}, capsys)
+        both, _ = answer({"rules": "changde_qmt", **QMT, "dihu": True, "tinghu": True}, capsys)
+        derived, _ = answer({"rules": "changde_qmt", **QMT, "tinghu": None}, capsys)
+        assert (dihu["fan"], dihu["points"], ("地胡", 6) in names(dihu)) == (11, 44, True)
+        assert (both["fan"], both["points"], ("听胡", 6) in names(both)) == (17, 68, True)
+        assert (derived["fan"], derived["points"]) == (5, 20)
+
+    def test_r9_1_dihu_scores_nothing_where_the_table_has_none(self, capsys: pytest.CaptureFixture[str]) -> None:
+        """Decision (docs/scoring.md): 地胡 under table D (changde) is accepted and adds nothing."""
+        plain, _ = answer({"rules": "changde", **QMT}, capsys)
+        dihu, status = answer({"rules": "changde", **QMT, "dihu": True}, capsys)
+        assert status == 0 and dihu == plain
+
+
 class TestOldPresetsUnchanged:
     def test_no_family_keys_for_qq(self, capsys: pytest.CaptureFixture[str]) -> None:
         got, _ = answer({"rules": "qq", **QMT}, capsys)
@@ -148,7 +166,7 @@ class TestHuman:
         out = capsys.readouterr().out
         assert status == 0
         assert "complete with the card: 10 胡息, 14 points" in out
-        assert "醒 card x5 (五)" in out
+        assert "card    x5 (五) from self, 醒 card x5 (五)" in out
         assert "囤 3 · 醒 4 (醒 card x5 五) · 番 add up (R9)" in out
         assert "= 14分" in out
 

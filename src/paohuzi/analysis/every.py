@@ -23,7 +23,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from operator import attrgetter
 
-from paohuzi.analysis.pure import _CANDIDATES, _JIANG, _ONE, NOTHING, _checked_hand, _colours, _Hand, _waits
+from paohuzi.analysis.pure import (
+    _CANDIDATES,
+    _CARD_ONE,
+    _JIANG,
+    _ONE,
+    _SHIFT,
+    NOTHING,
+    _best_rest,
+    _checked_hand,
+    _colours,
+    _Hand,
+    _waits,
+)
 from paohuzi.analysis.types import Arrangement, Source
 from paohuzi.cards import CARDS, Card
 from paohuzi.groups import Group
@@ -84,14 +96,26 @@ def every_arrangement(h: _Hand, card: int | None, source: Source, min_huxi: int)
     """Every distinct complete arrangement (R6.1) of a checked hand with at least ``min_huxi`` 胡息, most 胡息
     first (see the module's notes on the order)."""
     found: list[Arrangement] = []
-    for table, fixed, huxi, fours, rest, size in h.options(card, source):
+    if card is None:
+        options = [(h.table, h.fixed, h.base_huxi, h.fours, h.rest, h.size)]
+    elif h.packed >> _SHIFT[card] & 6 == 0 and not (h.joinable >> card) & 1:
+        # The common case, one use (R6.1): the card can only join the free hand cards (as in pure._Hand).
+        options = [(h.table, h.fixed, h.base_huxi, h.fours, h.rest + _CARD_ONE[card], h.size + 1)]
+    else:
+        options = h.options(card, source)
+    for table, fixed, huxi, fours, rest, size in options:
         # Groups of 3, plus 2 for the 将 (R6.1).
         if size % 3 != (2 if fours else 0):
+            continue
+        # The search's memoised best first: most uses of a card tried for a wait complete nothing, or too little.
+        pair = 1 if fours else 0
+        best = _best_rest(rest, pair)
+        if best is None or huxi + best[0] < min_huxi:
             continue
         # 对对: no 句/绞 anywhere, i.e. none on the table and the rest is empty or the 将 alone.
         duidui = not h.table_mixed and size <= 2
         head = table + fixed
-        for rest_huxi, groups in _splits(rest, 1 if fours else 0, 0):
+        for rest_huxi, groups in _splits(rest, pair, 0):
             total = huxi + rest_huxi
             if total >= min_huxi:
                 found.append(Arrangement(head + groups, total, duidui))

@@ -1,4 +1,4 @@
-"""Scoring, R7: base (底), 名堂 and 番, points, settlement, the escape penalty and levels.
+"""Scoring, R7 and R9: base (底/囤), 名堂 and 番, points, settlement, the escape penalty and levels.
 
 Sections implemented here:
 
@@ -8,6 +8,10 @@ Sections implemented here:
   (听牌) score the candidates of :mod:`paohuzi.analysis` and keep the best by (points, 胡息);
   :func:`analyze_hand` is "the best win with this card, else the waits" (``paohuzi analyze``), and
   :meth:`Win.to_dict` / :func:`waits_to_dicts` the one JSON form of a win and of waits.
+- R9 regional families (常德, 衡阳十胡卡): every function above takes ``facts`` (:class:`PlayFacts`, what the
+  play decided) and hands a non-classic rule set to :mod:`paohuzi.scoring.family` (囤 functions, 醒, tables
+  D/E/F of :mod:`paohuzi.scoring.fan`, R6.2 by the family's points); :func:`formula` writes a score out.
+  :class:`Score` and :class:`Win` live in :mod:`paohuzi.scoring.results`.
 - R7.3 settlement: :func:`settle`, :func:`escape_penalty`, :func:`escape_settlement`, and
 - R7.4 levels: :data:`LEVELS`, :func:`level_title`, :func:`level_number`, in :mod:`paohuzi.scoring.settlement`
   (re-exported here).
@@ -389,10 +393,12 @@ def scored_waits(
     >>> [(str(c), w.huxi, w.points) for c, w in scored_waits(hand, table, find_preset("qq"))]
     [('x10', 25, 10)]
     """
+    if rules.family != "classic":
+        if facts is not None:
+            family.check_facts(facts, rules)
+        return family.family_waits(hand, table, rules, last_card=last_card, facts=facts or NO_FACTS)
     if facts is not None:
         family.check_facts(facts, rules)
-    if rules.family != "classic":
-        return family.family_waits(hand, table, rules, last_card=last_card, facts=facts or NO_FACTS)
     out: list[tuple[Card, Win]] = []
     for card, found, red, big, n in analysis.waits_counted(hand, table, rules.min_huxi):
         win = _best(found, red, big, n, rules, zimo=True, haidi=last_card, tianhu=False)

@@ -73,18 +73,20 @@ def check_facts(facts: PlayFacts, rules: RuleSet) -> None:
     :raises ScoringError: a negative ``drawn_before``, a ``xing_card`` that is not a card or given to rules
         without 醒, a ``dihu``/``tinghu`` that is not a bool.
     """
-    where = f"the {rules.name} rules ({rules.family} family)"
+    # Exact type checks: cheap on the hot path, and a bool is not a count (True is not 1 here).
     n = facts.drawn_before
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+    if type(n) is not int or n < 0:
         raise ScoringError(f"drawn_before must be a whole number ≥ 0, got {n!r}")
-    if facts.xing_card is not None:
-        if not isinstance(facts.xing_card, Card):
-            raise ScoringError(f"xing_card must be a card, got {facts.xing_card!r}")
+    x = facts.xing_card
+    if x is not None:
+        if type(x) is not Card:
+            raise ScoringError(f"xing_card must be a card, got {x!r}")
         if rules.xing == "none":
+            where = f"the {rules.name} rules ({rules.family} family)"
             raise ScoringError(f"xing_card is given but {where} have no 醒 (xing is none, R9.4)")
-    if not isinstance(facts.dihu, bool):
+    if type(facts.dihu) is not bool:
         raise ScoringError(f"dihu must be true or false, got {facts.dihu!r}")
-    if facts.tinghu is not None and not isinstance(facts.tinghu, bool):
+    if facts.tinghu is not None and type(facts.tinghu) is not bool:
         raise ScoringError(f"tinghu must be true, false or null, got {facts.tinghu!r}")
 
 
@@ -155,8 +157,11 @@ def _hanghangxi(arrangement: Arrangement) -> bool:
 
 def _tuanyuan(groups: Sequence[Group]) -> int:
     """团圆 (R9.1): how many points are held as 跑/提 in both cases (跑 八 and 提 捌)."""
-    fours = {int(g.cards[0]) for g in groups if g.kind is GroupKind.TI or g.kind is GroupKind.PAO}
-    return sum(1 for k in range(10) if k in fours and k + 10 in fours)
+    ti, pao = _TI, _PAO  # identity, not Enum hashing: a hot path
+    fours = [g.cards[0] for g in groups if g.kind is ti or g.kind is pao]
+    if len(fours) < 2:
+        return 0
+    return sum(1 for c in fours if c < 10 and c + 10 in fours)
 
 
 def tinghu_of(facts: PlayFacts, table: Sequence[Group]) -> bool:
@@ -171,7 +176,9 @@ def tinghu_of(facts: PlayFacts, table: Sequence[Group]) -> bool:
 # ---------------------------------------------------------------------------------------------------
 
 _CacheKey = tuple[object, ...]
-_CACHE: dict[int, tuple[RuleSet, dict[_CacheKey, Score]]] = {}
+_NamesFound = tuple[tuple[Name, ...], int]
+_Entry = tuple[RuleSet, dict[_CacheKey, Score], dict[tuple[FamilyCounts, bool], _NamesFound]]
+_CACHE: dict[int, _Entry] = {}
 
 
 def family_score(  # noqa: PLR0913 — what a family's points depend on
@@ -188,23 +195,27 @@ def family_score(  # noqa: PLR0913 — what a family's points depend on
     tinghu: bool = False,
     shuahou: bool = False,
     xing: int | None = None,
+    tuanyuan: int | None = None,
 ) -> Score:
     """The score of one arrangement under a regional family's rules (R9.1, R9.2, R9.4).
 
     :param tinghu: 听胡 (see :func:`tinghu_of`); :param shuahou: the winner held one hand card before the card won.
     :param xing: 醒 when the caller counted it already (the same for every complete arrangement of the cards).
+    :param tuanyuan: 团圆's points when the caller counted them already (see :func:`_tuanyuan_varies`).
     """
     if xing is None:
         xing = 0 if facts.xing_card is None else xing_count(arrangement.groups, facts.xing_card)
     hhx = rules.hanghangxi and _hanghangxi(arrangement)
-    ty = _tuanyuan(arrangement.groups) if rules.tuanyuan else 0
-    key: _CacheKey = (arrangement.huxi, arrangement.duidui, red, big, small, zimo, haidi, tianhu, xing, hhx, ty)
-    key += (facts.dihu, tinghu, shuahou, facts.drawn_before, facts.xing_card)
+    ty = tuanyuan if tuanyuan is not None else _tuanyuan(arrangement.groups) if rules.tuanyuan else 0
+    # One tuple, built once: a hot path (every candidate of every win and wait). The facts' fields, not the facts
+    # (a dataclass hashes and compares in Python).
+    key: _CacheKey = (arrangement.huxi, arrangement.duidui, red, big, small, zimo, haidi, tianhu, xing, hhx, ty,
+                      facts.dihu, facts.drawn_before, facts.xing_card, tinghu, shuahou)  # fmt: skip
     entry = _CACHE.get(id(rules))
     if entry is None:
         if len(_CACHE) >= 64:
             _CACHE.clear()
-        entry = _CACHE[id(rules)] = (rules, {})
+        entry = _CACHE[id(rules)] = (rules, {}, {})
     found = entry[1].get(key)
     if found is None:
         if len(entry[1]) >= 100_000:
@@ -212,22 +223,36 @@ def family_score(  # noqa: PLR0913 — what a family's points depend on
         counts = FamilyCounts(
             red, big, small, arrangement.duidui, haidi, tianhu, facts.dihu, tinghu, shuahou, hhx, ty, facts.drawn_before
         )
-        found = entry[1][key] = _score(arrangement.huxi, counts, rules, zimo, xing, facts.xing_card)
+        found = entry[1][key] = _score(arrangement.huxi, counts, entry, zimo, xing, facts.xing_card)
+    return found
+
+
+def _names(c: FamilyCounts, zimo: bool, entry: _Entry) -> _NamesFound:
+    """The 名堂 lines of a family win (its table's, 平胡 1 when none applies, then 天胡 0 and 自摸 0) and 番; kept
+    per rule set (many wins share them)."""
+    found = entry[2].get((c, zimo))
+    if found is None:
+        rules = entry[0]
+        names: list[Name] = FAMILY_TABLES[rules.fan_table](c, rules)
+        if not names:
+            names.append(named(PINGHU, 1))  # R9.1, R9.2: 平胡 1 only when no 名堂 (黄番 included) applies
+        fan = sum(n.fan for n in names)
+        if c.tianhu and all(n.name != TIANHU for n in names):
+            names.append(named(TIANHU, 0))
+        if zimo:
+            names.append(named(ZIMO, 0))
+        if len(entry[2]) >= 100_000:
+            entry[2].clear()
+        found = entry[2][c, zimo] = (tuple(names), fan)
     return found
 
 
 def _score(  # noqa: PLR0913, PLR0917 — the values a family score is built from
-    huxi: int, c: FamilyCounts, rules: RuleSet, zimo: bool, xing: int, xing_card: Card | None
+    huxi: int, c: FamilyCounts, entry: _Entry, zimo: bool, xing: int, xing_card: Card | None
 ) -> Score:
+    rules = entry[0]
     zimo = zimo or c.tianhu  # 天胡 counts as 自摸 (R6.4)
-    names: list[Name] = FAMILY_TABLES[rules.fan_table](c, rules)
-    if not names:
-        names.append(named(PINGHU, 1))  # R9.1, R9.2: 平胡 1 only when no 名堂 (黄番 included) applies
-    fan = sum(n.fan for n in names)
-    if c.tianhu and all(n.name != TIANHU for n in names):
-        names.append(named(TIANHU, 0))
-    if zimo:
-        names.append(named(ZIMO, 0))
+    names, fan = _names(c, zimo, entry)
     tun = TUN[rules.tun](huxi, c.tianhu, rules)
     base = tun + xing  # R9.4: 醒 adds to 囤 before 番
     if rules.base_bonus == "plus_one":  # R9.2 底分
@@ -240,7 +265,7 @@ def _score(  # noqa: PLR0913, PLR0917 — the values a family score is built fro
     uncapped = base * fan * (2 if zimo_double else 1)
     points = min(uncapped, rules.cap) if rules.cap else uncapped
     return new_score(
-        tuple(names), fan, base, points, huxi, zimo, c.haidi, c.tianhu, c.red, c.big, c.small, c.duidui,
+        names, fan, base, points, huxi, zimo, c.haidi, c.tianhu, c.red, c.big, c.small, c.duidui,
         rules.fan_table, zimo_double, uncapped, tun, xing, xing_card, COMBINE[rules.fan_table], rules.family,
         rules.base_bonus,
     )  # fmt: skip
@@ -253,15 +278,28 @@ def _needs_every_arrangement(rules: RuleSet, table: Sequence[Group], card: Card 
       the same in every arrangement (R9.4).
     - 团圆 only when the card won may join a table 碰/偎 as a 跑 or stay in the hand's groups (R6.1): any other
       four is a 提/跑 in every arrangement (R3). ``card`` None (a wait): any table 碰/偎.
-    - 行行息 always (it looks at every group's 胡息).
+    - 行行息 unless the table rules it out in every arrangement: a table group of 0 胡息, or a 提/跑 there (it
+      calls for a 将 pair, which scores 0).
     - 卡胡 is decided per hand (:func:`_kahu_possible`).
     """
-    if rules.hanghangxi:
+    if rules.hanghangxi and not any(g.huxi == 0 or g.kind is _TI or g.kind is _PAO for g in table):
         return True
-    if rules.tuanyuan:
-        joinable = (GroupKind.PENG, GroupKind.WEI, GroupKind.CHOUWEI)
-        return any(g.kind in joinable and (card is None or g.cards[0] == card) for g in table)
+    return rules.tuanyuan and _tuanyuan_varies(table, card)
+
+
+def _tuanyuan_varies(table: Sequence[Group], card: Card | None) -> bool:
+    """Whether 团圆 may differ between arrangements: only when the card won may join a table 碰/偎 as a 跑 or
+    stay in the hand's groups (R6.1); any other four is a 提/跑 in every arrangement (R3). ``card`` None: any."""
+    peng, wei, chouwei = _PENG, _WEI, _CHOUWEI
+    for g in table:
+        k = g.kind
+        if (k is peng or k is wei or k is chouwei) and (card is None or g.cards[0] is card):
+            return True
     return False
+
+
+_PENG, _WEI, _CHOUWEI = GroupKind.PENG, GroupKind.WEI, GroupKind.CHOUWEI
+_TI, _PAO = GroupKind.TI, GroupKind.PAO
 
 
 def _kahu_possible(rules: RuleSet, found: tuple[Arrangement, ...]) -> bool:
@@ -282,22 +320,32 @@ def _pick(  # noqa: PLR0913 — the candidates, their counts and what the score 
     facts: PlayFacts,
     tinghu: bool,
     shuahou: bool,
+    xing: int,
+    tuanyuan_varies: bool,
 ) -> Win | None:
-    """The best candidate by (points, 胡息) (R6.2); on a full tie the first."""
+    """The best candidate by (points, 胡息) (R6.2); on a full tie the first. ``xing``: 醒 (the same for every
+    complete arrangement, :func:`_held`); ``tuanyuan_varies``: 团圆 must be counted per arrangement."""
     best: Win | None = None
     best_key = (0, 0)
     small = n - big
-    # R9.4: every card of a complete hand is in a group or the pair, so 醒 is the same in every arrangement
-    xing = 0 if facts.xing_card is None or not found else xing_count(found[0].groups, facts.xing_card)
+    ty = _tuanyuan(found[0].groups) if rules.tuanyuan and found and not tuanyuan_varies else None
     for arrangement in found:
         s = family_score(
             arrangement, red, big, small, rules, zimo=zimo, haidi=haidi, tianhu=tianhu, facts=facts, tinghu=tinghu,
-            shuahou=shuahou, xing=xing,
+            shuahou=shuahou, xing=xing, tuanyuan=ty,
         )  # fmt: skip
         key = (s.points, arrangement.huxi)
         if best is None or key > best_key:
             best, best_key = new_win(arrangement, s), key
     return best
+
+
+def _held(hand: Sequence[Card], table: Sequence[Group], card: Card | None) -> int:
+    """醒 (R9.4) of a complete hand: every card lies in a group or the pair, so it is the copies of the 醒 card
+    among all the winner's cards, whatever the arrangement. ``card`` is the 醒 card here."""
+    if card is None:
+        return 0
+    return hand.count(card) + sum(g.cards.count(card) for g in table)
 
 
 def best_family_win(  # noqa: PLR0913 — evaluate's arguments
@@ -321,9 +369,12 @@ def best_family_win(  # noqa: PLR0913 — evaluate's arguments
             found, red, big, n = analysis.arrangements_all_counted(hand, table, card, source, rules.min_huxi)
     if not found:
         return None
+    x = facts.xing_card
+    xing = 0 if x is None else _held(hand, table, x) + (card is x)
     return _pick(
         found, red, big, n, rules, zimo=zimo, haidi=last_card, tianhu=tianhu, facts=facts,
-        tinghu=tinghu_of(facts, table), shuahou=card is not None and len(hand) == 1,
+        tinghu=tinghu_of(facts, table), shuahou=card is not None and len(hand) == 1, xing=xing,
+        tuanyuan_varies=rules.tuanyuan and _tuanyuan_varies(table, card),
     )  # fmt: skip
 
 
@@ -331,16 +382,21 @@ def family_waits(
     hand: Sequence[Card], table: Sequence[Group], rules: RuleSet, *, last_card: bool, facts: PlayFacts
 ) -> list[tuple[Card, Win]]:
     """:func:`paohuzi.scoring.scored_waits` for a regional family: each wait scored as an own draw."""
-    every = _needs_every_arrangement(rules, table, None)
+    every = (rules.hanghangxi or rules.tuanyuan) and _needs_every_arrangement(rules, table, None)
     waits = (analysis.waits_all_counted if every else analysis.waits_counted)(hand, table, rules.min_huxi)
+    if not waits:
+        return []  # most hands: nothing more to pay for
     tinghu = tinghu_of(facts, table)
+    x = facts.xing_card
+    held = _held(hand, table, x)
     out: list[tuple[Card, Win]] = []
     for card, found, red, big, n in waits:
         if not every and found and _kahu_possible(rules, found):  # as best_family_win: only where 卡胡 may win
             found, red, big, n = analysis.arrangements_all_counted(hand, table, card, Source.SELF, rules.min_huxi)
         win = _pick(
             found, red, big, n, rules, zimo=True, haidi=last_card, tianhu=False, facts=facts, tinghu=tinghu,
-            shuahou=len(hand) == 1,
+            shuahou=len(hand) == 1, xing=held + (card is x),
+            tuanyuan_varies=rules.tuanyuan and _tuanyuan_varies(table, card),
         )  # fmt: skip
         if win is not None:
             out.append((card, win))

@@ -35,7 +35,8 @@ class Score:
     :ivar tianhu: 天胡 (R6.4).
     :ivar red: red cards (红字) among the winner's cards; :ivar big: 大字; :ivar small: 小字.
     :ivar duidui: the arrangement is 对对 (every group of one kind).
-    :ivar table: the 名堂 table used: ``qq`` (A), ``hunan`` (B) or ``huayang`` (C).
+    :ivar table: the 名堂 table used: ``qq`` (A), ``hunan`` (B), ``huayang`` (C), or a regional family's
+        ``changde`` (D), ``changde_qmt`` (E), ``shihuka`` (F).
     :ivar zimo_double: 自摸翻倍 (R8.1 ``zimo`` ``double``) doubled the points; not a 番.
     :ivar uncapped: the points before 封顶 (R8.1 ``cap``); equal to :attr:`points` when the cap did not bite
         (:func:`score` always sets it).

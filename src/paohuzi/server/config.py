@@ -75,6 +75,8 @@ class Settings:
         the one a ``queue_join`` without a preset waits for. Friend rooms and quick play offer every preset.
     :ivar queue_resume_seconds: after a restart, how long a player who was waiting keeps its place in the
         queue without reconnecting (an offline player otherwise keeps it for ``offline_grace``).
+    :ivar seat_wait: how long a seating request (quick play, join, 匹配) waits for the same player's other
+        seating request to end before it answers 409 ``busy`` (server/seating.py).
     :ivar redis_url: empty: one process (the embedded default); ``redis://…``: the shared mode (docs/server.md).
     :ivar redis_prefix: the prefix of every Redis key and channel of the shared mode (one per deployment).
     :ivar redis_connections: the shared mode's Redis connections per process (a blocking pool: a command
@@ -127,6 +129,7 @@ class Settings:
     lease_ms: int = 3000
     match_fill_seconds: float = 10.0
     match_presets: tuple[str, ...] = ("qq",)
+    seat_wait: float = 15.0
     queue_resume_seconds: float = 60.0
     login_rate: float = 0.2
     login_burst: int = 10
