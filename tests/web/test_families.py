@@ -167,6 +167,16 @@ def test_r9_a_friend_room_of_each_family_settles_its_scripted_win_exactly(
             assert all(0 <= left and right <= width and scroll <= width for left, right, width, scroll in boxes), boxes
         guest.shot("lobby")
         assert _create(host, preset, case) == case["controls"]
+        # the phone's dialog in English: the family's box (its longer words) stays inside the sheet
+        guest.page.click("[data-action='create']")
+        guest.page.select_option(".create-sheet select[name='preset']", preset)
+        guest.page.wait_for_selector(f".create-sheet[data-family='{find_preset(preset).family}']")
+        widths = guest.page.evaluate(
+            "() => [...document.querySelectorAll('.sheet, .family-opts')].map(e => [e.scrollWidth, e.clientWidth])"
+        )
+        assert all(scroll <= client for scroll, client in widths), widths
+        guest.shot(f"create-{preset}")
+        guest.page.click(".create-sheet button[type='button']")  # 取消
         code = host.page.inner_text("[data-testid='room-code']").strip()
         guest.page.click("[data-action='join']")
         guest.page.fill("input[name='code']", code)
