@@ -218,6 +218,9 @@ def test_r9_1_huangfan_across_a_match(draws: int) -> None:
             match.next_hand()
         else:
             assert match.hand.drawn_before == draws
+            obs = match.hand.observation(0)  # public: every seat sees the count (R5), the JSON only when not 0
+            assert obs.drawn_before == draws and obs.to_dict().get("drawn_before", 0) == draws
+            assert match.observation(1).get("drawn_before", 0) == draws
             _take_hu(match, random.Random(seed))
             if match.hand.outcome.winner is not None:  # type: ignore[union-attr]
                 break
@@ -268,11 +271,11 @@ def test_r9_classic_match_records_stay_format_2() -> None:
     match = Match(find_preset("qq"), seed=3, hands=2)
     _decline_hu(match)
     match.next_hand()
-    assert match.hand.drawn_before in (0, 1)
+    assert match.hand.drawn_before == 0  # 黄番 is a R9 family's: a classic hand is given 0
     record = match.record()
     assert record["format_version"] == 2
     assert all("drawn_before" not in r and r["format_version"] == 2 for r in record["records"])
-    assert "drawn_before" not in match.observation(0)["match"]
+    assert "drawn_before" not in match.observation(0)
 
 
 def test_r9_1_bad_drawn_before_is_refused() -> None:
@@ -310,12 +313,20 @@ def test_r9_1_from_position_finds_dihu_and_tinghu_again() -> None:
 
 
 def test_r9_1_from_position_takes_drawn_before() -> None:
-    hand = deal(W_HANDS, stock="x10", rules=QMT.with_options(huangfan=True))
+    # The observation carries the count (its JSON too), and a position set up from it keeps it; or it is given.
+    from paohuzi.engine import Observation
+
+    hand = deal(W_HANDS, stock="x10", rules=QMT.with_options(huangfan=True), drawn_before=2)
     play(hand, "0: discard x2")
-    again = Hand.from_position(hand.rules, hand.observation(1), hand.hidden(1), drawn_before=2)
+    obs = Observation.from_dict(hand.observation(1).to_dict())
+    assert obs.drawn_before == 2 and obs == hand.observation(1)
+    again = Hand.from_position(hand.rules, obs, hand.hidden(1))
     assert again.drawn_before == 2
     play(again, "1: hu")
     assert _names(again).get("黄番") == 3
+    other = Hand.from_position(hand.rules, obs, hand.hidden(1), drawn_before=0)
+    play(other, "1: hu")
+    assert "黄番" not in _names(other)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -365,3 +376,47 @@ def test_r9_1_a_match_stored_without_hand_rules_counts_drawn_hands_again() -> No
     )
     again = replay_match(stored)
     assert again.hand.drawn_before == 1 and again.hand.outcome == match.hand.outcome
+
+
+@pytest.mark.parametrize(("xing", "card"), [("sui", "x10"), ("fan", "d3")])
+def test_r9_4_liangzhang_tianhu_xing_card(xing: str, card: str) -> None:
+    # The 亮张 x10 completes seat 1's 20 cards (R6.4, 十胡卡 as hengyang: tianhu_on_liangzhang on): the card won
+    # is the 亮张, so 随醒 takes it; 翻醒 turns up the top stock card.
+    hands = {0: swap(BASE[0], "x10 x10", "x4 x6"), 1: W_HANDS[1], 2: W_HANDS[2]}  # the dealer holds no x10
+    hand = deal(hands, liang="x10", stock="d3", rules=SHIHUKA.with_options(xing=xing))
+    assert hand.phase.value == "liangzhang" and 1 in hand.deciding
+    play(hand, "1: hu")
+    outcome = hand.outcome
+    assert outcome is not None and outcome.source.value == "liangzhang" and outcome.tianhu
+    assert _hu_event(hand)["xing_card"] == card == outcome.to_dict()["xing_card"]
+    assert _hu_event(hand)["xing"] == (1 if xing == "sui" else 0)  # x10 in 句 x8 x9 x10; no d3 in the groups
+
+
+def test_r9_family_records_validate_against_the_schema() -> None:
+    from .test_records import SCHEMA, schema_errors
+
+    hand = deal(W_HANDS, stock="x10 x2", rules=SHIHUKA.with_options(xing="fan"), drawn_before=1)
+    play(hand, "0: discard x2", "1: hu")
+    records = [hand.record(), Hand(QMT, seed=5, drawn_before=2).record()]
+    for record in records:
+        record = json.loads(json.dumps(record))
+        assert record["format_version"] == 3 and record["drawn_before"] in (1, 2)
+        assert schema_errors(record, SCHEMA) == []
+    assert records[0]["result"]["xing_card"] == "x2"
+    bad = json.loads(json.dumps(records[0]))
+    bad["drawn_before"] = 0
+    bad["result"]["xing_card"] = "x11"
+    assert sorted(schema_errors(bad, SCHEMA)) == [
+        "$.drawn_before: 0 < 1",
+        "$.result.xing_card: 'x11' matches 0 of oneOf, not 1",
+    ]
+
+
+def test_a_classic_win_record_validates_against_the_schema() -> None:
+    # The result's groups carry their 胡息 (Group.to_dict), which the schema now allows (it refused every win).
+    from .test_records import SCHEMA, schema_errors
+
+    hand = deal(W_HANDS, stock="x10")
+    play(hand, "0: discard x2", "1: hu")
+    record = json.loads(json.dumps(hand.record()))
+    assert record["format_version"] == 2 and schema_errors(record, SCHEMA) == []

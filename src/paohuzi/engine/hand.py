@@ -105,13 +105,12 @@ class Hand:
         hidden: Hidden | object,
         *,
         double_cards: Iterable[int] = (),
-        drawn_before: int | object = 0,
+        drawn_before: int | None | object = None,
     ) -> Self:
         """A playable hand in the position of ``observation`` (what one seat sees) completed by ``hidden``
         (what it does not): the search bot's sampled worlds, a position set up by hand. From there on it
         plays exactly as the hand the position came from (same legal actions, events and outcome).
-        ``drawn_before``: the 荒庄 in a row before the hand (R9.1 黄番), which the observation of a hand
-        does not carry (the match's does: ``Match.observation``).
+        ``drawn_before``: the 荒庄 in a row before the hand (R9.1 黄番); None: the observation's.
 
         The cards must be conserved (R1: four of each kind among the hands, the tables, the rows, the card
         on offer and the stock) and fit the observation (hand sizes, hidden 偎, stock size). The decision
@@ -122,6 +121,8 @@ class Hand:
         :raises EngineError: naming what does not fit.
         """
         new: Self = cls.__new__(cls)  # no deal: the state comes from the position
+        if drawn_before is None:
+            drawn_before = observation.drawn_before if isinstance(observation, Observation) else 0
         new._st = position.from_position(rules, observation, hidden, frozenset(double_cards), drawn_before)
         return new
 

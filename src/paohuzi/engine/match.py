@@ -6,8 +6,9 @@ final ranking.
 - The winner of a hand deals the next. After a 荒庄 the dealer keeps the deal; the third 荒庄 in a row
   passes it to the dealer's 下家 (R2).
 - Points add up each hand's payments (which already include the room stake, R7.3).
-- Each hand is given the 荒庄 in a row just before it (``drawn_before``, R9.1 黄番): a win sets the count
-  back to 0; the deal passing after the third 荒庄 does not (decision, docs/decisions.md).
+- Each hand of a R9 family is given the 荒庄 in a row just before it (``drawn_before``, R9.1 黄番): a win
+  sets the count back to 0; the deal passing after the third 荒庄 does not (decision, docs/decisions.md).
+  A classic family's hands are given 0.
 - A player leaving (:meth:`Match.leave`) during a hand pays the 逃跑 penalty (R7.3) and the match ends;
   a new sitting is a new match, with the dealer drawn afresh (R2).
 - :meth:`Match.dissolve` (R8.2 解散房间): the hand in play is void (record kept, marked dissolved, no
@@ -158,8 +159,6 @@ class Match:
         the match state (hand number, totals)."""
         obs = self.hand.observation(seat).to_dict()
         obs["match"] = {"hand": self.hand_number, "hands": self.hands, "totals": list(self.totals)}
-        if self.rules.family != "classic":  # R9.1 黄番 (classic observations stay as they were)
-            obs["match"]["drawn_before"] = self.hand.drawn_before
         return obs
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
@@ -286,7 +285,9 @@ class Match:
     def _new_hand(self, double_cards: frozenset[int] | None = None) -> Hand:
         seed = self._rng.getrandbits(63)
         cards = self.double_cards if double_cards is None else double_cards
-        hand = Hand(self.rules, seed, self.dealer, double_cards=cards, drawn_before=self._drawn_before)
+        # R9.1 黄番 is a R9 family's: a classic family's hand is given 0 (its records and frames stay as they were)
+        drawn = self._drawn_before if self.rules.family != "classic" else 0
+        hand = Hand(self.rules, seed, self.dealer, double_cards=cards, drawn_before=drawn)
         self._booked = False
         self.hand = hand
         self._book()  # a dealt 天胡 ends the hand at once

@@ -128,6 +128,7 @@ def observation(st: HandState, seat: int) -> Observation:
         deciding,
         tuple(st.legal[seat]) if deciding else (),
         tuple([p.hand_cards() for p in players]) if over else None,
+        st.drawn_before,  # 0 for a classic family (Hand, Match): its observations stay as they were
     )
 
 
