@@ -357,11 +357,12 @@ def test_a_seating_request_waiting_past_the_claims_time_is_409_busy(
     shared_deployment: dict[str, str], tmp_path: Path
 ) -> None:
     """Another request's claim on the player that is never let go (here: set by hand with a long expiry)
-    makes a quick play wait ``CLAIM_WAIT`` (15 s) and answer ``busy`` (409), seating nobody; once the claim
-    is gone the same request seats the player."""
+    makes a quick play wait ``seat_wait`` (15 s by default; 2 s here) and answer ``busy`` (409), seating
+    nobody; once the claim is gone the same request seats the player."""
     import redis
 
     env = {k: v for k, v in shared_deployment.items() if k.startswith("PAOHUZI_")} | SLOW
+    env["PAOHUZI_SEAT_WAIT"] = "2"
     url = shared_deployment["database_url"]
     with running(tmp_path, url, env) as proc:
         me = Client(proc)

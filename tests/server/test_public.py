@@ -78,6 +78,7 @@ def test_r7_3_three_waiting_are_seated_together_at_once_and_beans_move_by_points
     first = _queued(players[0], "junior")
     assert first == {
         "tier": "junior",
+        "preset": "qq",  # the server's one 匹配 preset by default (issue 29)
         "multiplier": 5,
         "minimum": 1000,
         "position": 1,

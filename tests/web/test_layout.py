@@ -120,11 +120,14 @@ TOP_BUTTONS = """() => [...document.querySelectorAll('.topbar button')].map(b =>
 })"""
 
 
-def _check_top_bar(me: Person, where: str) -> list[dict[str, Any]]:
+TOP_BAR = frozenset({"leave-table", "auto", "chat", "dissolve", "sound", "lang"})
+
+
+def _check_top_bar(me: Person, where: str, need: frozenset[str] = TOP_BAR) -> list[dict[str, Any]]:
     width, height = me.page.evaluate("() => [innerWidth, innerHeight]")
     buttons: list[dict[str, Any]] = me.page.evaluate(TOP_BUTTONS)
     actions = {b["action"] for b in buttons}
-    assert {"leave-table", "auto", "chat", "dissolve", "sound", "lang"} <= actions, (where, actions)
+    assert need <= actions, (where, actions)
     for b in buttons:
         # one line, never a narrow column of characters, the label not cut
         assert b["lines"] <= 1, (where, b)
@@ -196,7 +199,8 @@ def test_top_bar_labels_on_one_line_and_the_language_switch_on_screen(
         me.page.wait_for_function("() => innerWidth === 360")
         me.page.click(".topbar [data-action='auto']")
         me.page.wait_for_selector(".topbar [data-action='auto'][aria-pressed='true']")
-        _check_top_bar(me, f"{lang} phone with 托管 on")
+        # 托管 may play the one-hand match to its end by now (computers 0.03 s a move): 解散 is then gone
+        _check_top_bar(me, f"{lang} phone with 托管 on", TOP_BAR - {"dissolve"})
         # the room code stays whole beside the four buttons (friends read it off the screen to join; the hand
         # number after it may be cut at 360 px in English when 提示 shows too)
         info, code = me.page.evaluate(

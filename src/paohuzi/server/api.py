@@ -17,7 +17,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from paohuzi import __version__
 from paohuzi.bots import levels
 from paohuzi.engine import Hand
-from paohuzi.rules import RuleSet, find_preset, preset_names
+from paohuzi.rules import RuleSet, family_options, find_preset, preset_names
 from paohuzi.server import economy, profile_store, store
 from paohuzi.server import protocol as p
 from paohuzi.server.frames import (
@@ -87,6 +87,9 @@ class LeaderboardAnswer(TypedDict):
 class PresetInfo(TypedDict):
     name: str
     title: str
+    family: str  # R9: "classic", "changde", "shihuka" (issue 29)
+    # the house options a room of this preset may set, each with its allowed values (R8.1, R9)
+    family_options: dict[str, list[bool | int | str]]
     rules: dict[str, Any]  # RuleSet.to_dict() (R8)
 
 
@@ -124,12 +127,14 @@ class TierWaiting(TypedDict):
     title: str
     multiplier: int
     minimum: int
-    waiting: int
+    waiting: int  # in every preset's queue of the tier
+    by_preset: dict[str, int]  # issue 29: how many wait for each preset of ``presets``
 
 
 class QueueStatus(TypedDict):
     queue: QueueInfo | None
     tiers: list[TierWaiting]
+    presets: list[str]  # the presets with a 匹配 queue (the server's match_presets), the default first
     fill_seconds: float
 
 
@@ -338,13 +343,11 @@ async def leaderboard(request: Request, limit: Annotated[int, Query(ge=1, le=200
 
 @router.get("/presets", tags=["rooms"], response_model=AS_JSON)
 async def presets(request: Request) -> PresetsAnswer:
-    """The rule presets (R8) and the room options with their defaults and bounds."""
+    """The rule presets (R8, R9: each with its family and the house options a room of it may set, with
+    their allowed values) and the room options with their defaults and bounds."""
     s = _hub(request).settings
     return {
-        "presets": [
-            {"name": n, "title": find_preset(n).title, "rules": find_preset(n).to_dict()}
-            for n in preset_names()
-        ],
+        "presets": [_preset_info(find_preset(n)) for n in preset_names()],
         "room_options": {
             "defaults": {
                 "preset": "qq",
@@ -361,6 +364,21 @@ async def presets(request: Request) -> PresetsAnswer:
             "bounds": {k: list(v) for k, v in p.ROOM_BOUNDS.items()},
             "quick_hands": s.quick_hands,
         },
+    }
+
+
+def _preset_info(rules: RuleSet) -> PresetInfo:
+    """One preset as ``/api/presets`` lists it (docs/protocol.md §2)."""
+    offered: dict[str, list[bool | int | str]] = {
+        name: [v for v in values if isinstance(v, bool | int | str)]  # every value is one of these (R8.1, R9)
+        for name, values in family_options(rules).items()
+    }
+    return {
+        "name": rules.name,
+        "title": rules.title,
+        "family": rules.family,
+        "family_options": offered,
+        "rules": rules.to_dict(),
     }
 
 
@@ -395,22 +413,30 @@ async def leave_room(request: Request, player: Player) -> LeftAnswer:
 
 @router.get("/queue", tags=["public tables"], response_model=AS_JSON)
 async def queue_status(request: Request, player: Player) -> QueueStatus:
-    """匹配 (issue 13 §4): your place in a tier's queue (or null), and how many wait in each tier."""
+    """匹配 (issue 13 §4): your place in a queue (or null), and how many wait in each tier, for each preset
+    that has a queue (issue 29)."""
     hub = _hub(request)
     counts = await hub.queue.counts()
+    listed = list(hub.settings.match_presets)
+    tiers: list[TierWaiting] = []
+    for t in economy.TIERS:
+        by_preset = {pr: counts[t.name, pr] for pr in listed}
+        tiers.append({**t.to_dict(), "waiting": sum(by_preset.values()), "by_preset": by_preset})
     return {
         "queue": await hub.queue.place(player["id"]),
-        "tiers": [{**t.to_dict(), "waiting": counts[t.name]} for t in economy.TIERS],
+        "tiers": tiers,
+        "presets": listed,
         "fill_seconds": hub.settings.match_fill_seconds,
     }
 
 
 @router.post("/queue", status_code=201, tags=["public tables"], response_model=AS_JSON)
 async def queue_join(request: Request, player: Player, body: p.QueueIn) -> QueueAnswer:
-    """Wait for a public table of a tier (you must hold its minimum of 欢乐豆). Three waiting are seated at
-    once; after ``fill_seconds`` computers fill the seats still free. ``queue`` is null when you were
-    seated at once (the ``room`` frame on the websocket follows). A room without a match on is left first."""
-    return {"queue": await _hub(request).queue_join(player["id"], body.tier)}
+    """Wait for a public table of a tier (you must hold its minimum of 欢乐豆), playing ``preset`` (one of
+    the server's ``match_presets``; unset: the first). Three waiting are seated at once; after
+    ``fill_seconds`` computers fill the seats still free. ``queue`` is null when you were seated at once
+    (the ``room`` frame on the websocket follows). A room without a match on is left first."""
+    return {"queue": await _hub(request).queue_join(player["id"], body.tier, body.preset)}
 
 
 @router.delete("/queue", tags=["public tables"], response_model=AS_JSON)

@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from paohuzi.rules import preset_names
+
 __all__ = ["Settings", "DEFAULT_DATABASE_URL"]
 
 DEFAULT_DATABASE_URL = "sqlite:///data/paohuzi.sqlite3"
@@ -68,8 +70,13 @@ class Settings:
         ``login_fail_burst``: how many at once.
     :ivar match_fill_seconds: 匹配 (issue 13 §4): when the first player waiting in a tier's queue has waited
         this long, it is seated with whoever else waits there and a computer takes each seat still free.
+    :ivar match_presets: the presets that have a 匹配 queue (issue 29: one queue per preset and tier, a
+        public table plays its queue's preset); ``PAOHUZI_MATCH_PRESETS=qq,changde,shihuka``. The first is
+        the one a ``queue_join`` without a preset waits for. Friend rooms and quick play offer every preset.
     :ivar queue_resume_seconds: after a restart, how long a player who was waiting keeps its place in the
         queue without reconnecting (an offline player otherwise keeps it for ``offline_grace``).
+    :ivar seat_wait: how long a seating request (quick play, join, 匹配) waits for the same player's other
+        seating request to end before it answers 409 ``busy`` (server/seating.py).
     :ivar redis_url: empty: one process (the embedded default); ``redis://…``: the shared mode (docs/server.md).
     :ivar redis_prefix: the prefix of every Redis key and channel of the shared mode (one per deployment).
     :ivar redis_connections: the shared mode's Redis connections per process (a blocking pool: a command
@@ -121,6 +128,8 @@ class Settings:
     redis_connections: int = 64
     lease_ms: int = 3000
     match_fill_seconds: float = 10.0
+    match_presets: tuple[str, ...] = ("qq",)
+    seat_wait: float = 15.0
     queue_resume_seconds: float = 60.0
     login_rate: float = 0.2
     login_burst: int = 10
@@ -131,6 +140,7 @@ class Settings:
     test_match_seed: int = -1
 
     def __post_init__(self) -> None:
+        _check_match_presets(self.match_presets)
         if self.test_match_seed >= 0 and not self.testing:
             raise ValueError(
                 "PAOHUZI_TEST_MATCH_SEED deals every match the same cards and is for tests only: "
@@ -154,6 +164,18 @@ class Settings:
             if value is not None:
                 values[name] = value
         return cls(**values)
+
+
+def _check_match_presets(names: tuple[str, ...]) -> None:
+    """:raises ValueError: naming ``PAOHUZI_MATCH_PRESETS`` when it is empty, repeats a preset or names one
+    that does not exist."""
+    known = preset_names()
+    unknown = [n for n in names if n not in known]
+    if not names or unknown or len(set(names)) != len(names):
+        raise ValueError(
+            f"PAOHUZI_MATCH_PRESETS={','.join(names)!r}: list one or more presets, each once "
+            f"(unknown: {', '.join(unknown) or 'none'}; presets: {', '.join(known)})"
+        )
 
 
 def _convert(key: str, text: str, default: Any) -> Any:

@@ -273,6 +273,7 @@ class QueueInfo(TypedDict):
     """Your place in a tier's queue for a public table (匹配, docs/protocol.md §3.8)."""
 
     tier: str
+    preset: str  # the rule set the table will play (issue 29: one queue per preset and tier)
     multiplier: int
     minimum: int
     position: int  # 1: next to be seated

@@ -442,9 +442,9 @@ class Hub:
 
     # ---- 匹配 (public tables: public.py) -------------------------------------------------------------
 
-    async def queue_join(self, player_id: int, tier_name: str) -> frames.QueueInfo | None:
+    async def queue_join(self, player_id: int, tier_name: str, preset: str | None = None) -> frames.QueueInfo | None:
         """:meth:`PublicTables.queue_join <paohuzi.server.public.PublicTables.queue_join>`."""
-        return await self.tables.queue_join(player_id, tier_name)
+        return await self.tables.queue_join(player_id, tier_name, preset)
 
     async def queue_leave(self, player_id: int) -> str:
         """:meth:`PublicTables.queue_leave <paohuzi.server.public.PublicTables.queue_leave>`."""

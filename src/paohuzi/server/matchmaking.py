@@ -1,6 +1,8 @@
 """Public tables (匹配, issue 13 §4): each tier's queue of players waiting to be seated with strangers.
 
-- A player waits in one tier's queue at a time, first come first served.
+- A player waits in one queue at a time, first come first served: a tier's queue for one preset (issue 29:
+  one queue per preset the server's ``match_presets`` lists, in each tier; a public table plays its queue's
+  preset).
 - Three players online in a tier's queue are seated together at once at a new public table.
 - When the first of them has waited ``match_fill_seconds`` (10 s), whoever waits in that tier (one or
   two players) is seated and a computer takes each seat still free.
@@ -30,23 +32,34 @@ from paohuzi.server.db import Database
 from paohuzi.server.frames import Delivery, QueueInfo, RoomError
 from paohuzi.server.logs import log
 
-__all__ = ["Entry", "LocalQueue", "Matchmaker", "QueueKeeper"]
+__all__ = ["Entry", "Line", "LocalQueue", "Matchmaker", "QueueKeeper", "line_of"]
 
 INFO = 20
 SEATS = 3
+DEFAULT_PRESET = "qq"  # what an entry stored before issue 29 (no preset) waited for
+
+
+#: One 匹配 queue: (tier, preset) — a tier's queue of the players who wait to play that preset (issue 29).
+Line = tuple[str, str]
 
 
 @dataclass
 class Entry:
     """One waiting player. ``joined_at`` is wall-clock time (it survives a restart); ``offline_since`` is
     ``time.monotonic()`` when its websocket went away (None while online); ``grace`` how long it then keeps
-    its place."""
+    its place; ``preset`` the rule set it waits to play (issue 29)."""
 
     player_id: int
     tier: str
     joined_at: float
     offline_since: float | None
     grace: float
+    preset: str = DEFAULT_PRESET
+
+
+def line_of(entry: Entry) -> Line:
+    """The queue the entry waits in."""
+    return (entry.tier, entry.preset)
 
 
 class QueueKeeper(Protocol):
@@ -58,8 +71,8 @@ class QueueKeeper(Protocol):
     async def online(self, player_id: int) -> bool:
         """Whether the player's websocket is open (at any process)."""
 
-    async def add(self, player_id: int, tier: str, joined_at: float, online: bool) -> bool:
-        """Store a new entry; False if the player waits already."""
+    async def add(self, player_id: int, line: Line, joined_at: float, online: bool) -> bool:
+        """Store a new entry in the queue ``line``; False if the player waits already."""
 
     async def take_out(self, ids: list[int], online: bool | None) -> bool:
         """Take these players out of the queue, all or none: only if each is still waiting and, with
@@ -109,31 +122,36 @@ class Matchmaker:
         await self._refresh()
         return self.info(player_id)
 
-    async def counts(self) -> dict[str, int]:
-        """How many wait in each tier."""
+    async def counts(self) -> dict[Line, int]:
+        """How many wait in each queue: (tier, preset) for every tier and every preset of ``match_presets``."""
         await self._refresh()
-        return {t.name: len(self.waiting(t.name)) for t in economy.TIERS}
+        return {
+            (t.name, pr): len(self.waiting((t.name, pr))) for t in economy.TIERS for pr in self.settings.match_presets
+        }
 
     async def _refresh(self) -> None:
         """Read the queue again (the shared mode's is in Redis)."""
         self.entries = await self.keeper.refresh(self.entries)
 
-    def waiting(self, tier: str) -> list[Entry]:
-        """The tier's queue, first come first."""
-        return sorted((e for e in self.entries.values() if e.tier == tier), key=lambda e: (e.joined_at, e.player_id))
+    def waiting(self, line: Line) -> list[Entry]:
+        """One queue (a tier's, for one preset), first come first."""
+        return sorted(
+            (e for e in self.entries.values() if line_of(e) == line), key=lambda e: (e.joined_at, e.player_id)
+        )
 
     def info(self, player_id: int) -> QueueInfo | None:
         """The player's place in its queue (docs/protocol.md §3.8), or None."""
         entry = self.entries.get(player_id)
         if entry is None:
             return None
-        line = self.waiting(entry.tier)
+        line = self.waiting(line_of(entry))
         tier = economy.find_tier(entry.tier)
         drop = None
         if entry.offline_since is not None:
             drop = max(0, int((entry.grace - (time.monotonic() - entry.offline_since)) * 1000))
         return {
             "tier": tier.name,
+            "preset": entry.preset,
             "multiplier": tier.multiplier,
             "minimum": tier.minimum,
             "position": line.index(entry) + 1,
@@ -151,15 +169,16 @@ class Matchmaker:
         """The player's place again (``sync``), if it waits."""
         self.keeper.resend(self, player_id)
 
-    def _tell(self, tier: str) -> None:
-        """Everyone waiting in ``tier`` gets its place again (someone came or went)."""
-        for entry in self.waiting(tier):
+    def _tell(self, line: Line) -> None:
+        """Everyone waiting in this queue gets its place again (someone came or went)."""
+        for entry in self.waiting(line):
             self.send(entry.player_id)
 
     # ---- joining and leaving -------------------------------------------------------------------------
 
-    async def join(self, player_id: int, tier: str) -> list[list[int]]:
-        """Wait in ``tier``'s queue (checked by the caller): the groups to seat at once (three waiting).
+    async def join(self, player_id: int, line: Line) -> list[list[int]]:
+        """Wait in the queue ``line`` (tier, preset; checked by the caller): the groups to seat at once
+        (three waiting).
 
         :raises RoomError: ``already_queued`` (409)."""
         async with self.lock:
@@ -169,51 +188,52 @@ class Matchmaker:
                 raise RoomError("already_queued", f"you already wait for a table in the {entry.tier} queue")
             now = time.time()
             offline = None if await self.keeper.online(player_id) else time.monotonic()
-            if not await self.keeper.add(player_id, tier, now, offline is None):
+            if not await self.keeper.add(player_id, line, now, offline is None):
                 raise RoomError("already_queued", "you already wait for a table")  # joined elsewhere meanwhile
-            self.entries[player_id] = Entry(player_id, tier, now, offline, self.settings.offline_grace)
-            log(INFO, "queued", player=player_id, tier=tier)
-            self._tell(tier)
-            return await self._match(tier)
+            tier, preset = line
+            self.entries[player_id] = Entry(player_id, tier, now, offline, self.settings.offline_grace, preset)
+            log(INFO, "queued", player=player_id, tier=tier, preset=preset)
+            self._tell(line)
+            return await self._match(line)
 
     async def leave(self, player_id: int) -> str | None:
         """Leave the queue (cancel): the tier left, or None if the player was not waiting."""
         async with self.lock:
             await self._refresh()
             entry = self.entries.get(player_id)
-            if entry is None or not await self._unqueue([player_id], entry.tier, None):
+            if entry is None or not await self._unqueue([player_id], line_of(entry), None):
                 return None
             log(INFO, "left the queue", player=player_id, tier=entry.tier)
             return entry.tier
 
-    async def take(self, tier: str, n: int) -> list[int]:
-        """Up to ``n`` players online in ``tier``'s queue, first come first, taken out of it: a public table
-        seats them in its computers' seats as its next hand starts."""
+    async def take(self, line: Line, n: int) -> list[int]:
+        """Up to ``n`` players online in the queue ``line``, first come first, taken out of it: a public
+        table (of that tier and preset) seats them in its computers' seats as its next hand starts."""
         if n <= 0:
             return []
         async with self.lock:
             await self._refresh()
-            chosen = [e.player_id for e in self.waiting(tier) if e.offline_since is None][:n]
-            if not chosen or not await self._unqueue(chosen, tier, True):
+            chosen = [e.player_id for e in self.waiting(line) if e.offline_since is None][:n]
+            if not chosen or not await self._unqueue(chosen, line, True):
                 return []
             await self.keeper.seating(chosen)
-            log(INFO, "queue to a table's free seats", players=chosen, tier=tier)
+            log(INFO, "queue to a table's free seats", players=chosen, tier=line[0], preset=line[1])
             return chosen
 
-    async def _unqueue(self, ids: list[int], tier: str, online: bool | None) -> bool:
-        """Take these players out of ``tier``'s queue, all or none (:meth:`QueueKeeper.take_out`); each gets
-        ``queue: null``. False (the queue read again) when another process changed it first."""
+    async def _unqueue(self, ids: list[int], line: Line, online: bool | None) -> bool:
+        """Take these players out of the queue ``line``, all or none (:meth:`QueueKeeper.take_out`); each
+        gets ``queue: null``. False (the queue read again) when another process changed it first."""
         if not await self.keeper.take_out(ids, online):
             await self._refresh()
             return False
-        self._forget(ids, tier)
+        self._forget(ids, line)
         return True
 
-    def _forget(self, ids: list[int], tier: str) -> None:
+    def _forget(self, ids: list[int], line: Line) -> None:
         for pid in ids:
             self.entries.pop(pid, None)
             self.delivery.send(pid, frames.queue(None))
-        self._tell(tier)
+        self._tell(line)
 
     # ---- connections ---------------------------------------------------------------------------------
 
@@ -231,8 +251,8 @@ class Matchmaker:
 
     # ---- seating -------------------------------------------------------------------------------------
 
-    async def tick(self) -> list[tuple[str, list[list[int]]]]:
-        """Drop who was offline too long, then take out whoever can be seated: (tier, groups) to seat."""
+    async def tick(self) -> list[tuple[Line, list[list[int]]]]:
+        """Drop who was offline too long, then take out whoever can be seated: (queue, groups) to seat."""
         await self.keeper.lost(self)
         async with self.lock:
             await self._refresh()
@@ -240,18 +260,18 @@ class Matchmaker:
             gone = [
                 e for e in self.entries.values() if e.offline_since is not None and now - e.offline_since >= e.grace
             ]
-            for tier in sorted({e.tier for e in gone}):
-                ids = [e.player_id for e in gone if e.tier == tier]
-                if await self._unqueue(ids, tier, False):
-                    log(INFO, "dropped from the queue (offline)", players=ids, tier=tier)
-            tiers = sorted({e.tier for e in self.entries.values()})
-            return [(tier, await self._match(tier)) for tier in tiers]
+            for line in sorted({line_of(e) for e in gone}):
+                ids = [e.player_id for e in gone if line_of(e) == line]
+                if await self._unqueue(ids, line, False):
+                    log(INFO, "dropped from the queue (offline)", players=ids, tier=line[0], preset=line[1])
+            lines = sorted({line_of(e) for e in self.entries.values()})
+            return [(line, await self._match(line)) for line in lines]
 
-    async def _match(self, tier: str) -> list[list[int]]:
+    async def _match(self, line: Line) -> list[list[int]]:
         """Take threes out of the queue; ones or twos once the first of them has waited
         ``match_fill_seconds``: the groups to seat (by :meth:`_open`, once the lock is released — a table
         waits for each player's seating claim, and a claim's holder may be waiting for this lock)."""
-        online = [e for e in self.waiting(tier) if e.offline_since is None]
+        online = [e for e in self.waiting(line) if e.offline_since is None]
         groups = [online[i : i + SEATS] for i in range(0, len(online) - SEATS + 1, SEATS)]
         rest = online[len(groups) * SEATS :]
         if rest and time.time() - rest[0].joined_at >= self.settings.match_fill_seconds:
@@ -259,7 +279,7 @@ class Matchmaker:
         taken = []
         for group in groups:
             ids = [e.player_id for e in group]
-            if not await self._unqueue(ids, tier, True):
+            if not await self._unqueue(ids, line, True):
                 continue  # another process seated one of them first (the shared mode)
             await self.keeper.seating(ids)
             taken.append(ids)
@@ -281,8 +301,8 @@ class LocalQueue:
     async def online(self, player_id: int) -> bool:
         return self.delivery.online(player_id)
 
-    async def add(self, player_id: int, tier: str, joined_at: float, online: bool) -> bool:
-        await self.db.run(queue_store.add(player_id, tier, joined_at))
+    async def add(self, player_id: int, line: Line, joined_at: float, online: bool) -> bool:
+        await self.db.run(queue_store.add(player_id, line[0], joined_at, line[1]))
         return True
 
     async def take_out(self, ids: list[int], online: bool | None) -> bool:
@@ -299,7 +319,7 @@ class LocalQueue:
         now = time.monotonic()
         grace = max(self.settings.offline_grace, self.settings.queue_resume_seconds)
         log(INFO, "queue restored", players=len(rows))
-        return {pid: Entry(pid, tier, joined_at, now, grace) for pid, tier, joined_at in rows}
+        return {pid: Entry(pid, tier, joined_at, now, grace, preset) for pid, tier, joined_at, preset in rows}
 
     async def lost(self, book: Matchmaker) -> None:
         pass  # a process that is gone is this one

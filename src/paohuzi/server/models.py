@@ -252,4 +252,5 @@ class QueueEntry(Base):
 
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
     tier: Mapped[str] = mapped_column(String(16))
+    preset: Mapped[str] = mapped_column(String(32), default="qq", server_default="qq")  # issue 29
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

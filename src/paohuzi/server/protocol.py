@@ -207,6 +207,8 @@ class QueueJoin(_Message):
 
     type: Literal["queue_join"]
     tier: Annotated[str, StringConstraints(min_length=1, max_length=16)]
+    # issue 29: the preset to play (one of the server's match_presets); None: the first of them
+    preset: Annotated[str, StringConstraints(min_length=1, max_length=32)] | None = None
 
 
 class QueueLeave(_Message):
@@ -368,18 +370,34 @@ class RoomOptionsIn(_Body):
     hints: bool = True  # 提示 offered at this table (issue #16)
     bot_level: str | None = Field(default=None, max_length=16)  # the computers' level (paohuzi.bots.levels)
     tier: str = Field(default="practice", max_length=16)  # 场次 (issue 13 §2): practice … senior
-    # R8.1 house options; unset: the preset's (docs/protocol.md §2, docs/rules.md R8.1).
-    min_huxi: Literal[15, 18, 21] | None = None  # 起胡
+    # R8.1 house options; unset: the preset's (docs/protocol.md §2, docs/rules.md R8.1). Which of them a room
+    # may set, and to what, is its preset's family's (R9; /api/presets ``family_options``): the rule set
+    # refuses the others, naming the option and the family (422).
+    min_huxi: int | None = Field(default=None, ge=1, le=60)  # 起胡: 15/18/21 (classic, 常德), 10 (十胡卡)
     zimo: Literal["plus_one", "double", "none"] | None = None  # 自摸: +1 底 / 自摸翻倍 / nothing
     cap: Literal[0, 50, 100, 200, 300, 600] | None = None  # 封顶 (0 = none)
     must_hu: bool | None = None  # 有胡必胡
     win_on_discard: bool | None = None  # 放炮: a discarded card may be won
     discarder_pays: bool | None = None  # 放炮包赔 (with win_on_discard)
     first_dealer: Literal["draw", "owner"] | None = None  # 坐庄: drawn (R2) or the room's owner
+    # R9 family options (issue 29), each offered by some families only (``family_options``)
+    xing: Literal["none", "fan", "sui"] | None = None  # 醒 (R9.4): none / 翻醒 / 随醒
+    base_bonus: Literal["none", "plus_one", "double"] | None = None  # 底分 (R9.2): 囤 + 1 / 囤 × 2
+    hongheidian: bool | None = None  # 红黑点 (R9.2 Table F)
+    duiduihu: bool | None = None  # 对对胡 (R9.1 Table D)
+    tiandi_haidi: bool | None = None  # 天胡 地胡 海底 (R9.2)
+    shuahou: bool | None = None  # 耍猴 (R9.1 Table E)
+    hanghangxi: bool | None = None  # 行行息
+    tuanyuan: bool | None = None  # 团圆
+    huangfan: bool | None = None  # 黄番
 
 
 #: The R8.1 options a private room may set (RoomOptionsIn), each an option of :class:`paohuzi.rules.RuleSet`.
-HOUSE_OPTIONS = ("min_huxi", "zimo", "cap", "must_hu", "win_on_discard", "discarder_pays", "first_dealer")
+HOUSE_OPTIONS = (
+    *("min_huxi", "zimo", "cap", "must_hu", "win_on_discard", "discarder_pays", "first_dealer"),
+    *("xing", "base_bonus", "hongheidian", "duiduihu", "tiandi_haidi"),  # R9 (issue 29)
+    *("shuahou", "hanghangxi", "tuanyuan", "huangfan"),
+)
 
 
 class QuickPlayIn(_Body):
@@ -398,6 +416,8 @@ class JoinIn(_Body):
 
 
 class QueueIn(_Body):
-    """``POST /api/queue``: the tier (场次) whose queue to wait in."""
+    """``POST /api/queue``: the tier (场次) whose queue to wait in, and the preset to play there (issue 29:
+    one of the server's ``match_presets``; unset: the first of them)."""
 
     tier: str = Field(min_length=1, max_length=16)
+    preset: str | None = Field(default=None, min_length=1, max_length=32)

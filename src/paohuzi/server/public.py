@@ -18,12 +18,13 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+from paohuzi.rules import RuleSetError, find_preset
 from paohuzi.server import frames, store
 from paohuzi.server import protocol as p
 from paohuzi.server.config import Settings
 from paohuzi.server.frames import QueueInfo, RoomError, RoomState
 from paohuzi.server.logs import log
-from paohuzi.server.matchmaking import tier_or_error
+from paohuzi.server.matchmaking import Line, tier_or_error
 from paohuzi.server.room import Room, SeatState
 from paohuzi.server.room_options import room_options
 from paohuzi.server.seating import hold_each
@@ -73,13 +74,15 @@ class PublicTables:
         self.seated = seated  # the room the player sits in, here or elsewhere (Hub.player_room_state)
         self.leave_waiting = leave_waiting  # Hub._leave_waiting_room
 
-    async def queue_join(self, player_id: int, tier_name: str) -> QueueInfo | None:
-        """Wait for a public table of ``tier_name``: a room without a match on is left first. Your place,
-        or None when you were seated at once.
+    async def queue_join(self, player_id: int, tier_name: str, preset: str | None = None) -> QueueInfo | None:
+        """Wait for a public table of ``tier_name`` playing ``preset`` (default: the first of the server's
+        ``match_presets``): a room without a match on is left first. Your place, or None when you were
+        seated at once.
 
-        :raises RoomError: ``invalid`` (422, no such tier), ``in_game`` (playing a match),
-            ``not_enough_beans``, ``already_queued`` (409)."""
+        :raises RoomError: ``invalid`` (422, no such tier, or no queue for that preset), ``in_game``
+            (playing a match), ``not_enough_beans``, ``already_queued`` (409)."""
         tier = tier_or_error(tier_name)
+        line = (tier.name, self.match_preset(preset))
         async with self.claims.hold(player_id):  # one seating request of the player's at a time (seating.py)
             room = self.directory.room_of(player_id)
             if room is not None and room.playing:
@@ -87,8 +90,8 @@ class PublicTables:
             await check_beans(self.db, player_id, tier.minimum)
             if await self.queue.entry(player_id) is None:
                 await self.leave_waiting(player_id)
-            groups = await self.queue.join(player_id, tier.name)
-            await self._open(tier.name, groups)  # three waiting: seated at once (this claim is re-entrant)
+            groups = await self.queue.join(player_id, line)
+            await self._open(line, groups)  # three waiting: seated at once (this claim is re-entrant)
             return await self.queue.place(player_id)
 
     async def queue_leave(self, player_id: int) -> str:
@@ -98,10 +101,29 @@ class PublicTables:
             raise RoomError("not_queued", "you are not waiting for a table")
         return tier
 
+    def match_preset(self, name: str | None) -> str:
+        """The preset of a 匹配 queue (issue 29): ``name`` (a preset's name or alias) when the server's
+        ``match_presets`` lists it; None: the first listed. :raises RoomError: ``invalid`` (422) naming the
+        presets that have a queue."""
+        listed = self.settings.match_presets
+        if name is None:
+            return listed[0]
+        try:
+            found = find_preset(name).name
+        except RuleSetError:
+            found = None
+        if found not in listed:
+            raise RoomError(
+                "invalid",
+                f"no public tables for preset {name!r} on this server; 匹配 presets: {', '.join(listed)}",
+                422,
+            )
+        return found
+
     async def queue_message(self, player_id: int, msg: p.QueueJoin | p.QueueLeave) -> None:
         """``queue_join`` / ``queue_leave`` on the websocket (answered by ``queue`` frames)."""
         if isinstance(msg, p.QueueJoin):
-            await self.queue_join(player_id, msg.tier)
+            await self.queue_join(player_id, msg.tier, msg.preset)
         else:
             await self.queue_leave(player_id)
 
@@ -117,31 +139,34 @@ class PublicTables:
         while True:
             await asyncio.sleep(period)
             try:
-                for tier, groups in await self.queue.tick():
-                    await self._open(tier, groups)
+                for line, groups in await self.queue.tick():
+                    await self._open(line, groups)
             except Exception:
                 log(ERROR, "matchmaking failed", exc_info=True)
 
-    async def _open(self, tier: str, groups: list[list[int]]) -> None:
+    async def _open(self, line: Line, groups: list[list[int]]) -> None:
         for ids in groups:
             try:
-                await self.open_public(tier, ids)
+                await self.open_public(line, ids)
             except Exception:
-                log(ERROR, "public table could not be opened", players=ids, tier=tier, exc_info=True)
+                log(ERROR, "public table could not be opened", players=ids, queue=line, exc_info=True)
                 for pid in ids:
                     self.delivery.send(pid, frames.error("internal", "no table could be opened; please try again"))
 
-    async def open_public(self, tier: str, players: list[int]) -> None:
-        """A new public table of ``tier`` for ``players`` (in queue order, seats 0, 1 …); computers take the
+    async def open_public(self, line: Line, players: list[int]) -> None:
+        """A new public table of the queue ``line`` (tier, preset) for ``players`` (in queue order, seats 0,
+        1 …); computers take the
         other seats; the hand starts at once. A player seated elsewhere since leaving the queue (a quick
         play in between) is left out: one room per player (seating.py)."""
         async with hold_each(self.claims, players) as held:
             players = [pid for pid in players if pid in held and await self.seated(pid) is None]
             if players:
-                await self._open_public(tier, players)
+                await self._open_public(line, players)
 
-    async def _open_public(self, tier: str, players: list[int]) -> None:
-        options = room_options(self.settings, p.QuickPlayIn(tier=tier, hands=PUBLIC_HANDS), quick=True).public()
+    async def _open_public(self, line: Line, players: list[int]) -> None:
+        tier, preset = line
+        body = p.QuickPlayIn(tier=tier, preset=preset, hands=PUBLIC_HANDS)
+        options = room_options(self.settings, body, quick=True).public()
         code = await self.home.new_code(self.directory.rooms)
         room_id = await self.db.run(store.create_room(code, "public", None, options, 3))
         services = await self.home.services_for(self.services, room_id, code)
@@ -156,21 +181,21 @@ class PublicTables:
             self.directory.seat(pid, room)
         async with room.lock:
             await room.start_match()
-        log(INFO, "public table", room=code, tier=tier, players=players)
+        log(INFO, "public table", room=code, tier=tier, preset=preset, players=players)
 
     async def public_rematch(self, room: Room, player_id: int) -> None:
         """继续 at a public table: ready for the next hand, if the player still holds the tier's minimum.
         When every player there is ready, players waiting in the tier's queue take the computers' (and
         free) seats, computers fill what is left, and the hand starts."""
         await check_beans(self.db, player_id, room.options.minimum)
-        tier = room.options.tier
+        line = (room.options.tier, room.options.preset)  # its queue (issue 29: a tier's, for its preset)
 
         async with contextlib.AsyncExitStack() as held:
 
             async def take(n: int) -> list[int]:
                 """Players from the queue, each one's seating claim held until seated here (seating.py)."""
                 free = []
-                for pid in sorted(await self.queue.take(tier, n)):
+                for pid in sorted(await self.queue.take(line, n)):
                     await held.enter_async_context(self.claims.hold(pid))
                     if await self.seated(pid) is None:  # not seated elsewhere meanwhile
                         free.append(pid)

@@ -43,7 +43,7 @@ __all__ = ["Claims", "LocalClaims", "RedisClaims", "hold_each", "same_room"]
 
 WARNING = 30
 CLAIM_MS = 3_000  # a claim left by a crashed process expires after this long (its holder renews it)
-CLAIM_WAIT = 15.0  # seconds a request waits for the player's other seating request to end
+CLAIM_WAIT = 15.0  # default seconds a request waits for the player's other seating request (Settings.seat_wait)
 
 # KEYS[1] the claim key, ARGV[1] the holder's token: only the holder deletes it.
 _RELEASE = """
@@ -88,7 +88,8 @@ def _busy() -> RoomError:
 class LocalClaims:
     """One process: a lock per player (see the module's docstring for why that is enough there)."""
 
-    def __init__(self) -> None:
+    def __init__(self, wait: float = CLAIM_WAIT) -> None:
+        self.wait = wait  # seconds a request waits for the player's other seating request to end
         self._locks: dict[int, asyncio.Lock] = {}
         self._users: dict[int, int] = {}
 
@@ -101,7 +102,7 @@ class LocalClaims:
         self._users[player] = self._users.get(player, 0) + 1
         try:
             try:
-                await asyncio.wait_for(lock.acquire(), CLAIM_WAIT)
+                await asyncio.wait_for(lock.acquire(), self.wait)
             except TimeoutError:
                 raise _busy() from None
             try:
@@ -119,11 +120,13 @@ class RedisClaims:
     """The shared mode: the process's lock, then the player's claim in Redis, released once ``settle``
     (the seat directory's writes so far) is done."""
 
-    def __init__(self, redis: Redis, prefix: str, settle: Callable[[], Awaitable[None]]) -> None:
+    def __init__(
+        self, redis: Redis, prefix: str, settle: Callable[[], Awaitable[None]], wait: float = CLAIM_WAIT
+    ) -> None:
         self.redis = redis
         self.prefix = prefix
         self.settle = settle
-        self.local = LocalClaims()
+        self.local = LocalClaims(wait)
         self._release = redis.register_script(_RELEASE)
         self._renew = redis.register_script(_RENEW)
 
@@ -138,7 +141,7 @@ class RedisClaims:
         async with self.local.hold(player):
             key, token = self.key(player), secrets.token_hex(8)
             loop = asyncio.get_running_loop()
-            deadline, pause = loop.time() + CLAIM_WAIT, 0.005
+            deadline, pause = loop.time() + self.local.wait, 0.005
             while not await self._take(key, token):
                 if loop.time() > deadline:
                     raise _busy()
@@ -176,7 +179,7 @@ class RedisClaims:
 @contextlib.asynccontextmanager
 async def hold_each(claims: Claims, players: Iterable[int]) -> AsyncIterator[set[int]]:
     """Hold several players' claims (a public table), taken in id order so that two tables never wait on
-    each other: the players whose claim was had (one still busy after :data:`CLAIM_WAIT` is left out)."""
+    each other: the players whose claim was had (one still busy after the claims' wait is left out)."""
     held: set[int] = set()
     async with contextlib.AsyncExitStack() as stack:
         for player in sorted(set(players)):

@@ -5,7 +5,8 @@ mode keeps its queue (its :class:`~paohuzi.server.matchmaking.QueueKeeper`), and
 reaches the waiting players: the same rules (three online players seated at once, the fill time, the offline
 grace, a public table taking waiting players at its next hand), with the queue in Redis instead of the process's memory:
 
-- ``<prefix>:queue`` — player id → ``"<tier> <joined at>"`` (wall-clock seconds): who waits, where, since when;
+- ``<prefix>:queue`` — player id → ``"<tier> <joined at> <preset>"`` (wall-clock seconds): who waits, where,
+  since when, for which preset (issue 29; a value without one, written before, waits for ``qq``);
 - ``<prefix>:queue:off`` — player id → ``"<offline since> <grace>"`` for a waiting player whose websocket is
   gone (wall-clock seconds; none while online).
 
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from paohuzi.server.config import Settings
 from paohuzi.server.frames import Frame
 from paohuzi.server.logs import log
-from paohuzi.server.matchmaking import Entry, Matchmaker
+from paohuzi.server.matchmaking import Entry, Line, Matchmaker
 from paohuzi.server.relay import Bus, RelayedConnections
 from paohuzi.server.relay_messages import Out
 
@@ -42,7 +43,7 @@ __all__ = ["QueueFrames", "RedisQueue"]
 
 INFO, WARNING = 20, 30
 
-# KEYS: queue, off. ARGV: player, "<tier> <joined>", off value ('' when online). 1 if added, 0 if queued.
+# KEYS: queue, off. ARGV: player, "<tier> <joined> <preset>", off value ('' when online). 1 if added, 0 if queued.
 _ADD = """
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 if ARGV[3] == '' then redis.call('HDEL', KEYS[2], ARGV[1]) else redis.call('HSET', KEYS[2], ARGV[1], ARGV[3]) end
@@ -174,21 +175,22 @@ class RedisQueue:
         entries = {}
         for key, value in waiting.items():
             pid = int(key)
-            tier, joined = _text(value).split(" ")
+            tier, joined, *preset = _text(value).split(" ")
             since, grace = None, self.settings.offline_grace
             gone = off.get(key)
             if gone is not None:
                 wall, grace_text = _text(gone).split(" ")
                 since, grace = now_mono - max(0.0, now_wall - float(wall)), float(grace_text)
-            entries[pid] = Entry(pid, tier, float(joined), since, grace)
+            entries[pid] = Entry(pid, tier, float(joined), since, grace, *preset[:1])
         return entries
 
     async def online(self, player_id: int) -> bool:
         return self.conns.local(player_id) is not None or bool(await self.redis.hexists(self.presence, str(player_id)))
 
-    async def add(self, player_id: int, tier: str, joined_at: float, online: bool) -> bool:
+    async def add(self, player_id: int, line: Line, joined_at: float, online: bool) -> bool:
         off = "" if online else f"{time.time()} {self.settings.offline_grace}"
-        return bool(await self._add_script(keys=self.keys, args=[player_id, f"{tier} {joined_at!r}", off]))
+        value = f"{line[0]} {joined_at!r} {line[1]}"
+        return bool(await self._add_script(keys=self.keys, args=[player_id, value, off]))
 
     async def take_out(self, ids: list[int], online: bool | None) -> bool:
         mode = "any" if online is None else "on" if online else "off"

@@ -94,7 +94,8 @@ def one_process(settings: Settings, db: Database, token: int) -> Server:
     sockets = Connections()
     queue = Matchmaker(settings, LocalQueue(settings, db, sockets), sockets)
     directory = RoomDirectory(NoMirror())
-    ports = HubPorts(directory, sockets, sockets, LocalClaims(), LocalHome(), NoElsewhere(), queue, Tasks())
+    claims = LocalClaims(settings.seat_wait)
+    ports = HubPorts(directory, sockets, sockets, claims, LocalHome(), NoElsewhere(), queue, Tasks())
     hub = Hub(settings, db, ports)
     return Server(hub, OneProcess(hub), token=token)
 
@@ -116,7 +117,7 @@ def shared_mode(
     queue_frames = QueueFrames(redis, presence, bus, conns)
     queue = Matchmaker(settings, RedisQueue(settings, redis, prefix, me, bus, conns, queue_frames), queue_frames)
     edge = Edge(me, presence, redis, bus, leases, seats, db, directory, conns, tasks)
-    claims = RedisClaims(redis, prefix, seats.settled)  # held across the processes
+    claims = RedisClaims(redis, prefix, seats.settled, settings.seat_wait)  # held across the processes
     home = LeasedHome(me, leases, db, tasks, on_lease)
     hub = Hub(settings, db, HubPorts(directory, sockets, conns, claims, home, edge, queue, tasks))
     return Server(hub, Cluster(settings, hub, edge, conns, fences, on_lease), redis, None, me)

@@ -7,7 +7,8 @@ import { doubleCardBox, loadDoubleCards } from "./double_card.js";
 import { presetText, t, titleText, tx } from "./i18n.js";
 import { botName, levelSelect } from "./levels.js";
 import { matchSection, tierName } from "./match.js";
-import { fangpao, rulesEl } from "./rules.js";
+import { knowPresets, rulesEl } from "./rules.js";
+import { presetSelect, renderCreateDialog } from "./create_room.js";
 
 /** The server's level list (names, blurbs) once /api/presets has answered, for the level pickers' tooltips. */
 function levelInfo(S) {
@@ -126,9 +127,9 @@ export function renderLobby(app) {
 
   // Play
   const presets = (S.presets && S.presets.presets) || [{ name: "qq", title: "" }];
-  const presetSelect = (name) =>
-    h("select", { name }, presets.map((pr) => h("option", { value: pr.name }, presetText(pr.name, pr.title))));
-  const quickPreset = presetSelect("preset");
+  const quickPreset = presetSelect(presets); // grouped by family (R9)
+  if (S.quickPreset) quickPreset.value = S.quickPreset;
+  quickPreset.addEventListener("change", () => { S.quickPreset = quickPreset.value; });
   const quickLevel = levelSelect("bot_level", S.quickLevel || (S.presets && S.presets.room_options && S.presets.room_options.defaults.bot_level), levelInfo(S));
   quickLevel.addEventListener("change", () => { S.quickLevel = quickLevel.value; });
   root.append(
@@ -237,98 +238,7 @@ export function renderDialog(app, which) {
     setTimeout(() => code.focus(), 0);
     return h("div", { class: "modal", role: "dialog" }, form);
   }
-  const presets = (S.presets && S.presets.presets) || [{ name: "qq", title: "" }];
-  const defaults = (S.presets && S.presets.room_options && S.presets.room_options.defaults) || {};
-  const preset = h("select", { name: "preset" }, presets.map((pr) => h("option", { value: pr.name }, presetText(pr.name, pr.title))));
-  const hands = h("input", { name: "hands", type: "number", min: "1", max: "64", value: String(defaults.hands ?? 8) });
-  const stake = h("input", { name: "stake", type: "number", min: "0", max: "1000", placeholder: t("stakeDefault") });
-  const turn = h("input", { name: "turn_seconds", type: "number", min: "3", max: "300", value: String(defaults.turn_seconds ?? 20) });
-  const claim = h("input", { name: "claim_seconds", type: "number", min: "2", max: "300", value: String(defaults.claim_seconds ?? 10) });
-  const four = h("input", { name: "four_players", type: "checkbox" });
-  const bots = h("input", { name: "bots_fill", type: "checkbox", checked: defaults.bots_fill !== false });
-  const hintsOn = h("input", { name: "hints", type: "checkbox", checked: defaults.hints !== false }); // 提示 (hint.js)
-  const botLevel = levelSelect("bot_level", defaults.bot_level, levelInfo(S)); // levels.js
-  // R8.1 house options, their defaults from the chosen preset (changing the preset resets them).
-  const choice = (name, values) => h("select", { name }, values.map(([v, label]) => h("option", { value: String(v) }, label)));
-  const cap = choice("cap", [[0, t("capNone")], ...[50, 100, 200, 300, 600].map((n) => [n, String(n)])]);
-  const zimo = choice("zimo", ["plus_one", "double", "none"].map((z) => [z, t(`zimo_${z}`)]));
-  const mustHu = h("input", { name: "must_hu", type: "checkbox" });
-  const pao = choice("fangpao", ["no", "yes", "pays"].map((f) => [f, t(`fangpao_${f}`)]));
-  const minHuxi = choice("min_huxi", [15, 18, 21].map((n) => [n, t("minHuxiN", { n })]));
-  const dealer = choice("first_dealer", ["draw", "owner"].map((d) => [d, t(`dealer_${d}`)]));
-  const fromPreset = () => {
-    const pr = presets.find((x) => x.name === preset.value);
-    const r = (pr && pr.rules) || {};
-    stake.placeholder = `${t("stakeDefault")} ${r.stake ?? ""}`;
-    cap.value = String(r.cap ?? 0);
-    zimo.value = r.zimo || "plus_one";
-    mustHu.checked = !!r.must_hu;
-    pao.value = fangpao(r);
-    minHuxi.value = String(r.min_huxi ?? 15);
-    dealer.value = r.first_dealer || "draw";
-    four.checked = !!r.four_players;
-    four.disabled = preset.value !== "hunan"; // R8.1: 守醒 (four players) is a hunan option only
-  };
-  // What was chosen survives a redraw of the lobby behind the dialog (S.createDraft, until it closes).
-  const draft = S.createDraft || (S.createDraft = {});
-  const controls = [preset, hands, stake, turn, claim, four, bots, hintsOn, botLevel, cap, zimo, mustHu, pao, minHuxi, dealer];
-  if (draft.preset) preset.value = draft.preset;
-  fromPreset();
-  for (const el of controls) {
-    if (el.name in draft) {
-      if (el.type === "checkbox") el.checked = draft[el.name];
-      else el.value = draft[el.name];
-    }
-    el.addEventListener("change", () => {
-      draft[el.name] = el.type === "checkbox" ? el.checked : el.value;
-      if (el === preset) {
-        for (const c of [cap, zimo, mustHu, pao, minHuxi, dealer, four]) delete draft[c.name];
-        fromPreset();
-      }
-    });
-  }
-  const form = h(
-    "form",
-    { class: "sheet create-sheet" },
-    h("h3", {}, t("createRoom")),
-    h(
-      "div",
-      { class: "grid2" },
-      field(t("preset"), preset),
-      field(t("hands"), hands),
-      field(t("stake"), stake),
-      field(t("optCap"), cap),
-      field(t("optZimo"), zimo),
-      field(t("optFangpao"), pao),
-      field(t("optMinHuxi"), minHuxi),
-      field(t("optDealer"), dealer),
-    ),
-    h("label", { class: "check" }, mustHu, t("optMustHu")),
-    h("label", { class: "check" }, four, t("fourPlayers")),
-    h("div", { class: "grid2" }, field(t("turnSeconds"), turn), field(t("claimSeconds"), claim)),
-    h("label", { class: "check" }, bots, t("botsFill")),
-    h("label", { class: "check" }, hintsOn, t("optHints")),
-    h("div", { class: "grid2" }, field(t("botLevel"), botLevel)),
-    h("div", { class: "sheet-buttons" }, h("button", { class: "btn ghost", type: "button", onclick: close }, t("cancel")), h("button", { class: "btn primary", type: "submit", "data-action": "create-submit" }, t("create"))),
-  );
-  form.addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    const body = { preset: preset.value, four_players: four.checked, bots_fill: bots.checked, hints: hintsOn.checked, bot_level: botLevel.value };
-    if (hands.value) body.hands = Number(hands.value);
-    if (stake.value) body.stake = Number(stake.value);
-    if (turn.value) body.turn_seconds = Number(turn.value);
-    if (claim.value) body.claim_seconds = Number(claim.value);
-    body.cap = Number(cap.value);
-    body.zimo = zimo.value;
-    body.must_hu = mustHu.checked;
-    body.win_on_discard = pao.value !== "no";
-    body.discarder_pays = pao.value === "pays";
-    body.min_huxi = Number(minHuxi.value);
-    body.first_dealer = dealer.value;
-    S.createDraft = null;
-    app.createRoom(body);
-  });
-  return h("div", { class: "modal", role: "dialog" }, form);
+  return renderCreateDialog(app, close, levelInfo(S)); // create_room.js
 }
 
 /** The owner's tools for one seat (before a match): remove, make owner; a computer for a free seat. */
@@ -437,6 +347,6 @@ export async function loadLobbyData(app) {
     api("GET", "/api/me/history?limit=10").then((d) => (S.history = d.matches)),
     loadDoubleCards(app),
   ];
-  if (!S.presets) jobs.push(api("GET", "/api/presets").then((d) => (S.presets = d)));
+  if (!S.presets) jobs.push(api("GET", "/api/presets").then((d) => knowPresets((S.presets = d).presets)));
   await Promise.allSettled(jobs);
 }

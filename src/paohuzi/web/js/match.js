@@ -2,12 +2,16 @@
 // minimum of 欢乐豆, yours; a tier you cannot afford is disabled), the waiting screen (tier, place, time
 // waited, cancel), the tier and 倍数 on a public table, and the wait for the others' 继续 between hands.
 //
+// Issue 29: the server lists the presets that have public tables (`presets`, its PAOHUZI_MATCH_PRESETS);
+// with more than one, the lobby offers a choice of preset above the tiers, each queue being a tier's for one
+// preset (a tier's count is then that preset's).
+//
 // The server decides who is seated with whom; the client only joins or leaves the queue (HTTP) and shows
 // the `queue` frames (state.queue). Being seated is a `room` frame like any other.
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { presetText, t } from "./i18n.js";
 
 // The tiers (GET /api/queue), the lobby's list; until they are loaded, the ones the server has today.
 let tiers = [
@@ -18,6 +22,9 @@ let tiers = [
   { name: "senior", multiplier: 100, minimum: 20000, waiting: 0 },
 ];
 
+// The presets with public tables (GET /api/queue), the server's default first.
+let matchPresets = ["qq"];
+
 /** A tier's name in the current language (新手场 / Novice). */
 export function tierName(name) {
   return t(`tier_${name}`);
@@ -27,15 +34,16 @@ export function tierName(name) {
 export async function loadMatchData(app) {
   try {
     const d = await api("GET", "/api/queue");
+    if (Array.isArray(d.presets) && d.presets.length) matchPresets = d.presets;
     tiers = d.tiers; // our own place comes in `queue` frames only (after `welcome` too): never a stale one
   } catch {
     /* keep what we had */
   }
 }
 
-async function join(app, tier) {
+async function join(app, tier, preset) {
   await app.guarded(async () => {
-    await api("POST", "/api/queue", { tier }); // the `queue` frame (or, seated at once, `room`) follows
+    await api("POST", "/api/queue", preset ? { tier, preset } : { tier }); // the `queue` frame (or, seated at once, `room`) follows
     app.state.notice = null;
   });
 }
@@ -49,17 +57,22 @@ async function cancel(app) {
 
 /** 换桌 after a hand at a public table: leave it, and wait in the same tier's queue again. */
 export async function changeTable(app) {
-  const tier = app.state.room && app.state.room.options ? app.state.room.options.tier : null;
+  const options = (app.state.room && app.state.room.options) || {};
+  const tier = options.tier || null;
   await app.leaveRoom();
-  if (tier && !app.state.room) await join(app, tier);
+  if (tier && !app.state.room) await join(app, tier, options.preset);
 }
 
 /** The lobby's 匹配 section: one button per tier, disabled when your beans are under its minimum. */
 export function matchSection(app) {
-  const beans = (app.state.player && app.state.player.beans) || 0;
+  const S = app.state;
+  const beans = (S.player && S.player.beans) || 0;
+  if (!matchPresets.includes(S.matchPreset)) S.matchPreset = matchPresets[0];
+  const preset = S.matchPreset;
   const list = h("div", { class: "tiers" });
   for (const tier of tiers) {
     const short = beans < tier.minimum;
+    const waiting = tier.by_preset ? tier.by_preset[preset] || 0 : tier.waiting;
     list.append(
       h(
         "button",
@@ -70,12 +83,12 @@ export function matchSection(app) {
           disabled: short,
           "aria-disabled": short ? "true" : "false",
           title: short ? t("tierShort", { n: tier.minimum }) : null,
-          onclick: () => join(app, tier.name),
+          onclick: () => join(app, tier.name, preset),
         },
         h("b", {}, tierName(tier.name)),
         h("span", { class: "tier-x" }, t("timesN", { n: tier.multiplier })),
         h("small", {}, tier.minimum ? t("minBeans", { n: tier.minimum }) : t("noMinimum")),
-        tier.waiting ? h("small", { class: "tier-waiting" }, t("nWaiting", { n: tier.waiting })) : null,
+        waiting ? h("small", { class: "tier-waiting" }, t("nWaiting", { n: waiting })) : null,
       ),
     );
   }
@@ -83,8 +96,29 @@ export function matchSection(app) {
     "section",
     { class: "card-box match", "data-testid": "match" },
     h("div", { class: "match-head" }, h("h3", {}, t("matchTitle")), h("span", { class: "my-beans" }, t("yourBeans"), " ", h("b", { "data-testid": "beans" }, String(beans)))),
+    matchPresets.length > 1 ? presetPicker(app, preset) : null,
     list,
   );
+}
+
+/** The choice of preset for 匹配 (issue 29), when the server has public tables of more than one. */
+function presetPicker(app, preset) {
+  const select = h(
+    "select",
+    { name: "match_preset", "aria-label": t("preset") },
+    matchPresets.map((name) => h("option", { value: name, selected: name === preset }, presetText(name, presetTitle(app, name)))),
+  );
+  select.addEventListener("change", () => {
+    app.state.matchPreset = select.value;
+    app.rerender();
+  });
+  return h("label", { class: "field match-preset" }, h("span", {}, t("preset")), select);
+}
+
+/** A preset's Chinese title from /api/presets, once loaded. */
+function presetTitle(app, name) {
+  const found = ((app.state.presets && app.state.presets.presets) || []).find((p) => p.name === name);
+  return found ? found.title : "";
 }
 
 /** The waiting screen: the tier, our place, how long we have waited (counting), and cancel. */
@@ -101,6 +135,7 @@ export function renderQueue(app) {
       h("div", { class: "spinner" }),
       h("h2", {}, t("matching")),
       h("div", { class: "queue-tier" }, h("b", {}, tierName(q.tier)), " ", h("span", { class: "tier-x" }, t("timesN", { n: q.multiplier }))),
+      q.preset && matchPresets.length > 1 ? h("div", { class: "queue-preset", "data-preset": q.preset }, presetText(q.preset, presetTitle(app, q.preset))) : null,
       h("div", { class: "queue-time" }, t("waited"), " ", h("b", { "data-since": String(q.since), "data-testid": "waited" }, String(elapsed(q.since))), t("secondsShort")),
       h("div", { class: "queue-place" }, t("queuePlace", { n: q.position, m: q.waiting })),
       h("p", { class: "queue-note" }, t("queueFill", { n: fill })),

@@ -10,6 +10,60 @@ export function fangpao(rules) {
   return rules.discarder_pays ? "pays" : "yes";
 }
 
+/** An option's label (the dialog, the rules list). */
+export function optionLabel(name) {
+  const keys = {
+    min_huxi: "optMinHuxi",
+    zimo: "optZimo",
+    cap: "optCap",
+    fangpao: "optFangpao",
+    first_dealer: "optDealer",
+    must_hu: "optMustHu",
+    four_players: "fourPlayers",
+    xing: "optXing",
+    base_bonus: "optBaseBonus",
+    hongheidian: "optHongheidian",
+    duiduihu: "optDuiduihu",
+    tiandi_haidi: "optTiandiHaidi",
+    shuahou: "optShuahou",
+    hanghangxi: "optHanghangxi",
+    tuanyuan: "optTuanyuan",
+    huangfan: "optHuangfan",
+  };
+  return t(keys[name] || name);
+}
+
+/** A value of a choice as shown. */
+export function valueLabel(name, value) {
+  if (name === "cap") return Number(value) ? String(value) : t("capNone");
+  if (name === "min_huxi") return t("minHuxiN", { n: value });
+  if (name === "zimo") return t(`zimo_${value}`);
+  if (name === "first_dealer") return t(`dealer_${value}`);
+  if (name === "fangpao") return t(`fangpao_${value}`);
+  if (name === "xing") return t(`xing_${value}`);
+  if (name === "base_bonus") return t(`baseBonus_${value}`);
+  return String(value);
+}
+
+// The R9 family options (issue 29): a choice shown unless "none", a switch shown when on — when the room's
+// preset offers it (its `family_options`: 对对胡 is a switch of 常德红黑点 only, always on in 全名堂).
+const FAMILY_CHOICES = ["xing", "base_bonus"];
+const FAMILY_SWITCHES = ["hongheidian", "duiduihu", "tiandi_haidi", "shuahou", "hanghangxi", "tuanyuan", "huangfan"];
+let offeredBy = {}; // preset name → its family_options (/api/presets), once the lobby has loaded them
+
+/** Remember each preset's `family_options` (the lobby's /api/presets answer). */
+export function knowPresets(presets) {
+  offeredBy = Object.fromEntries((presets || []).map((pr) => [pr.name, pr.family_options || {}]));
+}
+
+/** The family options the room's rules set, each as it shows: [name, value]. */
+function familyOptions(r) {
+  if (!r.family || r.family === "classic") return [];
+  const offered = offeredBy[r.name];
+  const shown = (name) => r[name] !== undefined && (!offered || name in offered);
+  return [...FAMILY_CHOICES, ...FAMILY_SWITCHES].filter(shown).map((name) => [name, r[name]]);
+}
+
 /** [label, value] for every option a room sets, in the order of the create dialog. */
 export function rulesList(options) {
   const r = options.rules || {};
@@ -25,6 +79,9 @@ export function rulesList(options) {
     [t("optDealer"), t(`dealer_${r.first_dealer || "draw"}`)],
   ];
   if (r.four_players || options.four_players) rows.push([t("fourPlayers"), "✓"]);
+  for (const [name, value] of familyOptions(r)) {
+    rows.push([optionLabel(name), FAMILY_CHOICES.includes(name) ? valueLabel(name, value) : value ? "✓" : "—"]);
+  }
   return rows;
 }
 
@@ -39,6 +96,10 @@ export function rulesLine(options) {
   if (r.win_on_discard) parts.push(t(`fangpao_${fangpao(r)}`));
   if (r.first_dealer === "owner") parts.push(t("dealer_owner"));
   if (r.four_players) parts.push(t("fourPlayers"));
+  for (const [name, value] of familyOptions(r)) {
+    if (FAMILY_CHOICES.includes(name) && value !== "none") parts.push(valueLabel(name, value));
+    else if (value === true) parts.push(optionLabel(name));
+  }
   return parts.join(" · ");
 }
 

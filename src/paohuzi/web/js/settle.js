@@ -4,6 +4,7 @@
 import { cardEl, handColumns, shownHuxi } from "./cards.js";
 import { h } from "./dom.js";
 import { settleDoubleMark } from "./double_card.js";
+import { familyFormula, isFamilyOutcome, xingCardEl } from "./formula.js";
 import { mingtangText, t, tx } from "./i18n.js";
 import { renderSummary } from "./summary.js";
 import { nameEl, seatName } from "./table.js";
@@ -50,6 +51,23 @@ export function stakeOf(outcome, room) {
   return outcome.points > 0 && pays.length ? Math.min(...pays) / outcome.points : 1;
 }
 
+/** The classic formula (R7.1–R7.3): "2底 × 3番 = 6分 × 底分3 = 18" — what each loser pays. R8.1: 自摸翻倍
+ * doubles base × 番, then 封顶 caps it, before × 底分. */
+function classicFormula(o, rules, stake) {
+  const raw = o.base * o.fan;
+  const doubled = rules.zimo === "double" && o.zimo ? raw * 2 : raw;
+  const steps = [h("b", {}, String(o.base)), t("base"), " × ", h("b", {}, String(o.fan)), t("fan")];
+  if (doubled !== raw) steps.push(" = ", h("b", {}, String(raw)), " × 2 ", h("small", { class: "rule-step" }, t("zimo_double")));
+  if (o.points < doubled) steps.push(" = ", h("b", {}, String(doubled)), " → ", h("small", { class: "rule-step" }, t("cappedAt", { n: o.points })));
+  steps.push(" = ", h("b", {}, String(o.points)), t("pts"), " × ", t("stakeTimes", { n: stake }), " = ", h("b", { class: "pay" }, String(o.points * stake)));
+  return h(
+    "div",
+    { class: "score-line", "data-formula": `${o.base}x${o.fan}=${o.points}x${stake}=${o.points * stake}` },
+    h("span", { "data-huxi": String(o.huxi) }, h("b", {}, String(o.huxi)), t("huxi")),
+    h("span", { class: "formula" }, steps),
+  );
+}
+
 /**
  * `frame`: the hand_over frame (outcome, deltas, scores, view, hand); `ctx`: {room, names, seat,
  * matchOver, nextStarted, onNext, onRematch, onLeave, onReplay, auto, onAutoOff}.
@@ -85,6 +103,8 @@ export function renderSettlement(frame, ctx) {
     } else if (flags.length) {
       sheet.append(h("div", { class: "won-card" }, flags.map((f) => h("b", { class: "flag" }, f))));
     }
+    const rules = (ctx.room && ctx.room.options && ctx.room.options.rules) || {};
+    sheet.append(xingCardEl(o, rules) || []); // 醒 (R9.4): the card turned up or won, and its count
     sheet.append(arrangementEl(o));
     const names = (o.names || []).filter((n) => n.fan > 0);
     sheet.append(
@@ -94,24 +114,22 @@ export function renderSettlement(frame, ctx) {
         (names.length ? names.map((n) => ({ name: mingtangText(n.name), fan: n.fan })) : [{ name: t("pinghu"), fan: 1 }]).map((n) => h("span", { class: "chip" }, n.name, h("em", {}, `${n.fan}${t("fan")}`))),
       ),
     );
-    // 胡息, then the formula with the 底分 (R7.3): "2底 × 3番 = 6分 × 底分3 = 18" — what each loser pays.
-    // R8.1: 自摸翻倍 doubles base × 番, then 封顶 caps it, before × 底分.
+    // 胡息, then the formula with the 底分 (R7.3): the classic one, or a regional family's (R9).
     const stake = stakeOf(o, ctx.room);
-    const rules = (ctx.room && ctx.room.options && ctx.room.options.rules) || {};
-    const raw = o.base * o.fan;
-    const doubled = rules.zimo === "double" && o.zimo ? raw * 2 : raw;
-    const steps = [h("b", {}, String(o.base)), t("base"), " × ", h("b", {}, String(o.fan)), t("fan")];
-    if (doubled !== raw) steps.push(" = ", h("b", {}, String(raw)), " × 2 ", h("small", { class: "rule-step" }, t("zimo_double")));
-    if (o.points < doubled) steps.push(" = ", h("b", {}, String(doubled)), " → ", h("small", { class: "rule-step" }, t("cappedAt", { n: o.points })));
-    steps.push(" = ", h("b", {}, String(o.points)), t("pts"), " × ", t("stakeTimes", { n: stake }), " = ", h("b", { class: "pay" }, String(o.points * stake)));
-    sheet.append(
-      h(
-        "div",
-        { class: "score-line", "data-formula": `${o.base}x${o.fan}=${o.points}x${stake}=${o.points * stake}` },
-        h("span", { "data-huxi": String(o.huxi) }, h("b", {}, String(o.huxi)), t("huxi")),
-        h("span", { class: "formula" }, steps),
-      ),
-    );
+    if (isFamilyOutcome(o)) {
+      // R9: a regional family's formula (囤, 醒, 名堂 as they combine) — formula.js
+      const { steps, compact } = familyFormula(o, rules, stake);
+      sheet.append(
+        h(
+          "div",
+          { class: "score-line family", "data-formula": compact },
+          h("span", { "data-huxi": String(o.huxi) }, h("b", {}, String(o.huxi)), t("huxi")),
+          h("span", { class: "formula" }, steps),
+        ),
+      );
+    } else {
+      sheet.append(classicFormula(o, rules, stake));
+    }
   }
 
   // Each seat: this hand and the match total; at a table of beans (a tier with a multiplier, R7.3) each seat's
