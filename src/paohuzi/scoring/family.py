@@ -40,6 +40,7 @@ __all__ = [
     "tianhu_dealt_win",
     "tinghu_of",
     "tun_classic",
+    "tun_liuhuqiang",
     "tun_shihuka",
     "xing_count",
 ]
@@ -127,7 +128,23 @@ def tun_shihuka(huxi: int, tianhu: bool, rules: RuleSet) -> int:
     return 3 + (huxi - 15) // 3
 
 
-TUN = {"classic": tun_classic, "shihuka": tun_shihuka}
+def tun_liuhuqiang(huxi: int, tianhu: bool, rules: RuleSet) -> int:
+    """R9.3 衡阳六胡抢: ``3xi1tun`` 底 + ⌊(胡息 − 6)/3⌋ (底 1 or 2; never below 底, decision for a 天胡 under 6
+    胡息); ``1xi1tun`` 囤 = 胡息.
+
+    >>> from paohuzi.rules import find_preset
+    >>> rules = find_preset("liuhuqiang")
+    >>> [tun_liuhuqiang(h, False, rules) for h in (6, 8, 9, 14, 15, 21)]
+    [1, 1, 2, 3, 4, 6]
+    >>> tun_liuhuqiang(14, False, rules.with_options(di=2)), tun_liuhuqiang(14, False, rules.with_options(tun="1xi1tun"))
+    (4, 14)
+    """
+    if rules.tun == "1xi1tun":
+        return huxi
+    return rules.di + max(0, (huxi - 6) // 3)
+
+
+TUN = {"classic": tun_classic, "shihuka": tun_shihuka, "3xi1tun": tun_liuhuqiang, "1xi1tun": tun_liuhuqiang}
 
 
 def is_kahu(score: Score) -> bool:
@@ -236,7 +253,7 @@ def _names(c: FamilyCounts, zimo: bool, entry: _Entry) -> _NamesFound:
         names: list[Name] = FAMILY_TABLES[rules.fan_table](c, rules)
         if not names:
             names.append(named(PINGHU, 1))  # R9.1, R9.2: 平胡 1 only when no 名堂 (黄番 included) applies
-        fan = sum(n.fan for n in names)
+        fan = _combined(names, COMBINE[rules.fan_table])
         if c.tianhu and all(n.name != TIANHU for n in names):
             names.append(named(TIANHU, 0))
         if zimo:
@@ -245,6 +262,16 @@ def _names(c: FamilyCounts, zimo: bool, entry: _Entry) -> _NamesFound:
             entry[2].clear()
         found = entry[2][c, zimo] = (tuple(names), fan)
     return found
+
+
+def _combined(names: Sequence[Name], combine: str) -> int:
+    """The 番 of the 名堂 lines: their product for a table that multiplies (G, R9.3), else their sum (D, E, F)."""
+    if combine == "multiply":
+        fan = 1
+        for n in names:
+            fan *= n.fan
+        return fan
+    return sum(n.fan for n in names)
 
 
 def _score(  # noqa: PLR0913, PLR0917 — the values a family score is built from
