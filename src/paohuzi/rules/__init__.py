@@ -288,14 +288,8 @@ def _family_problems(rules: RuleSet, family: Family, seen: set[str]) -> list[str
         suffix = "" if family.name == "classic" else f" in {where}"
         problems.append(f"fan_table must be one of {tables}{suffix}, got {rules.fan_table!r}")
     offered = family.options(rules.fan_table, rules.name)
-    if "tun" in seen:
-        pass
-    elif "tun" in offered:  # R9.3: 三息一囤 or 一息一囤
-        if not _allowed(rules.tun, offered["tun"]):
-            tuns = ", ".join(map(str, offered["tun"]))
-            problems.append(f"tun must be one of {tuns} in {where} ({family.rule}), got {rules.tun!r}")
-    elif rules.tun != family.tun:
-        problems.append(f"tun must be {family.tun} in {where} ({family.rule}), got {rules.tun!r}")
+    if "tun" not in seen:
+        problems += _tun_problems(rules, family, offered)
     fixed = family.fixed_options(rules.fan_table)
     for name in _GOVERNED:
         value = getattr(rules, name)
@@ -323,6 +317,19 @@ def _family_problems(rules: RuleSet, family: Family, seen: set[str]) -> list[str
             else:
                 problems.append(_not_offered(name, rules, family, offered))
     return problems
+
+
+def _tun_problems(rules: RuleSet, family: Family, offered: dict[str, tuple[object, ...]]) -> list[str]:
+    """The 囤 function: the family's own, or one of those it offers (R9.3: 三息一囤 or 一息一囤)."""
+    where = _where(family)
+    if "tun" in offered:
+        if _allowed(rules.tun, offered["tun"]):
+            return []
+        tuns = ", ".join(map(str, offered["tun"]))
+        return [f"tun must be one of {tuns} in {where} ({family.rule}), got {rules.tun!r}"]
+    if rules.tun != family.tun:
+        return [f"tun must be {family.tun} in {where} ({family.rule}), got {rules.tun!r}"]
+    return []
 
 
 def _not_offered(name: str, rules: RuleSet, family: Family, offered: dict[str, tuple[object, ...]]) -> str:

@@ -333,7 +333,7 @@ def evaluate(  # noqa: PLR0913 — the cards, the rules, and what the play decid
         family.check_facts(facts, rules)
     if source is Source.DISCARD and not rules.win_on_discard:
         # R4.2: nobody may 胡 a discarded card. Bad input is still refused, without the search.
-        analysis.validate(hand, table, card, source, min_huxi=rules.min_huxi)
+        analysis.validate(hand, table, card, source, min_huxi=rules.min_huxi, yiwushi=rules.yiwushi)
         return None
     if zimo is None:
         zimo = source is Source.SELF or tianhu

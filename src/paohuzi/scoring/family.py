@@ -136,7 +136,8 @@ def tun_liuhuqiang(huxi: int, tianhu: bool, rules: RuleSet) -> int:
     >>> rules = find_preset("liuhuqiang")
     >>> [tun_liuhuqiang(h, False, rules) for h in (6, 8, 9, 14, 15, 21)]
     [1, 1, 2, 3, 4, 6]
-    >>> tun_liuhuqiang(14, False, rules.with_options(di=2)), tun_liuhuqiang(14, False, rules.with_options(tun="1xi1tun"))
+    >>> one_xi = rules.with_options(tun="1xi1tun")
+    >>> tun_liuhuqiang(14, False, rules.with_options(di=2)), tun_liuhuqiang(14, False, one_xi)
     (4, 14)
     """
     if rules.tun == "1xi1tun":
@@ -388,12 +389,13 @@ def best_family_win(  # noqa: PLR0913 — evaluate's arguments
     facts: PlayFacts,
 ) -> Win | None:
     """:func:`paohuzi.scoring.evaluate` for a regional family (the discard rule already checked)."""
+    y = rules.yiwushi  # 一五十 is a 句 (R9.3)
     if _needs_every_arrangement(rules, table, card):
-        found, red, big, n = analysis.arrangements_all_counted(hand, table, card, source, rules.min_huxi)
+        found, red, big, n = analysis.arrangements_all_counted(hand, table, card, source, rules.min_huxi, yiwushi=y)
     else:
-        found, red, big, n = analysis.arrangements_counted(hand, table, card, source, rules.min_huxi)
+        found, red, big, n = analysis.arrangements_counted(hand, table, card, source, rules.min_huxi, yiwushi=y)
         if found and _kahu_possible(rules, found):
-            found, red, big, n = analysis.arrangements_all_counted(hand, table, card, source, rules.min_huxi)
+            found, red, big, n = analysis.arrangements_all_counted(hand, table, card, source, rules.min_huxi, yiwushi=y)
     if not found:
         return None
     x = facts.xing_card
@@ -409,8 +411,9 @@ def family_waits(
     hand: Sequence[Card], table: Sequence[Group], rules: RuleSet, *, last_card: bool, facts: PlayFacts
 ) -> list[tuple[Card, Win]]:
     """:func:`paohuzi.scoring.scored_waits` for a regional family: each wait scored as an own draw."""
+    y = rules.yiwushi  # 一五十 is a 句 (R9.3)
     every = (rules.hanghangxi or rules.tuanyuan) and _needs_every_arrangement(rules, table, None)
-    waits = (analysis.waits_all_counted if every else analysis.waits_counted)(hand, table, rules.min_huxi)
+    waits = (analysis.waits_all_counted if every else analysis.waits_counted)(hand, table, rules.min_huxi, yiwushi=y)
     if not waits:
         return []  # most hands: nothing more to pay for
     tinghu = tinghu_of(facts, table)
@@ -419,7 +422,9 @@ def family_waits(
     out: list[tuple[Card, Win]] = []
     for card, found, red, big, n in waits:
         if not every and found and _kahu_possible(rules, found):  # as best_family_win: only where 卡胡 may win
-            found, red, big, n = analysis.arrangements_all_counted(hand, table, card, Source.SELF, rules.min_huxi)
+            found, red, big, n = analysis.arrangements_all_counted(
+                hand, table, card, Source.SELF, rules.min_huxi, yiwushi=y
+            )
         win = _pick(
             found, red, big, n, rules, zimo=True, haidi=last_card, tianhu=False, facts=facts, tinghu=tinghu,
             shuahou=len(hand) == 1, xing=held + (card is x),

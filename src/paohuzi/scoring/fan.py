@@ -1,8 +1,8 @@
 """The 名堂 tables, R7.2 and R9: which 名堂 a win has and the 番 each adds, under table A (``qq``), B (``hunan``),
 C (``huayang``) — :data:`TABLES` — or the regional families' D (``changde``), E (``changde_qmt``) and F
-(``shihuka``) and G (``liuhuqiang``, 番 multiply) — :data:`FAMILY_TABLES`, which also look at what the play decided (天胡, 地胡, 听胡 …). How each
-table combines its 番 is :data:`COMBINE`. Used by :mod:`paohuzi.scoring`, which re-exports :class:`Name` and the
-plain names.
+(``shihuka``) and G (``liuhuqiang``, 番 multiply) — :data:`FAMILY_TABLES`, which also look at what the play
+decided (天胡, 地胡, 听胡 …). How each table combines its 番 is :data:`COMBINE`. Used by :mod:`paohuzi.scoring`,
+which re-exports :class:`Name` and the plain names.
 """
 
 from __future__ import annotations
