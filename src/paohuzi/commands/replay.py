@@ -103,10 +103,12 @@ def _describe_chi(event: dict[str, Any], who: str, card: str) -> str:
 def _describe_hu(event: dict[str, Any], who: str, card: str) -> list[str]:
     won = f" {card}" if event.get("card") is not None else ""
     names = "、".join(f"{n['name']}" + (f" {n['fan']}番" if n["fan"] else "") for n in event["names"])
-    head = (
-        f"{who} 胡{won}（{_HOW.get(event['source'], event['source'])}）："
-        f"{event['huxi']} 胡息，{names}，番 {event['fan']} × 底 {event['base']} = {event['points']} 分"
-    )
+    head = f"{who} 胡{won}（{_HOW.get(event['source'], event['source'])}）：{event['huxi']} 胡息，{names}，"
+    if "tun" in event:  # a R9 family: 囤 and 醒 (R9.2, R9.4) make the base that 番 multiplies
+        xing = f" + 醒 {event['xing']}（醒牌 {_card(event['xing_card'])}）" if event["xing_card"] is not None else ""
+        head += f"囤 {event['tun']}{xing} → 底 {event['base']} × 番 {event['fan']} = {event['points']} 分"
+    else:
+        head += f"番 {event['fan']} × 底 {event['base']} = {event['points']} 分"
     groups = "  " + " ".join(_group(g) for g in event["groups"])
     if event["loose"]:
         groups += f" 散牌 {_cards(event['loose'])}"
@@ -166,7 +168,9 @@ def render_hand(hand: Hand, seat: int | None = None) -> list[str]:
     options = describe_options(rules)
     shown = f"，选项 {options}" if options else ""  # R8.1: the house options the hand was played under
     dealt = f"种子 {hand.seed}" if hand.seed is not None else "按记录发牌"  # no seed: the recorded deal
-    lines = [f"规则 {rules.name}（{rules.title}）{shown}，{dealt}" + view]
+    # R9.1 黄番 (a classic family has none: its output stays as it was)
+    before = f"，此前连续荒庄 {hand.drawn_before} 局" if hand.drawn_before and rules.family != "classic" else ""
+    lines = [f"规则 {rules.name}（{rules.title}）{shown}，{dealt}{before}" + view]
     step = 0
     for e in hand.events:
         seen = e.to_dict() if seat is None else e.for_seat(seat)

@@ -33,7 +33,7 @@ from paohuzi.engine.observation import (
     WinHow,
 )
 from paohuzi.engine.record import READABLE_VERSIONS, replay
-from paohuzi.engine.records import FORMAT_VERSION, HandRecord, MatchRecord, ReplayError
+from paohuzi.engine.records import CLASSIC_FORMAT_VERSION, FORMAT_VERSION, HandRecord, MatchRecord, ReplayError
 
 __all__ = [
     "Hand",
@@ -66,6 +66,7 @@ __all__ = [
     "seats_in_play",
     "RNG_VERSION",
     "FORMAT_VERSION",
+    "CLASSIC_FORMAT_VERSION",
     "READABLE_VERSIONS",
     "HU",
     "PENG",

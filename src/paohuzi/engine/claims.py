@@ -256,6 +256,7 @@ class ClaimWindow:
                 source, how = Source.DISCARD, WinHow.DISCARD
             wins.win(st, s, c, how, source, forced=st.rules.must_hu)
             return None
+        st.claimed = True  # R9.1 地胡: a 吃, 碰 or 跑 was made
         if t == C_PAO:
             _pao(st, s, c, src)
         elif t == C_PENG:

@@ -412,7 +412,9 @@ class Hu(Event):
     """胡 (R6): the winner, the card won and how, the arrangement and the score (R7); every hand and
     table is shown (R5). ``forced``: under R8.1 有胡必胡 (``must_hu``) the engine made the 胡 without
     asking (no action of the winner precedes it in the record); the dict has the key only then. (A dealt
-    天胡, ``source`` ``dealt``, is never asked either.)"""
+    天胡, ``source`` ``dealt``, is never asked either.) ``tun``, ``xing``, ``xing_card``: a R9 family's 囤, 醒
+    and 醒 card (R9.4; None without 醒); None and left out of the dict for the classic families, whose events
+    stay as they were."""
 
     seat: int
     card: Card | None
@@ -430,6 +432,9 @@ class Hu(Event):
     hands: tuple[tuple[Card, ...], ...]
     tables: tuple[tuple[Group, ...], ...]
     forced: bool = False
+    tun: int | None = None
+    xing: int | None = None
+    xing_card: Card | None = None
 
     def __init__(  # noqa: PLR0913, PLR0917 (the dataclass's fields, written out for mypyc)
         self,
@@ -450,6 +455,9 @@ class Hu(Event):
         hands: tuple[tuple[Card, ...], ...],
         tables: tuple[tuple[Group, ...], ...],
         forced: bool = False,
+        tun: int | None = None,
+        xing: int | None = None,
+        xing_card: Card | None = None,
     ) -> None:
         object.__setattr__(self, "to", to)
         object.__setattr__(self, "seat", seat)
@@ -468,12 +476,17 @@ class Hu(Event):
         object.__setattr__(self, "hands", hands)
         object.__setattr__(self, "tables", tables)
         object.__setattr__(self, "forced", forced)
+        object.__setattr__(self, "tun", tun)
+        object.__setattr__(self, "xing", xing)
+        object.__setattr__(self, "xing_card", xing_card)
 
     def to_dict(self) -> dict[str, Any]:
         data = Event.to_dict(self)
         data["names"] = [{"name": n, "fan": f} for n, f in self.names]
         if not self.forced:
             del data["forced"]  # only a 有胡必胡 win carries it (records before R8.1 stay byte-identical)
+        if self.tun is None:  # a classic family: no 囤/醒 (records and frames before R9 stay byte-identical)
+            del data["tun"], data["xing"], data["xing_card"]
         return data
 
     def _brief(self) -> tuple[object, ...]:

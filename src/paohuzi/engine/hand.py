@@ -54,7 +54,8 @@ class Hand:
     :param dealer: the dealer's seat, or None to draw it from the seed.
     :param deck: a deck in deal order (see :mod:`paohuzi.engine.deck`) instead of the shuffle — for tests.
     :param double_cards: seats holding a 双倍积分卡 (R7.3): a winning holder's gain doubles (losses never do).
-    :raises EngineError: for a bad seed, dealer or deck.
+    :param drawn_before: 荒庄 in a row just before this hand in its match (R9.1 黄番; :class:`Match` gives it).
+    :raises EngineError: for a bad seed, dealer, deck or drawn_before.
     """
 
     __slots__ = ("_st",)
@@ -67,6 +68,7 @@ class Hand:
         *,
         deck: Sequence[Card | int | str] | None = None,
         double_cards: Iterable[int] = (),
+        drawn_before: int | object = 0,
     ) -> None:
         if not isinstance(rules, RuleSet):
             raise EngineError(f"rules must be a RuleSet (see paohuzi.rules.find_preset), got {rules!r}")
@@ -89,8 +91,11 @@ class Hand:
         doubles = frozenset(double_cards)
         if not all(isinstance(s, int) and 0 <= s < n for s in doubles):
             raise EngineError(f"double_cards must be seats 0–{n - 1}, got {sorted(doubles)!r}")
-        self._st = HandState(rules, seed, dealer, cards, doubles, ClaimWindow(), stacked=deck is not None)
-        turns.start(self._st)
+        if isinstance(drawn_before, bool) or not isinstance(drawn_before, int) or drawn_before < 0:
+            raise EngineError(f"drawn_before (荒庄 in a row, R9.1 黄番) must be a number ≥ 0, got {drawn_before!r}")
+        st = self._st = HandState(rules, seed, dealer, cards, doubles, ClaimWindow(), stacked=deck is not None)
+        st.drawn_before = drawn_before  # before the deal: a dealt 天胡 is scored at once
+        turns.start(st)
 
     @classmethod
     def from_position(
@@ -100,10 +105,12 @@ class Hand:
         hidden: Hidden | object,
         *,
         double_cards: Iterable[int] = (),
+        drawn_before: int | None | object = None,
     ) -> Self:
         """A playable hand in the position of ``observation`` (what one seat sees) completed by ``hidden``
         (what it does not): the search bot's sampled worlds, a position set up by hand. From there on it
         plays exactly as the hand the position came from (same legal actions, events and outcome).
+        ``drawn_before``: the 荒庄 in a row before the hand (R9.1 黄番); None: the observation's.
 
         The cards must be conserved (R1: four of each kind among the hands, the tables, the rows, the card
         on offer and the stock) and fit the observation (hand sizes, hidden 偎, stock size). The decision
@@ -114,7 +121,9 @@ class Hand:
         :raises EngineError: naming what does not fit.
         """
         new: Self = cls.__new__(cls)  # no deal: the state comes from the position
-        new._st = position.from_position(rules, observation, hidden, frozenset(double_cards))
+        if drawn_before is None:
+            drawn_before = observation.drawn_before if isinstance(observation, Observation) else 0
+        new._st = position.from_position(rules, observation, hidden, frozenset(double_cards), drawn_before)
         return new
 
     def copy(self) -> Hand:
@@ -156,6 +165,11 @@ class Hand:
     def table_size(self) -> int:
         """Seats at the table (3, or 4 with ``four_players``)."""
         return self._st.table_size
+
+    @property
+    def drawn_before(self) -> int:
+        """荒庄 in a row just before this hand in its match (R9.1 黄番)."""
+        return self._st.drawn_before
 
     @property
     def double_cards(self) -> frozenset[int]:

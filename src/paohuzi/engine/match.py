@@ -6,6 +6,9 @@ final ranking.
 - The winner of a hand deals the next. After a 荒庄 the dealer keeps the deal; the third 荒庄 in a row
   passes it to the dealer's 下家 (R2).
 - Points add up each hand's payments (which already include the room stake, R7.3).
+- Each hand of a R9 family is given the 荒庄 in a row just before it (``drawn_before``, R9.1 黄番): a win
+  sets the count back to 0; the deal passing after the third 荒庄 does not (decision, docs/decisions.md).
+  A classic family's hands are given 0.
 - A player leaving (:meth:`Match.leave`) during a hand pays the 逃跑 penalty (R7.3) and the match ends;
   a new sitting is a new match, with the dealer drawn afresh (R2).
 - :meth:`Match.dissolve` (R8.2 解散房间): the hand in play is void (record kept, marked dissolved, no
@@ -34,7 +37,8 @@ from paohuzi.cards import PaohuziError
 from paohuzi.engine.actions import Action
 from paohuzi.engine.events import Event
 from paohuzi.engine.hand import Hand, Outcome
-from paohuzi.engine.records import HandRecord, MatchRecord, ReplayError
+from paohuzi.engine.observation import OutcomeKind
+from paohuzi.engine.records import HandRecord, MatchRecord, ReplayError, format_version
 from paohuzi.rules import RuleSet
 
 __all__ = ["Match", "MatchError", "HandResult", "replay_match"]
@@ -118,6 +122,7 @@ class Match:
             assert owner is not None
             self.dealer = owner  # R8.1 房主坐庄 (the draw above still runs: hand seeds do not depend on it)
         self._draws_in_row = 0
+        self._drawn_before = 0  # R9.1 黄番: 荒庄 in a row just before the next hand
         self._booked = False
         self.hand: Hand = self._new_hand()
 
@@ -180,6 +185,8 @@ class Match:
             raise MatchError("the match is over")
         outcome = self.hand.outcome
         assert outcome is not None
+        # R9.1 黄番: the 荒庄 in a row before the next hand (the dealer rule's count below restarts at 3)
+        self._drawn_before = self._drawn_before + 1 if outcome.kind is OutcomeKind.DRAW else 0
         if outcome.winner is not None:
             self.dealer = outcome.winner  # the winner deals (R2)
             self._draws_in_row = 0
@@ -259,6 +266,7 @@ class Match:
             owner=self.owner,
             leaver=self.leaver,
             dissolved=self.void is not None,
+            format_version=format_version(self.rules.family),
         )
 
     def without_last_action(self) -> Match:
@@ -277,7 +285,9 @@ class Match:
     def _new_hand(self, double_cards: frozenset[int] | None = None) -> Hand:
         seed = self._rng.getrandbits(63)
         cards = self.double_cards if double_cards is None else double_cards
-        hand = Hand(self.rules, seed, self.dealer, double_cards=cards)
+        # R9.1 黄番 is a R9 family's: a classic family's hand is given 0 (its records and frames stay as they were)
+        drawn = self._drawn_before if self.rules.family != "classic" else 0
+        hand = Hand(self.rules, seed, self.dealer, double_cards=cards, drawn_before=drawn)
         self._booked = False
         self.hand = hand
         self._book()  # a dealt 天胡 ends the hand at once
@@ -319,6 +329,14 @@ def replay_match(record: dict[str, Any] | MatchRecord) -> Match:
             match.next_hand(rec.double_cards)
         if rec.seed != match.hand.seed or rec.dealer != match.hand.dealer:
             raise MatchError(f"hand {i + 1}: seed/dealer differ from the record")
+        # R9.1 黄番: a R9 family's full hand record says how many (0 when it has no drawn_before); a hand
+        # stored without its rules (the server's) is counted again, as a classic family's always is.
+        said = rec.drawn_before if rec.drawn_before is not None or rec.rules is None else 0
+        if said is not None and said != match.hand.drawn_before and match.rules.family != "classic":
+            raise MatchError(
+                f"hand {i + 1}: drawn_before (荒庄 in a row, R9.1 黄番) is {match.hand.drawn_before}, "
+                f"the record says {said}"
+            )
         for seat, text in rec.actions:
             if text == "leave":
                 match.leave(seat)

@@ -177,6 +177,8 @@ class Observation:
     :ivar chou: the observing seat's 臭 kinds (R4.7).
     :ivar deciding: whether the observing seat must decide now; ``legal`` its legal actions.
     :ivar hands: every hand, once the hand is over (R5), else None.
+    :ivar drawn_before: 荒庄 in a row just before this hand in its match (R9.1 黄番; public); always 0 for a
+        classic family, and the JSON form has the key only when it is not 0.
     """
 
     rules: str
@@ -200,6 +202,7 @@ class Observation:
     deciding: bool
     legal: tuple[Action, ...]
     hands: tuple[tuple[Card, ...], ...] | None = None
+    drawn_before: int = 0
 
     def __init__(  # noqa: PLR0913, PLR0917 (the dataclass's fields, written out for mypyc)
         self,
@@ -224,6 +227,7 @@ class Observation:
         deciding: bool,
         legal: tuple[Action, ...],
         hands: tuple[tuple[Card, ...], ...] | None = None,
+        drawn_before: int = 0,
     ) -> None:
         object.__setattr__(self, "rules", rules)
         object.__setattr__(self, "options", options)
@@ -246,6 +250,7 @@ class Observation:
         object.__setattr__(self, "deciding", deciding)
         object.__setattr__(self, "legal", legal)
         object.__setattr__(self, "hands", hands)
+        object.__setattr__(self, "drawn_before", drawn_before)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled and copied by its fields (see :func:`paohuzi._compiled.reduce_frozen`)."""
@@ -310,6 +315,8 @@ class Observation:
         }
         if self.hands is not None:
             obs["hands"] = [[text[c] for c in h] for h in self.hands]
+        if self.drawn_before:  # R9.1 黄番 (classic observations never carry it: their frames stay as they were)
+            obs["drawn_before"] = self.drawn_before
         return obs
 
     @classmethod
@@ -356,6 +363,10 @@ class Observation:
             hand = tuple(_card(t) for t in data["hand"])
             key = "liangzhang"
             liangzhang = _card(data["liangzhang"])
+            key = "drawn_before"
+            drawn_before = data.get("drawn_before", 0)
+            if isinstance(drawn_before, bool) or not isinstance(drawn_before, int) or drawn_before < 0:
+                raise ObservationError(f"must be a number ≥ 0, got {drawn_before!r}")
             key = "the observation"
             return cls(
                 rules=str(data["rules"]),
@@ -379,6 +390,7 @@ class Observation:
                 deciding=bool(data["deciding"]),
                 legal=legal,
                 hands=None if hands is None else tuple(tuple(_card(t) for t in h) for h in hands),
+                drawn_before=drawn_before,
             )
         except KeyError as exc:
             raise ObservationError(f"observation {key}: missing key {exc.args[0]!r}") from None

@@ -15,10 +15,10 @@ from paohuzi.engine.deck import RNG_VERSION, seats_in_play
 from paohuzi.engine.events import CARD_TEXT as _TEXT
 from paohuzi.engine.events import jsonable
 from paohuzi.engine.observation import ChouKinds, Hidden, Observation, Pending, Phase, RowCard, row_card
-from paohuzi.engine.records import HandRecord
+from paohuzi.engine.records import HandRecord, format_version
 from paohuzi.engine.seat import _WEI, SAME, sorted_cards
 from paohuzi.engine.state import CARDS, CLAIM, LIANG, OVER, SELF, EngineError, HandState
-from paohuzi.groups import Group
+from paohuzi.groups import Group, GroupKind
 from paohuzi.rules import RuleSet
 
 
@@ -27,6 +27,7 @@ def record(st: HandState) -> HandRecord:
     if st.positioned:
         raise EngineError("a hand built from a position (Hand.from_position) has no deal to record")
     seeded = not st.stacked and st.seed is not None
+    family = st.rules.family
     return HandRecord(
         dealer=st.dealer,
         actions=tuple(st.action_texts()),
@@ -36,6 +37,9 @@ def record(st: HandState) -> HandRecord:
         dealt=dealt(st),
         double_cards=tuple(sorted(st.double_cards)),
         result=st.outcome.to_dict() if st.outcome is not None else None,
+        format_version=format_version(family),
+        # R9.1 黄番: a classic family's record never carries it (its records stay as they were)
+        drawn_before=st.drawn_before if family != "classic" and st.drawn_before else None,
     )
 
 
@@ -124,6 +128,7 @@ def observation(st: HandState, seat: int) -> Observation:
         deciding,
         tuple(st.legal[seat]) if deciding else (),
         tuple([p.hand_cards() for p in players]) if over else None,
+        st.drawn_before,  # 0 for a classic family (Hand, Match): its observations stay as they were
     )
 
 
@@ -171,14 +176,19 @@ def referee_view(st: HandState) -> dict[str, Any]:
 # -- a position set up again (search worlds) -------------------------------------------------------------
 
 
-def from_position(rules: object, observation: object, hidden: object, double_cards: frozenset[int]) -> HandState:
+def from_position(
+    rules: object, observation: object, hidden: object, double_cards: frozenset[int], drawn_before: object = 0
+) -> HandState:
     """The state of :meth:`~paohuzi.engine.Hand.from_position` (see there), its pending decision worked out.
 
     :raises EngineError: naming what does not fit.
     """
     obs, hid = _checked(rules, observation, hidden, double_cards)
     assert isinstance(rules, RuleSet)
+    if isinstance(drawn_before, bool) or not isinstance(drawn_before, int) or drawn_before < 0:
+        raise EngineError(f"drawn_before (荒庄 in a row, R9.1 黄番) must be a number ≥ 0, got {drawn_before!r}")
     st = HandState(rules, 0, obs.dealer, (), double_cards, ClaimWindow(), positioned=True)
+    st.drawn_before = drawn_before
     for s, p in enumerate(st.players):
         cards = hid.hands[s]
         if len(cards) != obs.hand_counts[s]:
@@ -216,6 +226,7 @@ def from_position(rules: object, observation: object, hidden: object, double_car
     st.liang = int(obs.liangzhang)
     st.actor = obs.turn
     _check_conservation(st, obs.pending.card if obs.pending is not None else None)
+    _dihu_state(st, obs)
     _resume(st, obs, hid)
     return st
 
@@ -287,6 +298,23 @@ def _check_conservation(st: HandState, pending: Card | None) -> None:
             parts = ", ".join(f"{name} {counts[k]}" for name, counts in where.items() if counts[k])
             wrong.append(f"{CARDS[k]} appears {total[k]} times, not {COPIES} ({parts or 'nowhere'})")
     raise EngineError("card conservation (R1): " + "; ".join(wrong))
+
+
+def _dihu_state(st: HandState, obs: Observation) -> None:
+    """R9.1 地胡 in a position set up again: a 吃, 碰 or 跑 was made if a table shows one; the card on offer
+    is the first card if it is the first stock card drawn or the dealer's opening discard. (A 提 made
+    from a 偎 cannot be told from a dealt one here, so 听胡 may be granted where the play had none.)"""
+    st.claimed = any(g is not None and g.kind in _CLAIMED for p in obs.tables for g in p)
+    dealt = st.hand_cards * len(st.seats) + 1
+    drawn = NUM_KINDS * COPIES - dealt - len(st.stock)  # stock cards drawn so far, the one on offer included
+    p = obs.pending
+    if p is not None:
+        st.first = drawn == 1 if p.drawn else p.from_seat == st.dealer and drawn == 0
+    elif obs.phase is SELF:  # the drawn card was 提'd or 偎'd (R4.2.3)
+        st.first = drawn == 1
+
+
+_CLAIMED = (GroupKind.JU, GroupKind.JIAO, GroupKind.PENG, GroupKind.PAO)
 
 
 def _resume(st: HandState, obs: Observation, hidden: Hidden) -> None:

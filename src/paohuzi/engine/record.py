@@ -1,13 +1,14 @@
 """Records and replays (R2 decision): a record carries everything that reproduces a hand and checks it.
 
-A record is the JSON-ready dict of :meth:`paohuzi.engine.Hand.record` (format 2, ``docs/engine.md`` §8,
-``docs/record.schema.json``)::
+A record is the JSON-ready dict of :meth:`paohuzi.engine.Hand.record` (format 3 for the R9 families, 2 for
+the classic ones; ``docs/engine.md`` §8, ``docs/record.schema.json``)::
 
     {"format_version": 2, "rules": {...},
      "seed": 42, "rng_version": 1,      # only when the deal came from the seed
      "dealer": 0,
      "dealt": {"hands": [[21 cards], [20], [20]], "stock": [19 cards]},
      "double_cards": [...],             # only if any
+     "drawn_before": 2,                 # format 3: 荒庄 in a row before the hand (R9.1 黄番), only if any
      "actions": [[0, "discard x7"], [1, "pass"], [2, "chi x8 x9"], ...],
      "result": {...}}                   # once over: Outcome.to_dict()
 
@@ -25,13 +26,13 @@ from typing import Any
 from paohuzi.cards import PaohuziError
 from paohuzi.engine.deck import DEALER_CARDS, HAND_CARDS, RNG_VERSION, seats_in_play
 from paohuzi.engine.hand import Hand
-from paohuzi.engine.records import FORMAT_VERSION, HandRecord, ReplayError
+from paohuzi.engine.records import CLASSIC_FORMAT_VERSION, FORMAT_VERSION, HandRecord, ReplayError
 from paohuzi.rules import RuleSet
 
 __all__ = ["ReplayError", "replay", "READABLE_VERSIONS"]
 
 #: The record format versions :func:`replay` reads.
-READABLE_VERSIONS = (1, FORMAT_VERSION)
+READABLE_VERSIONS = (1, CLASSIC_FORMAT_VERSION, FORMAT_VERSION)
 
 
 def replay(record: dict[str, Any] | HandRecord, *, upto: int | None = None) -> Hand:
@@ -99,6 +100,7 @@ def _dealt_hand(record: dict[str, Any], version: int, seeded: bool) -> Hand:
             record["dealer"],
             deck=deck,
             double_cards=record.get("double_cards", ()),
+            drawn_before=record.get("drawn_before", 0),  # R9.1 黄番 (format 3)
         )
     except PaohuziError as exc:
         raise ReplayError(f"bad record: {exc}") from exc

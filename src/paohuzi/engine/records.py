@@ -22,11 +22,21 @@ from typing import Any
 
 from paohuzi.cards import PaohuziError
 
-__all__ = ["FORMAT_VERSION", "HandRecord", "MatchRecord", "ReplayError"]
+__all__ = ["CLASSIC_FORMAT_VERSION", "FORMAT_VERSION", "HandRecord", "MatchRecord", "ReplayError", "format_version"]
 
 #: Version of the record format (``docs/engine.md`` §8, ``docs/record.schema.json``). Version 2 added the
-#: dealt cards (``deal``) and the result; :func:`paohuzi.engine.replay` still reads version 1.
-FORMAT_VERSION = 2
+#: dealt cards (``deal``) and the result; version 3 the R9 families (``drawn_before`` for 黄番, the result's
+#: 囤/醒). A hand of a classic family (qq, hunan, hengyang, huayang) has none of that and is still written as
+#: version 2, byte for byte as before (:func:`format_version`); :func:`paohuzi.engine.replay` reads 1, 2, 3.
+FORMAT_VERSION = 3
+#: The version the classic families' records keep (:func:`format_version`).
+CLASSIC_FORMAT_VERSION = 2
+
+
+def format_version(family: str) -> int:
+    """The record format a hand of rule-set ``family`` is written in: :data:`FORMAT_VERSION` for a R9
+    family, :data:`CLASSIC_FORMAT_VERSION` for a classic one (its records do not change)."""
+    return CLASSIC_FORMAT_VERSION if family == "classic" else FORMAT_VERSION
 
 
 class ReplayError(PaohuziError):
@@ -54,6 +64,9 @@ class HandRecord:
     :ivar result: :meth:`paohuzi.engine.Outcome.to_dict`, once the hand is over.
     :ivar dissolved: the hand was voided by 解散房间 (R8.2).
     :ivar format_version: None for a hand inside a match record that does not carry one.
+    :ivar drawn_before: 荒庄 in a row just before this hand in its match (R9.1 黄番, format 3); written only
+        when it is not 0 and the rule set is a R9 family; None when the record does not say (the match
+        replaying it then counts it again).
     """
 
     dealer: int
@@ -67,6 +80,7 @@ class HandRecord:
     result: Mapping[str, Any] | None = None
     dissolved: bool = False
     format_version: int | None = FORMAT_VERSION
+    drawn_before: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form, keys in the order :meth:`paohuzi.engine.Hand.record` writes them."""
@@ -88,6 +102,8 @@ class HandRecord:
             rec["deck"] = list(self.deck)
         if self.double_cards:
             rec["double_cards"] = list(self.double_cards)
+        if self.drawn_before:
+            rec["drawn_before"] = self.drawn_before
         rec["actions"] = [[s, a] for s, a in self.actions]
         if self.result is not None:
             rec["result"] = dict(self.result)
@@ -120,6 +136,7 @@ class HandRecord:
             result=_optional(data, "result", dict),
             dissolved=data.get("dissolved") is True,
             format_version=_optional(data, "format_version", int),
+            drawn_before=_drawn_before(data),
         )
 
     def without_last_action(self) -> HandRecord:
@@ -224,6 +241,13 @@ def _required(data: Mapping[str, Any], key: str, kind: type) -> Any:
 def _optional(data: Mapping[str, Any], key: str, kind: type) -> Any:
     value = data.get(key)
     return None if value is None else _required(data, key, kind)
+
+
+def _drawn_before(data: Mapping[str, Any]) -> int | None:
+    value = _optional(data, "drawn_before", int)
+    if value is not None and value < 0:
+        raise ReplayError(f"record drawn_before (荒庄 in a row, R9.1 黄番) must be ≥ 0, got {value!r}")
+    return value  # type: ignore[no-any-return]
 
 
 def _seats(value: Any) -> tuple[int, ...]:

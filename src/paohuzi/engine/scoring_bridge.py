@@ -12,10 +12,11 @@ from paohuzi.analysis import Source
 from paohuzi.cards import Card, PaohuziError
 from paohuzi.groups import Group
 from paohuzi.rules import RuleSet
-from paohuzi.scoring import Win
+from paohuzi.scoring import PlayFacts, Win
 
 __all__ = [
     "Win",
+    "PlayFacts",
     "ScoringMismatch",
     "evaluate",
     "liangzhang_tianhu",
@@ -39,28 +40,37 @@ def evaluate(
     *,
     last_card: bool,
     zimo: bool,
+    facts: PlayFacts | None = None,
 ) -> Win:
-    """The best win (R6.2) of cards the engine found complete (R6.1)."""
-    win = scoring.evaluate(hand, table, card, source, rules, last_card=last_card, zimo=zimo)
+    """The best win (R6.2) of cards the engine found complete (R6.1); ``facts``: what the play decided
+    (R9: 黄番, 醒 card, 地胡, 听胡), None for the classic families."""
+    win = scoring.evaluate(hand, table, card, source, rules, last_card=last_card, zimo=zimo, facts=facts)
     if win is None:
         raise ScoringMismatch(f"scoring finds no win in {list(map(str, hand))} {list(map(str, table))} {card} {source}")
     return win
 
 
 def liangzhang_tianhu(
-    hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, rules: RuleSet
+    hand: Sequence[Card],
+    table: Sequence[Group],
+    card: Card | None,
+    source: Source,
+    rules: RuleSet,
+    facts: PlayFacts | None = None,
 ) -> Win:
     """天胡 on the 亮张 (R6.4 option): complete per R6.1 (胡息 minimum included, decision in
     docs/decisions.md), scored as 天胡 and 自摸; the best arrangement (R6.2)."""
-    win = scoring.evaluate(hand, table, card, source, rules, tianhu=True)
+    win = scoring.evaluate(hand, table, card, source, rules, tianhu=True, facts=facts)
     if win is None:
         raise ScoringMismatch(f"no 亮张 天胡 in {list(map(str, hand))} {list(map(str, table))} {card}")
     return win
 
 
-def dealt_tianhu(hand: Sequence[Card], table: Sequence[Group], rules: RuleSet) -> Win:
+def dealt_tianhu(
+    hand: Sequence[Card], table: Sequence[Group], rules: RuleSet, facts: PlayFacts | None = None
+) -> Win:
     """A dealt 天胡 (R6.4): the 提/坎 plus the best partial arrangement, no 胡息 minimum, 自摸."""
-    win = scoring.evaluate_tianhu_dealt(hand, table, rules)
+    win = scoring.evaluate_tianhu_dealt(hand, table, rules, facts=facts)
     if win is None:
         raise ScoringMismatch(f"no dealt 天胡 in {list(map(str, hand))} {list(map(str, table))}")
     return win

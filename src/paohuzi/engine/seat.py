@@ -85,6 +85,8 @@ class Seat:
     :ivar no_chi, no_peng, renpeng: the 臭 kinds (R4.7): declined 吃, blocked 碰, 忍碰.
     :ivar discarded: the kinds this seat has discarded (never 吃 or 碰 by it, R4.7).
     :ivar dead: 死手 (R4.6 decision): no discard, no 吃/碰/胡.
+    :ivar weis: 偎 (臭偎 included) the seat has made in this hand, also those that became 提 or 跑 since
+        (R9.1 听胡: a 提 made from a 偎 does not count).
     """
 
     __slots__ = (
@@ -101,6 +103,7 @@ class Seat:
         "renpeng",
         "discarded",
         "dead",
+        "weis",
         "hcache",
         "tcache",
         "tview",
@@ -123,6 +126,7 @@ class Seat:
         self.renpeng: set[int] = set()
         self.discarded: set[int] = set()
         self.dead = False
+        self.weis = 0
         # Caches, kept until the cards they describe change: the hand as Cards, the table as a tuple, the
         # table as the other seats see it (a 偎 hidden, R5), the row as RowCards (rows only grow: rebuilt
         # when longer), the 臭 kinds keyed by the sets' sizes (they only grow), and ``info``
@@ -150,6 +154,7 @@ class Seat:
         new.renpeng = set(self.renpeng)
         new.discarded = set(self.discarded)
         new.dead = self.dead
+        new.weis = self.weis
         new.hcache = self.hcache
         new.tcache = self.tcache
         new.tview = self.tview
@@ -200,6 +205,7 @@ class Seat:
         kind = group.kind
         if kind is _WEI or kind is _CHOUWEI:
             self.wei[group.cards[0]] = len(table)
+            self.weis += 1
         elif kind is _PENG_G:
             self.peng[group.cards[0]] = len(table)
         elif kind is _TI or kind is _PAO:
@@ -221,6 +227,17 @@ class Seat:
         self.tcache = None
         self.tview = None
         self.info = None
+
+    def only_own_ti(self, won: int | None = None) -> bool:
+        """听胡 (R9.1 decision): before the card won, the table holds nothing but 提 made from the seat's own
+        dealt cards — no 吃, 碰, 偎 or 跑, and no 提 from a 偎. ``won``: the drawn card of a forced 偎 that the
+        seat now wins with (R4.2.3); that 偎 is the card won, not a move made before it."""
+        weis = self.weis
+        table = self.table
+        if won is not None and table and table[-1].kind in (_WEI, _CHOUWEI) and table[-1].cards[0] == won:
+            weis -= 1
+            table = table[:-1]
+        return weis == 0 and all(g.kind is _TI for g in table)
 
     # -- what the seat may do ----------------------------------------------------------------------
 

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 __all__ = ["EngineError", "HandState", "Outcome"]
 
 CARDS = tuple(Card)
+#: The keys of a win (:meth:`paohuzi.scoring.Win.to_dict`) that only the R9 families write.
+_FAMILY_KEYS = ("tun", "xing", "xing_card", "combine")
 # Phases: who must decide what.
 OVER, DISCARD, CLAIM, SELF, LIANG = Phase.OVER, Phase.DISCARD, Phase.CLAIM, Phase.SELF_HU, Phase.LIANGZHANG
 
@@ -98,6 +100,8 @@ class Outcome:
             "points": self.points,
             "payments": list(self.payments),
             "leaver": self.leaver,
+            # R9 families: 囤, 醒, the 醒 card and how the 名堂 combined (classic outcomes do not carry them)
+            **{key: win[key] for key in _FAMILY_KEYS if key in win},
         }
 
 
@@ -115,6 +119,11 @@ class HandState:
         whether it was drawn, whether it was the stock's last card (海底, R6.3).
     :ivar actions: the action log, as (seat, Action) or (seat, text) (:meth:`action_texts`).
     :ivar applied: the last action :meth:`~paohuzi.engine.Hand.apply` played, or None.
+    :ivar drawn_before: 荒庄 in a row just before this hand in its match (R9.1 黄番), given by the match.
+    :ivar claimed: a 吃, 碰 or 跑 was made in this hand (R9.1 地胡: none before the win; forced 提/偎 are
+        not claims).
+    :ivar first: the card on offer (or just drawn) is the hand's first card: the first stock card drawn,
+        or the dealer's opening discard (R9.1 地胡, decision in docs/decisions.md).
     """
 
     __slots__ = (
@@ -148,6 +157,9 @@ class HandState:
         "applied",
         "events",
         "outcome",
+        "drawn_before",
+        "claimed",
+        "first",
     )
 
     def __init__(
@@ -193,6 +205,9 @@ class HandState:
         self.applied: tuple[int, Action] | None = None
         self.events: list[Event] = []
         self.outcome: Outcome | None = None
+        self.drawn_before = 0  # the match's count; set before the deal (Hand)
+        self.claimed = False
+        self.first = False
 
     def copy(self) -> HandState:
         """An independent copy (search): the same position, events and log so far."""
@@ -227,6 +242,9 @@ class HandState:
         new.applied = self.applied
         new.events = list(self.events)
         new.outcome = self.outcome
+        new.drawn_before = self.drawn_before
+        new.claimed = self.claimed
+        new.first = self.first
         return new
 
     def check_seat(self, seat: object) -> int:

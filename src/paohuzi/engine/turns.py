@@ -138,6 +138,7 @@ def draw(st: HandState, s: int) -> int | None:
     left = len(stock) - spos
     last = left == 0
     st.actor = s
+    st.first = spos == 1  # R9.1 地胡: the first card drawn from the stock
     events = st.events
     card = CARDS[c]
     events.append(Draw(None, s, card, left))
@@ -230,5 +231,6 @@ def discard(st: HandState, s: int, c: int, auto: bool) -> int | None:
     seat.no_chi.add(c)
     seat.no_peng.add(c)
     st.actor = s
+    st.first = s == st.dealer and st.spos == 0  # R9.1 地胡: the dealer's opening discard (decision)
     st.events.append(Discard(None, s, CARDS[c], auto))
     return offer(st, c, s, False, False)

@@ -71,13 +71,14 @@ def win(
     card_obj = None if card is None else CARDS[card]
     last = st.last and how in (WinHow.SELF, WinHow.OTHER, WinHow.FORCED)  # 海底 (R6.3): the stock's last card
     tianhu = how in (WinHow.DEALT, WinHow.LIANGZHANG)
+    facts = None if rules.family == "classic" else play_facts(st, s, how, won if won is not None else card)
     if how is WinHow.DEALT:
-        result = scoring_bridge.dealt_tianhu(hand, table, rules)
+        result = scoring_bridge.dealt_tianhu(hand, table, rules, facts)
     elif how is WinHow.LIANGZHANG:
-        result = scoring_bridge.liangzhang_tianhu(hand, table, card_obj, source, rules)
+        result = scoring_bridge.liangzhang_tianhu(hand, table, card_obj, source, rules, facts)
     else:
         zimo = how in (WinHow.SELF, WinHow.FORCED)  # R6.3: a forced 提/偎 completion counts as 自摸
-        result = scoring_bridge.evaluate(hand, table, card_obj, source, rules, last_card=last, zimo=zimo)
+        result = scoring_bridge.evaluate(hand, table, card_obj, source, rules, last_card=last, zimo=zimo, facts=facts)
     # R8.1 放炮包赔: with win_on_discard, the discarder of the card won pays the whole hand.
     payer = st.actor if how is WinHow.DISCARD and rules.discarder_pays else None
     payments = scoring_bridge.settle(s, result.points, st.seats, rules.stake, st.double_cards, st.table_size, payer)
@@ -89,6 +90,10 @@ def win(
             None, s, shown, how.value, score.zimo, tianhu, last, arrangement.groups, arrangement.loose, result.huxi,
             scoring_bridge.names(score), score.fan, score.base, result.points, *reveal(st),
             forced,
+            # R9: 囤, 醒 and the 醒 card, shown now that the hand is over (R5); classic families carry none
+            None if facts is None else score.tun,
+            None if facts is None else score.xing,
+            None if facts is None else score.xing_card,
         )
     )
     finish(
@@ -98,3 +103,39 @@ def win(
             payments,
         ),
     )
+
+
+def play_facts(st: HandState, s: int, how: WinHow, won: int | None) -> scoring_bridge.PlayFacts:
+    """What the play decided that a R9 family's score needs (``won``: the card won; None for a dealt 天胡):
+
+    - 黄番 (R9.1): the 荒庄 in a row before this hand, which the match gave the hand;
+    - 醒 card (R9.4): :func:`xing_card`;
+    - 地胡 (R9.1 decision): a non-dealer wins the hand's first card — the first stock card drawn, or the
+      dealer's opening discard — before anyone made a 吃, 碰, 跑 (or 胡);
+    - 听胡 (R9.1 decision): before the card won, the winner's table holds only 提 of its own dealt cards
+      (:meth:`~paohuzi.engine.seat.Seat.only_own_ti`).
+    """
+    dihu = s != st.dealer and st.first and not st.claimed and how in _DIHU_HOW
+    forced = won if how is WinHow.FORCED else None
+    return scoring_bridge.PlayFacts(
+        drawn_before=st.drawn_before,
+        xing_card=xing_card(st, won),
+        dihu=dihu,
+        tinghu=st.players[s].only_own_ti(forced),
+    )
+
+
+_DIHU_HOW = (WinHow.SELF, WinHow.OTHER, WinHow.FORCED, WinHow.DISCARD)
+
+
+def xing_card(st: HandState, won: int | None) -> Card | None:
+    """The 醒 card (R9.4) of a win of ``won`` (None: a dealt 3 提 / 5 坎 天胡, which has no card won):
+    翻醒 (``fan``) the next stock card, or the card won when the stock is empty; 随醒 (``sui``) the card
+    won. A dealt 天胡 takes the 亮张 under 随醒 and the top stock card under 翻醒. None without 醒."""
+    mode = st.rules.xing
+    if mode == "none":
+        return None
+    own = st.liang if won is None else won
+    if mode == "fan" and st.spos < len(st.stock):
+        return CARDS[st.stock[st.spos]]
+    return CARDS[own]

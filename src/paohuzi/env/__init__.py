@@ -235,7 +235,8 @@ def env(
     outside ``Discrete(115)`` is an ``AssertionError`` (``AssertOutOfBoundsWrapper``), and calls out of
     order are refused (``OrderEnforcingWrapper``).
 
-    :param rules: a preset name (``qq``, ``hengyang``, ``hunan``, ``huayang``), a rules object with R8.1 house
+    :param rules: a preset name (``qq``, ``hengyang``, ``hunan``, ``huayang``, and the R9 families' ``changde``,
+        ``changde_qmt``, ``shihuka``), a rules object with R8.1 house
         options (``{"name": "hunan", "four_players": True, "cap": 100}``) or a :class:`RuleSet`.
     :param render_mode: None, ``ansi`` or ``human``.
     """

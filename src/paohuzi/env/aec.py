@@ -216,7 +216,8 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
     """The raw AEC environment (no wrappers); build it with :func:`paohuzi.env.raw_env` or, wrapped,
     :func:`paohuzi.env.env`. Its documentation page is the :mod:`paohuzi.env` module docstring.
 
-    :param rules: a preset name (``qq``, ``hengyang``, ``hunan``, ``huayang``), a rules object with R8.1 house
+    :param rules: a preset name (``qq``, ``hengyang``, ``hunan``, ``huayang``, and the R9 families' ``changde``,
+        ``changde_qmt``, ``shihuka``), a rules object with R8.1 house
         options (``{"name": "hunan", "four_players": True, "cap": 100}``) or a :class:`RuleSet`.
     :param render_mode: None, ``ansi`` (``render()`` returns text) or ``human`` (prints it after each step).
     :raises EnvError: for bad rules or render mode.
