@@ -38,7 +38,7 @@ def clear():
         memo_vals = <int32_t *>calloc(MEMO_SIZE, sizeof(int32_t))
         if memo_keys == NULL or memo_vals == NULL:
             raise MemoryError()
-    else:
+    elif memo_used:  # an empty memo is all zero already (analysis.clear_cache clears both shape sets' memos)
         memset(memo_keys, 0, MEMO_SIZE * sizeof(uint64_t))
     memo_used = 0
 
