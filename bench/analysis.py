@@ -148,7 +148,8 @@ def corpus15(n: int, n_waits: int, rng: random.Random) -> dict[str, list[Request
     while len(deal) < n:
         drawn = rng.sample(deck, 15)
         hand, card = drawn[:14], drawn[14]
-        deal.append(lambda h=hand, c=card, s=rng.choice(sources): arrangements(h, (), c, s, min_huxi=6, yiwushi=True))
+        source = rng.choice(sources)
+        deal.append(lambda h=hand, c=card, s=source: arrangements(h, (), c, s, min_huxi=6, yiwushi=True))
         if len(waits_deal) < n_waits:
             waits_deal.append(lambda h=hand: waits(h, min_huxi=6, yiwushi=True))
     return {"complete15": complete, "deal15": deal, "waits-deal15": waits_deal, "waits-ready15": waits_ready}

@@ -79,7 +79,8 @@ class TestR9_3YiwushiShape:
         hand = parse_cards("x2 x3 x4")
         ctx = python_only() if not accelerated else _nothing()
         with ctx:
-            with pytest.raises(AnalysisError, match=r"ju:x1 x5 x10 \(一五十\) is a 句 only with the rule option yiwushi"):
+            message = r"ju:x1 x5 x10 \(一五十\) is a 句 only with the rule option yiwushi"
+            with pytest.raises(AnalysisError, match=message):
                 analysis.arrangements(hand, table, min_huxi=0)
             with pytest.raises(AnalysisError, match="yiwushi"):
                 analysis.waits_counted(hand, table, 0)

@@ -58,7 +58,9 @@ R8 = {
 
 class TestPresets:
     def test_names(self) -> None:
-        assert preset_names() == ("qq", "changde", "changde_qmt", "hengyang", "huayang", "hunan", "liuhuqiang", "shihuka")
+        assert preset_names() == (
+            "qq", "changde", "changde_qmt", "hengyang", "huayang", "hunan", "liuhuqiang", "shihuka"
+        )  # fmt: skip
         assert {n for n in preset_names() if find_preset(n).family == "classic"} == set(R8)
 
     @pytest.mark.parametrize("name", list(R8))
