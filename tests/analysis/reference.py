@@ -259,26 +259,27 @@ def ref_waits(
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _partial_best(counts: tuple[int, ...]) -> int:
-    """The most 胡息 that some 句/绞/将 groups of these cards score, the rest left loose (memoised)."""
+def _partial_best(counts: tuple[int, ...], yiwushi: bool = False) -> int:
+    """The most 胡息 that some 句/绞/将 groups of these cards score, the rest left loose (memoised); with
+    ``yiwushi`` 一五十 is a 句 too (R9.3)."""
     k = next((i for i in range(NUM_KINDS) if counts[i]), None)
     if k is None:
         return 0
     # Either one copy of the lowest kind stays loose…
     left = list(counts)
     left[k] -= 1
-    best = _partial_best(tuple(left))
+    best = _partial_best(tuple(left), yiwushi)
     # …or it lies in some group.
-    for g in _CONTAINING[k]:
+    for g in (_CONTAINING_YIWUSHI if yiwushi else _CONTAINING)[k]:
         rest = list(counts)
         for c, n in _NEEDS[g]:
             rest[c] -= n
         if min(rest) >= 0:
-            best = max(best, g.huxi + _partial_best(tuple(rest)))
+            best = max(best, g.huxi + _partial_best(tuple(rest), yiwushi))
     return best
 
 
-def ref_partial_huxi(cards: Sequence[Card], *, keep_kan: bool) -> int:
+def ref_partial_huxi(cards: Sequence[Card], *, keep_kan: bool, yiwushi: bool = False) -> int:
     """The 胡息 of the best partial arrangement (R6.4) of ``cards``.
 
     With ``keep_kan``, three or four of a kind are a 坎 or 提 (never broken); otherwise any copies may
@@ -293,7 +294,7 @@ def ref_partial_huxi(cards: Sequence[Card], *, keep_kan: bool) -> int:
             if counts[k] >= 3:
                 fixed += _same(GroupKind.TI if counts[k] == 4 else GroupKind.KAN, k, counts[k]).huxi
                 counts[k] = 0
-        return fixed + _partial_best(tuple(counts))
+        return fixed + _partial_best(tuple(counts), yiwushi)
 
     def rec(k: int) -> int:  # choose, for each kind with 3+, a 坎/提 or not
         while k < NUM_KINDS and counts[k] < 3:

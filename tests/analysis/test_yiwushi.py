@@ -24,7 +24,7 @@ from paohuzi.cards import Card, parse_cards
 from paohuzi.groups import Group, GroupKind, is_sequence, parse_groups
 
 from ..support.accel import built
-from .reference import FREE_GROUPS, YIWUSHI_GROUPS, best_by_shape, ref_waits
+from .reference import FREE_GROUPS, YIWUSHI_GROUPS, best_by_shape, ref_partial_huxi, ref_waits
 
 SETTINGS = settings(max_examples=250, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 needs_accel = pytest.mark.skipif(analysis._ACCEL_Y is None, reason="the compiled 一五十 accelerator is not loaded")
@@ -233,3 +233,22 @@ class TestR9_3FiveGroups:
         # 提 九 9 + 提 叁 12 + 一二三 3 + 四五六 0 + 将 柒柒 = 24 胡息; 2 fours + 2 groups + 将 = 5 门子.
         assert a.huxi == 24 and len(a.groups) == 5
         assert sum(g.kind.four for g in a.groups) == 2
+
+
+class TestR9_3Partial:
+    """R7.3 逃跑 and R6.4 use the best partial arrangement: with ``yiwushi`` 一五十 counts as a scoring 句."""
+
+    def test_r9_3_partial_with_yiwushi(self) -> None:
+        cards = parse_cards("x1 x1 x2 x3 x5 x10 d1 d5 d10 d4")
+        assert analysis.partial_arrangement(cards).huxi == 3  # 一二三 only
+        a = analysis.partial_arrangement(cards, yiwushi=True)
+        assert a.huxi == 12 and [str(c) for c in a.loose] == ["d4"]  # + 一五十 3 + 壹伍拾 6
+
+    @settings(max_examples=200, deadline=None, derandomize=True)
+    @given(st.lists(st.sampled_from(_DECK), min_size=0, max_size=15))
+    def test_r9_3_partial_agrees_with_brute_force(self, cards: list[Card]) -> None:
+        if any(cards.count(c) > 4 for c in cards):
+            return
+        for yiwushi in (False, True):
+            got = analysis.partial_arrangement(cards, yiwushi=yiwushi).huxi
+            assert got == ref_partial_huxi(cards, keep_kan=True, yiwushi=yiwushi), (yiwushi, cards)
