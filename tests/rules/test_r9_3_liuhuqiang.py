@@ -256,3 +256,12 @@ def test_r9_3_rule_set_field_defaults_are_the_classic_behaviour() -> None:
     assert {k: defaults[k] for k in HAND_FIELDS} == {
         "players": 3, "dealer_cards": 21, "di": 1, "yiwushi": False, "mingwei": False
     }  # fmt: skip
+
+
+def test_r9_3_no_dealt_tianhu_on_15_card_hands() -> None:
+    """R9.3 decision: no automatic 3 提 / 5 坎 天胡 on 15-card hands (the same cards are one under hengyang)."""
+    from paohuzi.scoring import evaluate_tianhu_dealt
+
+    three_ti = parse_cards("x1x1x1x1 x4x4x4x4 d5d5d5d5 x2 x3")
+    assert evaluate_tianhu_dealt(three_ti, [], L) is None
+    assert evaluate_tianhu_dealt(three_ti, [], find_preset("hengyang")) is not None
