@@ -48,13 +48,13 @@ def partial_arrangement(cards: Sequence[Card], *, yiwushi: bool = False) -> Arra
     for offset in (0, 10):
         one, two, three, five, seven, ten = (counts[offset + p - 1] for p in (1, 2, 3, 5, 7, 10))
         # x2 is shared by 一二三 and 二七十, x1 and x10 by 一五十 (R9.3) too; all score the same, so take as many
-        # groups as fit (without 一五十 exactly as before: c stays 0).
+        # groups as fit (without 一五十 exactly as before: w stays 0).
         best = (0, 0, 0)
-        for c in range(min(one, five, ten) + 1 if yiwushi else 1):
-            for a in range(min(one - c, two, three) + 1):
-                b = min(two - a, seven, ten - c)
-                if a + b + c > sum(best):
-                    best = (a, b, c)
+        for w in range(min(one, five, ten) + 1 if yiwushi else 1):
+            for a in range(min(one - w, two, three) + 1):
+                b = min(two - a, seven, ten - w)
+                if a + b + w > sum(best):
+                    best = (a, b, w)
         for points, n in (((1, 2, 3), best[0]), ((2, 7, 10), best[1]), ((1, 5, 10), best[2])):
             for _ in range(n):
                 kinds = tuple(CARDS[offset + p - 1] for p in points)
