@@ -265,3 +265,50 @@ def test_r9_3_no_dealt_tianhu_on_15_card_hands() -> None:
     three_ti = parse_cards("x1x1x1x1 x4x4x4x4 d5d5d5d5 x2 x3")
     assert evaluate_tianhu_dealt(three_ti, [], L) is None
     assert evaluate_tianhu_dealt(three_ti, [], find_preset("hengyang")) is not None
+
+
+# R6.2 under 六胡抢: the win evaluate picks has the family's maximum points among ALL complete arrangements of the
+# cards (the brute-force reference, 一五十 included with the option), then the most 胡息.
+L_RULES = [
+    L,
+    L.with_options(tun="1xi1tun", xing="sui"),
+    L.with_options(di=2, xing="fan", yiwushi=True),
+    L.with_options(zimo="none", cap=50, yiwushi=True, min_huxi=9),
+    L.with_options(hongheidian=False, players=3, yiwushi=True),
+]
+
+
+@st.composite
+def hands15(draw: st.DrawFn) -> tuple[list[Card], tuple[object, ...], Card, Source]:
+    from tests.analysis.reference import FREE_GROUPS, YIWUSHI_GROUPS
+
+    shapes = [g.cards for g in FREE_GROUPS + YIWUSHI_GROUPS if len(g.cards) == 3] + [
+        (Card(k),) * 3 for k in range(20)
+    ]
+    four = draw(st.booleans())
+    cards: list[Card] = [c for _ in range(3 if four else 5) for c in draw(st.sampled_from(shapes))]
+    if four:
+        cards += [Card(draw(st.integers(0, 19)))] * 4 + [Card(draw(st.integers(0, 19)))] * 2
+    card = cards.pop(draw(st.integers(0, len(cards) - 1)))
+    return cards, (), card, draw(st.sampled_from([Source.SELF, Source.OTHER, Source.DISCARD]))
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(hands15(), st.sampled_from(L_RULES), st.sampled_from([None, Card.X1, Card.D2, Card.X10]))
+def test_r6_2_r9_3_chosen_win_has_the_maximum_points(
+    h: tuple[list[Card], tuple[object, ...], Card, Source], rules: RuleSet, xing_card: Card | None
+) -> None:
+    from paohuzi.analysis import Arrangement
+    from tests.analysis.reference import all_arrangements
+
+    hand, _table, card, source = h
+    if max((hand + [card]).count(c) for c in set(hand) | {card}) > 4:
+        return
+    facts = PlayFacts(xing_card=xing_card if rules.xing != "none" else None)
+    win = evaluate(hand, (), card, source, rules, facts=facts)
+    best: tuple[int, int] | None = None
+    for ref in all_arrangements(hand, (), card, source.value, rules.yiwushi):
+        if ref.huxi >= rules.min_huxi:
+            s = score(Arrangement(ref.groups, ref.huxi, ref.duidui), rules, zimo=source is Source.SELF, facts=facts)
+            best = max(best or (s.points, ref.huxi), (s.points, ref.huxi))
+    assert (None if win is None else (win.points, win.huxi)) == best
