@@ -286,9 +286,13 @@ def hands15(draw: st.DrawFn) -> tuple[list[Card], tuple[object, ...], Card, Sour
         (Card(k),) * 3 for k in range(20)
     ]
     four = draw(st.booleans())
-    cards: list[Card] = [c for _ in range(3 if four else 5) for c in draw(st.sampled_from(shapes))]
+    cards: list[Card] = []
     if four:
-        cards += [Card(draw(st.integers(0, 19)))] * 4 + [Card(draw(st.integers(0, 19)))] * 2
+        cards += [Card(draw(st.integers(0, 19)))] * 4
+        cards += [draw(st.sampled_from([Card(k) for k in range(20) if cards.count(Card(k)) <= 2]))] * 2
+    while len(cards) < 15:  # whole groups only, never a fifth copy (R1)
+        shape = draw(st.sampled_from([g for g in shapes if all(cards.count(c) + g.count(c) <= 4 for c in g)]))
+        cards += shape
     card = cards.pop(draw(st.integers(0, len(cards) - 1)))
     return cards, (), card, draw(st.sampled_from([Source.SELF, Source.OTHER, Source.DISCARD]))
 
