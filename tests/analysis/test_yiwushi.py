@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -252,3 +253,30 @@ class TestR9_3Partial:
         for yiwushi in (False, True):
             got = analysis.partial_arrangement(cards, yiwushi=yiwushi).huxi
             assert got == ref_partial_huxi(cards, keep_kan=True, yiwushi=yiwushi), (yiwushi, cards)
+
+
+@needs_accel
+def test_r9_3_a_stale_yiwushi_build_is_not_used(tmp_path: Path) -> None:
+    """``_accel_yiwushi`` is compiled from the same sources as ``_accel``: an edit of them after the build makes
+    both refuse themselves (the pure path answers), so an edit never runs old compiled 一五十 code."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from ..support.accel import PACKAGE
+
+    copy = tmp_path / "paohuzi"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "web"))
+    probe = "import paohuzi.analysis as m; print(m._ACCEL_Y is not None)"
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    env.pop("PAOHUZI_PURE", None)
+
+    def loaded() -> bool:
+        out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+        return out.stdout.strip() == "True"
+
+    assert loaded()
+    with (copy / "_accel_search.pxi").open("a", encoding="utf-8") as f:
+        f.write("\n# edited after the build\n")
+    assert not loaded()
