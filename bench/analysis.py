@@ -9,6 +9,9 @@ Categories (one line each):
 - ``waits-ready`` ``waits()`` of a hand one card short of complete (a complete hand less its card won)
 - ``complete-all`` ``arrangements_all()`` (every arrangement, for the R9 families) on the ``complete`` hands
 - ``waits-ready-all`` ``waits_all_counted()`` of the ``waits-ready`` hands
+- ``complete15``, ``deal15``, ``waits-deal15``, ``waits-ready15``: the same on 15-card hands (衡阳六胡抢, R9.3:
+  5 门子, 起胡 6) with 一五十 (``yiwushi=True``): complete hands of 5 groups (or a 提, 3 groups and a 将), a dealt
+  14-card hand and a card, waits of a dealt 14-card hand and of a complete hand less its card
 
 Three figures per category, each the median over the corpus of µs per request, then the median of that
 over the repetitions (with the range of the repetitions):
@@ -36,6 +39,8 @@ from pathlib import Path
 
 from paohuzi import analysis
 from paohuzi.analysis import Source, arrangements, arrangements_all, waits, waits_all_counted
+from paohuzi.cards import CARDS, Card
+from paohuzi.groups import MIXED_SHAPES_YIWUSHI
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -101,7 +106,53 @@ def corpus(n: int, n_waits: int, seed: int = 2024) -> dict[str, list[Request]]:
         "waits-ready": waits_ready,
         "complete-all": complete_all,
         "waits-ready-all": waits_ready_all,
+        **corpus15(n, n_waits, rng),
     }
+
+
+def _complete15(rng: random.Random) -> list[Card] | None:
+    """15 cards of 5 门子 (句/绞 with 一五十, or 坎), or a 提 + 3 of them + a 将 (R9.3); None past 4 of a kind."""
+    four = rng.random() < 0.3
+    cards: list[int] = []
+    for _ in range(3 if four else 5):
+        if rng.random() < 0.25:
+            cards += [rng.randrange(20)] * 3
+        else:
+            cards += rng.choice(MIXED_SHAPES_YIWUSHI).cards
+    if four:
+        cards += [rng.randrange(20)] * 4 + [rng.randrange(20)] * 2
+    if max(cards.count(k) for k in set(cards)) > 4:
+        return None
+    return [CARDS[k] for k in cards]
+
+
+def corpus15(n: int, n_waits: int, rng: random.Random) -> dict[str, list[Request]]:
+    """15-card hands with 一五十 (R9.3 六胡抢, 起胡 6): the categories ending in 15."""
+    sources = (Source.SELF, Source.OTHER, Source.DISCARD)
+    complete: list[Request] = []
+    waits_ready: list[Request] = []
+    while len(complete) < n:
+        cards = _complete15(rng)
+        if cards is None:
+            continue
+        card = cards.pop(rng.randrange(len(cards)))
+        source = rng.choice(sources)
+        if not arrangements(cards, (), card, source, min_huxi=6, yiwushi=True):
+            continue
+        complete.append(lambda h=cards, c=card, s=source: arrangements(h, (), c, s, min_huxi=6, yiwushi=True))
+        if len(waits_ready) < n_waits:
+            waits_ready.append(lambda h=cards: waits(h, min_huxi=6, yiwushi=True))
+    deck = [CARDS[k] for k in range(20) for _ in range(4)]
+    deal: list[Request] = []
+    waits_deal: list[Request] = []
+    while len(deal) < n:
+        drawn = rng.sample(deck, 15)
+        hand, card = drawn[:14], drawn[14]
+        source = rng.choice(sources)
+        deal.append(lambda h=hand, c=card, s=source: arrangements(h, (), c, s, min_huxi=6, yiwushi=True))
+        if len(waits_deal) < n_waits:
+            waits_deal.append(lambda h=hand: waits(h, min_huxi=6, yiwushi=True))
+    return {"complete15": complete, "deal15": deal, "waits-deal15": waits_deal, "waits-ready15": waits_ready}
 
 
 def _clear() -> None:

@@ -92,6 +92,7 @@ cdef object CARDS = None
 cdef object K_TI, K_PAO, K_WEI, K_CHOUWEI, K_KAN, K_PENG, K_JU, K_JIAO, K_JIANG
 cdef object S_NONE, S_SELF, S_OTHER, S_DISCARD
 cdef bint ready = False
+cdef bint REFUSE_YIWUSHI = True  # a table 一五十 is left to the pure path (it raises) unless the tables allow it
 cdef tuple EMPTY = ()
 cdef Py_ssize_t OFF_KIND = -1, OFF_CARDS = -1, OFF_HUXI = -1   # Group's slots, or -1: read by name
 cdef Maker ARRANGEMENT = None
@@ -123,6 +124,8 @@ def setup(tables):
     CARDS = tables["CARDS"]
     K_TI, K_PAO, K_WEI, K_CHOUWEI, K_KAN, K_PENG, K_JU, K_JIAO, K_JIANG = tables["kinds"]
     S_NONE, S_SELF, S_OTHER, S_DISCARD = tables["sources"]
+    global REFUSE_YIWUSHI
+    REFUSE_YIWUSHI = not tables["YIWUSHI"]
     GUARD = tables["GUARD"]
     LOW = tables["LOW"]
     for i in range(NUM):

@@ -38,7 +38,7 @@ def clear():
         memo_vals = <int32_t *>calloc(MEMO_SIZE, sizeof(int32_t))
         if memo_keys == NULL or memo_vals == NULL:
             raise MemoryError()
-    else:
+    elif memo_used:  # an empty memo is all zero already (analysis.clear_cache clears both shape sets' memos)
         memset(memo_keys, 0, MEMO_SIZE * sizeof(uint64_t))
     memo_used = 0
 
@@ -248,6 +248,10 @@ cdef int read_hand(object hand, tuple table, HState *h) except -2:
         elif kind is K_JU or kind is K_JIAO:
             h.tcode[i] = TG_MIXED
             h.table_mixed = 1
+            # 一五十 (x1 x5 x10, the one scoring 句 with a 5) without the rule option: the pure path raises (R9.3).
+            if REFUSE_YIWUSHI and kind is K_JU and PyTuple_GET_SIZE(cards) == 3 and (
+                    PyLong_AsLong(<object>PyTuple_GET_ITEM(cards, 1)) % 10 == 4):
+                return -1
         elif kind is K_WEI or kind is K_CHOUWEI:
             h.tcode[i] = TG_WEI
         elif kind is K_PENG:

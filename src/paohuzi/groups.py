@@ -28,7 +28,8 @@ from paohuzi.cards import NUM_KINDS, Card, NotationError, PaohuziError, parse_ca
 __all__ = [
     "GroupKind", "Group", "GroupError", "TABLE_KINDS", "HAND_KINDS", "SCORING_SEQUENCES", "is_sequence", "is_jiao",
     "Shape", "SAME_KIND_HUXI", "SCORING_SEQUENCE_HUXI", "SEQUENCE_SHAPES", "JIAO_SHAPES", "MIXED_SHAPES",
-    "SHAPE_OF", "PARTNERS", "same_kind_huxi", "parse_groups", "format_groups",
+    "SHAPE_OF", "PARTNERS", "same_kind_huxi", "parse_groups", "format_groups", "YIWUSHI_SHAPES",
+    "MIXED_SHAPES_YIWUSHI", "PARTNERS_YIWUSHI", "is_yiwushi", "mixed_shapes", "partners",
 ]
 
 
@@ -151,13 +152,39 @@ SEQUENCE_SHAPES: tuple[Shape, ...] = _sequence_shapes()
 JIAO_SHAPES: tuple[Shape, ...] = _jiao_shapes()
 #: Every group of mixed kinds, 句 then 绞: what 吃 can form and what a hand's loose cards split into.
 MIXED_SHAPES: tuple[Shape, ...] = SEQUENCE_SHAPES + JIAO_SHAPES
-#: The shape of three ascending card kind indices, for the mixed groups.
+#: 一五十 / 壹伍拾, a 句 like 二七十 (3 / 6 胡息) only with the rule option ``yiwushi`` (R9.3 六胡抢).
+YIWUSHI_SHAPES: tuple[Shape, ...] = tuple(
+    Shape(GroupKind.JU, (base, base + 4, base + 9), SCORING_SEQUENCE_HUXI[big]) for big, base in ((0, 0), (1, 10))
+)
+#: The mixed groups with ``yiwushi`` (R9.3): the 句 of R3, 一五十, then the 绞 (the search's order in a slot).
+MIXED_SHAPES_YIWUSHI: tuple[Shape, ...] = SEQUENCE_SHAPES + YIWUSHI_SHAPES + JIAO_SHAPES
+#: The shape of three ascending card kind indices, for the mixed groups (R3, without 一五十).
 SHAPE_OF: dict[tuple[int, int, int], Shape] = {s.cards: s for s in MIXED_SHAPES}
+# Every shape a Group may hold: a Group is rule-free; what the rules let a player form is checked where the rules
+# are known (the analysis refuses a table 一五十 without ``yiwushi``; the engine offers 吃 from the rules' shapes).
+_ANY_SHAPE: dict[tuple[int, int, int], Shape] = {s.cards: s for s in MIXED_SHAPES_YIWUSHI}
 
 
-def _partners() -> tuple[tuple[tuple[int, int], ...], ...]:
+def mixed_shapes(yiwushi: bool) -> tuple[Shape, ...]:
+    """The 句 and 绞 a rule set's players form: R3's, and 一五十 with the option ``yiwushi`` (R9.3)."""
+    return MIXED_SHAPES_YIWUSHI if yiwushi else MIXED_SHAPES
+
+
+def is_yiwushi(cards: Sequence[Card]) -> bool:
+    """True for 一五十 or 壹伍拾 (R9.3), in any order.
+
+    >>> is_yiwushi(parse_cards("x10 x1 x5")), is_yiwushi(parse_cards("x1 x5 d10"))
+    (True, False)
+    """
+    return len(cards) == 3 and tuple(sorted(int(c) for c in cards)) in _YIWUSHI_CARDS
+
+
+_YIWUSHI_CARDS = frozenset(s.cards for s in YIWUSHI_SHAPES)
+
+
+def _partners(shapes: tuple[Shape, ...] = MIXED_SHAPES) -> tuple[tuple[tuple[int, int], ...], ...]:
     table: list[set[tuple[int, int]]] = [set() for _ in range(NUM_KINDS)]
-    for shape in MIXED_SHAPES:
+    for shape in shapes:
         a, b, c = shape.cards
         table[a].add((b, c))
         table[b].add((a, c))
@@ -167,6 +194,13 @@ def _partners() -> tuple[tuple[tuple[int, int], ...], ...]:
 
 #: For each card kind k, the pairs of card kinds (a, b), a <= b, that form a 句 or 绞 with k (R3), ascending.
 PARTNERS: tuple[tuple[tuple[int, int], ...], ...] = _partners()
+#: :data:`PARTNERS` with 一五十 (R9.3 ``yiwushi``).
+PARTNERS_YIWUSHI: tuple[tuple[tuple[int, int], ...], ...] = _partners(MIXED_SHAPES_YIWUSHI)
+
+
+def partners(yiwushi: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """:data:`PARTNERS` of a rule set: with 一五十 under ``yiwushi`` (R9.3)."""
+    return PARTNERS_YIWUSHI if yiwushi else PARTNERS
 
 
 def same_kind_huxi(kind: GroupKind, card: int) -> int:
@@ -178,10 +212,12 @@ def same_kind_huxi(kind: GroupKind, card: int) -> int:
     return SAME_KIND_HUXI[kind][1 if card >= 10 else 0]
 
 
-def is_sequence(cards: Sequence[Card]) -> bool:
-    """True if three cards of one case are consecutive points or 二七十 (R3)."""
+def is_sequence(cards: Sequence[Card], *, yiwushi: bool = False) -> bool:
+    """True if three cards of one case are consecutive points or 二七十 (R3), or 一五十 with ``yiwushi`` (R9.3)."""
     shape = _shape_of(cards)
-    return shape is not None and shape.kind is GroupKind.JU
+    if shape is None:
+        return yiwushi and is_yiwushi(cards)
+    return shape.kind is GroupKind.JU
 
 
 def is_jiao(cards: Sequence[Card]) -> bool:
@@ -219,9 +255,9 @@ class Group:
             if len(set(cards)) != 1:
                 raise GroupError(f"{kind.value} ({kind.chinese}) needs cards of one kind, got {self._text()}")
         elif kind is GroupKind.JU:
-            if not is_sequence(cards):
+            if not is_sequence(cards, yiwushi=True):
                 raise GroupError(
-                    f"ju (句) needs three consecutive cards of one case or 二七十, got {self._text()}"
+                    f"ju (句) needs three consecutive cards of one case or 二七十 (or 一五十, R9.3), got {self._text()}"
                 )
         elif not is_jiao(cards):
             raise GroupError(
@@ -236,7 +272,7 @@ class Group:
         cards = self.cards
         if self.kind.same_kind:
             return same_kind_huxi(self.kind, cards[0])
-        return SHAPE_OF[(cards[0], cards[1], cards[2])].huxi
+        return _ANY_SHAPE[(cards[0], cards[1], cards[2])].huxi
 
     @property
     def card(self) -> Card:
@@ -254,7 +290,7 @@ class Group:
         known = _CHI_MADE.get(key) if key is not None and cls is Group else None
         if known is not None:
             return known
-        if is_sequence(cards):
+        if is_sequence(cards, yiwushi=True):  # 一五十 (R9.3): whether the rules allow it is checked by the caller
             made = cls(GroupKind.JU, tuple(cards))
         elif is_jiao(cards):
             made = cls(GroupKind.JIAO, tuple(cards))

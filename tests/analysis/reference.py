@@ -21,7 +21,8 @@ R6.1, as implemented here:
   (anything not forced above)             may join the free hand cards in a 句, 绞 or the 将
   ======================================  ==========================================================
 
-- The other hand cards (outside 提/坎) all go into 句 (consecutive points of one case, or 二七十), 绞
+- The other hand cards (outside 提/坎) all go into 句 (consecutive points of one case, or 二七十; with the
+  option ``yiwushi`` of R9.3 also 一五十 / 壹伍拾), 绞
   (one point, two of one case and one of the other) or the 将 pair.
 - Exactly one 将 when any 提 or 跑 is among all groups after the win (table, hand fours, the card's
   group); no 将 otherwise.
@@ -72,10 +73,14 @@ def _templates() -> list[Group]:
 
 #: Every group that free hand cards can form (R3: 句, 绞, 将).
 FREE_GROUPS: tuple[Group, ...] = tuple(_templates())
+#: 一五十 and 壹伍拾 (R9.3, option ``yiwushi``): a 句 of 3 / 6 胡息.
+YIWUSHI_GROUPS: tuple[Group, ...] = tuple(
+    Group(GroupKind.JU, tuple(Card.of(q, big) for q in (1, 5, 10))) for big in (False, True)
+)
 
 # For each group: the card counts it needs.
 _NEEDS: dict[Group, tuple[tuple[int, int], ...]] = {}
-for _g in FREE_GROUPS:
+for _g in FREE_GROUPS + YIWUSHI_GROUPS:
     _need: dict[int, int] = {}
     for _c in _g.cards:
         _need[int(_c)] = _need.get(int(_c), 0) + 1
@@ -83,9 +88,10 @@ for _g in FREE_GROUPS:
 
 # The groups containing each card kind.
 _CONTAINING: list[list[Group]] = [[g for g in FREE_GROUPS if k in g.cards] for k in Card]
+_CONTAINING_YIWUSHI: list[list[Group]] = [[g for g in FREE_GROUPS + YIWUSHI_GROUPS if k in g.cards] for k in Card]
 
 
-def free_partitions(counts: list[int], max_jiang: int) -> Iterator[list[Group]]:
+def free_partitions(counts: list[int], max_jiang: int, yiwushi: bool = False) -> Iterator[list[Group]]:
     """Every partition of the cards counted in ``counts`` into 句/绞/将, with at most ``max_jiang`` 将.
 
     The lowest card kind present must lie in some group; try every group that holds it, then recurse.
@@ -95,7 +101,7 @@ def free_partitions(counts: list[int], max_jiang: int) -> Iterator[list[Group]]:
     if k is None:
         yield []
         return
-    for g in _CONTAINING[k]:
+    for g in (_CONTAINING_YIWUSHI if yiwushi else _CONTAINING)[k]:
         is_jiang = g.kind is GroupKind.JIANG
         if is_jiang and max_jiang == 0:
             continue
@@ -103,7 +109,7 @@ def free_partitions(counts: list[int], max_jiang: int) -> Iterator[list[Group]]:
         if all(counts[c] >= n for c, n in need):
             for c, n in need:
                 counts[c] -= n
-            for rest in free_partitions(counts, max_jiang - is_jiang):
+            for rest in free_partitions(counts, max_jiang - is_jiang, yiwushi):
                 yield [g, *rest]
             for c, n in need:
                 counts[c] += n
@@ -203,13 +209,17 @@ def arrangement_key(groups: Sequence[Group]) -> tuple[tuple[str, tuple[int, ...]
 
 
 def all_arrangements(
-    hand: Sequence[Card], table: Sequence[Group] = (), card: Card | None = None, source: str = NONE
+    hand: Sequence[Card],
+    table: Sequence[Group] = (),
+    card: Card | None = None,
+    source: str = NONE,
+    yiwushi: bool = False,
 ) -> Iterator[RefArrangement]:
-    """Every complete arrangement (R6.1) of the cards, whatever its 胡息."""
+    """Every complete arrangement (R6.1) of the cards, whatever its 胡息 (``yiwushi``: 一五十 is a 句, R9.3)."""
     for use in card_uses(hand, table, card, source):
         base = (*use.table, *use.fixed)
         need_jiang = any(g.kind.four for g in base)
-        for part in free_partitions(list(use.free), 1 if need_jiang else 0):
+        for part in free_partitions(list(use.free), 1 if need_jiang else 0, yiwushi):
             n_jiang = sum(g.kind is GroupKind.JIANG for g in part)
             if n_jiang != (1 if need_jiang else 0):
                 continue
@@ -224,48 +234,52 @@ def best_by_shape(
     source: str = NONE,
     *,
     min_huxi: int = 15,
+    yiwushi: bool = False,
 ) -> dict[bool, int]:
     """{duidui: the best 胡息 of that shape}, only for shapes reaching ``min_huxi``; {} if incomplete."""
     best: dict[bool, int] = {}
-    for a in all_arrangements(hand, table, card, source):
+    for a in all_arrangements(hand, table, card, source, yiwushi):
         if a.huxi >= min_huxi and a.huxi > best.get(a.duidui, -1):
             best[a.duidui] = a.huxi
     return best
 
 
-def ref_waits(hand: Sequence[Card], table: Sequence[Group] = (), *, min_huxi: int = 15) -> dict[Card, dict[bool, int]]:
+def ref_waits(
+    hand: Sequence[Card], table: Sequence[Group] = (), *, min_huxi: int = 15, yiwushi: bool = False
+) -> dict[Card, dict[bool, int]]:
     """听牌: each kind (still drawable) whose own draw completes the hand, with its best 胡息 per shape."""
     counts = check_counts(hand, table, None)
     out: dict[Card, dict[bool, int]] = {}
     for k in Card:
         if counts[k] < 4:
-            best = best_by_shape(hand, table, k, SELF, min_huxi=min_huxi)
+            best = best_by_shape(hand, table, k, SELF, min_huxi=min_huxi, yiwushi=yiwushi)
             if best:
                 out[k] = best
     return out
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _partial_best(counts: tuple[int, ...]) -> int:
-    """The most 胡息 that some 句/绞/将 groups of these cards score, the rest left loose (memoised)."""
+def _partial_best(counts: tuple[int, ...], yiwushi: bool = False) -> int:
+    """The most 胡息 that some 句/绞/将 groups of these cards score, the rest left loose (memoised); with
+    ``yiwushi`` 一五十 is a 句 too (R9.3)."""
     k = next((i for i in range(NUM_KINDS) if counts[i]), None)
     if k is None:
         return 0
     # Either one copy of the lowest kind stays loose…
     left = list(counts)
     left[k] -= 1
-    best = _partial_best(tuple(left))
+    best = _partial_best(tuple(left), yiwushi)
     # …or it lies in some group.
-    for g in _CONTAINING[k]:
+    for g in (_CONTAINING_YIWUSHI if yiwushi else _CONTAINING)[k]:
         rest = list(counts)
         for c, n in _NEEDS[g]:
             rest[c] -= n
         if min(rest) >= 0:
-            best = max(best, g.huxi + _partial_best(tuple(rest)))
+            best = max(best, g.huxi + _partial_best(tuple(rest), yiwushi))
     return best
 
 
-def ref_partial_huxi(cards: Sequence[Card], *, keep_kan: bool) -> int:
+def ref_partial_huxi(cards: Sequence[Card], *, keep_kan: bool, yiwushi: bool = False) -> int:
     """The 胡息 of the best partial arrangement (R6.4) of ``cards``.
 
     With ``keep_kan``, three or four of a kind are a 坎 or 提 (never broken); otherwise any copies may
@@ -280,7 +294,7 @@ def ref_partial_huxi(cards: Sequence[Card], *, keep_kan: bool) -> int:
             if counts[k] >= 3:
                 fixed += _same(GroupKind.TI if counts[k] == 4 else GroupKind.KAN, k, counts[k]).huxi
                 counts[k] = 0
-        return fixed + _partial_best(tuple(counts))
+        return fixed + _partial_best(tuple(counts), yiwushi)
 
     def rec(k: int) -> int:  # choose, for each kind with 3+, a 坎/提 or not
         while k < NUM_KINDS and counts[k] < 3:

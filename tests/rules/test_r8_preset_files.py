@@ -8,7 +8,7 @@ import pytest
 
 from paohuzi.cards import PaohuziError
 from paohuzi.rules import FAN_TABLES, HUAYANG_LEVELS, RuleSet, RuleSetError, find_preset, preset_names
-from paohuzi.rules.families import FAMILY_FIELDS
+from paohuzi.rules.families import FAMILY_FIELDS, HAND_FIELDS
 
 # The R8 table of docs/rules.md, column by column ("名堂 table" A/B/C is fan_table qq/hunan/huayang).
 R8 = {
@@ -58,7 +58,9 @@ R8 = {
 
 class TestPresets:
     def test_names(self) -> None:
-        assert preset_names() == ("qq", "changde", "changde_qmt", "hengyang", "huayang", "hunan", "shihuka")
+        assert preset_names() == (
+            "qq", "changde", "changde_qmt", "hengyang", "huayang", "hunan", "liuhuqiang", "shihuka"
+        )  # fmt: skip
         assert {n for n in preset_names() if find_preset(n).family == "classic"} == set(R8)
 
     @pytest.mark.parametrize("name", list(R8))
@@ -74,7 +76,7 @@ class TestPresets:
         house = {"rounds", "zimo", "cap", "must_hu", "discarder_pays", "first_dealer"}
         # the R9 fields (issue 29) belong to the families, tests/rules/test_r9_families.py
         options = {f.name for f in dataclasses.fields(RuleSet)} - {"name", "title", "huayang_level"} - house
-        options -= set(FAMILY_FIELDS)
+        options -= set(FAMILY_FIELDS) | set(HAND_FIELDS)  # and issue 30's (R9.3), tests/rules/test_r9_3_liuhuqiang.py
         for name, table in R8.items():
             assert options <= set(table), name
 
@@ -116,7 +118,7 @@ class TestPresets:
         with pytest.raises(RuleSetError) as err:
             find_preset(bad)  # type: ignore[arg-type]
         assert "unknown rules preset" in str(err.value)
-        assert "qq, changde, changde_qmt, hengyang, huayang, hunan, shihuka" in str(err.value)
+        assert "qq, changde, changde_qmt, hengyang, huayang, hunan, liuhuqiang, shihuka" in str(err.value)
 
     def test_frozen(self) -> None:
         with pytest.raises(dataclasses.FrozenInstanceError):
@@ -175,6 +177,6 @@ class TestOptions:
             RuleSet.from_dict({"name": "hunan", "bogus": 1})
 
     def test_constants(self) -> None:
-        assert FAN_TABLES == ("qq", "hunan", "huayang", "changde", "changde_qmt", "shihuka")
+        assert FAN_TABLES == ("qq", "hunan", "huayang", "changde", "changde_qmt", "shihuka", "liuhuqiang")
         assert HUAYANG_LEVELS == ("basic", "half")
         assert issubclass(RuleSetError, PaohuziError)

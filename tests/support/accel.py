@@ -45,13 +45,19 @@ def check_loaded_when_built(accelerated: bool, stem: str, what: str) -> None:
 
 @contextmanager
 def python_only(module: ModuleType) -> Iterator[None]:
-    """Switch ``module``'s accelerator (its ``_ACCEL``) off for the calls in the block."""
+    """Switch ``module``'s accelerator (its ``_ACCEL``, and ``_ACCEL_Y``, the 一五十 copy of R9.3, where it has one)
+    off for the calls in the block."""
     saved = module._ACCEL
+    saved_y = getattr(module, "_ACCEL_Y", None)
     module._ACCEL = None
+    if saved_y is not None:
+        module._ACCEL_Y = None
     try:
         yield
     finally:
         module._ACCEL = saved
+        if saved_y is not None:
+            module._ACCEL_Y = saved_y
 
 
 def check_a_stale_copy_is_refused(tmp_path: Path, user: str, stem: str) -> None:

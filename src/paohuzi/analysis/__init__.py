@@ -61,20 +61,26 @@ __all__ = [
 ]
 
 
-def _load_accelerator() -> ModuleType | None:
+def _load_accelerator(y: int = 0) -> ModuleType | None:
     """The compiled accelerator, set up with the pure module's tables, or None (not built, stale, or
-    ``PAOHUZI_PURE=1``)."""
+    ``PAOHUZI_PURE=1``). ``y`` 1: its copy with 一五十 (``paohuzi._accel_yiwushi``, the same C source compiled as a
+    second module, so that each shape set has its own tables and memo; R9.3)."""
     try:
-        from paohuzi import _accel  # type: ignore[attr-defined]  # compiled; absent without a C compiler
+        if y:
+            from paohuzi import _accel_yiwushi as accel  # type: ignore[attr-defined]  # compiled, like _accel
+        else:
+            from paohuzi import _accel as accel  # type: ignore[attr-defined]  # compiled; absent without a C compiler
     except ImportError:
         return None
-    if not _accel.usable():
+    if not accel.usable():
         return None
-    _accel.setup(pure.accel_tables())
-    return _accel  # type: ignore[no-any-return]
+    accel.setup(pure.accel_tables(y))
+    return accel  # type: ignore[no-any-return]
 
 
 _ACCEL = _load_accelerator()
+#: The accelerator of the shape set with 一五十 (rule option ``yiwushi``, R9.3), or None: then the pure path.
+_ACCEL_Y = _load_accelerator(1) if _ACCEL is not None else None
 #: True when the compiled accelerator answers (the tests check it is loaded whenever it was built).
 ACCELERATED: bool = _ACCEL is not None
 
@@ -90,8 +96,9 @@ def clear_cache() -> None:
     """Forget the search memo (for benchmarks that measure cold analyses)."""
     pure.clear_cache()
     every.clear_cache()
-    if _ACCEL is not None:
-        _ACCEL.clear()
+    for accel in (_ACCEL, _ACCEL_Y):
+        if accel is not None:
+            accel.clear()
 
 
 def arrangements(
@@ -101,6 +108,7 @@ def arrangements(
     source: Source = Source.NONE,
     *,
     min_huxi: int = 15,
+    yiwushi: bool = False,
 ) -> tuple[Arrangement, ...]:
     """The best arrangement of each shape of a complete hand (R6.1, R6.2), or ``()`` if it is not complete.
 
@@ -125,11 +133,12 @@ def arrangements(
     >>> arrangements(parse_cards("x1 x2"), [], Card.X4, Source.SELF, min_huxi=0)
     ()
     """
-    if _ACCEL is not None:
-        found: tuple[Arrangement, ...] | None = _ACCEL.arrangements(hand, table, card, source, min_huxi)
+    accel = _ACCEL_Y if yiwushi else _ACCEL
+    if accel is not None:
+        found: tuple[Arrangement, ...] | None = accel.arrangements(hand, table, card, source, min_huxi)
         if found is not None:
             return found
-    return pure.arrangements(hand, table, card, source, min_huxi)
+    return pure.arrangements(hand, table, card, source, min_huxi, 1 if yiwushi else 0)
 
 
 def arrangements_counted(
@@ -138,6 +147,8 @@ def arrangements_counted(
     card: Card | None,
     source: Source,
     min_huxi: int,
+    *,
+    yiwushi: bool = False,
 ) -> tuple[tuple[Arrangement, ...], int, int, int]:
     """:func:`arrangements`, with the red (红字) and big (大字) cards among the winner's cards and how many
     cards there are — the same for every arrangement of these cards; ``((), 0, 0, 0)`` if not complete.
@@ -148,13 +159,14 @@ def arrangements_counted(
     >>> [str(g) for g in found[0].groups], red, big, n
     (['ju:d1 d2 d3', 'ju:x2 x7 x10'], 4, 3, 6)
     """
-    if _ACCEL is not None:
-        found: tuple[tuple[Arrangement, ...], int, int, int] | None = _ACCEL.arrangements_counted(
+    accel = _ACCEL_Y if yiwushi else _ACCEL
+    if accel is not None:
+        found: tuple[tuple[Arrangement, ...], int, int, int] | None = accel.arrangements_counted(
             hand, table, card, source, min_huxi
         )
         if found is not None:
             return found
-    return pure.arrangements_counted(hand, table, card, source, min_huxi)
+    return pure.arrangements_counted(hand, table, card, source, min_huxi, 1 if yiwushi else 0)
 
 
 def validate(
@@ -164,14 +176,16 @@ def validate(
     source: Source = Source.NONE,
     *,
     min_huxi: int = 15,
+    yiwushi: bool = False,
 ) -> None:
     """Raise exactly the :class:`AnalysisError` that :func:`arrangements` would raise for these arguments,
     without the search: for callers that already know the answer is "not a win" (a discard that may not be
     won, R4.2) but must still refuse bad input.
     """
-    if _ACCEL is not None and _ACCEL.validate(hand, table, card, source, min_huxi):
+    accel = _ACCEL_Y if yiwushi else _ACCEL
+    if accel is not None and accel.validate(hand, table, card, source, min_huxi):
         return
-    pure.validate(hand, table, card, source, min_huxi)
+    pure.validate(hand, table, card, source, min_huxi, 1 if yiwushi else 0)
 
 
 def is_complete(
@@ -181,17 +195,19 @@ def is_complete(
     source: Source = Source.NONE,
     *,
     min_huxi: int = 15,
+    yiwushi: bool = False,
 ) -> bool:
     """True if the cards are complete (R6.1) with at least ``min_huxi`` 胡息. Same arguments as :func:`arrangements`."""
-    if _ACCEL is not None:
-        found: bool | None = _ACCEL.is_complete(hand, table, card, source, min_huxi)
+    accel = _ACCEL_Y if yiwushi else _ACCEL
+    if accel is not None:
+        found: bool | None = accel.is_complete(hand, table, card, source, min_huxi)
         if found is not None:
             return found
-    return bool(pure.arrangements(hand, table, card, source, min_huxi))
+    return bool(pure.arrangements(hand, table, card, source, min_huxi, 1 if yiwushi else 0))
 
 
 def waits(
-    hand: Sequence[Card], table: Sequence[Group] = (), *, min_huxi: int = 15
+    hand: Sequence[Card], table: Sequence[Group] = (), *, min_huxi: int = 15, yiwushi: bool = False
 ) -> dict[Card, tuple[Arrangement, ...]]:
     """听牌: every card kind whose own draw would complete the hand, with its arrangements (R6), in card order.
 
@@ -201,15 +217,16 @@ def waits(
     >>> sorted(str(c) for c in waits(parse_cards("x1 x2 x3 x7 x10"), min_huxi=0))
     ['x2']
     """
-    if _ACCEL is not None:
-        found: dict[Card, tuple[Arrangement, ...]] | None = _ACCEL.waits(hand, table, min_huxi)
+    accel = _ACCEL_Y if yiwushi else _ACCEL
+    if accel is not None:
+        found: dict[Card, tuple[Arrangement, ...]] | None = accel.waits(hand, table, min_huxi)
         if found is not None:
             return found
-    return pure.waits(hand, table, min_huxi)
+    return pure.waits(hand, table, min_huxi, 1 if yiwushi else 0)
 
 
 def waits_counted(
-    hand: Sequence[Card], table: Sequence[Group], min_huxi: int
+    hand: Sequence[Card], table: Sequence[Group], min_huxi: int, *, yiwushi: bool = False
 ) -> list[tuple[Card, tuple[Arrangement, ...], int, int, int]]:
     """:func:`waits` in card order as ``(card, arrangements, red, big, cards)``, the counts as in
     :func:`arrangements_counted` (with the card won): what :func:`paohuzi.scoring.scored_waits` needs.
@@ -218,13 +235,14 @@ def waits_counted(
     >>> [(str(c), red, big, n) for c, _found, red, big, n in waits_counted(parse_cards("x1 x2 x3 x7 x10"), [], 0)]
     [('x2', 4, 0, 6)]
     """
-    if _ACCEL is not None:
-        found: list[tuple[Card, tuple[Arrangement, ...], int, int, int]] | None = _ACCEL.waits_counted(
+    accel = _ACCEL_Y if yiwushi else _ACCEL
+    if accel is not None:
+        found: list[tuple[Card, tuple[Arrangement, ...], int, int, int]] | None = accel.waits_counted(
             hand, table, min_huxi
         )
         if found is not None:
             return found
-    return pure.waits_counted(hand, table, min_huxi)
+    return pure.waits_counted(hand, table, min_huxi, 1 if yiwushi else 0)
 
 
 def arrangements_all(
@@ -234,6 +252,7 @@ def arrangements_all(
     source: Source = Source.NONE,
     *,
     min_huxi: int = 15,
+    yiwushi: bool = False,
 ) -> tuple[Arrangement, ...]:
     """Every distinct complete arrangement (R6.1) with at least ``min_huxi`` 胡息, or ``()`` if there is none.
 
@@ -251,11 +270,12 @@ def arrangements_all(
     [(12, ['ju:x1 x2 x3', 'ju:x1 x2 x3', 'ju:d1 d2 d3']),
      (0, ['jiao:x1 x1 d1', 'jiao:x2 x2 d2', 'jiao:x3 x3 d3'])]
     """
-    if _ACCEL is not None:
-        found: tuple[Arrangement, ...] | None = _ACCEL.arrangements_all(hand, table, card, source, min_huxi)
+    accel = _ACCEL_Y if yiwushi else _ACCEL
+    if accel is not None:
+        found: tuple[Arrangement, ...] | None = accel.arrangements_all(hand, table, card, source, min_huxi)
         if found is not None:
             return found
-    return every.arrangements_all(hand, table, card, source, min_huxi)
+    return every.arrangements_all(hand, table, card, source, min_huxi, 1 if yiwushi else 0)
 
 
 def arrangements_all_counted(
@@ -264,26 +284,30 @@ def arrangements_all_counted(
     card: Card | None,
     source: Source,
     min_huxi: int,
+    *,
+    yiwushi: bool = False,
 ) -> tuple[tuple[Arrangement, ...], int, int, int]:
     """:func:`arrangements_all` with the red, big and all cards, as :func:`arrangements_counted` gives them;
     ``((), 0, 0, 0)`` if not complete."""
-    if _ACCEL is not None:
-        found: tuple[tuple[Arrangement, ...], int, int, int] | None = _ACCEL.arrangements_all_counted(
+    accel = _ACCEL_Y if yiwushi else _ACCEL
+    if accel is not None:
+        found: tuple[tuple[Arrangement, ...], int, int, int] | None = accel.arrangements_all_counted(
             hand, table, card, source, min_huxi
         )
         if found is not None:
             return found
-    return every.arrangements_all_counted(hand, table, card, source, min_huxi)
+    return every.arrangements_all_counted(hand, table, card, source, min_huxi, 1 if yiwushi else 0)
 
 
 def waits_all_counted(
-    hand: Sequence[Card], table: Sequence[Group], min_huxi: int
+    hand: Sequence[Card], table: Sequence[Group], min_huxi: int, *, yiwushi: bool = False
 ) -> list[tuple[Card, tuple[Arrangement, ...], int, int, int]]:
     """:func:`waits_counted` with every arrangement of each wait (:func:`arrangements_all`'s, in its order)."""
-    if _ACCEL is not None:
-        found: list[tuple[Card, tuple[Arrangement, ...], int, int, int]] | None = _ACCEL.waits_all_counted(
+    accel = _ACCEL_Y if yiwushi else _ACCEL
+    if accel is not None:
+        found: list[tuple[Card, tuple[Arrangement, ...], int, int, int]] | None = accel.waits_all_counted(
             hand, table, min_huxi
         )
         if found is not None:
             return found
-    return every.waits_all_counted(hand, table, min_huxi)
+    return every.waits_all_counted(hand, table, min_huxi, 1 if yiwushi else 0)

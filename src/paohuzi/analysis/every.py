@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from operator import attrgetter
 
 from paohuzi.analysis.pure import (
-    _CANDIDATES,
+    _CANDIDATES_BY,
     _CARD_ONE,
     _JIANG,
     _ONE,
@@ -44,7 +44,8 @@ __all__ = ["arrangements_all", "arrangements_all_counted", "clear_cache", "every
 
 _Split = tuple[int, tuple[Group, ...]]  # (胡息, the groups of the free cards)
 
-# Memo of the enumeration: (packed rest << 1 | needs pair) << 3 | first allowed choice -> every split, in order.
+# Memo of the enumeration: ((packed rest << 1 | needs pair) << 1 | shape set) << 3 | first allowed choice -> every
+# split, in order.
 # Kept across calls like the search's memo, up to a bound.
 _MEMO: dict[int, tuple[_Split, ...]] = {}
 _MEMO_LIMIT = 500_000
@@ -57,10 +58,11 @@ def clear_cache() -> None:
     _MEMO.clear()
 
 
-def _splits(packed: int, pair: int, start: int) -> tuple[_Split, ...]:
+def _splits(packed: int, pair: int, start: int, y: int = 0) -> tuple[_Split, ...]:
     """Every split of the free cards ``packed`` into 句/绞 (and one 将 if ``pair``), as (胡息, groups), where the
-    group holding the lowest card is choice ``start`` or later (choice 0 the 将, 1 + i the slot's candidate i)."""
-    key = (packed << 1 | pair) << 3 | start
+    group holding the lowest card is choice ``start`` or later (choice 0 the 将, 1 + i the slot's candidate i).
+    ``y``: the shape set (1: with 一五十, R9.3)."""
+    key = ((packed << 1 | pair) << 1 | y) << 3 | start
     hit = _MEMO.get(key)
     if hit is not None:
         return hit
@@ -74,16 +76,16 @@ def _splits(packed: int, pair: int, start: int) -> tuple[_Split, ...]:
             left = packed - 2 * _ONE[slot]
             jiang = _JIANG[slot]
             # After the 将 no second one: the next group for this slot may be any candidate.
-            out.extend((huxi, (jiang, *groups)) for huxi, groups in _splits(left, 0, 0))
+            out.extend((huxi, (jiang, *groups)) for huxi, groups in _splits(left, 0, 0, y))
         guarded = packed | _GUARD
-        candidates = _CANDIDATES[slot]
+        candidates = _CANDIDATES_BY[y][slot]
         for i in range(max(start - 1, 0), len(candidates)):
             value, group_huxi, group = candidates[i]
             left = guarded - value
             if left & _GUARD != _GUARD:
                 continue
             left ^= _GUARD
-            subs = _splits(left, pair, i + 1 if left & low else 0)
+            subs = _splits(left, pair, i + 1 if left & low else 0, y)
             out.extend((group_huxi + huxi, (group, *groups)) for huxi, groups in subs)
         result = tuple(out)
     if len(_MEMO) >= _MEMO_LIMIT:
@@ -109,13 +111,13 @@ def every_arrangement(h: _Hand, card: int | None, source: Source, min_huxi: int)
             continue
         # The search's memoised best first: most uses of a card tried for a wait complete nothing, or too little.
         pair = 1 if fours else 0
-        best = _best_rest(rest, pair)
+        best = _best_rest(rest, pair, h.y)
         if best is None or huxi + best[0] < min_huxi:
             continue
         # 对对: no 句/绞 anywhere, i.e. none on the table and the rest is empty or the 将 alone.
         duidui = not h.table_mixed and size <= 2
         head = table + fixed
-        for rest_huxi, groups in _splits(rest, pair, 0):
+        for rest_huxi, groups in _splits(rest, pair, 0, h.y):
             total = huxi + rest_huxi
             if total >= min_huxi:
                 found.append(Arrangement(head + groups, total, duidui))
@@ -124,18 +126,18 @@ def every_arrangement(h: _Hand, card: int | None, source: Source, min_huxi: int)
     return tuple(found)
 
 
-def arrangements_all(
-    hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, min_huxi: int
+def arrangements_all(  # noqa: PLR0913 — the request and the shape set
+    hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, min_huxi: int, y: int = 0
 ) -> tuple[Arrangement, ...]:
     """:func:`paohuzi.analysis.arrangements_all`."""
-    return every_arrangement(_checked_hand(hand, table, card, source, min_huxi), card, source, min_huxi)
+    return every_arrangement(_checked_hand(hand, table, card, source, min_huxi, y), card, source, min_huxi)
 
 
-def arrangements_all_counted(
-    hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, min_huxi: int
+def arrangements_all_counted(  # noqa: PLR0913 — the request and the shape set
+    hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, min_huxi: int, y: int = 0
 ) -> tuple[tuple[Arrangement, ...], int, int, int]:
     """:func:`paohuzi.analysis.arrangements_all_counted`."""
-    h = _checked_hand(hand, table, card, source, min_huxi)
+    h = _checked_hand(hand, table, card, source, min_huxi, y)
     found = every_arrangement(h, card, source, min_huxi)
     if not found:
         return NOTHING
@@ -143,8 +145,8 @@ def arrangements_all_counted(
 
 
 def waits_all_counted(
-    hand: Sequence[Card], table: Sequence[Group], min_huxi: int
+    hand: Sequence[Card], table: Sequence[Group], min_huxi: int, y: int = 0
 ) -> list[tuple[Card, tuple[Arrangement, ...], int, int, int]]:
     """:func:`paohuzi.analysis.waits_all_counted`."""
-    h = _Hand(hand, table)
+    h = _Hand(hand, table, y)
     return [(CARDS[k], found, *_colours(h.in_play, k)) for k, found in _waits(h, min_huxi, every_arrangement)]

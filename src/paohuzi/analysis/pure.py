@@ -11,7 +11,7 @@ from typing import Any
 
 from paohuzi.analysis.types import AnalysisError, Arrangement, Source
 from paohuzi.cards import CARDS, IS_BIG, IS_RED, NUM_KINDS, Card
-from paohuzi.groups import MIXED_SHAPES, PARTNERS, Group, GroupKind
+from paohuzi.groups import MIXED_SHAPES, Group, GroupKind, Shape, is_yiwushi, mixed_shapes, partners
 
 #: (arrangements, red cards, big cards, all cards) of a request that is not complete.
 NOTHING: tuple[tuple[Arrangement, ...], int, int, int] = ((), 0, 0, 0)
@@ -34,24 +34,27 @@ _CARD_ONE = [_ONE[_SLOT[k]] for k in range(NUM_KINDS)]  # card kind -> the packe
 _GUARD = sum(4 << (3 * s) for s in range(NUM_KINDS))
 
 
-def _build_candidates() -> list[tuple[tuple[int, int, Group], ...]]:
+def _build_candidates(shapes: tuple[Shape, ...] = MIXED_SHAPES) -> list[tuple[tuple[int, int, Group], ...]]:
     """For each slot, the 句 and 绞 whose lowest card sits there: (packed cards, 胡息, group).
 
     Derived from the R3 shape table (:data:`paohuzi.groups.MIXED_SHAPES`), in its order: within a slot,
-    the consecutive 句, then 二七十, then the two 绞 — the search keeps the first of equal 胡息.
+    the consecutive 句, then 二七十, (then 一五十 with ``yiwushi``, R9.3), then the two 绞 — the search keeps the
+    first of equal 胡息.
     """
     table: list[list[tuple[int, int, Group]]] = [[] for _ in range(NUM_KINDS)]
-    for shape in MIXED_SHAPES:
+    for shape in shapes:
         slots = [_SLOT[k] for k in shape.cards]
         group = Group(shape.kind, tuple(CARDS[k] for k in shape.cards))
         table[min(slots)].append((sum(_ONE[s] for s in slots), shape.huxi, group))
     return [tuple(row) for row in table]
 
 
-_CANDIDATES = _build_candidates()
+# The shape sets by index y (the search's variant): 0 the R3 table, 1 with 一五十 (rule option ``yiwushi``, R9.3).
+_CANDIDATES_BY = (_build_candidates(mixed_shapes(False)), _build_candidates(mixed_shapes(True)))
+_CANDIDATES = _CANDIDATES_BY[0]
 _JIANG = [Group(GroupKind.JIANG, (CARDS[_KIND[s]],) * 2) for s in range(NUM_KINDS)]
 
-# Memo of the search: (packed rest << 1 | needs pair) -> (best 胡息, groups) or None.
+# Memo of the search: (packed rest << 1 | needs pair) << 1 | shape set -> (best 胡息, groups) or None.
 # The same rests recur across hands, waits and whole games, so it is kept across calls, up to a bound.
 _Groups = tuple[Group, ...]
 _MEMO: dict[int, tuple[int, _Groups] | None] = {}
@@ -63,9 +66,10 @@ def clear_cache() -> None:
     _MEMO.clear()
 
 
-def _best_rest(packed: int, pair: int) -> tuple[int, _Groups] | None:
-    """The most 胡息 the rest can score split into 句/绞 (and one 将 if ``pair``), or None if it cannot."""
-    key = packed << 1 | pair
+def _best_rest(packed: int, pair: int, y: int = 0) -> tuple[int, _Groups] | None:
+    """The most 胡息 the rest can score split into 句/绞 (and one 将 if ``pair``), or None if it cannot. ``y``: the
+    shape set (1: with 一五十, R9.3)."""
+    key = (packed << 1 | pair) << 1 | y
     hit = _MEMO.get(key, _MEMO)
     if hit is not _MEMO:
         return hit  # type: ignore[return-value]
@@ -75,14 +79,14 @@ def _best_rest(packed: int, pair: int) -> tuple[int, _Groups] | None:
         slot = ((packed & -packed).bit_length() - 1) // 3
         best: tuple[int, _Groups] | None = None
         if pair and (packed >> (3 * slot)) & 3 >= 2:
-            sub = _best_rest(packed - 2 * _ONE[slot], 0)
+            sub = _best_rest(packed - 2 * _ONE[slot], 0, y)
             if sub is not None:
                 best = (sub[0], (_JIANG[slot], *sub[1]))
         guarded = packed | _GUARD
-        for value, huxi, group in _CANDIDATES[slot]:
+        for value, huxi, group in _CANDIDATES_BY[y][slot]:
             left = guarded - value
             if left & _GUARD == _GUARD:
-                sub = _best_rest(left ^ _GUARD, pair)
+                sub = _best_rest(left ^ _GUARD, pair, y)
                 if sub is not None and (best is None or sub[0] + huxi > best[0]):
                     best = (sub[0] + huxi, (group, *sub[1]))
         result = best
@@ -108,7 +112,7 @@ _Option = tuple[tuple[Group, ...], tuple[Group, ...], int, int, int, int]
 #: Every group object the analysis puts in arrangements besides the caller's table groups (built once, kept
 #: for the life of the process): scoring keys a precomputed table on them.
 SHARED_GROUPS: tuple[Group, ...] = (
-    *(g for row in _CANDIDATES for _v, _h, g in row), *_JIANG, *_TI_G, *_PAO_G, *_WEI_G, *_KAN_G, *_PENG_G
+    *(g for row in _CANDIDATES_BY[1] for _v, _h, g in row), *_JIANG, *_TI_G, *_PAO_G, *_WEI_G, *_KAN_G, *_PENG_G
 )
 _SHIFT = [3 * _SLOT[k] for k in range(NUM_KINDS)]  # card kind -> bit offset of its count in the search's packing
 _LOW = sum(_ONE)  # bit 0 of every 3-bit count
@@ -121,9 +125,10 @@ _LOW64 = (1 << 64) - 1
 _SIX_TOP = 32 * sum(_SIX)
 
 
-def _read_table(table: Sequence[Group]) -> tuple[tuple[Group, ...], int, int, bool, int, int]:
-    """The table groups checked (R3: no 坎 or 将 lies on a table), as (the groups, how many of four cards,
-    their 胡息, whether a 句/绞 is among them, the joinable kinds as bits, their copies packed 6 bits a kind)."""
+def _read_table(table: Sequence[Group], y: int = 0) -> tuple[tuple[Group, ...], int, int, bool, int, int]:
+    """The table groups checked (R3: no 坎 or 将 lies on a table; 一五十 only with ``yiwushi``, R9.3), as (the
+    groups, how many of four cards, their 胡息, whether a 句/绞 is among them, the joinable kinds as bits, their
+    copies packed 6 bits a kind)."""
     if not table:
         return (), 0, 0, False, 0, 0
     table = tuple(table)
@@ -138,6 +143,8 @@ def _read_table(table: Sequence[Group]) -> tuple[tuple[Group, ...], int, int, bo
             fours += 1
         elif kind is _JU or kind is _JIAO:
             mixed = True
+            if not y and kind is _JU and is_yiwushi(g.cards):
+                raise AnalysisError(f"{g} (一五十) is a 句 only with the rule option yiwushi (R9.3)")
         elif kind is _KAN or kind is GroupKind.JIANG:
             raise AnalysisError(f"{kind.value} ({kind.chinese}) cannot lie on a table: {g}")
         else:
@@ -192,9 +199,11 @@ def _fixed_groups(packed: int) -> tuple[tuple[Group, ...], int, int, int, int]:
 class _Hand:
     """A validated hand: counts, the fixed 坎/提 groups, the table groups. Shared by the waits of one hand."""
 
-    __slots__ = ("packed", "table", "fixed", "base_huxi", "fours", "table_mixed", "rest", "size", "in_play", "joinable")
+    __slots__ = (
+        "packed", "table", "fixed", "base_huxi", "fours", "table_mixed", "rest", "size", "in_play", "joinable", "y"
+    )  # fmt: skip
 
-    def __init__(self, hand: Sequence[Card] | Sequence[int], table: Sequence[Group]) -> None:
+    def __init__(self, hand: Sequence[Card] | Sequence[int], table: Sequence[Group], y: int = 0) -> None:
         # Plain ints only (see the module's search notes): the hand as bytes (bytes() takes the cards in C;
         # indexing with IntEnum members is slower than with ints), packed two ways: 3 bits per slot for the
         # search and 6 bits per card kind for the copies in play.
@@ -208,7 +217,8 @@ class _Hand:
             bad = next(c for c in hand if not isinstance(c, int) or not 0 <= c < NUM_KINDS)
             raise AnalysisError(f"not a card: {bad!r}") from None
         packed = both & _LOW64
-        self.table, fours, huxi, self.table_mixed, self.joinable, table_copies = _read_table(table)
+        self.y = y  # the shape set: 1 with 一五十 (R9.3)
+        self.table, fours, huxi, self.table_mixed, self.joinable, table_copies = _read_table(table, y)
         self.in_play = in_play = (both >> 64) + table_copies
         _check_copies(cards, self.table, in_play)
         self.packed = packed
@@ -280,7 +290,7 @@ class _Hand:
             fours = self.fours
             if size % 3 != (2 if fours else 0):
                 return ()
-            found = _best_rest(rest, 1 if fours else 0)
+            found = _best_rest(rest, 1 if fours else 0, self.y)
             if found is None:
                 return ()
             total = self.base_huxi + found[0]
@@ -292,7 +302,7 @@ class _Hand:
             # Quick card-count test first: groups of 3, plus 2 for the 将 (R6.1).
             if size % 3 != (2 if fours else 0):
                 continue
-            found = _best_rest(rest, 1 if fours else 0)
+            found = _best_rest(rest, 1 if fours else 0, self.y)
             if found is None:
                 continue
             total = huxi + found[0]
@@ -334,26 +344,28 @@ def _check_card(card: Card | int | None, source: Source, min_huxi: int) -> None:
 
 
 def arrangements(
-    hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, min_huxi: int
+    hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, min_huxi: int, y: int = 0
 ) -> tuple[Arrangement, ...]:
     """:func:`paohuzi.analysis.arrangements`."""
-    return _checked_hand(hand, table, card, source, min_huxi).arrangements(card, source, min_huxi)
+    return _checked_hand(hand, table, card, source, min_huxi, y).arrangements(card, source, min_huxi)
 
 
-def _checked_hand(
-    hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, min_huxi: int
+def _checked_hand(  # noqa: PLR0913 — the request and the shape set
+    hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, min_huxi: int, y: int = 0
 ) -> _Hand:
     """Every check :func:`arrangements` makes (it raises nothing else), and the hand."""
     _check_card(card, source, min_huxi)
-    h = _Hand(hand, table)
+    h = _Hand(hand, table, y)
     if card is not None and h.in_play >> 6 * card & 7 >= 4:
         raise AnalysisError(f"more than 4 of a kind (hand, table and card together): 5 × {Card(card)} (R1)")
     return h
 
 
-def validate(hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, min_huxi: int) -> None:
+def validate(  # noqa: PLR0913 — the request and the shape set
+    hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, min_huxi: int, y: int = 0
+) -> None:
     """:func:`paohuzi.analysis.validate`."""
-    _checked_hand(hand, table, card, source, min_huxi)
+    _checked_hand(hand, table, card, source, min_huxi, y)
 
 
 # Bit planes of the copies in play (6 bits a kind, each count ≤ 4): bit b of every red / big / any kind. A
@@ -376,11 +388,11 @@ def _colours(in_play: int, card: int | None) -> tuple[int, int, int]:
     return red + IS_RED[card], big + IS_BIG[card], n + 1
 
 
-def arrangements_counted(
-    hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, min_huxi: int
+def arrangements_counted(  # noqa: PLR0913 — the request and the shape set
+    hand: Sequence[Card], table: Sequence[Group], card: Card | None, source: Source, min_huxi: int, y: int = 0
 ) -> tuple[tuple[Arrangement, ...], int, int, int]:
     """:func:`paohuzi.analysis.arrangements_counted`."""
-    h = _checked_hand(hand, table, card, source, min_huxi)
+    h = _checked_hand(hand, table, card, source, min_huxi, y)
     found = h.arrangements(card, source, min_huxi)
     if not found:
         return NOTHING
@@ -399,6 +411,7 @@ def _waits(
     plain_fits = (h.size + 1) % 3 == (2 if h.fours else 0)
     guarded = h.rest | _GUARD
     allowed = _unstranding_kinds(h, guarded) if plain_fits else _ALL_KINDS
+    partner_values = _PARTNER_VALUES_BY[h.y]
     for k in range(NUM_KINDS):
         if h.in_play >> 6 * k & 7 >= 4:
             continue
@@ -407,7 +420,7 @@ def _waits(
             if not plain_fits or not allowed >> k & 1:
                 continue
             if not h.packed >> _SHIFT[k] & 7:
-                for need in _PARTNER_VALUES[k]:
+                for need in partner_values[k]:
                     if (guarded - need) & _GUARD == _GUARD:
                         break
                 else:
@@ -418,16 +431,18 @@ def _waits(
     return out
 
 
-def waits(hand: Sequence[Card], table: Sequence[Group], min_huxi: int) -> dict[Card, tuple[Arrangement, ...]]:
+def waits(
+    hand: Sequence[Card], table: Sequence[Group], min_huxi: int, y: int = 0
+) -> dict[Card, tuple[Arrangement, ...]]:
     """:func:`paohuzi.analysis.waits`."""
-    return {CARDS[k]: found for k, found in _waits(_Hand(hand, table), min_huxi)}
+    return {CARDS[k]: found for k, found in _waits(_Hand(hand, table, y), min_huxi)}
 
 
 def waits_counted(
-    hand: Sequence[Card], table: Sequence[Group], min_huxi: int
+    hand: Sequence[Card], table: Sequence[Group], min_huxi: int, y: int = 0
 ) -> list[tuple[Card, tuple[Arrangement, ...], int, int, int]]:
     """:func:`paohuzi.analysis.waits_counted`."""
-    h = _Hand(hand, table)
+    h = _Hand(hand, table, y)
     return [(CARDS[k], found, *_colours(h.in_play, k)) for k, found in _waits(h, min_huxi)]
 
 
@@ -438,17 +453,18 @@ def _unstranding_kinds(h: _Hand, guarded: int) -> int:
     """
     allowed = _ALL_KINDS
     pair = bool(h.fours)
+    shape_values, near = _SHAPE_VALUES_BY[h.y], _NEAR_BY[h.y]
     r = h.rest
     while r:
         low = r & -r
         slot = (low.bit_length() - 1) // 3
         kind = _KIND[slot]
         if not (pair and r >> 3 * slot & 6):
-            for need in _SHAPE_VALUES[kind]:
+            for need in shape_values[kind]:
                 if (guarded - need) & _GUARD == _GUARD:
                     break
             else:
-                allowed &= _NEAR[kind]
+                allowed &= near[kind]
                 if not allowed:
                     break
         r &= ~(7 << 3 * slot)
@@ -457,14 +473,22 @@ def _unstranding_kinds(h: _Hand, guarded: int) -> int:
 
 # Per card kind: the two other cards of each 句/绞 it belongs to (R3 shape table), packed like the search's
 # rest; the same with the card itself (the whole group); and the kinds that can share a group with it.
-_PARTNER_VALUES = [tuple(_CARD_ONE[a] + _CARD_ONE[b] for a, b in PARTNERS[k]) for k in range(NUM_KINDS)]
-_SHAPE_VALUES = [tuple(_CARD_ONE[k] + v for v in _PARTNER_VALUES[k]) for k in range(NUM_KINDS)]
-_NEAR = [(1 << k) | sum({1 << x for pair in PARTNERS[k] for x in pair}) for k in range(NUM_KINDS)]
+# By shape set (y 1: with 一五十, R9.3).
+_PARTNER_VALUES_BY = tuple(
+    [tuple(_CARD_ONE[a] + _CARD_ONE[b] for a, b in partners(y)[k]) for k in range(NUM_KINDS)] for y in (False, True)
+)
+_SHAPE_VALUES_BY = tuple(
+    [tuple(_CARD_ONE[k] + v for v in pv[k]) for k in range(NUM_KINDS)] for pv in _PARTNER_VALUES_BY
+)
+_NEAR_BY = tuple(
+    [(1 << k) | sum({1 << x for pair in partners(y)[k] for x in pair}) for k in range(NUM_KINDS)] for y in (False, True)
+)
 _ALL_KINDS = (1 << NUM_KINDS) - 1
 
 
-def accel_tables() -> dict[str, Any]:
-    """Everything the compiled accelerator takes from this module (``paohuzi._accel.setup``): one source of truth."""
+def accel_tables(y: int = 0) -> dict[str, Any]:
+    """Everything the compiled accelerator takes from this module (``paohuzi._accel.setup``): one source of truth.
+    ``y``: the shape set (1: with 一五十, for ``paohuzi._accel_yiwushi``, R9.3)."""
     return {
         "Arrangement": Arrangement,
         "Group": Group,
@@ -477,16 +501,17 @@ def accel_tables() -> dict[str, Any]:
         "CARD_ONE": _CARD_ONE,
         "SHIFT": _SHIFT,
         "KIND": _KIND,
-        "CANDIDATES": _CANDIDATES,
+        "CANDIDATES": _CANDIDATES_BY[y],
+        "YIWUSHI": bool(y),
         "JIANG": _JIANG,
         "TI": _TI_G,
         "PAO": _PAO_G,
         "WEI": _WEI_G,
         "KAN": _KAN_G,
         "PENG": _PENG_G,
-        "PARTNER_VALUES": _PARTNER_VALUES,
-        "SHAPE_VALUES": _SHAPE_VALUES,
-        "NEAR": _NEAR,
+        "PARTNER_VALUES": _PARTNER_VALUES_BY[y],
+        "SHAPE_VALUES": _SHAPE_VALUES_BY[y],
+        "NEAR": _NEAR_BY[y],
         "IS_RED": IS_RED,
         "IS_BIG": IS_BIG,
     }

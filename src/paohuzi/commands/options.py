@@ -26,8 +26,8 @@ def add_rules_arguments(parser: argparse.ArgumentParser, *, default: str | None 
     parser.add_argument(
         "--rules",
         default=default,
-        help="rules preset (qq, hengyang, hunan, huayang; R9: changde, changde_qmt, shihuka) or a JSON object "
-        "of options "
+        help="rules preset (qq, hengyang, hunan, huayang; R9: changde, changde_qmt, shihuka, liuhuqiang) or a JSON "
+        "object of options "
         + (f"({what})" if what else f"(default: {default})"),
     )
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=_HELP_OPTION)

@@ -27,7 +27,7 @@ from importlib import resources
 from typing import Any
 
 from paohuzi.cards import PaohuziError
-from paohuzi.rules.families import FAMILIES, FAMILY_FIELDS, Family
+from paohuzi.rules.families import FAMILIES, FAMILY_FIELDS, HAND_FIELDS, Family
 
 __all__ = [
     "RuleSet",
@@ -48,13 +48,14 @@ __all__ = [
     "family_options",
 ]
 
-FAN_TABLES = ("qq", "hunan", "huayang", "changde", "changde_qmt", "shihuka")  # R7.2 tables A, B, C; R9 D, E, F
+FAN_TABLES = ("qq", "hunan", "huayang", "changde", "changde_qmt", "shihuka", "liuhuqiang")  # R7.2 A–C; R9 D–G
 HUAYANG_LEVELS = ("basic", "half")
 MIN_HUXI_VALUES = (15, 18, 21)  # R8.1 起胡
 ZIMO_MODES = ("plus_one", "double", "none")  # R8.1 自摸: base + 1, 自摸翻倍, no bonus
 CAP_VALUES = (0, 50, 100, 200, 300, 600)  # R8.1 封顶 (0 = none)
 FIRST_DEALER_MODES = ("draw", "owner")  # R8.1: R2 draw, or the room's creator deals first
-TUN_FUNCTIONS = ("classic", "shihuka")  # 囤: R7.1 ⌊(胡息 − 12)/3⌋, or the 十胡卡 table of R9.2
+# 囤: R7.1 ⌊(胡息 − 12)/3⌋; the 十胡卡 table of R9.2; 六胡抢 (R9.3) 底 + ⌊(胡息 − 6)/3⌋ (三息一囤) or 胡息 (一息一囤)
+TUN_FUNCTIONS = ("classic", "shihuka", "3xi1tun", "1xi1tun")
 XING_MODES = ("none", "fan", "sui")  # R9.4 醒: none, 翻醒, 随醒
 BASE_BONUS_MODES = ("none", "plus_one", "double")  # R9.2 底分 on 囤 + 醒
 
@@ -92,6 +93,11 @@ class RuleSet:
     :ivar duiduihu: 对对胡 (R9.1 table D; always on in table E).
     :ivar tiandi_haidi: 天胡, 地胡, 海底 2 番 each (R9.2).
     :ivar shuahou: 耍猴 (R9.1 table E). :ivar hanghangxi: 行行息. :ivar tuanyuan: 团圆. :ivar huangfan: 黄番.
+    :ivar players: the players who play a hand (R9.3 六胡抢: 4, or 3); the classic families always 3 (守醒's
+        fourth sits out: :attr:`players_at_table`).
+    :ivar dealer_cards: the dealer's dealt cards, 亮张 included; the others get one fewer (R2: 21; R9.3: 15).
+    :ivar di: 底 of the 三息一囤 囤 (R9.3: 1 or 2).
+    :ivar yiwushi: 一五十 / 壹伍拾 is a 句 like 二七十 (R9.3). :ivar mingwei: 明偎, a 偎 is shown face up (R9.3).
     """
 
     name: str = "qq"
@@ -123,6 +129,12 @@ class RuleSet:
     hanghangxi: bool = False
     tuanyuan: bool = False
     huangfan: bool = False
+    # Issue 30, R9.3 衡阳六胡抢 (also written by to_dict only for a non-classic family)
+    players: int = 3
+    dealer_cards: int = 21
+    di: int = 1
+    yiwushi: bool = False
+    mingwei: bool = False
 
     def __post_init__(self) -> None:
         problems = _problems(self)
@@ -131,8 +143,35 @@ class RuleSet:
 
     @property
     def players_at_table(self) -> int:
-        """People at the table: 4 with ``four_players`` (one sits out each hand), else 3 (R2)."""
-        return 4 if self.four_players else 3
+        """People at the table: 4 with ``four_players`` (one sits out each hand, R2), else :attr:`players`
+        (R9.3 六胡抢: all four play)."""
+        return 4 if self.four_players else self.players
+
+    @property
+    def active_players(self) -> int:
+        """The players who play a hand: :attr:`players` (3, or 4 in 六胡抢, R9.3); 守醒's fourth sits out (R2)."""
+        return self.players
+
+    @property
+    def deal_sizes(self) -> tuple[int, int]:
+        """(the dealer's cards with the 亮张, each other player's): (21, 20) (R2), (15, 14) in 六胡抢 (R9.3)."""
+        return self.dealer_cards, self.dealer_cards - 1
+
+    @property
+    def stock_size(self) -> int:
+        """The stock after the deal: 19 (R2); 23 with 4 players, 37 with 3 on 15-card hands (R9.3)."""
+        return 80 - self.dealer_cards - (self.players - 1) * (self.dealer_cards - 1)
+
+    @property
+    def complete_groups(self) -> int:
+        """门子 in a complete hand (R6.1): 7 (七方门子), 5 on 15-card hands (R9.3)."""
+        return self.dealer_cards // 3
+
+    @property
+    def discard_base(self) -> int:
+        """R4.6: a player discards exactly when (hand + table cards) > this + max(0, n − 1), n the 提/跑
+        count: 20 (R4.6), 14 on 15-card hands (R9.3)."""
+        return self.dealer_cards - 1
 
     def with_options(self, **options: Any) -> RuleSet:
         """A copy with some options changed.
@@ -153,6 +192,10 @@ class RuleSet:
         out = dataclasses.asdict(self)
         if self.family == "classic":
             for name in FAMILY_FIELDS:
+                del out[name]
+        family = FAMILIES.get(self.family)
+        if family is None or not family.hand_fields:  # R9.3's fields: only where the family has them
+            for name in HAND_FIELDS:
                 del out[name]
         return out
 
@@ -188,6 +231,8 @@ _BOOL_OPTIONS = (
     "hanghangxi",
     "tuanyuan",
     "huangfan",
+    "yiwushi",
+    "mingwei",
 )
 # Value checks that do not depend on the family (the family's own values are checked in _family_problems).
 _CHOICES: dict[str, tuple[object, ...]] = {
@@ -200,7 +245,7 @@ _CHOICES: dict[str, tuple[object, ...]] = {
 }
 # Options whose allowed values depend on the family (R8.1, R9): checked against the family's table.
 _FAMILY_CHOICES: dict[str, tuple[object, ...]] = {
-    "min_huxi": (10, *MIN_HUXI_VALUES),
+    "min_huxi": (6, 9, 10, *MIN_HUXI_VALUES),
     "zimo": ZIMO_MODES,
     "fan_table": FAN_TABLES,
 }
@@ -242,9 +287,9 @@ def _family_problems(rules: RuleSet, family: Family, seen: set[str]) -> list[str
         tables = ", ".join(family.fan_tables)
         suffix = "" if family.name == "classic" else f" in {where}"
         problems.append(f"fan_table must be one of {tables}{suffix}, got {rules.fan_table!r}")
-    if rules.tun != family.tun and "tun" not in seen:
-        problems.append(f"tun must be {family.tun} in {where} ({family.rule}), got {rules.tun!r}")
     offered = family.options(rules.fan_table, rules.name)
+    if "tun" not in seen:
+        problems += _tun_problems(rules, family, offered)
     fixed = family.fixed_options(rules.fan_table)
     for name in _GOVERNED:
         value = getattr(rules, name)
@@ -272,6 +317,19 @@ def _family_problems(rules: RuleSet, family: Family, seen: set[str]) -> list[str
             else:
                 problems.append(_not_offered(name, rules, family, offered))
     return problems
+
+
+def _tun_problems(rules: RuleSet, family: Family, offered: dict[str, tuple[object, ...]]) -> list[str]:
+    """The 囤 function: the family's own, or one of those it offers (R9.3: 三息一囤 or 一息一囤)."""
+    where = _where(family)
+    if "tun" in offered:
+        if _allowed(rules.tun, offered["tun"]):
+            return []
+        tuns = ", ".join(map(str, offered["tun"]))
+        return [f"tun must be one of {tuns} in {where} ({family.rule}), got {rules.tun!r}"]
+    if rules.tun != family.tun:
+        return [f"tun must be {family.tun} in {where} ({family.rule}), got {rules.tun!r}"]
+    return []
 
 
 def _not_offered(name: str, rules: RuleSet, family: Family, offered: dict[str, tuple[object, ...]]) -> str:

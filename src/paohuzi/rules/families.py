@@ -6,7 +6,8 @@ A family (``RuleSet.family``) is set by its preset files, never by a player:
 
 - ``classic`` — ``qq``, ``hengyang``, ``hunan``, ``huayang`` (R8, R8.1);
 - ``changde`` — ``changde`` (红黑点, table D) and ``changde_qmt`` (全名堂, table E) (R9.1);
-- ``shihuka`` — ``shihuka`` (衡阳十胡卡, table F) (R9.2).
+- ``shihuka`` — ``shihuka`` (衡阳十胡卡, table F) (R9.2);
+- ``liuhuqiang`` — ``liuhuqiang`` (衡阳六胡抢, table G; 15-card hands, 4 or 3 players) (R9.3).
 
 Each family lists its **offered** options (what the server and the client show, each with its allowed values)
 and its **fixed** options (a value that no player may change, with the rule that fixes it). An option neither
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["BOOL", "FAMILIES", "FAMILY_FIELDS", "FAN_TABLE_LETTERS", "Family"]
+__all__ = ["BOOL", "FAMILIES", "FAMILY_FIELDS", "FAN_TABLE_LETTERS", "HAND_FIELDS", "Family"]
 
 BOOL: tuple[object, ...] = (False, True)
 
@@ -39,7 +40,13 @@ FAMILY_FIELDS = (
 )
 
 #: The R7.2 / R9 table letter of each ``fan_table`` (for messages and docs).
-FAN_TABLE_LETTERS = {"qq": "A", "hunan": "B", "huayang": "C", "changde": "D", "changde_qmt": "E", "shihuka": "F"}
+FAN_TABLE_LETTERS = {
+    "qq": "A", "hunan": "B", "huayang": "C", "changde": "D", "changde_qmt": "E", "shihuka": "F", "liuhuqiang": "G"
+}  # fmt: skip
+
+#: The rule-set fields of issue 30 (R9.3: hand size, active players, 底, 一五十, 明偎): written by ``RuleSet.to_dict``
+#: only for a family that lists them in :attr:`Family.hand_fields`, so the issue 29 families' dicts stay as they were.
+HAND_FIELDS = ("players", "dealer_cards", "di", "yiwushi", "mingwei")
 
 # The R8.1 house options every family offers unless it says otherwise.
 _HOUSE: dict[str, tuple[object, ...]] = {
@@ -69,6 +76,7 @@ class Family:
     :ivar fixed: option → (value, why) that no player may change.
     :ivar fixed_by_table: as ``fixed``, for one 名堂 table.
     :ivar four_players_presets: presets that may seat four (守醒); None: every preset of the family.
+    :ivar hand_fields: whether ``RuleSet.to_dict`` writes :data:`HAND_FIELDS` (R9.3).
     """
 
     name: str
@@ -80,6 +88,7 @@ class Family:
     fixed: dict[str, tuple[object, str]] = field(default_factory=dict)
     fixed_by_table: dict[str, dict[str, tuple[object, str]]] = field(default_factory=dict)
     four_players_presets: tuple[str, ...] | None = None
+    hand_fields: bool = False
 
     def options(self, fan_table: str, preset: str) -> dict[str, tuple[object, ...]]:
         """The options a player may set for a rule set of this family with this table and preset."""
@@ -147,5 +156,37 @@ FAMILIES: dict[str, Family] = {
             "tianhu_double_huxi": (False, "R9.2: 天胡 uses the 囤 table"),
         },
         four_players_presets=(),
+    ),
+    # R9.3 衡阳六胡抢: 15-card hands, 4 players who all play (or 3), 起胡 6, wins on discards paid by the discarder,
+    # 三息一囤 or 一息一囤, table G (multiply) with 红黑点, 自摸 double or none, 一五十 and 明偎 optional, 醒.
+    "liuhuqiang": Family(
+        name="liuhuqiang",
+        rule="R9.3",
+        fan_tables=("liuhuqiang",),
+        tun="3xi1tun",
+        offered={
+            "players": (4, 3),
+            "min_huxi": (6, 9, 15),
+            "tun": ("3xi1tun", "1xi1tun"),
+            "di": (1, 2),
+            "chou_blocks_peng": BOOL,
+            "tianhu_on_liangzhang": BOOL,
+            "zimo": ("double", "none"),
+            "cap": _HOUSE["cap"],
+            "must_hu": BOOL,
+            "first_dealer": _HOUSE["first_dealer"],
+            "hongheidian": BOOL,
+            "yiwushi": BOOL,
+            "mingwei": BOOL,
+            "xing": ("none", "fan", "sui"),
+        },
+        fixed={
+            "dealer_cards": (15, "R9.3: 15-card hands"),
+            "win_on_discard": (True, "R9.3: a discard may be won"),
+            "discarder_pays": (True, "R9.3: the discarder pays the shares of all losers"),
+            "tianhu_double_huxi": (False, "R9.3: 天胡 uses the 囤 of its 胡息"),
+        },
+        four_players_presets=(),
+        hand_fields=True,
     ),
 }

@@ -333,7 +333,7 @@ def evaluate(  # noqa: PLR0913 — the cards, the rules, and what the play decid
         family.check_facts(facts, rules)
     if source is Source.DISCARD and not rules.win_on_discard:
         # R4.2: nobody may 胡 a discarded card. Bad input is still refused, without the search.
-        analysis.validate(hand, table, card, source, min_huxi=rules.min_huxi)
+        analysis.validate(hand, table, card, source, min_huxi=rules.min_huxi, yiwushi=rules.yiwushi)
         return None
     if zimo is None:
         zimo = source is Source.SELF or tianhu
@@ -363,12 +363,14 @@ def evaluate_tianhu_dealt(
     (30, 17, 17, ['平胡 1', '天胡 0', '自摸 0'])
     >>> evaluate_tianhu_dealt(parse_cards("x1x1x1x1 x2 x3"), [], find_preset("qq")) is None
     True
+    >>> evaluate_tianhu_dealt(three_ti, [], find_preset("liuhuqiang")) is None  # R9.3: not on 15-card hands
+    True
     """
     if facts is not None:
         family.check_facts(facts, rules)
-    if not analysis.dealt_tianhu(hand, table):
-        return None
-    arrangement = analysis.tianhu_arrangement(hand, table)
+    if rules.dealer_cards < 21 or not analysis.dealt_tianhu(hand, table):
+        return None  # R9.3 decision: no automatic 3 提 / 5 坎 天胡 on 15-card hands
+    arrangement = analysis.tianhu_arrangement(hand, table, yiwushi=rules.yiwushi)
     if rules.family != "classic":  # R9.2: the 囤 table (below 10 胡息: 1); 醒 over its groups only (R9.4)
         return family.tianhu_dealt_win(arrangement, rules, facts or NO_FACTS, table)
     return Win(arrangement, score(arrangement, rules, zimo=True, tianhu=True))

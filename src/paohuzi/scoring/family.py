@@ -40,6 +40,7 @@ __all__ = [
     "tianhu_dealt_win",
     "tinghu_of",
     "tun_classic",
+    "tun_liuhuqiang",
     "tun_shihuka",
     "xing_count",
 ]
@@ -127,7 +128,24 @@ def tun_shihuka(huxi: int, tianhu: bool, rules: RuleSet) -> int:
     return 3 + (huxi - 15) // 3
 
 
-TUN = {"classic": tun_classic, "shihuka": tun_shihuka}
+def tun_liuhuqiang(huxi: int, tianhu: bool, rules: RuleSet) -> int:
+    """R9.3 衡阳六胡抢: ``3xi1tun`` 底 + ⌊(胡息 − 6)/3⌋ (底 1 or 2; never below 底, decision for a 天胡 under 6
+    胡息); ``1xi1tun`` 囤 = 胡息.
+
+    >>> from paohuzi.rules import find_preset
+    >>> rules = find_preset("liuhuqiang")
+    >>> [tun_liuhuqiang(h, False, rules) for h in (6, 8, 9, 14, 15, 21)]
+    [1, 1, 2, 3, 4, 6]
+    >>> one_xi = rules.with_options(tun="1xi1tun")
+    >>> tun_liuhuqiang(14, False, rules.with_options(di=2)), tun_liuhuqiang(14, False, one_xi)
+    (4, 14)
+    """
+    if rules.tun == "1xi1tun":
+        return huxi
+    return rules.di + max(0, (huxi - 6) // 3)
+
+
+TUN = {"classic": tun_classic, "shihuka": tun_shihuka, "3xi1tun": tun_liuhuqiang, "1xi1tun": tun_liuhuqiang}
 
 
 def is_kahu(score: Score) -> bool:
@@ -236,7 +254,7 @@ def _names(c: FamilyCounts, zimo: bool, entry: _Entry) -> _NamesFound:
         names: list[Name] = FAMILY_TABLES[rules.fan_table](c, rules)
         if not names:
             names.append(named(PINGHU, 1))  # R9.1, R9.2: 平胡 1 only when no 名堂 (黄番 included) applies
-        fan = sum(n.fan for n in names)
+        fan = _combined(names, COMBINE[rules.fan_table])
         if c.tianhu and all(n.name != TIANHU for n in names):
             names.append(named(TIANHU, 0))
         if zimo:
@@ -245,6 +263,16 @@ def _names(c: FamilyCounts, zimo: bool, entry: _Entry) -> _NamesFound:
             entry[2].clear()
         found = entry[2][c, zimo] = (tuple(names), fan)
     return found
+
+
+def _combined(names: Sequence[Name], combine: str) -> int:
+    """The 番 of the 名堂 lines: their product for a table that multiplies (G, R9.3), else their sum (D, E, F)."""
+    if combine == "multiply":
+        fan = 1
+        for n in names:
+            fan *= n.fan
+        return fan
+    return sum(n.fan for n in names)
 
 
 def _score(  # noqa: PLR0913, PLR0917 — the values a family score is built from
@@ -361,12 +389,13 @@ def best_family_win(  # noqa: PLR0913 — evaluate's arguments
     facts: PlayFacts,
 ) -> Win | None:
     """:func:`paohuzi.scoring.evaluate` for a regional family (the discard rule already checked)."""
+    y = rules.yiwushi  # 一五十 is a 句 (R9.3)
     if _needs_every_arrangement(rules, table, card):
-        found, red, big, n = analysis.arrangements_all_counted(hand, table, card, source, rules.min_huxi)
+        found, red, big, n = analysis.arrangements_all_counted(hand, table, card, source, rules.min_huxi, yiwushi=y)
     else:
-        found, red, big, n = analysis.arrangements_counted(hand, table, card, source, rules.min_huxi)
+        found, red, big, n = analysis.arrangements_counted(hand, table, card, source, rules.min_huxi, yiwushi=y)
         if found and _kahu_possible(rules, found):
-            found, red, big, n = analysis.arrangements_all_counted(hand, table, card, source, rules.min_huxi)
+            found, red, big, n = analysis.arrangements_all_counted(hand, table, card, source, rules.min_huxi, yiwushi=y)
     if not found:
         return None
     x = facts.xing_card
@@ -382,8 +411,9 @@ def family_waits(
     hand: Sequence[Card], table: Sequence[Group], rules: RuleSet, *, last_card: bool, facts: PlayFacts
 ) -> list[tuple[Card, Win]]:
     """:func:`paohuzi.scoring.scored_waits` for a regional family: each wait scored as an own draw."""
+    y = rules.yiwushi  # 一五十 is a 句 (R9.3)
     every = (rules.hanghangxi or rules.tuanyuan) and _needs_every_arrangement(rules, table, None)
-    waits = (analysis.waits_all_counted if every else analysis.waits_counted)(hand, table, rules.min_huxi)
+    waits = (analysis.waits_all_counted if every else analysis.waits_counted)(hand, table, rules.min_huxi, yiwushi=y)
     if not waits:
         return []  # most hands: nothing more to pay for
     tinghu = tinghu_of(facts, table)
@@ -392,7 +422,9 @@ def family_waits(
     out: list[tuple[Card, Win]] = []
     for card, found, red, big, n in waits:
         if not every and found and _kahu_possible(rules, found):  # as best_family_win: only where 卡胡 may win
-            found, red, big, n = analysis.arrangements_all_counted(hand, table, card, Source.SELF, rules.min_huxi)
+            found, red, big, n = analysis.arrangements_all_counted(
+                hand, table, card, Source.SELF, rules.min_huxi, yiwushi=y
+            )
         win = _pick(
             found, red, big, n, rules, zimo=True, haidi=last_card, tianhu=False, facts=facts, tinghu=tinghu,
             shuahou=len(hand) == 1, xing=held + (card is x),

@@ -1,8 +1,8 @@
 """The 名堂 tables, R7.2 and R9: which 名堂 a win has and the 番 each adds, under table A (``qq``), B (``hunan``),
 C (``huayang``) — :data:`TABLES` — or the regional families' D (``changde``), E (``changde_qmt``) and F
-(``shihuka``) — :data:`FAMILY_TABLES`, which also look at what the play decided (天胡, 地胡, 听胡 …). How each
-table combines its 番 is :data:`COMBINE`. Used by :mod:`paohuzi.scoring`, which re-exports :class:`Name` and the
-plain names.
+(``shihuka``) and G (``liuhuqiang``, 番 multiply) — :data:`FAMILY_TABLES`, which also look at what the play
+decided (天胡, 地胡, 听胡 …). How each table combines its 番 is :data:`COMBINE`. Used by :mod:`paohuzi.scoring`,
+which re-exports :class:`Name` and the plain names.
 """
 
 from __future__ import annotations
@@ -254,10 +254,37 @@ def _fan_shihuka(c: FamilyCounts, rules: RuleSet) -> list[Name]:
     return names
 
 
-FAMILY_TABLES = {"changde": _fan_changde, "changde_qmt": _fan_changde_qmt, "shihuka": _fan_shihuka}
+def _fan_liuhuqiang(c: FamilyCounts, rules: RuleSet) -> list[Name]:
+    """Table G (衡阳六胡抢, R9.3), with ``hongheidian``: the red 名堂 exclude each other and multiply (平胡 1).
+    三息一囤: 小红 8–9 × 2, 大红 ≥ 10 × 4, 一点红 × 3, 黑胡 × 5; 一息一囤: 大红, 一点红, 黑胡 × 2 each, no 小红."""
+    if not rules.hongheidian:
+        return []
+    red = c.red
+    one_xi = rules.tun == "1xi1tun"
+    if red >= 10:
+        return [named("大红", 2 if one_xi else 4)]
+    if 8 <= red <= 9 and not one_xi:
+        return [named("小红", 2)]
+    if red == 1:
+        return [named("一点红", 2 if one_xi else 3)]
+    if red == 0:
+        return [named("黑胡", 2 if one_xi else 5)]
+    return []
 
-#: How each table combines its 名堂 (R7.2, R9): table B takes the largest (its 字 名堂 add on), the others add.
-COMBINE = {"qq": "add", "hunan": "largest", "huayang": "add", "changde": "add", "changde_qmt": "add", "shihuka": "add"}
+
+FAMILY_TABLES = {
+    "changde": _fan_changde,
+    "changde_qmt": _fan_changde_qmt,
+    "shihuka": _fan_shihuka,
+    "liuhuqiang": _fan_liuhuqiang,
+}
+
+#: How each table combines its 名堂 (R7.2, R9): table B takes the largest (its 字 名堂 add on), table G multiplies
+#: (R9.3), the others add.
+COMBINE = {
+    "qq": "add", "hunan": "largest", "huayang": "add", "changde": "add", "changde_qmt": "add", "shihuka": "add",
+    "liuhuqiang": "multiply",
+}  # fmt: skip
 
 #: The English name of every 名堂 and of the other lines of a score (the web client's words agree).
 NAMES_EN = {
@@ -290,4 +317,6 @@ NAMES_EN = {
     "行行息": "Every group scores",
     "团圆": "Reunion",
     "黄番": "Drawn-hands bonus",
+    "小红": "Some red",
+    "大红": "Many red",
 }

@@ -72,7 +72,7 @@ def formula(score: Score, lang: str = "zh") -> str:
     names = [
         w["fan"].format(NAMES_EN.get(n.name, n.name) if lang == "en" else n.name, n.fan) for n in score.names if n.fan
     ]
-    fan = " + ".join(names)
+    fan = (" × " if score.combine == "multiply" else " + ").join(names)  # table G multiplies (R9.3)
     if len(names) > 1:
         fan = f"({fan})"
     text = ("{}{} × {}" if fan else "{}{}").format(w["kahu"] if is_kahu(score) else "", base, fan)
