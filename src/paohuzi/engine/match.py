@@ -36,7 +36,7 @@ from typing import Any
 from paohuzi.cards import PaohuziError
 from paohuzi.engine.actions import Action
 from paohuzi.engine.events import Event
-from paohuzi.engine.hand import Hand, Outcome
+from paohuzi.engine.hand import Hand, Outcome, unplayable
 from paohuzi.engine.observation import OutcomeKind
 from paohuzi.engine.records import HandRecord, MatchRecord, ReplayError, format_version
 from paohuzi.rules import RuleSet
@@ -89,6 +89,9 @@ class Match:
     ) -> None:
         if not isinstance(rules, RuleSet):
             raise MatchError(f"rules must be a RuleSet, got {rules!r}")
+        refused = unplayable(rules)
+        if refused is not None:
+            raise MatchError(refused)
         if players is None:
             players = rules.players_at_table
         if players not in (3, 4):
