@@ -17,7 +17,7 @@ from ..support.server import ServerProcess
 from .make_font import WEB
 
 LANGUAGES = ("zh", "en")
-R9_PRESETS = {"changde", "changde_qmt", "shihuka"}  # issue 29 (tests/web/test_family_strings.py)
+R9_PRESETS = {"changde", "changde_qmt", "shihuka", "liuhuqiang"}  # issues 29, 30 (tests/web/test_family_strings.py)
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 

@@ -44,8 +44,6 @@ from paohuzi.rules import RuleSet
 __all__ = ["Hand", "Outcome", "EngineError", "FORMAT_VERSION", "unplayable"]
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: X.__new__(X) without __init__, for copy
-
 def unplayable(rules: RuleSet) -> str | None:
     """Why the engine cannot play these rules yet, or None. R9.3's 15-card hands with four (or three) active
     players (衡阳六胡抢) are scored and analysed, but the deal, turns and claims are still R2's 21 cards and
@@ -57,6 +55,8 @@ def unplayable(rules: RuleSet) -> str | None:
         )
     return None
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: X.__new__(X) without __init__, for copy
 class Hand:
     """A hand (一局) of paohuzi for the seats in play, from the deal to the settlement.
 
