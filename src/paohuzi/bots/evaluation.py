@@ -35,7 +35,7 @@ from types import ModuleType
 from typing import Any
 
 from paohuzi.cards import NUM_KINDS
-from paohuzi.groups import MIXED_SHAPES, PARTNERS, SAME_KIND_HUXI, Group, GroupKind, same_kind_huxi
+from paohuzi.groups import MIXED_SHAPES, SAME_KIND_HUXI, Group, GroupKind, partners, same_kind_huxi
 
 __all__ = [
     "distance",
@@ -255,9 +255,10 @@ def needs_pair(counts: Sequence[int], table: Sequence[Group]) -> bool:
     return any(g.kind in _FOUR for g in table) or any(n == 4 for n in counts)
 
 
-def hand_groups_needed(table: Sequence[Group], pair: bool) -> int:
-    """How many 3-card groups the hand must still form: 7 groups in all (七方门子, R6.1), the 将 one of them."""
-    return max(0, 7 - len(table) - (1 if pair else 0))
+def hand_groups_needed(table: Sequence[Group], pair: bool, groups: int = 7) -> int:
+    """How many 3-card groups the hand must still form: ``groups`` in all (七方门子, R6.1; 5 on 15-card hands,
+    R9.3: ``RuleSet.complete_groups``), the 将 one of them."""
+    return max(0, groups - len(table) - (1 if pair else 0))
 
 
 _TI, _PAO = _FOUR
@@ -266,9 +267,9 @@ _TI_HUXI = [same_kind_huxi(GroupKind.TI, k) for k in range(NUM_KINDS)]
 _ONE_OF_KIND = [_ONE[_SLOT[k]] for k in range(NUM_KINDS)]
 
 
-def _split(counts: Sequence[int], table: Sequence[Group], min_huxi: int) -> tuple[int, int, int]:
-    """(cards needed, 胡息 reached, cards needed for the shape alone) of the best split; a 胡息 shortfall
-    costs a card per 3."""
+def _split(counts: Sequence[int], table: Sequence[Group], min_huxi: int, total: int = 7) -> tuple[int, int, int]:
+    """(cards needed, 胡息 reached, cards needed for the shape alone) of the best split into ``total`` 门子 in
+    all (7, R6.1; 5 on 15-card hands, R9.3); a 胡息 shortfall costs a card per 3."""
     pair = False
     huxi = 0
     for g in table:
@@ -276,7 +277,7 @@ def _split(counts: Sequence[int], table: Sequence[Group], min_huxi: int) -> tupl
         kind = g.kind
         if kind is _TI or kind is _PAO:  # identity: a GroupKind's hash is a Python-level call
             pair = True
-    groups = 7 - len(table)
+    groups = total - len(table)
     packed = 0
     k = 0
     for n in counts:
@@ -305,38 +306,47 @@ def _split(counts: Sequence[int], table: Sequence[Group], min_huxi: int) -> tupl
     return needed, huxi, shape
 
 
-def distance(counts: Sequence[int], table: Sequence[Group], min_huxi: int = 15) -> int:
+def distance(counts: Sequence[int], table: Sequence[Group], min_huxi: int = 15, groups: int = 7) -> int:
     """向听: the cards the hand still needs to be complete with ``min_huxi`` 胡息, minus one (0 = 听牌).
 
     ``counts`` are the 20 hand counts as they stand *waiting* (after the discard); −1 means the cards are
     complete already. An estimate for far hands (partial groups are assumed completable); exact near 0.
+    ``groups``: the 门子 of a complete hand (``RuleSet.complete_groups``: 7, or 5 on 15-card hands, R9.3), here
+    and in the functions below.
     """
-    return _split(counts, table, min_huxi)[0] - 1
+    return _split(counts, table, min_huxi, groups)[0] - 1
 
 
-def reach(counts: Sequence[int], table: Sequence[Group], min_huxi: int = 15) -> tuple[int, int]:
+def reach(counts: Sequence[int], table: Sequence[Group], min_huxi: int = 15, groups: int = 7) -> tuple[int, int]:
     """``(distance, 胡息 reachable)`` of :func:`distance`'s best split."""
-    needed, huxi, _ = _split(counts, table, min_huxi)
+    needed, huxi, _ = _split(counts, table, min_huxi, groups)
     return needed - 1, huxi
 
 
-def reach3(counts: Sequence[int], table: Sequence[Group], min_huxi: int = 15) -> tuple[int, int, int]:
+def reach3(
+    counts: Sequence[int], table: Sequence[Group], min_huxi: int = 15, groups: int = 7
+) -> tuple[int, int, int]:
     """``(distance, 胡息 reachable, distance of the shape alone)``: the last ignores the 胡息 minimum, so
     when it is 0 the hand is one card from complete in shape and :func:`paohuzi.analysis.waits` can tell
     exactly whether it is 听牌."""
-    needed, huxi, shape = _split(counts, table, min_huxi)
+    needed, huxi, shape = _split(counts, table, min_huxi, groups)
     return needed - 1, huxi, shape - 1
 
 
 def useful_cards(
-    counts: Sequence[int], table: Sequence[Group], live: Sequence[int], min_huxi: int = 15, base: int | None = None
+    counts: Sequence[int],
+    table: Sequence[Group],
+    live: Sequence[int],
+    min_huxi: int = 15,
+    base: int | None = None,
+    groups: int = 7,
 ) -> tuple[int, list[int]]:
     """进张: the unseen copies of the kinds that would bring the distance down, and those kinds.
 
     ``live[k]`` is how many copies of kind ``k`` the player has not seen (they may still come).
     """
     if base is None:
-        base = _split(counts, table, min_huxi)[0]
+        base = _split(counts, table, min_huxi, groups)[0]
     total = 0
     kinds = []
     work = list(counts)
@@ -344,13 +354,14 @@ def useful_cards(
         if live[k] <= 0 or work[k] >= 4:
             continue
         work[k] += 1
-        if _split(work, table, min_huxi)[0] < base:
+        if _split(work, table, min_huxi, groups)[0] < base:
             total += live[k]
             kinds.append(k)
         work[k] -= 1
     return total, kinds
 
 
-def partner_kinds(kind: int) -> tuple[int, ...]:
-    """The kinds that form a 句 or 绞 with ``kind`` (what a neighbour could eat it with)."""
-    return tuple(sorted({k for pair in PARTNERS[kind] for k in pair} - {kind}))
+def partner_kinds(kind: int, yiwushi: bool = False) -> tuple[int, ...]:
+    """The kinds that form a 句 or 绞 with ``kind`` (what a neighbour could eat it with); 一五十 too with
+    ``yiwushi`` (R9.3)."""
+    return tuple(sorted({k for pair in partners(yiwushi)[kind] for k in pair} - {kind}))
