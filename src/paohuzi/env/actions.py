@@ -34,6 +34,10 @@ left in hand) get the IDs 23–114, in the order of :data:`CHI_COMBOS`. Decoding
 offer, which every seat sees (R5: the observation's ``pending`` card); the same ID always means the same
 move *shape*, which is what a policy should learn.
 
+**一五十** (rule option ``yiwushi``, R9.3): 一五十 / 壹伍拾 is a 句, so 吃 and 比 have a seventh shape, ``yws`` (the
+other two of 1, 5, 10). The IDs above keep their meaning and the combinations that use ``yws`` follow them:
+IDs 115–170 (:data:`CHI_COMBOS_YIWUSHI`, :func:`num_actions`); :func:`decode` refuses them unless told the option.
+
 >>> from paohuzi.cards import Card
 >>> from paohuzi.engine import Action
 >>> encode(Action.parse("chi x8 x9 | bi x7 x8 x9"), Card.X7)

@@ -369,7 +369,8 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         return global_state(self.hand)
 
     def action_masks(self) -> np.ndarray:
-        """The legal IDs of ``agent_selection`` as 115 booleans (171 with ``yiwushi``): ``observe(agent_selection)["action_mask"]``
+        """The legal IDs of ``agent_selection`` as 115 booleans
+        (171 with ``yiwushi``): ``observe(agent_selection)["action_mask"]``
         as ``bool`` (the name sb3-contrib's maskable algorithms call). All False once the hand is over."""
         return self.observe(self.agent_selection)["action_mask"].astype(bool)
 

@@ -5,7 +5,8 @@ JSON form) — what one seat may know — never the referee view,
 so the tensor cannot leak a hidden card. The tensor is one flat ``float32`` vector of
 :data:`OBSERVATION_SIZE` values made of the named pieces of :data:`PIECES`, each documented in the table
 of the :mod:`paohuzi.env` docstring (the environment's documentation page); :func:`views` gives each
-piece by name. Seats are relative to the observing seat: ``me``, ``next`` (下家) and ``prev`` (上家).
+piece by name. Seats are relative to the observing seat: ``me``, ``next`` (下家) and ``prev`` (上家), and
+``across`` (对家) between them with four players in the hand (R9.3: :data:`LAYOUTS`, :func:`observation_high`).
 
 >>> from paohuzi.engine import Hand
 >>> from paohuzi.rules import find_preset

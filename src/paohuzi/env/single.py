@@ -183,7 +183,8 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.opponents = [make_opponent(spec) for spec in specs]
 
     def action_masks(self) -> np.ndarray:
-        """The learner's legal action IDs now, as 115 booleans (171 with ``yiwushi``): the observation's ``action_mask`` as
+        """The learner's legal action IDs now, as 115 booleans
+        (171 with ``yiwushi``): the observation's ``action_mask`` as
         ``bool`` (the method sb3-contrib's ``MaskablePPO`` calls; all False once the episode is over).
 
         :raises EnvError: before the first :meth:`reset`.
