@@ -115,7 +115,7 @@ class Action:
                 raise NotationError(f"chi takes the two hand cards it eats with, like 'chi x8 x9'; got {len(cards)}")
             bi = tuple(sorted(tuple(sorted(Card(c) for c in g)) for g in self.bi))
             for g in bi:
-                # 一五十 too (R9.3): an Action, like a Group, is rule-free; the engine offers 比 from the rules' shapes
+                # notation only: 一五十 is a well-formed 句 here; whether the rule set has it (R9.3) is legality's
                 if len(g) != 3 or not (is_sequence(g, yiwushi=True) or is_jiao(g)):
                     raise NotationError(
                         f"a bi group is a 句 or 绞 of three cards, got {' '.join(str(c) for c in g)!r}"
