@@ -177,8 +177,9 @@ def test_every_piece_against_the_referee(rules: RuleSet) -> None:
                 if s != seat:
                     hidden += counts(hand.hand_of(s))
                 row = ref["rows"][s]
-                assert (v[f"discarded_{name}"] == counts(Card.parse(e["card"]) for e in row if e["discarded"])).all()
-                assert (v[f"unclaimed_{name}"] == counts(Card.parse(e["card"]) for e in row if not e["discarded"])).all()
+                for piece, discarded in (("discarded", True), ("unclaimed", False)):
+                    plane = counts(Card.parse(e["card"]) for e in row if e["discarded"] == discarded)
+                    assert (v[f"{piece}_{name}"] == plane).all()
                 assert v[f"dealer_{name}"][0] == (s == hand.dealer)
             if not over:
                 assert (v["unseen"] == hidden).all()
