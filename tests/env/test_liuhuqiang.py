@@ -249,3 +249,20 @@ def test_random_play_four_agents(rules: RuleSet) -> None:
         assert [totals[f"player_{s}"] for s in range(rules.players)] == list(outcome.payments)
         ends[outcome.kind.value] = ends.get(outcome.kind.value, 0) + 1
     assert ends["hu"] > 0
+
+
+def test_learned_bot_refuses_other_shapes_clearly() -> None:
+    """The learned policy's weights read three players' 606 values and 115 IDs: with four players in the hand or
+    一五十 it says so (a BotError naming both shapes), never a numpy shape error."""
+    from paohuzi.bots import BotError
+    from paohuzi.env.learned import LearnedBot
+
+    bot = LearnedBot(seed=0)
+    for rules, shapes in ((LHQ, "752 and 115"), (LHQ3.with_options(yiwushi=True), "606 and 171")):
+        hand = Hand(rules, seed=1)
+        seat = hand.deciding[0]
+        with pytest.raises(BotError, match=shapes):
+            bot.act(hand.observation(seat), hand.legal_actions(seat))
+    hand = Hand(LHQ3, seed=1)  # three players without 一五十: the same shapes, so it plays (by 21-card habits)
+    seat = hand.deciding[0]
+    assert bot.act(hand.observation(seat), hand.legal_actions(seat)) in hand.legal_actions(seat)
