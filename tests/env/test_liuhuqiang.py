@@ -266,3 +266,22 @@ def test_learned_bot_refuses_other_shapes_clearly() -> None:
     hand = Hand(LHQ3, seed=1)  # three players without 一五十: the same shapes, so it plays (by 21-card habits)
     seat = hand.deciding[0]
     assert bot.act(hand.observation(seat), hand.legal_actions(seat)) in hand.legal_actions(seat)
+
+
+def test_vector_env_four_players() -> None:
+    """``gymnasium.make_vec`` with 六胡抢: batched 752-value tensors, 171-ID masks (一五十), hands played out."""
+    import gymnasium
+
+    import paohuzi  # noqa: F401 (registers the id)
+
+    envs = gymnasium.make_vec("paohuzi/Paohuzi-v0", num_envs=2, rules=LHQ_ALL.to_dict(), opponents="random")
+    obs, _ = envs.reset(seed=1)
+    assert obs["observation"].shape == (2, 752) and obs["action_mask"].shape == (2, 171)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(200):
+        actions = [int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in obs["action_mask"]]
+        obs, _, terminated, _, _ = envs.step(actions)
+        ended += int(terminated.sum())
+    envs.close()
+    assert ended > 5
