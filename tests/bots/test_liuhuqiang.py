@@ -37,13 +37,13 @@ def test_split_search_counts_five_groups_and_yiwushi() -> None:
 SEAT1 = "d3 d3 x1 x5 x10 x2 x3 x4 d2 d7 d10 x9 x9 d9"
 
 
-def _after_peng(rules: RuleSet, fill_seed: int = 0) -> Hand:
-    deck = stack_deck(rules, dealer=0, hands={0: "d3", 1: SEAT1}, fill_seed=fill_seed)
+def _after_peng(rules: RuleSet, fill_seed: int = 0, seat1: str = SEAT1, card: str = "d3") -> Hand:
+    deck = stack_deck(rules, dealer=0, hands={0: card, 1: seat1}, fill_seed=fill_seed)
     hand = Hand(rules, deck=deck, dealer=0)
     while hand.phase != "discard":
         seat = hand.deciding[0]
         hand.apply(seat, next(a for a in hand.legal_actions(seat) if a.kind is ActionKind.PASS))
-    hand.apply(0, Action.parse("discard d3"))
+    hand.apply(0, Action.parse(f"discard {card}"))
     while hand.phase == "claim":
         seat = hand.deciding[0]
         want = ActionKind.PENG if seat == 1 else ActionKind.PASS
@@ -74,6 +74,30 @@ def test_greedy_and_hints_keep_yiwushi_and_value_by_table_g(fill: int) -> None:
     shown = hint(obs)
     assert shown["suggest"] == "discard x10" == str(choose(read(obs), plain.legal_actions(1))[0])
     assert _waits(shown, "x10") == [("x3", 12, 6), ("x6", 12, 6)] and _waits(shown, "d9") == []
+
+
+# Seat 1 碰s the dealer's 七 and holds 贰柒拾, 绞 二 二 贰, 三四五, 十 十 and 玖: throwing 玖 waits on 七 (跑: 6 + 6,
+# 十 十 the 将: 12 胡息, 12 red), 十 (偎 3: 1 + 6 + 3 = 10 胡息, 12 red) and 拾 (绞: 7 胡息, 12 red).
+RED = "x7 x7 d2 d7 d10 x2 x2 d2 x3 x4 x5 x10 x10 d9"
+
+
+@pytest.mark.parametrize(
+    ("options", "points"),
+    [
+        ({}, [24, 16, 8]),  # 三息一囤 (3, 2, 1) × 大红 4 × 自摸 2: Table G multiplies
+        ({"hongheidian": False}, [6, 4, 2]),  # no 名堂: 平胡 1
+        ({"tun": "1xi1tun"}, [48, 40, 28]),  # 囤 = 胡息 (12, 10, 7) × 大红 2 (一息一囤) × 2
+    ],
+)
+def test_waits_are_valued_by_table_g(options: dict[str, object], points: list[int]) -> None:
+    """The hint and greedy value each wait by R9.3's 囤 and Table G (exact points a card, as 自摸)."""
+    rules = LHQ.with_options(**options) if options else LHQ
+    hand = _after_peng(rules, 0, RED, "x7")
+    obs = hand.observation(1)
+    shown = hint(obs)
+    assert shown["suggest"] == "discard d9" == str(choose(read(obs), hand.legal_actions(1))[0])
+    waits = zip((("x7", 12), ("x10", 10), ("d10", 7)), points, strict=True)
+    assert _waits(shown, "d9") == [(card, huxi, p) for (card, huxi), p in waits]
 
 
 def test_master_plays_as_expert_in_the_family() -> None:
