@@ -104,6 +104,23 @@ def test_r9_3_no_automatic_tianhu_on_15_cards() -> None:
     assert not hand.over and total(hand, 0) == 15  # 15 ≤ 14 + max(0, 3 − 1): no discard either
 
 
+@pytest.mark.parametrize("option", [False, True])
+def test_r6_4_r9_3_liangzhang_tianhu_by_option(option: bool) -> None:
+    # The dealer's 15 cards are complete with the 亮张 d6: four 坎 and 肆伍陆 (5 门子, 15 胡息)
+    rules = LHQ.with_options(tianhu_on_liangzhang=option)
+    hand = deal4({0: "x1 x1 x1 x5 x5 x5 x9 x9 x9 d10 d10 d10 d4 d5"}, liang="d6", stock="", rules=rules)
+    if not option:  # the default (R9.3): no 天胡 offered, the dealer discards
+        assert hand.phase == "discard" and legal(hand, 0) == ["discard d4", "discard d5", "discard d6"]
+        return
+    assert hand.phase == "liangzhang" and legal(hand, 0) == ["hu", "pass"]
+    play(hand, "0: hu")
+    outcome = hand.outcome
+    assert outcome is not None and outcome.tianhu and outcome.huxi == 15
+    # 囤 1 + ⌊(15 − 6)/3⌋ = 4, 平胡; 天胡 is 自摸 (R6.4): × 2 → 8 from each of the three others
+    assert [(n.name, n.fan) for n in outcome.score.names] == [("平胡", 1), ("天胡", 0), ("自摸", 0)]
+    assert outcome.points == 8 and outcome.payments == (24, -8, -8, -8)
+
+
 # -- claims and priority with four seats (R4.4, R9.3) -------------------------------------------------------
 
 TWO_WAIT_D4 = {

@@ -64,7 +64,9 @@ def _discard_positions(rules: RuleSet, seed: int, limit: int) -> list[tuple[Hand
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10**6), mingwei=st.booleans(), shuffle=st.integers(0, 10**6), players=st.sampled_from([4, 3]))
+@given(
+    seed=st.integers(0, 10**6), mingwei=st.booleans(), shuffle=st.integers(0, 10**6), players=st.sampled_from([4, 3])
+)
 def test_r5_r9_3_observation_unchanged_when_hidden_cards_are_permuted(
     seed: int, mingwei: bool, shuffle: int, players: int
 ) -> None:
