@@ -27,7 +27,7 @@ from paohuzi.env.features import (
     relative_names,
     views,
 )
-from paohuzi.groups import GroupKind
+from paohuzi.groups import GroupKind, is_yiwushi
 from paohuzi.rules import RuleSet, find_preset
 
 LHQ = find_preset("liuhuqiang")
@@ -140,7 +140,7 @@ def test_every_piece_against_the_referee(rules: RuleSet) -> None:
     """As tests/env/test_features.py, with four seats in play (下家, 对家, 上家) and 明偎: another seat's 偎 is
     in its ``wei`` plane when 明偎 shows it, else counted in ``hidden_wei`` (R5)."""
     high = observation_high(rules)
-    shown_wei = hidden_wei = 0
+    shown_wei = hidden_wei = yiwushi_groups = 0
     for hand in positions(rules, 120, seed=2):
         over = hand.over
         ref = hand.referee_view()
@@ -166,8 +166,9 @@ def test_every_piece_against_the_referee(rules: RuleSet) -> None:
                     elif g.kind in (GroupKind.WEI, GroupKind.CHOUWEI):
                         planes["wei"][k] = 1
                         shown_wei += s != seat and g.kind is GroupKind.WEI
-                    elif g.kind in (GroupKind.JU, GroupKind.JIAO):
+                    elif g.kind in (GroupKind.JU, GroupKind.JIAO):  # a 一五十 too: its three cards
                         planes["chi"] += counts(g.cards)
+                        yiwushi_groups += is_yiwushi(g.cards)
                     else:
                         planes[g.kind.value][k] = 1
                 for kind, plane in planes.items():
@@ -195,6 +196,7 @@ def test_every_piece_against_the_referee(rules: RuleSet) -> None:
         assert shown_wei > 0 and hidden_wei == 0
     else:
         assert hidden_wei > 0
+    assert (yiwushi_groups > 0) == rules.yiwushi
 
 
 def test_yiwushi_chi_ids_round_trip() -> None:
