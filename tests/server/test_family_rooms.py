@@ -103,14 +103,3 @@ def test_r9_an_option_outside_the_family_is_refused_naming_option_and_family(ser
     err = a.api("POST", "/api/rooms", {"preset": "shihuka", "xing": "both"}, expect=422)["error"]
     assert err["code"] == "invalid" and "xing" in err["message"], err
     assert a.api("GET", "/api/me")["room"] is None
-
-
-def test_r9_3_liuhuqiang_is_not_offered_until_the_engine_plays_it(server: ServerProcess) -> None:
-    """R9.3 (issue 30, part 1): 衡阳六胡抢 is scored and analysed, but the engine still deals 21-card hands to
-    three active players — the lobby neither lists it nor makes a room or a quick play of it."""
-    assert "liuhuqiang" not in _presets(server)
-    a = Client(server)
-    for path in ("/api/rooms", "/api/rooms/quick"):
-        err = a.api("POST", path, {"preset": "liuhuqiang"}, expect=422)["error"]
-        assert err["code"] == "invalid" and "liuhuqiang" in err["message"] and "not playable yet" in err["message"]
-    assert a.api("GET", "/api/me")["room"] is None
