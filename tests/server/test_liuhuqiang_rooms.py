@@ -5,11 +5,14 @@ and a hand is dealt 15 / 14 cards (stock 23, or 37 with three) and settles among
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from paohuzi.bots.hints import hint
 
 from ..support.clients import Client, never_hu, play_seat
 from ..support.server import ServerProcess, running
@@ -101,14 +104,35 @@ def test_r9_3_three_players_option_seats_three_all_playing(server: ServerProcess
         p.close()
 
 
-def test_r9_3_quick_play_against_three_computers(server: ServerProcess) -> None:
+def _my_decision(me: Client, timeout: float = 60.0) -> dict[str, Any]:
+    """The newest game/update frame once it holds a decision for this seat."""
+    deadline = time.monotonic() + timeout
+    seen = [f for f in me.frames if f["type"] in ("game", "update")]
+    if seen and seen[-1]["view"]["deciding"]:
+        return seen[-1]
+    while True:
+        frame = me.recv(deadline - time.monotonic())
+        if frame["type"] in ("game", "update") and frame["view"]["deciding"]:
+            return frame
+        assert frame["type"] != "hand_over", f"the hand ended before this seat had a decision: {frame}"
+
+
+def test_r9_3_quick_play_against_three_computers_with_hint_and_auto(server: ServerProcess) -> None:
+    """Quick play: the player and three computers; 提示 answers from the seat's own 15/14-card view (R5);
+    托管 then plays the seat to the end of the hand, which settles among four."""
     me = Client(server)
     room = me.api("POST", "/api/rooms/quick", {"preset": "liuhuqiang", "hands": 1}, expect=201)["room"]
     assert len(room["seats"]) == 4 and [bool(s["bot"]) for s in room["seats"]] == [False, True, True, True]
     me.connect()
     view = me.expect("game")["view"]
     assert len(view["hand_counts"]) == 4 and view["stock"] == 23
-    over = play_seat(me, until="hand_over", timeout=120)
+    frame = _my_decision(me)
+    me.send({"type": "hint", "id": "h1"})
+    got = me.expect("hint", where=lambda f: f.get("id") == "h1")
+    want = hint(frame["view"])
+    assert got["suggest"] == want["suggest"] and got["suggest"] in frame["view"]["legal"]
+    me.send({"type": "auto", "on": True})
+    over = me.expect("hand_over", timeout=120)
     assert len(over["deltas"]) == 4 and sum(over["deltas"]) == 0
     me.expect("match_over")
     me.close()
