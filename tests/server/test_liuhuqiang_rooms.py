@@ -50,6 +50,16 @@ def _deal(players: list[Client]) -> list[dict[str, Any]]:
     return [p.expect("game") for p in players]
 
 
+def _dealt(view: dict[str, Any]) -> list[int]:
+    """Each seat's dealt cards as the view shows them: its hand count and its table's cards (an opening 提 or
+    偎 — R4.1 — has moved some from the hand; a face-down 偎 is three cards)."""
+    size = {"ti": 4, "pao": 4}
+    return [
+        count + sum(len(g["cards"]) if g.get("cards") else size.get(g["kind"], 3) for g in table)
+        for count, table in zip(view["hand_counts"], view["tables"], strict=True)
+    ]
+
+
 def test_r9_3_presets_offer_liuhuqiang_with_its_options(server: ServerProcess) -> None:
     presets = {p["name"]: p for p in server.api("GET", "/api/presets")["presets"]}
     offered = presets["liuhuqiang"]["family_options"]
@@ -77,10 +87,10 @@ def test_r9_3_a_friend_room_of_four_deals_15_and_14_and_settles_among_four(serve
     dealer = view["dealer"]
     assert len(view["hand_counts"]) == 4 and sorted(view["seats"]) == [0, 1, 2, 3]  # nobody sits out
     assert view["stock"] == 23 and view.get("sitting_out") is None  # R9.3: 80 − 15 − 3 × 14
-    assert view["hand_counts"] == [15 if s == dealer else 14 for s in range(4)]
+    assert _dealt(view) == [15 if s == dealer else 14 for s in range(4)]
     for game in games:  # R5: each seat sees its own hand only
         mine = game["seat"]
-        assert len(game["view"]["hand"]) == (15 if mine == dealer else 14)
+        assert len(game["view"]["hand"]) == game["view"]["hand_counts"][mine]
         assert not game["view"].get("hands")
     overs = in_parallel([lambda p=p: play_seat(p, until="hand_over", choose=never_hu, timeout=120) for p in players])
     deltas = overs[0]["deltas"]
@@ -97,7 +107,7 @@ def test_r9_3_three_players_option_seats_three_all_playing(server: ServerProcess
     players, room = _room(server, {"preset": "liuhuqiang", "players": 3, "hands": 1}, 3)
     assert len(room["seats"]) == 3 and room["options"]["rules"]["players"] == 3
     view = _deal(players)[0]["view"]
-    assert view["stock"] == 37 and view["hand_counts"] == [15 if s == view["dealer"] else 14 for s in range(3)]
+    assert view["stock"] == 37 and _dealt(view) == [15 if s == view["dealer"] else 14 for s in range(3)]
     full = Client(server).api("POST", f"/api/rooms/{room['code']}/join", expect=409)["error"]
     assert full["code"] in ("room_full", "room_started"), full  # no fourth seat
     for p in players:

@@ -192,7 +192,7 @@ export function renderReplay(app) {
   const i = Math.max(0, Math.min(rp.index, n - 1));
   const { view, seat } = stepView(rp, i);
   const names = rp.local ? rp.local.names : rp.names;
-  const table = renderTable({ view, seat, hand: rp.handId, timers: [] }, { readOnly: true, names, room: null, rules: rp.record ? rp.record.rules : null, prev: null });
+  const table = renderTable({ view, seat, hand: rp.handId, timers: [] }, { readOnly: true, names, room: null, prev: null });
   const go = (to) => {
     rp.index = Math.max(0, Math.min(to, n - 1));
     app.rerender();

@@ -129,7 +129,7 @@ function timerEl(timer) {
 
 /**
  * The whole table. `g` = {view, seat, timers, scores, auto, hand, number, hands}; `ctx` = {room, names,
- * rules (a replay's, else the room's), readOnly, selected (a selection as `resolveSelection` answers it), prev (the previous view, for fresh-card
+ * readOnly, selected (a selection as `resolveSelection` answers it), prev (the previous view, for fresh-card
  * marks), onCard, onDragDiscard, onClaim, waits}. Returns the table element.
  */
 export function renderTable(g, ctx) {
@@ -144,9 +144,8 @@ export function renderTable(g, ctx) {
   // While an action of ours is on its way (ctx.busy), nothing is playable: the decision is made.
   const { discards, claims } = splitLegal(ctx.readOnly || ctx.busy ? [] : view.legal);
   const over = view.phase === "over";
-  // 明偎 (R9.3): the room's rules (a replay: its record's) say whether a 偎 lies face up.
-  const rules = ctx.rules || (ctx.room && ctx.room.options ? ctx.room.options.rules : null);
-  const openWei = !!(rules && rules.mingwei);
+  // 明偎 (R9.3): the observation's own rule options say whether a 偎 lies face up (live and in a replay).
+  const openWei = !!(view.options && view.options.mingwei);
 
   const seatInfo = (s) => {
     const place = places[s];
