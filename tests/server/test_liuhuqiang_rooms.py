@@ -14,16 +14,36 @@ import pytest
 
 from paohuzi.bots.hints import hint
 
-from ..support.clients import Client, never_hu, play_seat
+from ..support.clients import Client, describe, play_seat
 from ..support.server import ServerProcess, running
 from .play import in_parallel
 
 
+# Picked offline with the engine (``Match(rules, SEED, players=4, hands=1, owner=0)``): seat 0 deals the first
+# hand. Under the friend room's rules below (一息一囤, 随醒, 一五十, 明偎), every seat following ``first_claim``
+# (checked with the deciding seats answering in either order): seat 2 wins on seat 1's discard with 18 胡息,
+# 囤 = 胡息 = 18, the 醒 card the card won, 大肆 — two of them: 2 醒, 大红 × 2 under 1xi1tun; (18 + 2) × 2 = 40,
+# and the discarder pays the three losers' shares: 120 (R9.3, payment as R9.2).
+SEED = 6
+
+
+def first_claim(legal: list[str]) -> str:
+    """胡 when offered, else 碰, else the first 吃, else 过, otherwise the first legal action."""
+    for kind in ("hu", "peng", "chi"):
+        for action in legal:
+            if action.split()[0] == kind:
+                return action
+    return "pass" if "pass" in legal else legal[0]
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A server whose public tables play 六胡抢 (and qq), whose 解散 proposals cannot lapse in a test."""
+    """A server whose public tables play 六胡抢 (and qq), whose 解散 proposals cannot lapse in a test, dealing
+    every match from :data:`SEED` (testing mode: the hands below are known)."""
     workdir: Path = tmp_path_factory.mktemp("liuhuqiang")
     env = {
+        "PAOHUZI_TESTING": "1",
+        "PAOHUZI_TEST_MATCH_SEED": str(SEED),
         "PAOHUZI_MATCH_PRESETS": "qq,liuhuqiang",
         "PAOHUZI_MATCH_FILL_SECONDS": "600",
         "PAOHUZI_DISSOLVE_SECONDS": "300",
@@ -92,11 +112,26 @@ def test_r9_3_a_friend_room_of_four_deals_15_and_14_and_settles_among_four(serve
         mine = game["seat"]
         assert len(game["view"]["hand"]) == game["view"]["hand_counts"][mine]
         assert not game["view"].get("hands")
-    overs = in_parallel([lambda p=p: play_seat(p, until="hand_over", choose=never_hu, timeout=120) for p in players])
-    deltas = overs[0]["deltas"]
-    assert len(deltas) == 4 and sum(deltas) == 0 and all(o["deltas"] == deltas for o in overs)
+    try:
+        overs = in_parallel([lambda p=p: play_seat(p, until="hand_over", choose=first_claim, timeout=60) for p in players])
+    except TimeoutError:
+        raise AssertionError(describe(players)) from None
+    assert all(o["deltas"] == [0, -120, 120, 0] for o in overs), [o["deltas"] for o in overs]
+    outcome = overs[3]["outcome"]
+    assert {k: outcome[k] for k in ("kind", "winner", "source", "huxi", "tun", "xing", "xing_card", "fan", "points")} == {
+        "kind": "hu",
+        "winner": 2,
+        "source": "discard",
+        "huxi": 18,
+        "tun": 18,
+        "xing": 2,
+        "xing_card": "d4",
+        "fan": 2,
+        "points": 40,
+    }
+    assert [(n["name"], n["fan"]) for n in outcome["names"]] == [("大红", 2)]
     over = players[0].expect("match_over")
-    assert len(over["scores"]) == 4 and over["scores"] == deltas
+    assert over["scores"] == [0, -120, 120, 0]
     history = players[3].api("GET", "/api/me/history")["matches"][0]
     assert history["preset"] == "liuhuqiang" and len(history["seats"]) == 4
     for p in players:
