@@ -19,7 +19,7 @@ def _presets(server: ServerProcess) -> dict[str, dict[str, Any]]:
 
 def test_r9_presets_answer_each_family_and_its_options(server: ServerProcess) -> None:
     presets = _presets(server)
-    assert list(presets) == ["qq", "changde", "changde_qmt", "hengyang", "huayang", "hunan", "shihuka"]
+    assert list(presets) == ["qq", "changde", "changde_qmt", "hengyang", "huayang", "hunan", "liuhuqiang", "shihuka"]
     assert {n: p["family"] for n, p in presets.items()} == {
         "qq": "classic",
         "changde": "changde",
@@ -27,6 +27,7 @@ def test_r9_presets_answer_each_family_and_its_options(server: ServerProcess) ->
         "hengyang": "classic",
         "huayang": "classic",
         "hunan": "classic",
+        "liuhuqiang": "liuhuqiang",  # R9.3: the engine plays it (issue 30 part 2)
         "shihuka": "shihuka",
     }
     # R9.1: 常德 never wins on a discard — no 放炮 to choose; 红黑点's 对对胡 and 全名堂's four options
@@ -46,6 +47,9 @@ def test_r9_presets_answer_each_family_and_its_options(server: ServerProcess) ->
     # the classic presets' rules are as before (R8): no family fields in their rules
     assert presets["qq"]["rules"] == find_preset("qq").to_dict() and "family" not in presets["qq"]["rules"]
     assert presets["shihuka"]["rules"]["family"] == "shihuka"
+    # R9.3: 六胡抢 is played by 4 (or 3), all active, on 15-card hands
+    liuhuqiang = presets["liuhuqiang"]
+    assert liuhuqiang["family_options"]["players"] == [4, 3] and liuhuqiang["rules"]["dealer_cards"] == 15
 
 
 def test_r9_a_friend_room_of_each_family_stores_its_options(server: ServerProcess) -> None:

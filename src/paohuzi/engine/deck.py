@@ -3,8 +3,9 @@
 A deck is the 80 cards in **deal order**: the dealer's 21 cards (the 21st is the 亮张), then 20 cards for
 each other seat in play in turn order (the dealer's 下家 first), then the 19 stock cards in the order they
 will be drawn. The sizes are the rule set's (``RuleSet.deal_sizes``, ``stock_size``): 衡阳六胡抢 deals 15 and
-14 to four players, 23 left in the stock (37 with three, R9.3). A seeded hand shuffles :func:`paohuzi.cards.full_deck` with ``random.Random(seed)``; a
-stacked deck (:func:`stack_deck`) lets a test choose the deal and the stock.
+14 to four players, 23 left in the stock (37 with three, R9.3). A seeded hand shuffles
+:func:`paohuzi.cards.full_deck` with ``random.Random(seed)``; a stacked deck (:func:`stack_deck`) lets a test
+choose the deal and the stock.
 
 >>> from paohuzi.rules import find_preset
 >>> deck = stack_deck(find_preset("qq"), dealer=0, hands={1: "x1 x1 x1 x2"}, liangzhang="d10", stock="x7 x8")
