@@ -18,7 +18,6 @@ from ..support.clients import Client, describe, play_seat
 from ..support.server import ServerProcess, running
 from .play import in_parallel
 
-
 # Picked offline with the engine (``Match(rules, SEED, players=4, hands=1, owner=0)``): seat 0 deals the first
 # hand. Under the friend room's rules below (一息一囤, 随醒, 一五十, 明偎), every seat following ``first_claim``
 # (checked with the deciding seats answering in either order): seat 2 wins on seat 1's discard with 18 胡息,
@@ -113,12 +112,16 @@ def test_r9_3_a_friend_room_of_four_deals_15_and_14_and_settles_among_four(serve
         assert len(game["view"]["hand"]) == game["view"]["hand_counts"][mine]
         assert not game["view"].get("hands")
     try:
-        overs = in_parallel([lambda p=p: play_seat(p, until="hand_over", choose=first_claim, timeout=60) for p in players])
+        overs = in_parallel(
+            [lambda p=p: play_seat(p, until="hand_over", choose=first_claim, timeout=60) for p in players]
+        )
     except TimeoutError:
         raise AssertionError(describe(players)) from None
     assert all(o["deltas"] == [0, -120, 120, 0] for o in overs), [o["deltas"] for o in overs]
     outcome = overs[3]["outcome"]
-    assert {k: outcome[k] for k in ("kind", "winner", "source", "huxi", "tun", "xing", "xing_card", "fan", "points")} == {
+    assert {
+        k: outcome[k] for k in ("kind", "winner", "source", "huxi", "tun", "xing", "xing_card", "fan", "points")
+    } == {
         "kind": "hu",
         "winner": 2,
         "source": "discard",
@@ -235,5 +238,40 @@ def test_r9_3_a_public_table_seats_four_strangers(server: ServerProcess) -> None
         rooms.append(p.expect("room", where=lambda f: (f["room"] or {}).get("status") == "playing", timeout=30)["room"])
     assert len({r["code"] for r in rooms}) == 1 and len(rooms[0]["seats"]) == 4
     assert sorted(s["player"]["id"] for s in rooms[0]["seats"]) == sorted(p.id for p in players)
+    for p in players:
+        p.close()
+
+
+@pytest.fixture(scope="module")
+def wei_deal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """Testing mode with the deal of tests/web/test_liuhuqiang.py (seed 79): seat 3 makes a 偎 of 小九 with 10
+    cards left in the stock, under ``first_claim`` at every seat, 明偎 or not."""
+    workdir: Path = tmp_path_factory.mktemp("liuhuqiang-wei")
+    with running(workdir, env={"PAOHUZI_TESTING": "1", "PAOHUZI_TEST_MATCH_SEED": "79"}) as proc:
+        yield proc
+
+
+@pytest.mark.parametrize("mingwei", [False, True])
+def test_r5_r9_3_a_wei_reaches_the_other_seats_face_up_only_with_mingwei(
+    wei_deal: ServerProcess, mingwei: bool
+) -> None:
+    """R5: a 偎 is face down to the other seats — the server sends its kind and no cards — unless the room chose
+    明偎 (R9.3): then every seat's frames carry its cards. Every game/update frame of the hand in play is looked at."""
+    players, _ = _room(wei_deal, {"preset": "liuhuqiang", "hands": 1, "mingwei": mingwei}, 4)
+    _deal(players)
+    overs = in_parallel([lambda p=p: play_seat(p, until="hand_over", choose=first_claim, timeout=60) for p in players])
+    # 21 胡息: 囤 1 + ⌊(21 − 6)/3⌋ = 6, no 醒 here; 一点红 × 3; 自摸 × 2: 36 from each of the others
+    assert overs[0]["outcome"]["winner"] == 3 and overs[0]["deltas"] == [-36, -36, -36, 108]
+    seen = []
+    for p in players:
+        me = next(f["seat"] for f in p.frames if f["type"] == "game")
+        for frame in p.frames:
+            if frame["type"] not in ("game", "update") or frame["view"]["phase"] == "over":
+                continue  # once the hand is over every table is shown (R5)
+            for seat, table in enumerate(frame["view"]["tables"]):
+                seen += [(me, seat, g["cards"]) for g in table if g["kind"] == "wei" and seat != me]
+    assert seen and {me for me, _, _ in seen} == {0, 1, 2}
+    want = ["x9", "x9", "x9"] if mingwei else None
+    assert all(seat == 3 and cards == want for _, seat, cards in seen), [x for x in seen if x[1:] != (3, want)]
     for p in players:
         p.close()

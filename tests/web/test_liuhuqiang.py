@@ -92,10 +92,11 @@ MEASURE = """() => {
             widths: [...p.querySelectorAll('.groups .card, .row .card')].map(c => c.getBoundingClientRect().width),
             groups: p.querySelectorAll('.groups .grp').length,
             discards: p.querySelectorAll('.row .card').length,
-            wei: [...p.querySelectorAll('.grp-wei .card')].map(c => [c.dataset.card || null, c.classList.contains('back')]),
+            wei: [...p.querySelectorAll('.grp-wei .card')]
+                .map(c => [c.dataset.card || null, c.classList.contains('back')]),
         })),
-        others: [...document.querySelectorAll('.table .center .shown, .table .center .stock, .table .mine, .table > .hand')]
-            .map(box),
+        others: [...document.querySelectorAll(
+            '.table .center .shown, .table .center .stock, .table .mine, .table > .hand')].map(box),
     };
 }"""
 
@@ -130,7 +131,9 @@ def _play(people: list[Person], measured: dict[str, dict[str, Any]], timeout: fl
     the stock is down to :data:`MEASURE_AT` (every seat waits for the clicks, so each page shows it)."""
     deadline = time.monotonic() + timeout
     while not all(p.settled() for p in people):
-        assert time.monotonic() < deadline, [p.page.evaluate("() => document.body.innerText.slice(0, 300)") for p in people]
+        assert time.monotonic() < deadline, [
+            p.page.evaluate("() => document.body.innerText.slice(0, 300)") for p in people
+        ]
         for seat, p in enumerate(people):
             if p.name in measured or p.settled():
                 continue
