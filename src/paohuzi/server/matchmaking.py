@@ -275,8 +275,8 @@ class Matchmaker:
             return [(line, await self._match(line)) for line in lines]
 
     async def _match(self, line: Line) -> list[list[int]]:
-        """Take full tables (:func:`seats_of` the queue's preset) out of the queue; fewer once the first of them has waited
-        ``match_fill_seconds``: the groups to seat (by :meth:`_open`, once the lock is released — a table
+        """Take full tables (:func:`seats_of` the queue's preset) out of the queue; fewer once the first of them
+        has waited ``match_fill_seconds``: the groups to seat (by :meth:`_open`, once the lock is released — a table
         waits for each player's seating claim, and a claim's holder may be waiting for this lock)."""
         online = [e for e in self.waiting(line) if e.offline_since is None]
         seats = seats_of(line[1])
