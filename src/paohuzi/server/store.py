@@ -168,9 +168,20 @@ def open_room_codes() -> Job[set[str]]:
     return job
 
 
-def create_room(code: str, kind: str, owner_id: int | None, options: RoomOptions, seats: int) -> Job[int]:
+def create_room(
+    code: str,
+    kind: str,
+    owner_id: int | None,
+    options: RoomOptions,
+    seats: int,
+    club: tuple[int, int] | None = None,
+) -> Job[int]:
+    """A new room; ``club``: a club table's (club id, template id) (issue 31)."""
+
     def job(s: Session) -> int:
         room = Room(code=code, kind=kind, owner_id=owner_id, options=options.to_dict(), status="waiting")
+        if club is not None:
+            room.club_id, room.template_id = club
         s.add(room)
         s.flush()
         for i in range(seats):
@@ -456,6 +467,11 @@ def _match_summary(s: Session, m: Match, code: str | None) -> MatchSummary:
             for h in hands
         ],
     )
+
+
+def match_summaries(s: Session, rows: Sequence[tuple[Match, str | None]]) -> list[MatchSummary]:
+    """The summaries of matches (each with its room's code), in the order given (for a job of another store)."""
+    return [_match_summary(s, m, code) for m, code in rows]
 
 
 def history(player_id: int, limit: int) -> Job[list[MatchSummary]]:
