@@ -50,15 +50,19 @@ ALLOWED = {
     },
     # 亲友圈 (issue 31): the statistics (pure), the store, the tables, the clubs (a collaborator of the hub)
     "club_stats": set(),
-    "club_store": {"club_stats", "models", "names", "store"},
-    "club_tables": {"club_store", "db", "frames", "logs", "ports", "room", "room_options", "services", "store"},
+    "club_store": {"models", "store"},
+    "club_records": {"club_stats", "models", "names", "store"},
+    "club_tables": {
+        *("club_records", "club_store", "db", "frames", "logs", "ports", "room", "room_options", "services"),
+        "store",
+    },
     "clubs": {
-        *("club_stats", "club_store", "club_tables", "config", "db", "frames", "logs", "ports", "protocol"),
-        *("room_options", "services"),
+        *("club_records", "club_stats", "club_store", "club_tables", "config", "db", "frames", "logs", "ports"),
+        *("protocol", "room_options", "services"),
     },
     "club_api": {
-        *("account_store", "api", "club_stats", "club_store", "clubs", "frames", "hub", "limits", "protocol"),
-        *("room", "rows"),
+        *("account_store", "api", "club_records", "club_stats", "club_store", "clubs", "frames", "hub", "limits"),
+        *("protocol", "room", "rows"),
     },
     "room_options": {"config", "economy", "frames", "protocol"},  # a lobby request's room options (R8)
     "seating": {"frames", "logs", "room_options"},  # one room per player (issue 27): the claims

@@ -16,7 +16,7 @@ from typing import Annotated, Literal, TypedDict
 
 from fastapi import APIRouter, Path, Query, Request, Response
 
-from paohuzi.server import account_store, club_store
+from paohuzi.server import account_store, club_records, club_store
 from paohuzi.server import protocol as p
 from paohuzi.server.api import AS_JSON, MAX_ID, Player, RoomView, _check_guesses, _guess_keys, _missed, _room
 from paohuzi.server.club_stats import PAIR_NOTE, PairRowData, StatsData
@@ -28,11 +28,12 @@ from paohuzi.server.limits import Limits
 from paohuzi.server.room import RoomError
 from paohuzi.server.rows import MatchSummaryData
 
-__all__ = ["router", "JOIN_RATE", "JOIN_BURST"]
+__all__ = ["router", "JOIN_LIMITS"]
 
 router = APIRouter(prefix="/api/clubs", tags=["clubs"])
 
-JOIN_RATE, JOIN_BURST = 1 / 30, 5  # join requests per second per player and per address, and burst
+#: Join requests (per second, burst): per player, and per client address (a family behind one router asks more).
+JOIN_LIMITS = {"player": (1 / 30, 5), "addr": (1 / 6, 30)}
 
 Number = Annotated[str, Path(pattern=r"^[0-9]{6}$", description="a club's number")]
 TargetId = Annotated[int, Path(ge=1, le=MAX_ID, description="a player id")]
@@ -166,8 +167,10 @@ async def join_by_invite(request: Request, code: Annotated[str, Path(max_length=
     club = await _by_invite(request, player, code)
     limits: Limits = request.app.state.limits
     client = request.client
-    for key in (f"clubjoin:player:{player['id']}", "clubjoin:addr:" + (client.host if client else "?")):
-        if not await limits.take(key, JOIN_RATE, JOIN_BURST):
+    keys = {"player": str(player["id"]), "addr": client.host if client else "?"}
+    for kind, key in keys.items():
+        rate, burst = JOIN_LIMITS[kind]
+        if not await limits.take(f"clubjoin:{kind}:{key}", rate, burst):
             raise RoomError("rate_limited", "too many join requests; wait a minute", 429)
     return {"status": await _hub(request).clubs.request(club, player["id"])}
 
@@ -366,7 +369,7 @@ async def matches(
     hub = _hub(request)
     club, _ = await hub.clubs.club(number, player["id"])
     start = since(period, datetime.now(UTC))
-    rows = await hub.db.run(club_store.club_matches(club.id, start, 1000 if member else limit))
+    rows = await hub.db.run(club_records.club_matches(club.id, start, 1000 if member else limit))
     if member is not None:
         rows = [m for m in rows if any(s.player_id == member for s in m.seats)][:limit]
     return {"matches": [m.to_dict() for m in rows]}
@@ -380,7 +383,7 @@ async def matches_csv(request: Request, number: Number, player: Player, period: 
     """The club's matches as CSV, one row per seat (the owner only)."""
     hub = _hub(request)
     club, _ = await hub.clubs.club(number, player["id"], "owner", "download the records")
-    rows = await hub.db.run(club_store.club_matches(club.id, since(period, datetime.now(UTC)), 100_000))
+    rows = await hub.db.run(club_records.club_matches(club.id, since(period, datetime.now(UTC)), 100_000))
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(_CSV_HEAD)

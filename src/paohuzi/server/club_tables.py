@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-from paohuzi.server import club_store, frames, store
+from paohuzi.server import club_records, club_store, frames, store
 from paohuzi.server.club_store import ClubRow, TemplateRow
 from paohuzi.server.frames import ClubSeat, ClubTable, RoomError, RoomState
 from paohuzi.server.logs import log
@@ -83,7 +83,7 @@ class ClubTables:
                 continue
             out.append(self._table(row.template_id, names.get(row.template_id or 0, ""), state))
         today = start_of_day(datetime.now(UTC))
-        finished = [m.to_dict() for m in await self.db.run(club_store.club_matches(club.id, today, 20))]
+        finished = [m.to_dict() for m in await self.db.run(club_records.club_matches(club.id, today, 20))]
         return out, [dict(m) for m in finished]
 
     def _table(self, template: int | None, name: str, state: RoomState) -> ClubTable:

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
-from paohuzi.server import club_stats, club_store
+from paohuzi.server import club_records, club_stats, club_store
 from paohuzi.server import protocol as p
 from paohuzi.server.club_store import ClubRow, MemberRow, TemplateRow
 from paohuzi.server.club_tables import Addresses, ClubTables, Gone, start_of_day
@@ -314,11 +314,11 @@ class Clubs:
         """The members' 战绩 over ``period``, ranked (by points)."""
         names = {m.player_id: m.nickname for m in await self.db.run(club_store.members(club.id))}
         start = since(period, datetime.now(UTC))
-        matches = await self.db.run(club_store.stat_matches(club.id, start))
+        matches = await self.db.run(club_records.stat_matches(club.id, start))
         return club_stats.ranking(club_stats.member_stats(matches, names))
 
     async def pairs(self, club: ClubRow) -> list[club_stats.PairRowData]:
         names = {m.player_id: m.nickname for m in await self.db.run(club_store.members(club.id))}
-        matches = await self.db.run(club_store.stat_matches(club.id, None, with_records=True))
+        matches = await self.db.run(club_records.stat_matches(club.id, None, with_records=True))
         return club_stats.pair_table(matches, names)
 
