@@ -1,4 +1,4 @@
-"""The club routes of the lobby API (亲友圈, issue 31; docs/protocol.md §2.6): clubs, invites, join requests,
+"""The club routes of the lobby API (亲友圈, issue 31; docs/protocol.md §2 "Clubs"): clubs, invites, join requests,
 members and roles, templates, tables, 战绩 (with CSV for the owner and the pair table).
 
 Every route but creating a club and looking an invite code up names a club by its number and answers 404

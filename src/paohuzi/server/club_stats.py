@@ -67,7 +67,7 @@ class StatMatch:
 
 
 class StatsData(TypedDict):
-    """A member's 战绩 over a period (docs/protocol.md §2.6)."""
+    """A member's 战绩 over a period (docs/protocol.md §2 "Clubs")."""
 
     player: int
     nickname: str

@@ -52,7 +52,7 @@ def new_invite_code() -> str:
 
 
 class ClubData(TypedDict):
-    """A club as its members see it (docs/protocol.md §2.6)."""
+    """A club as its members see it (docs/protocol.md §2 "Clubs")."""
 
     number: str
     name: str
