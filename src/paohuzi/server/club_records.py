@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from paohuzi.server.club_stats import StatHand, StatMatch, StatSeat
 from paohuzi.server.models import HandRow, Match, MatchSeat, Room
 from paohuzi.server.names import seat_nickname
-from paohuzi.server.store import Job, MatchSummary, match_summaries
+from paohuzi.server.store import Job, MatchSummary, summary_of
 
 __all__ = ["club_matches", "stat_matches"]
 
@@ -30,7 +30,7 @@ def club_matches(club_id: int, since: datetime | None, limit: int) -> Job[list[M
         if since is not None:
             q = q.where(Match.finished_at >= since)
         rows = s.execute(q.order_by(Match.id.desc()).limit(limit)).all()
-        return match_summaries(s, [(m, code) for m, code in rows])
+        return [summary_of(s, m, code) for m, code in rows]
 
     return job
 

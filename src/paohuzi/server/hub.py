@@ -47,18 +47,7 @@ __all__ = ["Hub", "level_title", "random_nickname"]
 ERROR, WARNING, INFO = 40, 30, 20
 SESSION_RECHECK = 30.0  # seconds a session found live is believed without asking the database again
 
-_ADJECTIVES = (
-    "快乐的",
-    "勇敢的",
-    "安静的",
-    "机灵的",
-    "淡定的",
-    "幸运的",
-    "认真的",
-    "悠闲的",
-    "聪明的",
-    "豪爽的",
-)
+_ADJECTIVES = ("快乐的", "勇敢的", "安静的", "机灵的", "淡定的", "幸运的", "认真的", "悠闲的", "聪明的", "豪爽的")
 _NOUNS = ("渔夫", "猎人", "掌柜", "书生", "茶客", "船家", "货郎", "樵夫", "牧童", "秀才")
 
 
@@ -93,16 +82,9 @@ class Hub:
         self.tables = PublicTables(
             settings, db, ports, self.services, seated=self.player_room_state, leave_waiting=self._leave_waiting_room
         )
-        self.clubs = Clubs(  # 亲友圈 (issue 31)
-            settings,
-            db,
-            ports,
-            self.services,
-            room_state=self.room_state,
-            join_room=self.join_room,
-            player_room=self.player_room_state,
-            leave_room=self.leave_room,
-            addresses=self.address,
+        self.clubs = Clubs(  # 亲友圈 (issue 31), with the room calls it needs
+            settings, db, ports, self.services, room_state=self.room_state, join_room=self.join_room,
+            player_room=self.player_room_state, leave_room=self.leave_room, addresses=self.address,
         )
         self._next_conn = 0
         self._housekeeper: asyncio.Task[Any] | None = None
