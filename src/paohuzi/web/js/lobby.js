@@ -149,6 +149,7 @@ export function renderLobby(app) {
         h("button", { class: "big-btn create", "data-action": "create", onclick: () => app.openDialog("create") }, h("b", {}, t("createRoom")), h("small", {}, t("createRoomSub"))),
         h("button", { class: "big-btn join", "data-action": "join", onclick: () => app.openDialog("join") }, h("b", {}, t("joinRoom")), h("small", {}, t("joinRoomSub"))),
       ),
+      h("a", { class: "big-btn clubs", href: "#/clubs", "data-action": "clubs" }, h("b", {}, t("clubs")), h("small", {}, t("clubsSub"))), // 亲友圈 (clubs.js)
       replayCodeBox(app),
     ),
   );
@@ -328,7 +329,7 @@ export function renderRoom(app) {
     "div",
     { class: "room-screen" },
     h("header", { class: "lobby-head" }, h("button", { class: "btn small ghost", onclick: () => app.go("lobby") }, "‹ ", t("back")), app.langButton()),
-    h(
+    room.kind === "club" ? clubRoomCard(app, opts) : h(
       "section",
       { class: "card-box room-card" },
       h("div", { class: "room-code-label" }, t("roomCode")),
@@ -337,6 +338,20 @@ export function renderRoom(app) {
       rulesEl(opts, "room-opts"),
     ),
     h("section", { class: "card-box" }, h("h3", {}, t("waiting")), seats, buttons),
+  );
+}
+
+/** A club table's waiting room (亲友圈, issue 31): no code to share (members sit from the club's page), the
+ * way back to that page; the match starts when the table is full. */
+function clubRoomCard(app, opts) {
+  const back = app.state.clubTable;
+  return h(
+    "section",
+    { class: "card-box room-card", "data-testid": "club-room" },
+    h("div", { class: "room-code-label" }, t("clubTableTitle")),
+    h("p", { class: "muted" }, t("clubTableFull")),
+    back ? h("a", { class: "btn small", href: `#/club/${back}`, "data-action": "club-back" }, t("clubBack")) : null,
+    rulesEl(opts, "room-opts"),
   );
 }
 
