@@ -40,7 +40,8 @@ def _token(p: Person) -> str:
 
 
 def _api(srv: ServerProcess, p: Person, method: str, path: str, body: Any = None) -> httpx.Response:
-    return httpx.request(method, srv.url + path, headers={"Authorization": f"Bearer {_token(p)}"}, json=body, timeout=10)
+    headers = {"Authorization": f"Bearer {_token(p)}"}
+    return httpx.request(method, srv.url + path, headers=headers, json=body, timeout=10)
 
 
 def _go(p: Person, hash_: str, selector: str) -> None:
@@ -51,7 +52,9 @@ def _go(p: Person, hash_: str, selector: str) -> None:
 def _play(people: list[Person]) -> None:
     deadline = time.monotonic() + 120
     while not all(p.settled() for p in people):
-        assert time.monotonic() < deadline, [p.page.evaluate("() => document.body.innerText.slice(0, 300)") for p in people]
+        assert time.monotonic() < deadline, [
+            p.page.evaluate("() => document.body.innerText.slice(0, 300)") for p in people
+        ]
         acted = False
         for p in people:
             if not p.settled():
@@ -69,7 +72,8 @@ def test_a_club_from_invite_to_records_in_four_browsers(browser: Any, seeded: Se
     people = [owner, friend, second, refused]
     try:
         owner.open()
-        assert _api(seeded, owner, "POST", "/api/me/claim", {"username": "周五圈主", "password": "long enough pw"}).status_code == 200
+        claim = {"username": "周五圈主", "password": "long enough pw"}
+        assert _api(seeded, owner, "POST", "/api/me/claim", claim).status_code == 200
         # the owner: 亲友圈 from the lobby, a club, a template of one hand
         owner.page.click("[data-action='clubs']")
         owner.page.wait_for_selector("[data-page='clubs'] [data-testid='my-clubs']")
@@ -105,9 +109,11 @@ def test_a_club_from_invite_to_records_in_four_browsers(browser: Any, seeded: Se
             owner.page.click(f"[data-action='club-approve'][data-player='{ids[name]}']")
             owner.page.wait_for_selector(f"[data-testid='club-members'] li[data-player='{ids[name]}']")
         owner.page.click(f"[data-action='club-refuse'][data-player='{ids['refused']}']")
-        owner.page.wait_for_selector(f"[data-testid='club-requests'] li[data-player='{ids['refused']}']", state="detached")
+        asked = f"[data-testid='club-requests'] li[data-player='{ids['refused']}']"
+        owner.page.wait_for_selector(asked, state="detached")
         _go(refused, f"#/club/{number}", "[data-testid='page-error'][data-code='not_found']")
-        assert refused.errors == ["console: Failed to load resource: the server responded with a status of 404 (Not Found)"]
+        not_found = "console: Failed to load resource: the server responded with a status of 404 (Not Found)"
+        assert refused.errors == [not_found]
         refused.errors.clear()  # that 404 was the answer wanted
         # the members see the club; the owner opens a table, the two sit down; the full table starts
         for p in (friend, second):
