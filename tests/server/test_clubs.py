@@ -13,30 +13,32 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from ..support.clients import Client, play_seat
+from ..support.databases import postgres_available, postgres_schema
 from ..support.server import ServerProcess, running
 from ..web.helpers import first_claim
 from .play import in_parallel
 
 SEED = 5149
+ENV = {
+    "PAOHUZI_TESTING": "1",
+    "PAOHUZI_TEST_MATCH_SEED": str(SEED),
+    "PAOHUZI_LOGIN_RATE": "100",
+    "PAOHUZI_LOGIN_BURST": "100",
+    "PAOHUZI_BOT_DELAY": "0",
+}
 _names = itertools.count(1)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    env = {
-        "PAOHUZI_TESTING": "1",
-        "PAOHUZI_TEST_MATCH_SEED": str(SEED),
-        "PAOHUZI_LOGIN_RATE": "100",
-        "PAOHUZI_LOGIN_BURST": "100",
-        "PAOHUZI_BOT_DELAY": "0",
-    }
-    with running(tmp_path_factory.mktemp("clubs"), env=env) as proc:
+    with running(tmp_path_factory.mktemp("clubs"), env=ENV) as proc:
         yield proc
 
 
@@ -229,6 +231,18 @@ def _join(owner: Client, number: str, invite: str, c: Client) -> None:
 
 
 def test_a_club_table_plays_to_its_summary_and_the_records_follow(server: ServerProcess) -> None:
+    _club_table_to_records(server)
+
+
+def test_the_same_on_postgresql(tmp_path: Path) -> None:
+    """The clubs' jobs and 战绩 on PostgreSQL (the module's server runs on SQLite)."""
+    if not postgres_available():
+        pytest.skip("no PostgreSQL on 127.0.0.1:5432")
+    with postgres_schema() as url, running(tmp_path, url, env=ENV) as pg:
+        _club_table_to_records(pg)
+
+
+def _club_table_to_records(server: ServerProcess) -> None:
     owner, m1, m2 = claimed(server, "东家"), Client(server, nickname="老王"), Client(server, nickname="小李")
     outsider = Client(server)
     number, invite = _club(owner)
@@ -329,10 +343,14 @@ def test_a_removed_member_waiting_at_a_table_is_stood_up(server: ServerProcess) 
     assert err(m1, "POST", f"/api/clubs/invite/{invite}/join", None, 403) == "banned"
 
 
-def test_join_requests_are_rate_limited(server: ServerProcess) -> None:
+def test_join_requests_and_new_invite_codes_are_rate_limited(server: ServerProcess) -> None:
     asker = Client(server)
     owners = [claimed(server) for _ in range(6)]
-    invites = [_club(o)[1] for o in owners]
-    for invite in invites[:5]:
+    clubs = [_club(o) for o in owners]
+    for _, invite in clubs[:5]:
         assert asker.api("POST", f"/api/clubs/invite/{invite}/join")["status"] == "pending"
-    assert err(asker, "POST", f"/api/clubs/invite/{invites[5]}/join", None, 429) == "rate_limited"
+    assert err(asker, "POST", f"/api/clubs/invite/{clubs[5][1]}/join", None, 429) == "rate_limited"
+    number = clubs[0][0]
+    codes = {owners[0].api("POST", f"/api/clubs/{number}/invite")["club"]["invite_code"] for _ in range(5)}
+    assert len(codes) == 5
+    assert err(owners[0], "POST", f"/api/clubs/{number}/invite", None, 429) == "rate_limited"

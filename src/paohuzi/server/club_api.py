@@ -32,8 +32,9 @@ __all__ = ["router", "JOIN_LIMITS"]
 
 router = APIRouter(prefix="/api/clubs", tags=["clubs"])
 
-#: Join requests (per second, burst): per player, and per client address (a family behind one router asks more).
-JOIN_LIMITS = {"player": (1 / 30, 5), "addr": (1 / 6, 30)}
+#: Join requests (per second, burst): per player, and per client address (a family behind one router asks more);
+#: new invite codes per club.
+JOIN_LIMITS = {"player": (1 / 30, 5), "addr": (1 / 6, 30), "invite": (1 / 60, 5)}
 
 Number = Annotated[str, Path(pattern=r"^[0-9]{6}$", description="a club's number")]
 TargetId = Annotated[int, Path(ge=1, le=MAX_ID, description="a player id")]
@@ -124,6 +125,11 @@ def _hub(request: Request) -> Hub:
     return hub
 
 
+def _limits(request: Request) -> Limits:
+    limits: Limits = request.app.state.limits
+    return limits
+
+
 def _view(club: club_store.ClubRow, role: str) -> ClubView:
     powers = role in ("owner", "admin")
     return {
@@ -165,7 +171,7 @@ async def join_by_invite(request: Request, code: Annotated[str, Path(max_length=
     """Ask to join the club of this invite code: ``pending`` until an admin answers, or ``member`` at once
     in an open club. Rate-limited per player and address (429); 403 ``banned``."""
     club = await _by_invite(request, player, code)
-    limits: Limits = request.app.state.limits
+    limits = _limits(request)
     client = request.client
     keys = {"player": str(player["id"]), "addr": client.host if client else "?"}
     for kind, key in keys.items():
@@ -208,10 +214,14 @@ async def dissolve_club(request: Request, number: Number, player: Player) -> Don
 
 @router.post("/{number}/invite", response_model=AS_JSON)
 async def new_invite(request: Request, number: Number, player: Player) -> ClubAnswer:
-    """A new invite code (admins and the owner); the old one stops working."""
+    """A new invite code (admins and the owner); the old one stops working. 5 at once, then one a minute
+    per club (429)."""
     hub = _hub(request)
+    _, role = await hub.clubs.club(number, player["id"], "admin", "make a new invite code")
+    rate, burst = JOIN_LIMITS["invite"]
+    if not await _limits(request).take(f"clubinvite:{number}", rate, burst):
+        raise RoomError("rate_limited", "too many new invite codes; wait a minute", 429)
     club = await hub.clubs.new_invite(number, player["id"])
-    _, role = await hub.clubs.club(number, player["id"])
     return {"club": _view(club, role)}
 
 
