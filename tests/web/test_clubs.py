@@ -127,6 +127,11 @@ def test_a_club_from_invite_to_records_in_four_browsers(browser: Any, seeded: Se
         friend.shot("tables-live")
         friend.page.click("[data-action='club-sit']")
         friend.page.wait_for_selector("[data-testid='club-room']")
+        # 同IP: both browsers connect from 127.0.0.1 — each seat flagged in the waiting room, no address shown
+        for p in (owner, friend):
+            p.page.wait_for_selector(".seats li[data-seat='1'] .same-ip")
+            assert p.page.locator(".seats .same-ip").count() == 2 and "127.0.0.1" not in p.page.inner_text("body")
+        friend.shot("waiting-same-ip")
         second.page.wait_for_selector(f"[data-testid='club-tables'] li [data-player='{ids['friend']}']")
         second.page.click("[data-action='club-sit']")
         players = [owner, friend, second]

@@ -55,9 +55,11 @@ export function watch(app, number) {
   if (app.socket) app.socket.send({ type: "club_watch", club: number });
 }
 
-/** The page is left for one that is no club page: the live list stops. */
+/** The page is left for one that is no club page: the live list stops — unless we sit at one of the club's
+ * tables, whose waiting room shows the list's 同IP flags (lobby.js). */
 export function leaveClubPages(app, next) {
-  if (app.state.clubWatch && !(next && next.name === "club")) watch(app, null);
+  const atTable = app.state.room && app.state.room.kind === "club";
+  if (app.state.clubWatch && !(next && next.name === "club") && !atTable) watch(app, null);
 }
 
 /** A club page's body (profile.js renderPage draws the head). */

@@ -294,6 +294,7 @@ export function renderRoom(app) {
   });
   const opts = room.options || {};
   const seats = h("ul", { class: "seats" });
+  const sameIp = clubSameIp(S, room); // 同IP at a club table (seats, never an address)
   for (const s of room.seats) {
     let label = t("emptySeat");
     if (s.player) label = [h("span", { "data-pname": "" }, s.player.nickname), s.player.id === me ? t("you_paren") : ""];
@@ -306,6 +307,7 @@ export function renderRoom(app) {
         h("span", { class: "seat-name" }, label, s.player && room.owner === s.player.id ? h("b", { class: "badge" }, t("owner")) : null),
         s.player || s.bot ? h("span", { class: `ready-mark${s.ready ? " on" : ""}` }, s.ready ? t("isReady") : t("notReady")) : null,
         readyClock(s),
+        sameIp.includes(s.seat) ? h("b", { class: "badge warn same-ip", title: t("sameIpWhat") }, t("sameIp")) : null,
         isOwner && room.kind === "private" ? ownerTools(app, s, me) : null,
       ),
     );
@@ -339,6 +341,12 @@ export function renderRoom(app) {
     ),
     h("section", { class: "card-box" }, h("h3", {}, t("waiting")), seats, buttons),
   );
+}
+
+/** The seats the watched club's list flags 同IP at this club table (club_tables.same_ip), or []. */
+function clubSameIp(S, room) {
+  const table = room.kind === "club" && S.clubLive ? S.clubLive.tables.find((x) => x.code === room.code) : null;
+  return table ? table.same_ip : [];
 }
 
 /** A club table's waiting room (亲友圈, issue 31): no code to share (members sit from the club's page), the
