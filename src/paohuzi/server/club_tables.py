@@ -128,7 +128,7 @@ class ClubTables:
         except RoomOptionsError as exc:
             raise RoomError("invalid", f"template {template.name!r} cannot be played: {exc}", 422) from None
         options = dataclasses.replace(options, bots_fill=False)
-        n = 4 if options.four_players else 3
+        n = options.rules.players_at_table  # 3; 4 for 守醒 (R8.1) and 六胡抢 (R9.3, option players)
         code = await self.home.new_code(self.directory.rooms)
         room_id = await self.db.run(store.create_room(code, "club", None, options, n, club=(club.id, template.id)))
         services = await self.home.services_for(self.services, room_id, code)

@@ -351,9 +351,8 @@ class Hub:
             return room.state(), True
 
     async def quick_play(self, player_id: int, body: p.QuickPlayIn) -> tuple[frames.RoomState, bool]:
-        """A quick-play room (the player and a computer in each other seat: two, three for 六胡抢; the match
-        on), and True; a repeated request (the player plays a quick match of these options) gets that room,
-        and False (seating.py)."""
+        """A quick-play room (the player, a computer in each other seat; the match on), and True; a repeated
+        request (the player plays a quick match of these options) gets that room, and False (seating.py)."""
         options = self.room_options(body, quick=True)
         async with self.claims.hold(player_id):
             found = await self.player_room_state(player_id)
