@@ -354,3 +354,17 @@ def test_join_requests_and_new_invite_codes_are_rate_limited(server: ServerProce
     codes = {owners[0].api("POST", f"/api/clubs/{number}/invite")["club"]["invite_code"] for _ in range(5)}
     assert len(codes) == 5
     assert err(owners[0], "POST", f"/api/clubs/{number}/invite", None, 429) == "rate_limited"
+
+
+def test_a_liuhuqiang_template_opens_tables_of_its_players_r9_3(server: ServerProcess) -> None:
+    """A 六胡抢 template (R9.3) opens a table of four seats, of three with the family's ``players`` 3, as a room does."""
+    owner = claimed(server)
+    number, _ = _club(owner)
+    base = f"/api/clubs/{number}"
+    for players in (4, 3):
+        body = {"name": f"六胡抢 {players}", "options": {"preset": "liuhuqiang", "players": players, "hands": 4}}
+        tid = owner.api("POST", f"{base}/templates", body, expect=201)["template"]["id"]
+        room = owner.api("POST", f"{base}/tables", {"template": tid}, expect=201)["room"]
+        assert (room["options"]["preset"], len(room["seats"])) == ("liuhuqiang", players)
+        seated = [s["player"]["id"] if s["player"] else None for s in room["seats"]]
+        assert seated == [owner.id] + [None] * (players - 1)  # who opens a table sits at it
