@@ -138,6 +138,9 @@ def test_a_club_from_invite_to_records_in_four_browsers(browser: Any, seeded: Se
         for p in players:
             p.page.wait_for_selector(".table .hand .card")
         assert [p.page.evaluate("() => window.paohuzi.state.game.seat") for p in players] == [0, 1, 2]
+        for p in players:  # 同IP at the table too (issue 31 §4): the three seats, each flagged by its name
+            p.page.wait_for_function("() => document.querySelectorAll('.who .same-ip').length === 3")
+            assert p.page.inner_text("[data-testid='table-club']") == "亲友圈牌桌"  # not 快速开始
         friend.shot("table")
         _play(players)
         for p in players:

@@ -55,6 +55,13 @@ export function watch(app, number) {
   if (app.socket) app.socket.send({ type: "club_watch", club: number });
 }
 
+/** The seats the watched club's list flags 同IP at this club table (club_tables.same_ip; issue 31 §4: shown to
+ * everyone seated, in the waiting room and at the table, never an address), or []. */
+export function clubSameIp(S, room) {
+  const table = room && room.kind === "club" && S.clubLive ? S.clubLive.tables.find((x) => x.code === room.code) : null;
+  return table ? table.same_ip : [];
+}
+
 /** The page is left for one that is no club page: the live list stops — unless we sit at one of the club's
  * tables, whose waiting room shows the list's 同IP flags (lobby.js). */
 export function leaveClubPages(app, next) {

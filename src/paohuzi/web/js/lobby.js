@@ -9,6 +9,7 @@ import { botName, levelSelect } from "./levels.js";
 import { matchSection, tierName } from "./match.js";
 import { knowPresets, rulesEl, seatsOf } from "./rules.js";
 import { presetSelect, renderCreateDialog } from "./create_room.js";
+import { clubSameIp } from "./clubs.js";
 
 /** The server's level list (names, blurbs) once /api/presets has answered, for the level pickers' tooltips. */
 function levelInfo(S) {
@@ -350,12 +351,6 @@ export function renderRoom(app) {
     ),
     h("section", { class: "card-box" }, h("h3", {}, t("waiting")), seats, buttons),
   );
-}
-
-/** The seats the watched club's list flags 同IP at this club table (club_tables.same_ip), or []. */
-function clubSameIp(S, room) {
-  const table = room.kind === "club" && S.clubLive ? S.clubLive.tables.find((x) => x.code === room.code) : null;
-  return table ? table.same_ip : [];
 }
 
 /** A club table's waiting room (亲友圈, issue 31): no code to share (members sit from the club's page), the
