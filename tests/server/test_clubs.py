@@ -357,7 +357,7 @@ def test_join_requests_and_new_invite_codes_are_rate_limited(server: ServerProce
 
 
 def test_a_liuhuqiang_template_opens_tables_of_its_players_r9_3(server: ServerProcess) -> None:
-    """A 六胡抢 template (R9.3) opens a table of four seats, of three with the family's ``players`` 3, as a room does."""
+    """A 六胡抢 template (R9.3) opens a table of four seats, three with ``players`` 3, as a room does."""
     owner = claimed(server)
     number, _ = _club(owner)
     base = f"/api/clubs/{number}"
