@@ -7,8 +7,9 @@ import { doubleCardBox, loadDoubleCards } from "./double_card.js";
 import { presetText, t, titleText, tx } from "./i18n.js";
 import { botName, levelSelect } from "./levels.js";
 import { matchSection, tierName } from "./match.js";
-import { knowPresets, rulesEl } from "./rules.js";
+import { knowPresets, rulesEl, seatsOf } from "./rules.js";
 import { presetSelect, renderCreateDialog } from "./create_room.js";
+import { clubSameIp } from "./clubs.js";
 
 /** The server's level list (names, blurbs) once /api/presets has answered, for the level pickers' tooltips. */
 function levelInfo(S) {
@@ -129,7 +130,16 @@ export function renderLobby(app) {
   const presets = (S.presets && S.presets.presets) || [{ name: "qq", title: "" }];
   const quickPreset = presetSelect(presets); // grouped by family (R9)
   if (S.quickPreset) quickPreset.value = S.quickPreset;
-  quickPreset.addEventListener("change", () => { S.quickPreset = quickPreset.value; });
+  // "You and two computers" — three for 六胡抢 (R9.3: four play)
+  const quickSub = () => {
+    const pr = presets.find((x) => x.name === quickPreset.value);
+    return t(seatsOf(pr && pr.rules) === 4 ? "quickPlaySub3" : "quickPlaySub");
+  };
+  const quickSubEl = h("small", { "data-testid": "quick-sub" }, quickSub());
+  quickPreset.addEventListener("change", () => {
+    S.quickPreset = quickPreset.value;
+    quickSubEl.textContent = quickSub();
+  });
   const quickLevel = levelSelect("bot_level", S.quickLevel || (S.presets && S.presets.room_options && S.presets.room_options.defaults.bot_level), levelInfo(S));
   quickLevel.addEventListener("change", () => { S.quickLevel = quickLevel.value; });
   root.append(
@@ -140,7 +150,7 @@ export function renderLobby(app) {
         "button",
         { class: "big-btn quick", "data-action": "quick", onclick: () => app.quickPlay(quickPreset.value, quickLevel.value) },
         h("b", {}, t("quickPlay")),
-        h("small", {}, t("quickPlaySub")),
+        quickSubEl,
       ),
       h("div", { class: "quick-opts" }, field(t("preset"), quickPreset), field(t("botLevel"), quickLevel)),
       h(
@@ -149,6 +159,7 @@ export function renderLobby(app) {
         h("button", { class: "big-btn create", "data-action": "create", onclick: () => app.openDialog("create") }, h("b", {}, t("createRoom")), h("small", {}, t("createRoomSub"))),
         h("button", { class: "big-btn join", "data-action": "join", onclick: () => app.openDialog("join") }, h("b", {}, t("joinRoom")), h("small", {}, t("joinRoomSub"))),
       ),
+      h("a", { class: "big-btn clubs", href: "#/clubs", "data-action": "clubs" }, h("b", {}, t("clubs")), h("small", {}, t("clubsSub"))), // 亲友圈 (clubs.js)
       replayCodeBox(app),
     ),
   );
@@ -293,6 +304,7 @@ export function renderRoom(app) {
   });
   const opts = room.options || {};
   const seats = h("ul", { class: "seats" });
+  const sameIp = clubSameIp(S, room); // 同IP at a club table (seats, never an address)
   for (const s of room.seats) {
     let label = t("emptySeat");
     if (s.player) label = [h("span", { "data-pname": "" }, s.player.nickname), s.player.id === me ? t("you_paren") : ""];
@@ -305,6 +317,7 @@ export function renderRoom(app) {
         h("span", { class: "seat-name" }, label, s.player && room.owner === s.player.id ? h("b", { class: "badge" }, t("owner")) : null),
         s.player || s.bot ? h("span", { class: `ready-mark${s.ready ? " on" : ""}` }, s.ready ? t("isReady") : t("notReady")) : null,
         readyClock(s),
+        sameIp.includes(s.seat) ? h("b", { class: "badge warn same-ip", title: t("sameIpWhat") }, t("sameIp")) : null,
         isOwner && room.kind === "private" ? ownerTools(app, s, me) : null,
       ),
     );
@@ -328,7 +341,7 @@ export function renderRoom(app) {
     "div",
     { class: "room-screen" },
     h("header", { class: "lobby-head" }, h("button", { class: "btn small ghost", onclick: () => app.go("lobby") }, "‹ ", t("back")), app.langButton()),
-    h(
+    room.kind === "club" ? clubRoomCard(app, opts) : h(
       "section",
       { class: "card-box room-card" },
       h("div", { class: "room-code-label" }, t("roomCode")),
@@ -337,6 +350,20 @@ export function renderRoom(app) {
       rulesEl(opts, "room-opts"),
     ),
     h("section", { class: "card-box" }, h("h3", {}, t("waiting")), seats, buttons),
+  );
+}
+
+/** A club table's waiting room (亲友圈, issue 31): no code to share (members sit from the club's page), the
+ * way back to that page; the match starts when the table is full. */
+function clubRoomCard(app, opts) {
+  const back = app.state.clubTable;
+  return h(
+    "section",
+    { class: "card-box room-card", "data-testid": "club-room" },
+    h("div", { class: "room-code-label" }, t("clubTableTitle")),
+    h("p", { class: "muted" }, t("clubTableFull")),
+    back ? h("a", { class: "btn small", href: `#/club/${back}`, "data-action": "club-back" }, t("clubBack")) : null,
+    rulesEl(opts, "room-opts"),
   );
 }
 
