@@ -21,6 +21,8 @@ from typing import Any
 
 import httpx
 
+from . import forkserver
+
 # Short time-outs so that the server tests run fast; tests that need others pass their own.
 TEST_ENV = {
     "PAOHUZI_BOT_DELAY": "0.01",
@@ -67,7 +69,7 @@ class ServerProcess:
         self.database_url = database_url or f"sqlite:///{workdir / 'paohuzi.sqlite3'}"
         self.env = dict(base_env, **(env or {}))
         self.args = list(args or [])  # more ``paohuzi serve`` options
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: subprocess.Popen[bytes] | forkserver.ForkedProcess | None = None
         self.port = 0
         self.log_path: Path | None = None
 
@@ -97,8 +99,11 @@ class ServerProcess:
             self.database_url,
             *self.args,
         ]
-        with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=self.workdir)
+        if forkserver.ENABLED:  # the same command, forked from a process that has done its imports
+            self.proc = forkserver.spawn(cmd[3:], env, self.workdir, self.log_path)
+        else:
+            with open(self.log_path, "wb") as log:
+                self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=self.workdir)
         deadline = time.monotonic() + timeout
         pattern = re.compile(r"Uvicorn running on http://127\.0\.0\.1:(\d+)")
         while time.monotonic() < deadline:
