@@ -54,6 +54,9 @@ def economy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerP
     """A server of this module's own (log-ins are limited per address; the other browser tests share it)."""
     env = {
         "PAOHUZI_LOGIN_BURST": "100",
+        # the 初级场 hand seats three people: no computer fills a seat however long a busy machine takes to
+        # bring the scripted players to the queue (the default 10 s did run out under CI load)
+        "PAOHUZI_MATCH_FILL_SECONDS": "600",
         "PAOHUZI_QUICK_HANDS": "1",
         "PAOHUZI_TESTING": "1",
         "PAOHUZI_TEST_MATCH_SEED": str(SEED),
@@ -160,10 +163,10 @@ def _junior_table_hand(person: Person, held: int, points: int) -> tuple[dict[str
     (queue order: the browser in seat 0) and the browser wins (module docstring). Checked: the settlement's
     numbers exactly, R7.3, and the API's ledger rows for the hand."""
     page = person.page
+    friends = [QueueFriend(person.base_url, choose=first_claim) for _ in range(2)]  # ready before the browser queues
     page.click(".tier-btn[data-tier='junior']")
     page.wait_for_selector("[data-testid=queue][data-tier=junior]")
     person.shot("queue-junior")
-    friends = [QueueFriend(person.base_url, choose=first_claim) for _ in range(2)]
     try:
         for friend in friends:
             friend.queue("junior")

@@ -19,7 +19,7 @@ from __future__ import annotations
 from paohuzi.engine.actions import HU, PASS, PENG, Action, ActionKind, IllegalActionError
 from paohuzi.engine.deck import RNG_VERSION, DeckError, seats_in_play, stack_deck
 from paohuzi.engine.events import EVERYONE, Event
-from paohuzi.engine.hand import EngineError, Hand, Outcome, unplayable
+from paohuzi.engine.hand import EngineError, Hand, Outcome
 from paohuzi.engine.match import HandResult, Match, MatchError, replay_match
 from paohuzi.engine.observation import (
     ChouKinds,
@@ -37,7 +37,6 @@ from paohuzi.engine.records import CLASSIC_FORMAT_VERSION, FORMAT_VERSION, HandR
 
 __all__ = [
     "Hand",
-    "unplayable",
     "Match",
     "Action",
     "ActionKind",
