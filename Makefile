@@ -40,10 +40,12 @@ PURE_TESTS := tests/analysis tests/rules tests/test_golden.py tests/test_cli_ana
 	tests/engine tests/env/test_actions.py tests/env/test_features.py tests/env/test_features_action_ids.py \
 	tests/env/test_features_reference.py tests/test_compiled.py \
 	src/paohuzi/engine src/paohuzi/env/actions.py src/paohuzi/env/features.py src/paohuzi/bots
+# pytest-xdist workers (the machine has 2 cores; `make test-fast WORKERS=3` to try more: docs/DEVELOPING.md).
+WORKERS ?= 2
 test: $(STAMP)
 	@.ci/need-chromium
-	$(BIN)/python -m pytest -n 2
-	PAOHUZI_PURE=1 $(BIN)/python -m pytest -n 2 $(PURE_TESTS) --ignore=tests/engine/test_random_play.py
+	$(BIN)/python -m pytest -n $(WORKERS)
+	PAOHUZI_PURE=1 $(BIN)/python -m pytest -n $(WORKERS) $(PURE_TESTS) --ignore=tests/engine/test_random_play.py
 
 # Python may cache the bytecode of what the tests import (an environment that says PYTHONDONTWRITEBYTECODE=1
 # would have every pytest worker and every `paohuzi serve` the tests start compile the sources again): empty
@@ -54,10 +56,17 @@ test test-fast: export PYTHONDONTWRITEBYTECODE :=
 # load-like runs: pyproject.toml's markers), both passes, and no screenshots from the browser tests (their
 # artifacts; PAOHUZI_WEB_SHOTS=1 make test-fast takes them). `make test` still runs all of them.
 test-fast: export PAOHUZI_WEB_SHOTS ?= 0
+# Its pure pass leaves out the bulk checks that hold whatever the path (PURE_BULK: thousands of random or
+# hypothesis cases on the analysis and the engine, and the CLI's subprocesses): the first pass runs them on the
+# compiled code and proves both paths equal on corpora and random hands (tests/test_compiled.py,
+# tests/analysis/test_accel.py, test_every_accel.py, tests/bots/test_evaluation_accel.py); `make test` runs them
+# both ways. What the pure pass keeps: every rule, engine, env and bots unit test and the compiled modules' doctests.
+PURE_BULK := tests/analysis/test_properties.py tests/analysis/test_agreement.py tests/engine/test_prefilter.py \
+	tests/engine/test_r4_r6_1_oracle_crosscheck.py tests/engine/test_from_position.py tests/test_cli_analyze.py
 test-fast: $(STAMP)
 	@.ci/need-chromium
-	$(BIN)/python -m pytest -n 2 -m "not soak"
-	PAOHUZI_PURE=1 $(BIN)/python -m pytest -n 2 -m "not soak" $(PURE_TESTS)
+	$(BIN)/python -m pytest -n $(WORKERS) -m "not soak"
+	PAOHUZI_PURE=1 $(BIN)/python -m pytest -n $(WORKERS) -m "not soak" $(filter-out $(PURE_BULK),$(PURE_TESTS)) $(addprefix --ignore=,$(PURE_BULK))
 
 # ruff check and mypy --strict, as tests/test_lint.py runs them (paths not yet under the gate: PENDING there).
 lint: $(STAMP)

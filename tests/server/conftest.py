@@ -1,5 +1,6 @@
 """Fixtures for the server tests: a real ``paohuzi serve`` process per module on a free port, SQLite in a
-temporary folder (PostgreSQL where a test asks for it)."""
+temporary folder (PostgreSQL where a test asks for it); ``servers``, the module's pool of servers shared by
+its tests, one per configuration (:class:`~tests.support.server.ServerPool`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ..support.databases import postgres_available, postgres_schema, redis_url
-from ..support.server import ServerProcess, running
+from ..support.server import ServerPool, ServerProcess, running
 
 
 @pytest.fixture(scope="module")
@@ -18,6 +19,26 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     workdir: Path = tmp_path_factory.mktemp("server")
     with running(workdir) as proc:
         yield proc
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPool]:
+    """The module's shared servers: ``servers.get("postgresql", {"PAOHUZI_X": "1"})`` is one server of that
+    configuration for every test of the module that asks for it (started by the first). The tests that share
+    one keep to players and rooms of their own; a test that restarts, kills or otherwise changes a whole server
+    starts its own (:func:`~tests.support.server.running`)."""
+    pool = ServerPool(lambda: tmp_path_factory.mktemp("server"))
+    try:
+        yield pool
+    finally:
+        pool.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest) -> str:
+    """Each database kind in turn, for ``servers.get(database, …)``: the test runs on SQLite and on the local
+    PostgreSQL (skipped there without one) against the module's shared server of that kind."""
+    return str(request.param)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from ..support.clients import Client
-from ..support.server import ServerProcess, running
+from ..support.server import ServerPool, ServerProcess, running
 from .play import in_parallel
 
 SLOW = {"PAOHUZI_TURN_SECONDS": "300", "PAOHUZI_CLAIM_SECONDS": "300", "PAOHUZI_OFFLINE_GRACE": "300"}
@@ -100,12 +100,13 @@ def check_one_quick_room(database_url: str, me: Client, answers: list[httpx.Resp
 
 
 @pytest.fixture
-def one_process(database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
-    with running(tmp_path, database_url, SLOW) as server:
-        yield server
+def one_process(servers: ServerPool, database: str) -> ServerProcess:
+    """The module's server on each database; each test keeps to players of its own."""
+    return servers.get(database, SLOW)
 
 
-def test_concurrent_quick_plays_with_one_token_make_one_room(one_process: ServerProcess, database_url: str) -> None:
+def test_concurrent_quick_plays_with_one_token_make_one_room(one_process: ServerProcess) -> None:
+    database_url = one_process.database_url
     me = Client(one_process)
     beans = me.api("GET", "/api/me")["player"]["beans"]
     answers = at_once([post(one_process, me.token, "/api/rooms/quick", QUICK) for _ in range(8)])
@@ -116,7 +117,8 @@ def test_concurrent_quick_plays_with_one_token_make_one_room(one_process: Server
     assert seated_in(database_url, me.id) == [(code, "playing")]
 
 
-def test_concurrent_creates_with_one_token_make_one_room(one_process: ServerProcess, database_url: str) -> None:
+def test_concurrent_creates_with_one_token_make_one_room(one_process: ServerProcess) -> None:
+    database_url = one_process.database_url
     me = Client(one_process)
     body = {"hands": 2}
     answers = at_once([post(one_process, me.token, "/api/rooms", body) for _ in range(6)])
@@ -127,11 +129,10 @@ def test_concurrent_creates_with_one_token_make_one_room(one_process: ServerProc
     assert _query(database_url, "SELECT count(*) FROM rooms WHERE owner_id = :p", p=me.id) == [(1,)]
 
 
-def test_concurrent_quick_create_and_join_seat_the_player_once(
-    one_process: ServerProcess, database_url: str
-) -> None:
+def test_concurrent_quick_create_and_join_seat_the_player_once(one_process: ServerProcess) -> None:
     """Quick plays, creates and joins of a friend's room at once: whichever comes first, the player ends in
     exactly one room, and nothing is charged (a match once on is never left by another request)."""
+    database_url = one_process.database_url
     friend, me = Client(one_process), Client(one_process)
     beans = me.api("GET", "/api/me")["player"]["beans"]
     theirs = friend.api("POST", "/api/rooms", {"hands": 1}, expect=201)["room"]["code"]
@@ -151,8 +152,9 @@ def test_concurrent_quick_create_and_join_seat_the_player_once(
     assert me.api("GET", "/api/me")["player"]["beans"] == beans
 
 
-def test_the_stored_rules_say_how_many_hands_the_room_plays(one_process: ServerProcess, database_url: str) -> None:
+def test_the_stored_rules_say_how_many_hands_the_room_plays(one_process: ServerProcess) -> None:
     """Issue 27 item 5: ``rules.rounds`` (R8.1 局数) is the room's ``hands``, shown and stored."""
+    database_url = one_process.database_url
     me, other = Client(one_process), Client(one_process)
     quick = me.api("POST", "/api/rooms/quick", {"hands": 3}, expect=201)["room"]
     assert (quick["options"]["hands"], quick["options"]["rules"]["rounds"]) == (3, 3)
@@ -160,7 +162,8 @@ def test_the_stored_rules_say_how_many_hands_the_room_plays(one_process: ServerP
     assert (private["options"]["hands"], private["options"]["rules"]["rounds"]) == (4, 4)
     assert other.api("GET", f"/api/rooms/{private['code']}")["room"]["options"]["rules"]["rounds"] == 4
 
-    stored = _query(database_url, "SELECT code, options FROM rooms ORDER BY id")
+    codes = (quick["code"], private["code"])  # the server's other rooms are other tests'
+    stored = _query(database_url, "SELECT code, options FROM rooms WHERE code IN (:a, :b)", a=codes[0], b=codes[1])
     rounds = {code: (o if isinstance(o, dict) else json.loads(o))["rules"]["rounds"] for code, o in stored}
     assert rounds == {quick["code"]: 3, private["code"]: 4}
 
@@ -169,24 +172,19 @@ def test_the_stored_rules_say_how_many_hands_the_room_plays(one_process: ServerP
 
 
 @pytest.fixture
-def three(shared_deployment: dict[str, str], tmp_path: Path) -> Iterator[list[ServerProcess]]:
-    env = {k: v for k, v in shared_deployment.items() if k.startswith("PAOHUZI_")} | SLOW
-    env["PAOHUZI_LEASE_MS"] = "1500"
-    servers = [ServerProcess(tmp_path, shared_deployment["database_url"], env) for _ in range(3)]
-    try:
-        in_parallel([s.start for s in servers])
-        yield servers
-    finally:
-        for s in servers:
-            s.stop()
+def three_deployment(servers: ServerPool) -> Deployment:
+    """Three processes of one shared deployment, shared by the module's tests (players of their own)."""
+    return servers.shared(3, SLOW | {"PAOHUZI_LEASE_MS": "1500"})
 
 
-def test_quick_plays_across_three_processes_make_one_room(
-    three: list[ServerProcess], shared_deployment: dict[str, str]
-) -> None:
+Deployment = tuple[list[ServerProcess], dict[str, str]]
+
+
+def test_quick_plays_across_three_processes_make_one_room(three_deployment: Deployment) -> None:
     """21 quick plays with one token, seven at each process: one room, one seat, one answer."""
     import redis
 
+    three, shared_deployment = three_deployment
     url = shared_deployment["database_url"]
     me = Client(three[0])
     beans = me.api("GET", "/api/me")["player"]["beans"]
@@ -203,9 +201,8 @@ def test_quick_plays_across_three_processes_make_one_room(
         store.close()
 
 
-def test_quick_create_and_join_across_three_processes_seat_the_player_once(
-    three: list[ServerProcess], shared_deployment: dict[str, str]
-) -> None:
+def test_quick_create_and_join_across_three_processes_seat_the_player_once(three_deployment: Deployment) -> None:
+    three, shared_deployment = three_deployment
     url = shared_deployment["database_url"]
     friend, me = Client(three[0]), Client(three[1])
     beans = me.api("GET", "/api/me")["player"]["beans"]
@@ -228,6 +225,8 @@ def test_quick_create_and_join_across_three_processes_seat_the_player_once(
 
 @pytest.fixture
 def queue_server(database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server of the test's own: the tests below fill the queue and whoever a race leaves waiting in it
+    would be seated at the next test's table."""
     env = SLOW | {"PAOHUZI_MATCH_FILL_SECONDS": "600"}  # only three waiting are seated (no computer fills)
     with running(tmp_path, database_url, env) as server:
         yield server
@@ -354,13 +353,15 @@ def test_a_seating_request_while_redis_is_away_is_503_unavailable_and_seats_nobo
 
 
 def test_a_seating_request_waiting_past_the_claims_time_is_409_busy(
-    shared_deployment: dict[str, str], tmp_path: Path
+    three_deployment: Deployment, tmp_path: Path
 ) -> None:
     """Another request's claim on the player that is never let go (here: set by hand with a long expiry)
     makes a quick play wait ``seat_wait`` (15 s by default; 2 s here) and answer ``busy`` (409), seating
-    nobody; once the claim is gone the same request seats the player."""
+    nobody; once the claim is gone the same request seats the player. A fourth process of the module's
+    deployment, the one with the short wait."""
     import redis
 
+    shared_deployment = three_deployment[1]
     env = {k: v for k, v in shared_deployment.items() if k.startswith("PAOHUZI_")} | SLOW
     env["PAOHUZI_SEAT_WAIT"] = "2"
     url = shared_deployment["database_url"]

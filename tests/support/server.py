@@ -11,13 +11,17 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
+
+from . import forkserver
 
 # Short time-outs so that the server tests run fast; tests that need others pass their own.
 TEST_ENV = {
@@ -65,7 +69,7 @@ class ServerProcess:
         self.database_url = database_url or f"sqlite:///{workdir / 'paohuzi.sqlite3'}"
         self.env = dict(base_env, **(env or {}))
         self.args = list(args or [])  # more ``paohuzi serve`` options
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: subprocess.Popen[bytes] | forkserver.ForkedProcess | None = None
         self.port = 0
         self.log_path: Path | None = None
 
@@ -95,8 +99,11 @@ class ServerProcess:
             self.database_url,
             *self.args,
         ]
-        with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=self.workdir)
+        if forkserver.ENABLED:  # the same command, forked from a process that has done its imports
+            self.proc = forkserver.spawn(cmd[3:], env, self.workdir, self.log_path)
+        else:
+            with open(self.log_path, "wb") as log:
+                self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=self.workdir)
         deadline = time.monotonic() + timeout
         pattern = re.compile(r"Uvicorn running on http://127\.0\.0\.1:(\d+)")
         while time.monotonic() < deadline:
@@ -200,3 +207,112 @@ def web_server(workdir: Path, env: dict[str, str] | None = None) -> ServerProces
 def running_web(workdir: Path, env: dict[str, str] | None = None) -> AbstractContextManager[ServerProcess]:
     """:func:`running` as the browser tests want it: :data:`WEB_ENV`, plain logs, SQLite in ``workdir``."""
     return running(workdir, None, env, WEB_ARGS, base_env=WEB_ENV)
+
+
+class ServerPool:
+    """Servers shared by the tests of one scope (the ``servers`` fixture of ``tests/server/conftest.py``: a
+    module), one per configuration: the database (``"sqlite"``, ``"postgresql"`` or a shared deployment of
+    ``count`` processes), the environment and the options. Started when a test first asks for it, stopped with
+    the pool. A server start costs about a second of CPU (mostly FastAPI, SQLAlchemy and pydantic being
+    imported), so a test that needs no fresh server takes one from here and keeps to players and rooms of its
+    own; a test of a restart, a crash, a rate limit or anything else that changes the whole server starts its
+    own with :func:`running`."""
+
+    def __init__(self, workdir: Callable[[], Path]) -> None:
+        """``workdir``: a fresh folder per configuration (``tmp_path_factory.mktemp``)."""
+        self._workdir = workdir
+        self._servers: dict[tuple[Any, ...], list[ServerProcess]] = {}
+        self._deployments: dict[tuple[Any, ...], dict[str, str]] = {}
+        self._resources = ExitStack()
+
+    def get(
+        self,
+        database: str = "sqlite",
+        env: dict[str, str] | None = None,
+        args: list[str] | None = None,
+        *,
+        base_env: dict[str, str] = TEST_ENV,
+    ) -> ServerProcess:
+        """The pool's server of this configuration, started if need be. ``database``: ``"sqlite"`` (a file of
+        its own) or ``"postgresql"`` (a fresh schema; the test is skipped without PostgreSQL)."""
+        if database not in ("sqlite", "postgresql"):
+            raise ValueError(f"database must be 'sqlite' or 'postgresql', not {database!r}")
+        return self._start(database, 1, env, args, base_env)[0]
+
+    def shared(
+        self,
+        count: int,
+        env: dict[str, str] | None = None,
+        *,
+        base_env: dict[str, str] = TEST_ENV,
+    ) -> tuple[list[ServerProcess], dict[str, str]]:
+        """``count`` processes of one shared deployment (issue 14: one fresh PostgreSQL schema, Redis with a
+        prefix of its own), started side by side; with the deployment (``database_url`` and the
+        ``PAOHUZI_REDIS_*`` variables, as the ``shared_deployment`` fixture gives it). Skipped without
+        PostgreSQL or Redis."""
+        servers = self._start("shared", count, env, None, base_env)
+        return servers, self._deployments[self._key("shared", count, env, None, base_env)]
+
+    @staticmethod
+    def _key(
+        database: str, count: int, env: dict[str, str] | None, args: list[str] | None, base_env: dict[str, str]
+    ) -> tuple[Any, ...]:
+        return database, count, tuple(sorted((env or {}).items())), tuple(args or ()), tuple(sorted(base_env.items()))
+
+    def _start(
+        self,
+        database: str,
+        count: int,
+        env: dict[str, str] | None,
+        args: list[str] | None,
+        base_env: dict[str, str],
+    ) -> list[ServerProcess]:
+        key = self._key(database, count, env, args, base_env)
+        known = self._servers.get(key)
+        if known is not None:
+            dead = [s for s in known if s.proc is None or s.proc.poll() is not None]
+            # a server of the pool that died took its tests' state with it: say so rather than start another
+            assert not dead, f"a pooled server exited ({dead[0].proc and dead[0].proc.returncode}): {dead[0].log_path}"
+            return known
+        workdir = self._workdir()
+        url, extra = self._database(database, workdir)
+        servers = [ServerProcess(workdir, url, dict(env or {}, **extra), args, base_env=base_env) for _ in range(count)]
+        for server in servers:  # stopped with the pool, even those whose start below failed
+            self._resources.callback(server.stop)
+        threads = [threading.Thread(target=server.start) for server in servers[1:]]
+        for t in threads:
+            t.start()
+        servers[0].start()
+        for t in threads:
+            t.join()
+        for server in servers:
+            if not server.port:
+                raise RuntimeError(f"server did not start: {server.log_path}")
+        self._servers[key] = servers
+        if database == "shared":
+            self._deployments[key] = {"database_url": servers[0].database_url, **extra}
+        return servers
+
+    def _database(self, database: str, workdir: Path) -> tuple[str | None, dict[str, str]]:
+        """The database URL (None: SQLite in ``workdir``) and the environment of a shared deployment."""
+        import pytest
+
+        from .databases import postgres_available, postgres_schema, redis_url
+
+        if database == "sqlite":
+            return None, {}
+        if not postgres_available():
+            pytest.skip("no PostgreSQL on 127.0.0.1:5432")
+        if database == "postgresql":
+            return self._resources.enter_context(postgres_schema()), {}
+        redis = redis_url()
+        if redis is None:
+            pytest.skip("no Redis on 127.0.0.1:6379 and redis-server could not be installed or started")
+        url = self._resources.enter_context(postgres_schema())
+        return url, {"PAOHUZI_REDIS_URL": redis, "PAOHUZI_REDIS_PREFIX": "test-" + uuid.uuid4().hex[:10]}
+
+    def close(self) -> None:
+        """Stop every server (then drop their PostgreSQL schemas)."""
+        self._resources.close()
+        self._servers.clear()
+        self._deployments.clear()
