@@ -21,6 +21,7 @@ from paohuzi.rules import RuleSet
 from paohuzi.scoring import scored_waits
 
 from ..support.clients import Client
+from .play import seed_of
 from ..support.server import ServerProcess, running
 
 TABLES = 4
@@ -181,7 +182,7 @@ def test_no_frame_leaks_hidden_cards_over_200_bot_hands(server: ServerProcess) -
 def _check_hand(record: dict[str, Any], frames: dict[int, list[dict[str, Any]]]) -> int:
     """Replay the hand from its record; each seat's frames, in order, must each be that seat's view at some
     step (the steps they were sent at), and must pass :func:`_check_frame` against the referee there."""
-    hand = Hand(RuleSet.from_dict(record["rules"]), record["seed"], record["dealer"])
+    hand = Hand(RuleSet.from_dict(record["rules"]), seed_of(record), record["dealer"])
     next_frame = dict.fromkeys(frames, 0)
     checked = 0
     for k in range(len(record["actions"]) + 1):

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from paohuzi.engine import Observation, Outcome
 
 __all__ = [
+    "DealCommitFrame",
     "Delivery",
     "ErrorFrame",
     "Frame",
@@ -42,6 +43,7 @@ __all__ = [
     "UpdateFrame",
     "WaitInfo",
     "WelcomeFrame",
+    "deal_commit",
     "error",
     "game",
     "hand_over",
@@ -206,6 +208,14 @@ class GameFrame(TypedDict):
     scores: list[int]
     auto: list[bool]
     over: bool
+    deal: NotRequired[dict[str, Any]]  # 可验证发牌 (issue 32): rng_version, commitment, no_seed
+
+
+class DealCommitFrame(TypedDict):
+    type: Literal["deal_commit"]
+    number: int
+    commitment: str
+    seconds: float
 
 
 class UpdateFrame(TypedDict):
@@ -232,6 +242,7 @@ class HandOverFrame(TypedDict):
     view: View
     replay: str
     replay_code: str
+    deal: NotRequired[dict[str, Any]]  # 可验证发牌 (issue 32): the seeds revealed and the dealt cards
 
 
 class MatchOverFrame(TypedDict):
@@ -305,6 +316,7 @@ class ErrorFrame(TypedDict):
 Frame = (
     WelcomeFrame
     | RoomFrame
+    | DealCommitFrame
     | GameFrame
     | UpdateFrame
     | HandOverFrame
@@ -341,9 +353,10 @@ def game(  # noqa: PLR0913 (keyword-only builder, one parameter per field of the
     scores: list[int],
     auto: list[bool],
     over: bool,
+    deal: dict[str, Any] | None = None,
 ) -> GameFrame:
     """``game``: the full snapshot of the hand for one seat."""
-    return {
+    frame: GameFrame = {
         "type": "game",
         "match": match,
         "hand": hand,
@@ -358,6 +371,14 @@ def game(  # noqa: PLR0913 (keyword-only builder, one parameter per field of the
         "auto": auto,
         "over": over,
     }
+    if deal is not None:
+        frame["deal"] = deal
+    return frame
+
+
+def deal_commit(number: int, commitment: str, seconds: float) -> DealCommitFrame:
+    """``deal_commit`` (issue 32): SHA-256 of hand ``number``'s server seed, before its deal; answer ``seed``."""
+    return {"type": "deal_commit", "number": number, "commitment": commitment, "seconds": seconds}
 
 
 def update(
@@ -398,8 +419,9 @@ def hand_over(  # noqa: PLR0913 (keyword-only builder, one parameter per field o
     code: str,
     beans: list[int] | None = None,
     double_cards: list[int] | None = None,
+    deal: dict[str, Any] | None = None,
 ) -> HandOverFrame:
-    return {
+    frame: HandOverFrame = {
         "type": "hand_over",
         "hand": hand,
         "number": number,
@@ -412,6 +434,9 @@ def hand_over(  # noqa: PLR0913 (keyword-only builder, one parameter per field o
         "replay": f"/api/replays/{hand}",
         "replay_code": code,  # the hand's replay code (issue 12 item 4): anyone holding it may watch
     }
+    if deal is not None:
+        frame["deal"] = deal
+    return frame
 
 
 def match_over(

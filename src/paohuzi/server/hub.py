@@ -563,6 +563,8 @@ class Hub:
                 await room.vote_dissolution(player_id, msg.agree)
             case p.Hint():
                 await send_hint(room, player_id, msg.id)
+            case p.Seed():  # 可验证发牌 (issue 32): taken without the room's lock, which the deal holds
+                room.client_seed(player_id, msg.commitment, msg.seed)
 
     # ---- life cycle --------------------------------------------------------------------------------
 

@@ -258,6 +258,7 @@ def _match_on(s: Session, room_id: int) -> StoredMatch | None:
                 status=hand.status,
                 actions=[(a.seat, a.action) for a in actions],
                 double_cards=[int(x) for x in hand.double_cards or ()],
+                fair=hand.fair,
             )
         )
     return StoredMatch(
@@ -310,10 +311,17 @@ def create_match(
     return job
 
 
-def create_hand(
-    match_id: int, number: int, seed: int, dealer: int, rules: RuleSet, double_cards: Sequence[int] = ()
+def create_hand(  # noqa: PLR0913 (one parameter per column)
+    match_id: int,
+    number: int,
+    seed: int,
+    dealer: int,
+    rules: RuleSet,
+    double_cards: Sequence[int] = (),
+    fair: dict[str, Any] | None = None,
 ) -> Job[int]:
-    """A hand dealt; ``double_cards``: the seats whose 双倍积分卡 was active as it started (R7.3)."""
+    """A hand dealt; ``double_cards``: the seats whose 双倍积分卡 was active as it started (R7.3); ``fair``:
+    the seeds of a verifiable deal (issue 32, secret until the hand is over)."""
 
     def job(s: Session) -> int:
         h = HandRow(
@@ -324,6 +332,7 @@ def create_hand(
             rules=rules.to_dict(),
             status="playing",
             double_cards=sorted(double_cards) or None,
+            fair=fair,
         )
         s.add(h)
         s.flush()
