@@ -2,16 +2,18 @@
 
 Before a hand is dealt the room draws a secret server seed (:mod:`secrets`) and sends every seated player
 ``deal_commit`` with ``commitment`` = SHA-256(server seed). Each client answers ``seed`` with a random client
-seed of its own (the web client does it by itself); the room waits for the players online at most
-``settings.seed_wait`` seconds, and a seat that sent none in time — a computer seat never sends one — is
-dealt with the empty seed, which the ``game`` frame (``deal.no_seed``) and ``hand_over`` say. The deck then
+seed of its own (the web client does it by itself). A match's first deal is announced while the room waits
+for its players (every room broadcast tells the players not told yet) and dealt at once when the match
+starts; a later deal is announced when the hand before it is over, and waits for the players online at most
+``settings.seed_wait`` seconds. A seat that sent none in time — a computer seat never sends one — is dealt
+with the empty seed, which the ``game`` frame (``deal.no_seed``) and ``hand_over`` say. The deck then
 comes from the server seed and every client seed together (:func:`paohuzi.engine.fair.fair_shuffled`), so
 neither the server nor a player alone chooses it. The server seed is kept with the hand (``hands.fair``, so
 another process or a restart finishes it) and revealed, with the client seeds, only in ``hand_over``, the
 replay and the record. A client seed is never shown to another seat before the hand is over.
 
-The room waits with its lock held (nothing else of the room may happen between the commitment and the
-deal); ``seed`` frames are taken without the lock (:meth:`DealSeeds.offer`).
+A later deal waits with the room's lock held (nothing else of the room happens between the commitment and
+the deal); ``seed`` frames are taken without the lock (:meth:`DealSeeds.offer`).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from paohuzi.server.frames import RoomError
 from paohuzi.server.services import RoomServices
 from paohuzi.server.turns import SeatState
 
-__all__ = ["DealSeeds", "collect", "deal_info", "enabled", "reveal"]
+__all__ = ["DealSeeds", "announce", "collect", "deal_info", "enabled", "first_deal", "reveal"]
 
 
 class _Table(Protocol):
@@ -43,18 +45,34 @@ def enabled(settings: Settings) -> bool:
 
 
 class DealSeeds:
-    """One hand's commitment and the client seeds sent for it."""
+    """One deal's commitment, who was told it, and the client seeds sent for it."""
 
-    def __init__(self, seats: int, waiting: set[int], number: int) -> None:
+    def __init__(self, seats: int, number: int) -> None:
         self.server_seed = secrets.token_bytes(SERVER_SEED_BYTES)
         self.commitment = commitment_of(self.server_seed)
         self.number = number  # the hand's number in its match
         self.client: list[bytes] = [b""] * seats
-        self._waiting = set(waiting)
+        self.told: set[int] = set()  # the seats sent ``deal_commit``
+        self._waiting: set[int] = set()  # told, no seed yet
         self._all_in = asyncio.Event()
         self.closed = False
-        if not self._waiting:
-            self._all_in.set()
+
+    def tell(self, table: _Table, services: RoomServices) -> None:
+        """Send ``deal_commit`` to every seated player online who was not sent it yet."""
+        delivery = services.delivery
+        for seat in table.seats:
+            pid = seat.player_id
+            if pid is None or seat.index in self.told or not delivery.online(pid):
+                continue
+            delivery.send(pid, frames.deal_commit(self.number, self.commitment, services.settings.seed_wait))
+            self.told.add(seat.index)
+            if not self.client[seat.index]:
+                self._waiting.add(seat.index)
+
+    def forget_told(self, seat: int) -> None:
+        """The seat's player is back (a reload): told again at the next :meth:`tell` if it sent no seed yet."""
+        if not self.client[seat]:
+            self.told.discard(seat)
 
     def offer(self, seat: int, commitment: str, text: str) -> None:
         """Seat ``seat``'s ``seed`` frame. :raises RoomError: for a seed not for this deal or not hex."""
@@ -74,6 +92,9 @@ class DealSeeds:
             self._all_in.set()
 
     async def wait(self, seconds: float) -> None:
+        """Until every seat told has sent its seed, at most ``seconds``."""
+        if not self._waiting:
+            return
         try:
             await asyncio.wait_for(self._all_in.wait(), seconds)
         except TimeoutError:
@@ -85,21 +106,40 @@ class DealSeeds:
         return FairSeed(self.server_seed, tuple(self.client))
 
 
-async def collect(table: _Table, services: RoomServices, number: int) -> FairSeed | None:
-    """Commit, wait for the client seeds, and give the seeds of the next deal (None: not verifiable here,
-    see :func:`enabled`). The room's lock is held."""
+def announce(table: _Table, services: RoomServices) -> None:
+    """While no match is on (room broadcasts): the commitment to the next match's first deal, drawn once and
+    told to every seated player online not told yet, who answers it long before the match starts."""
+    if not enabled(services.settings):
+        return
+    if table.deal_seeds is None:
+        table.deal_seeds = DealSeeds(len(table.seats), 1)
+    table.deal_seeds.tell(table, services)
+
+
+async def first_deal(table: _Table, services: RoomServices) -> FairSeed | None:
+    """The seeds of a match's first deal: the announced ones, at once — the message that starts a match (a
+    ``ready``, ``start``, ``rematch``) holds its sender's websocket until it is answered, so no seed of that
+    sender could arrive while it waited —, or, when nothing was announced, fresh ones collected."""
     if not enabled(services.settings):
         return None
-    delivery = services.delivery
-    online = {s.index for s in table.seats if s.player_id is not None and delivery.online(s.player_id)}
-    pending = DealSeeds(len(table.seats), online, number)
+    pending = table.deal_seeds
+    if pending is not None and pending.number == 1 and not pending.closed and len(pending.client) == len(table.seats):
+        table.deal_seeds = None
+        pending.tell(table, services)  # a player seated at the last moment is told (its seed is empty)
+        return pending.close()
+    return await collect(table, services, 1)
+
+
+async def collect(table: _Table, services: RoomServices, number: int) -> FairSeed | None:
+    """Commit, wait for the client seeds, and give the seeds of deal ``number`` (None: not verifiable here,
+    see :func:`enabled`). The room's lock is held; the hand before it is over."""
+    if not enabled(services.settings):
+        return None
+    pending = DealSeeds(len(table.seats), number)
     table.deal_seeds = pending
-    seconds = services.settings.seed_wait
     try:
-        for seat in table.seats:
-            if seat.player_id is not None:
-                delivery.send(seat.player_id, frames.deal_commit(number, pending.commitment, seconds))
-        await pending.wait(seconds)
+        pending.tell(table, services)
+        await pending.wait(services.settings.seed_wait)
     finally:
         table.deal_seeds = None
     return pending.close()

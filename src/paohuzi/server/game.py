@@ -155,7 +155,7 @@ class Game:
         # R8.1 坐庄 ``owner``: the owner's seat deals the first hand (a quick-play table's player sits at 0)
         owner = next((s.index for s in table.seats if s.player_id is not None and s.player_id == table.owner_id), 0)
         cards = await active_cards(services, lineup)
-        hands, fair = table.options.hands, await fair_deal.collect(table, services, 1)  # 可验证发牌 (issue 32)
+        hands, fair = table.options.hands, await fair_deal.first_deal(table, services)  # 可验证发牌 (issue 32)
         engine = Match(rules, seed, len(table.seats), hands, owner=owner, double_cards=tuple(cards), fair=fair)
         match_id = await services.db.run(store.create_match(table.id, seed, rules, engine.hands, lineup))
         return cls(table, services, match_id, engine, lineup)
@@ -192,7 +192,7 @@ class Game:
         """Go on from where the stored match stopped. Every seat gets its full time again
         (docs/protocol.md §3.4)."""
         if not data.hands:  # stopped before the first hand was stored: dealt again, verifiably (issue 32)
-            m, fair = self.engine, await fair_deal.collect(self.table, self.services, 1)
+            m, fair = self.engine, await fair_deal.first_deal(self.table, self.services)
             if fair is not None:
                 self.engine = Match(m.rules, m.seed, m.players, m.hands, double_cards=m.double_cards, owner=m.owner, fair=fair)
             await self.begin_hand()

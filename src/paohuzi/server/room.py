@@ -14,7 +14,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from paohuzi.engine import Action, IllegalActionError
-from paohuzi.server import frames, store
+from paohuzi.server import fair_deal, frames, store
 from paohuzi.server.dissolve import DissolutionVotes
 from paohuzi.server.fair_deal import DealSeeds
 from paohuzi.server.frames import MessageId, RoomError, RoomState, SeatInfo
@@ -125,6 +125,8 @@ class Room:
 
     def broadcast_room(self) -> None:
         self._ready_clocks()  # every change of seats, ready or owner is broadcast: the clocks follow it
+        if not self.playing:  # 可验证发牌: the next match's first deal is committed to before it starts
+            fair_deal.announce(self, self.services)
         frame = frames.room(self.state())
         for pid in self.humans():
             self.services.delivery.send(pid, frame)
@@ -416,6 +418,8 @@ class Room:
         self.idle_since = time.monotonic()
         if seat.auto and seat.auto_reason in ("offline", "timeout"):
             self._auto_off(seat)
+        if self.deal_seeds is not None:
+            self.deal_seeds.forget_told(seat.index)  # a reload: the new page is told the commitment again
         self.broadcast_room()
         self._send_snapshot(player_id)
 
