@@ -272,3 +272,15 @@ def test_any_seeds_deal_a_verifiable_permutation(server: bytes, clients: list[by
     assert sorted(deck) == sorted(DECK) and 0 <= drawn < 3 and (dealer is None or drawn == dealer)
     assert fair_shuffled(fair, 3, dealer, DECK) == (drawn, deck)
     assert verify_record(Hand(QQ, fair, dealer).record()).ok
+
+
+def test_a_fair_record_validates_against_the_schema() -> None:
+    from .test_records import SCHEMA, schema_errors
+
+    rec = _record()
+    assert schema_errors(rec, SCHEMA) == []
+    bad = copy.deepcopy(rec)
+    bad["fair"]["server_seed"] = "XYZ"
+    del bad["rng_version"]
+    errors = schema_errors(bad, SCHEMA)
+    assert any("server_seed" in e for e in errors) and any("rng_version" in e for e in errors), errors
