@@ -103,7 +103,9 @@ def test_each_cards_position_is_uniform_over_100000_decks() -> None:
     cards = tuple(range(80))
     rows = np.empty((n, 80), dtype=np.int64)
     for i in range(n):
-        dealer, deck = fair_shuffled(FairSeed(i.to_bytes(32, "big"), (b"", (i % 7).to_bytes(1, "big"), b"")), 3, None, cards)
+        dealer, deck = fair_shuffled(
+            FairSeed(i.to_bytes(32, "big"), (b"", (i % 7).to_bytes(1, "big"), b"")), 3, None, cards
+        )
         rows[i] = deck
         dealers[dealer] += 1
     for place in range(80):
@@ -138,7 +140,13 @@ def test_bad_seeds_are_refused_naming_what(server: Any, clients: Any, says: str)
 
 @pytest.mark.parametrize(
     ("text", "says"),
-    [("abc", "hex digits"), ("zz", "hex digits"), ("a b ", "hex digits"), ("00" * 33, "at most 32 bytes"), (7, "hex string")],
+    [
+        ("abc", "hex digits"),
+        ("zz", "hex digits"),
+        ("a b ", "hex digits"),
+        ("00" * 33, "at most 32 bytes"),
+        (7, "hex string"),
+    ],
 )
 def test_bad_client_seed_text_is_refused(text: Any, says: str) -> None:
     with pytest.raises(FairError, match=says):

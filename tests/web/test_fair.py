@@ -27,7 +27,9 @@ def _cases(n: int) -> list[dict[str, Any]]:
         server = hashlib.sha256(f"js {i}".encode()).digest()
         clients = tuple(hashlib.sha256(f"js {i} {s}".encode()).digest()[: (i * 5 + s * 11) % 33] for s in range(seats))
         dealer, deck = fair_shuffled(FairSeed(server, clients), seats, None, DECK)
-        out.append({"server": server.hex(), "clients": [c.hex() for c in clients], "dealer": dealer, "deck": list(deck)})
+        out.append(
+            {"server": server.hex(), "clients": [c.hex() for c in clients], "dealer": dealer, "deck": list(deck)}
+        )
     return out
 
 
@@ -47,7 +49,11 @@ def test_js_and_python_deal_the_same_deck_for_1000_seeds(browser: Any, server: S
             cases,
         )
         assert got["commitment"] == hashlib.sha256(bytes.fromhex(cases[0]["server"])).hexdigest()
-        wrong = [i for i, (c, g) in enumerate(zip(cases, got["out"], strict=True)) if (c["dealer"], c["deck"]) != (g["dealer"], g["deck"])]
+        wrong = [
+            i
+            for i, (c, g) in enumerate(zip(cases, got["out"], strict=True))
+            if (c["dealer"], c["deck"]) != (g["dealer"], g["deck"])
+        ]
         assert not wrong, f"{len(wrong)} of 1000 differ, the first: case {wrong[0]}"
     finally:
         person.close()

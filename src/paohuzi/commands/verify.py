@@ -72,8 +72,10 @@ def run(args: argparse.Namespace) -> int:
         verdict = verify_record(record, args.commitment)
         if verdict.ok:
             fair = record["fair"]
-            print(f"{label}✓ verified (rng_version 2): commitment {fair['commitment']}, server seed "
-                  f"{fair['server_seed']}, client seeds {fair['client_seeds']}")
+            print(
+                f"{label}✓ verified (rng_version 2): commitment {fair['commitment']}, server seed "
+                f"{fair['server_seed']}, client seeds {fair['client_seeds']}"
+            )
         elif not verdict.verifiable:
             print(f"{label}– {verdict.problems[0]}")
             status = status or 3

@@ -19,7 +19,15 @@ from __future__ import annotations
 from paohuzi.engine.actions import HU, PASS, PENG, Action, ActionKind, IllegalActionError
 from paohuzi.engine.deck import RNG_VERSION, DeckError, seats_in_play, stack_deck
 from paohuzi.engine.events import EVERYONE, Event
-from paohuzi.engine.fair import FAIR_RNG_VERSION, FairError, FairSeed, commitment_of, fair_shuffled
+from paohuzi.engine.fair import (
+    FAIR_RNG_VERSION,
+    SERVER_SEED_BYTES,
+    FairError,
+    FairSeed,
+    commitment_of,
+    fair_shuffled,
+    parse_client_seed,
+)
 from paohuzi.engine.hand import EngineError, Hand, Outcome, unplayable
 from paohuzi.engine.match import HandResult, Match, MatchError, replay_match
 from paohuzi.engine.observation import (
@@ -73,6 +81,8 @@ __all__ = [
     "FairError",
     "commitment_of",
     "fair_shuffled",
+    "parse_client_seed",
+    "SERVER_SEED_BYTES",
     "Verdict",
     "verify_record",
     "FORMAT_VERSION",

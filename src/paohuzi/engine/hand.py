@@ -34,8 +34,8 @@ from paohuzi.engine import position, turns, wins
 from paohuzi.engine.actions import Action, ActionKind, IllegalActionError
 from paohuzi.engine.claims import ClaimWindow
 from paohuzi.engine.deck import check_deck, shuffled
-from paohuzi.engine.fair import FairError, FairSeed, fair_shuffled
 from paohuzi.engine.events import Event
+from paohuzi.engine.fair import FairError, FairSeed, fair_shuffled
 from paohuzi.engine.observation import Hidden, Observation, Phase
 from paohuzi.engine.records import FORMAT_VERSION
 from paohuzi.engine.state import CARDS, CLAIM, DISCARD, SELF, EngineError, HandState, Outcome
@@ -94,7 +94,8 @@ class Hand:
             raise EngineError(refused)
         cards: Sequence[Card]
         fair = seed if isinstance(seed, FairSeed) else None
-        if not (seed is None or fair is not None or (isinstance(seed, int) and not isinstance(seed, bool))):
+        int_seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+        if not (seed is None or fair is not None or int_seed is not None):
             raise EngineError(f"seed must be an int or a FairSeed, got {seed!r}")
         n = rules.players_at_table
         if not (dealer is None or (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < n)):
@@ -104,13 +105,12 @@ class Hand:
                 dealer, cards = fair_shuffled(fair, n, dealer, _FULL_DECK)
             except FairError as exc:
                 raise EngineError(str(exc)) from None
-            seed = None
-        elif seed is None:
+        elif int_seed is None:
             if dealer is None or deck is None:
                 raise EngineError("a hand without a seed needs the dealer and the deck (R2)")
             cards = ()
         else:
-            dealer, cards = shuffled(seed, n, dealer)
+            dealer, cards = shuffled(int_seed, n, dealer)
         if deck is not None:
             try:
                 cards = check_deck(deck)
@@ -121,7 +121,7 @@ class Hand:
             raise EngineError(f"double_cards must be seats 0–{n - 1}, got {sorted(doubles)!r}")
         if isinstance(drawn_before, bool) or not isinstance(drawn_before, int) or drawn_before < 0:
             raise EngineError(f"drawn_before (荒庄 in a row, R9.1 黄番) must be a number ≥ 0, got {drawn_before!r}")
-        st = self._st = HandState(rules, seed, dealer, cards, doubles, ClaimWindow(), stacked=deck is not None)
+        st = self._st = HandState(rules, int_seed, dealer, cards, doubles, ClaimWindow(), stacked=deck is not None)
         st.fair = fair
         st.drawn_before = drawn_before  # before the deal: a dealt 天胡 is scored at once
         turns.start(st)

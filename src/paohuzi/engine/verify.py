@@ -57,9 +57,13 @@ def verify_record(record: Any, commitment: str | None = None) -> Verdict:
         return Verdict(False, (f"a hand record is an object, got {type(record).__name__}",))
     if "fair" not in record:
         version = record.get("rng_version", 1)
-        return Verdict(False, (f"not verifiable (rng_version {version}): dealt from a seed the server kept, with no commitment",))
+        return Verdict(
+            False, (f"not verifiable (rng_version {version}): dealt from a seed the server kept, with no commitment",)
+        )
     if record.get("rng_version") != FAIR_RNG_VERSION:
-        return Verdict(False, (f"a fair record has rng_version {FAIR_RNG_VERSION}, this one {record.get('rng_version')!r}",))
+        return Verdict(
+            False, (f"a fair record has rng_version {FAIR_RNG_VERSION}, this one {record.get('rng_version')!r}",)
+        )
     try:
         fair = FairSeed.from_dict(record["fair"])
         rules = RuleSet.from_dict(record["rules"])
@@ -69,9 +73,7 @@ def verify_record(record: Any, commitment: str | None = None) -> Verdict:
     problems: list[str] = []
     said = record["fair"].get("commitment")
     if said != fair.commitment:
-        problems.append(
-            f"server seed changed: SHA-256(server_seed) is {fair.commitment}, the commitment is {said!r}"
-        )
+        problems.append(f"server seed changed: SHA-256(server_seed) is {fair.commitment}, the commitment is {said!r}")
     if commitment is not None and commitment != said:
         problems.append(f"commitment changed: the record says {said!r}, the one sent before the deal was {commitment}")
     try:

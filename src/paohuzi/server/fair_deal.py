@@ -22,10 +22,18 @@ import asyncio
 import secrets
 from typing import Any, Protocol
 
-from paohuzi.engine import FAIR_RNG_VERSION, RNG_VERSION, FairError, FairSeed, Hand, commitment_of
-from paohuzi.engine.fair import SERVER_SEED_BYTES, parse_client_seed
-from paohuzi.server.config import Settings
+from paohuzi.engine import (
+    FAIR_RNG_VERSION,
+    RNG_VERSION,
+    SERVER_SEED_BYTES,
+    FairError,
+    FairSeed,
+    Hand,
+    commitment_of,
+    parse_client_seed,
+)
 from paohuzi.server import frames
+from paohuzi.server.config import Settings
 from paohuzi.server.frames import RoomError
 from paohuzi.server.services import RoomServices
 from paohuzi.server.turns import SeatState
@@ -83,7 +91,9 @@ class DealSeeds:
         except FairError as exc:
             raise RoomError("bad_seed", str(exc)) from None
         if not seed:
-            raise RoomError("bad_seed", "a client seed has 1–32 bytes (the empty one is the server's for a seat that sends none)")
+            raise RoomError(
+                "bad_seed", "a client seed has 1–32 bytes (the empty one is the server's for a seat that sends none)"
+            )
         if self.client[seat]:
             raise RoomError("bad_seed", "this seat's client seed for the deal was already received")
         self.client[seat] = seed

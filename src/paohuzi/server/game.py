@@ -25,7 +25,6 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from paohuzi.engine import Action, Hand, HandRecord, IllegalActionError, Match, MatchRecord, Observation, replay_match
-from paohuzi.engine.fair import FairSeed
 from paohuzi.rules import RuleSet
 from paohuzi.scoring import scored_waits, waits_to_dicts
 from paohuzi.server import double_cards, fair_deal, frames, ledger_store, store
@@ -194,7 +193,8 @@ class Game:
         if not data.hands:  # stopped before the first hand was stored: dealt again, verifiably (issue 32)
             m, fair = self.engine, await fair_deal.first_deal(self.table, self.services)
             if fair is not None:
-                self.engine = Match(m.rules, m.seed, m.players, m.hands, double_cards=m.double_cards, owner=m.owner, fair=fair)
+                doubled, owner = m.double_cards, m.owner
+                self.engine = Match(m.rules, m.seed, m.players, m.hands, double_cards=doubled, owner=owner, fair=fair)
             await self.begin_hand()
             return
         last = data.hands[-1]
@@ -208,7 +208,8 @@ class Game:
         elif engine.over:
             await self.finish_match()
         else:
-            engine.next_hand(await active_cards(self.services, self.lineup), await self._fair(self.number + 1))
+            cards = await active_cards(self.services, self.lineup)
+            engine.next_hand(cards, await fair_deal.collect(self.table, self.services, self.number + 1))
             self.number += 1
             await self.begin_hand()
 
@@ -220,10 +221,6 @@ class Game:
 
     def _humans(self) -> list[bool]:
         return [s.player_id is not None for s in self.lineup]
-
-    async def _fair(self, number: int) -> FairSeed | None:
-        """The seeds of hand ``number``'s deal: committed, client seeds collected (server/fair_deal.py)."""
-        return await fair_deal.collect(self.table, self.services, number)
 
     def info(self) -> MatchInfo:
         """The match as RoomState shows it (docs/protocol.md §2)."""
@@ -469,7 +466,8 @@ class Game:
         fair = hand.fair.to_dict() if hand.fair is not None else None  # issue 32: kept to deal it again
         self.hand_id = await self.services.db.run(
             store.create_hand(
-                self.id, self.number, self.engine.hand_seed, hand.dealer, self.table.rules, sorted(hand.double_cards), fair
+                self.id, self.number, self.engine.hand_seed, hand.dealer, self.table.rules, sorted(hand.double_cards),
+                fair,
             )
         )
         self.seq = len(hand.actions)
@@ -553,7 +551,8 @@ class Game:
             engine = self.engine
             if self.table.match is not self or self.finished or not engine.hand.over or engine.over:
                 return
-            engine.next_hand(await active_cards(self.services, self.lineup), await self._fair(self.number + 1))
+            cards = await active_cards(self.services, self.lineup)
+            engine.next_hand(cards, await fair_deal.collect(self.table, self.services, self.number + 1))
             self.number += 1
             await self.begin_hand()
 

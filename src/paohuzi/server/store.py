@@ -312,12 +312,7 @@ def create_match(
 
 
 def create_hand(  # noqa: PLR0913 (one parameter per column)
-    match_id: int,
-    number: int,
-    seed: int,
-    dealer: int,
-    rules: RuleSet,
-    double_cards: Sequence[int] = (),
+    match_id: int, number: int, seed: int, dealer: int, rules: RuleSet, double_cards: Sequence[int] = (),
     fair: dict[str, Any] | None = None,
 ) -> Job[int]:
     """A hand dealt; ``double_cards``: the seats whose 双倍积分卡 was active as it started (R7.3); ``fair``:
