@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -145,3 +147,22 @@ def test_a_hand_restored_after_a_restart_is_dealt_from_its_stored_seeds(tmp_path
         assert overs[0]["deal"]["client_seeds"] == [SEEDS[0], "", ""]
         record = players[0].api("GET", f"/api/replays/{first['hand']}?steps=false")["record"]
         assert verify_record(record, commitment=commitment).ok
+
+
+def test_quick_play_waits_for_the_players_seed(server: ServerProcess) -> None:
+    """快速开始 starts the match in the HTTP request: the deal is committed to then, and waits (at most
+    seed_wait) for the seed of the player, whose websocket is free to answer."""
+    me = Client(server)
+    me.connect()
+    answer: dict[str, Any] = {}
+    thread = threading.Thread(target=lambda: answer.update(me.api("POST", "/api/rooms/quick", {}, expect=201)))
+    thread.start()
+    commit = me.expect("deal_commit")
+    me.send({"type": "seed", "commitment": commit["commitment"], "seed": "5eed"})
+    game = me.expect("game")
+    thread.join(timeout=30)
+    assert answer["room"]["status"] == "playing"
+    assert game["deal"] == {"rng_version": 2, "commitment": commit["commitment"], "no_seed": []}
+    me.send({"type": "auto", "on": True})  # the computers play the seat to the end
+    over = me.expect("hand_over", timeout=120)
+    assert over["deal"]["client_seeds"] == ["5eed", "", ""]
