@@ -34,6 +34,7 @@ LONGEST = (
     "tests/web/test_economy.py",  # 62
     "tests/web/test_account.py",  # 43
     "tests/web/test_layout.py",  # 35
+    "tests/web/test_liuhuqiang.py",  # 23 (four browsers, one hand) at load 16
     "tests/web/test_double_card.py",  # 25
     "tests/web/test_hints.py",  # 17
     # the soak runs (make test only: make test-fast deselects them), the engine's ~170 s, the env's ~60 s

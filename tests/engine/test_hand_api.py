@@ -42,8 +42,9 @@ def _slots(module: ModuleType, name: str) -> list[str]:
     return list(ast.literal_eval(slots.value))
 
 
-# Fields a copy shares on purpose: never changed after the deal (the 下家 map, the stock that ``spos`` walks).
-SHARED = {"next", "stock"}
+# Fields a copy shares on purpose: never changed after the deal (the 下家 map, the turn order from each seat,
+# the stock that ``spos`` walks).
+SHARED = {"next", "ring", "stock"}
 
 
 @pytest.mark.parametrize(("module", "name"), [(state, "HandState"), (seat, "Seat"), (claims, "ClaimWindow")])

@@ -6,19 +6,29 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from paohuzi import analysis
 from paohuzi.analysis import Source
 from paohuzi.cards import Card
 from paohuzi.engine import Hand
 from paohuzi.groups import PARTNERS, GroupKind, same_kind_huxi
-from paohuzi.rules import find_preset
+from paohuzi.rules import RuleSet, find_preset
 
 
-def test_the_prefilter_never_rejects_a_complete_hand() -> None:
-    rules = find_preset("qq")
+@pytest.mark.parametrize(
+    ("rules", "seeds", "enough"),
+    [
+        (find_preset("qq"), 150, 50_000),
+        # R9.3: 15-card hands, 起胡 6, 一五十 a 句 (the seat's partner mask and 胡息 bound count it)
+        (find_preset("liuhuqiang").with_options(yiwushi=True), 60, 10_000),
+    ],
+    ids=["qq", "liuhuqiang-yiwushi"],
+)
+def test_the_prefilter_never_rejects_a_complete_hand(rules: RuleSet, seeds: int, enough: int) -> None:
     rng = random.Random(5)
     checked = complete = 0
-    for seed in range(150):
+    for seed in range(seeds):
         hand = Hand(rules, seed=seed)
         while not hand.over:
             for s in hand.seats:
@@ -34,7 +44,9 @@ def test_the_prefilter_never_rejects_a_complete_hand() -> None:
                 for card, source in options:
                     if source is Source.NONE and max(held) > 4:
                         continue
-                    ok = analysis.is_complete(cards, table, card, source, min_huxi=rules.min_huxi)
+                    ok = analysis.is_complete(
+                        cards, table, card, source, min_huxi=rules.min_huxi, yiwushi=rules.yiwushi
+                    )
                     checked += 1
                     if ok:
                         complete += 1
@@ -42,7 +54,7 @@ def test_the_prefilter_never_rejects_a_complete_hand() -> None:
                         assert seat.maybe_complete(None if card is None else int(card), rules.min_huxi), (seed, s, card)
             seat = rng.choice(hand.deciding)
             hand.apply(seat, rng.choice(hand.legal_actions(seat)))
-    assert checked > 50_000 and complete > 20
+    assert checked > enough and complete > 20
 
 
 def _reference_maybe_complete(hand: Hand, s: int, card: int | None, min_huxi: int) -> bool:

@@ -61,7 +61,8 @@ def _check_conservation(hand: Hand) -> None:
 
 
 def _check_counts(hand: Hand) -> None:
-    """R4.6: hand + table ≤ 20 + max(0, n − 1), plus one for the seat that owes a discard now."""
+    """R4.6: hand + table ≤ 20 (14 on R9.3's 15-card hands) + max(0, n − 1), plus one for the seat that owes a
+    discard now."""
     owing = hand.deciding[0] if hand.phase == "discard" else None
     # Who may hold one card more than the limit without being asked to discard yet: the drawer deciding
     # whether to 胡 after a forced 提/偎, the dealer before the 亮张 天胡 is answered, anyone when the hand
@@ -74,7 +75,7 @@ def _check_counts(hand: Hand) -> None:
         if p.dead:
             continue
         total = p.size + p.tsize
-        limit = 20 + max(0, p.fours - 1)
+        limit = hand.rules.discard_base + max(0, p.fours - 1)
         if s == owing:
             assert total == limit + 1, (s, total, limit)
         else:
@@ -109,13 +110,14 @@ def _cards_in(value: Any, out: Counter[str]) -> None:
 def _check_observation(hand: Hand, seat: int) -> None:
     obs = hand.observation(seat).to_dict()
     over = hand.over
+    shown = over or hand.rules.mingwei  # 明偎 (R9.3): every 偎 face up
     assert obs["hand"] == [str(c) for c in hand.hand_of(seat)]
     assert ("hands" in obs) == over
     # What the seat may see, as a multiset of cards (R5).
     allowed: Counter[str] = Counter(str(c) for c in hand.hand_of(seat))
     for s in range(hand.table_size):
         for g in hand.table_of(s):
-            if g.kind is GroupKind.WEI and s != seat and not over:
+            if g.kind is GroupKind.WEI and s != seat and not shown:
                 continue
             allowed.update(str(Card(c)) for c in g.cards)
         allowed.update(str(Card(c)) for c, _ in hand._st.players[s].row)
@@ -129,7 +131,7 @@ def _check_observation(hand: Hand, seat: int) -> None:
     for s, groups in enumerate(obs["tables"]):
         for g in groups:
             if g["cards"] is None:
-                assert g["kind"] == "wei" and s != seat and not over
+                assert g["kind"] == "wei" and s != seat and not shown
 
 
 def _check_events(hand: Hand) -> None:
@@ -146,7 +148,8 @@ def _check_events(hand: Hand) -> None:
             elif e.type == "draw" and e.seat != seat:  # type: ignore[attr-defined]
                 assert seen["card"] is None
             elif e.type == "wei" and e.seat != seat and not e.chou:  # type: ignore[attr-defined]
-                assert seen["card"] is None
+                # hidden unless 明偎 (R9.3), which shows every 偎 to everyone
+                assert (seen["card"] is None) == (not hand.rules.mingwei)
 
 
 def _house_options(rules: RuleSet, rng: random.Random) -> tuple[RuleSet, tuple[int, ...]]:

@@ -19,7 +19,7 @@ def _presets(server: ServerProcess) -> dict[str, dict[str, Any]]:
 
 def test_r9_presets_answer_each_family_and_its_options(server: ServerProcess) -> None:
     presets = _presets(server)
-    assert list(presets) == ["qq", "changde", "changde_qmt", "hengyang", "huayang", "hunan", "shihuka"]
+    assert list(presets) == ["qq", "changde", "changde_qmt", "hengyang", "huayang", "hunan", "liuhuqiang", "shihuka"]
     assert {n: p["family"] for n, p in presets.items()} == {
         "qq": "classic",
         "changde": "changde",
@@ -27,6 +27,7 @@ def test_r9_presets_answer_each_family_and_its_options(server: ServerProcess) ->
         "hengyang": "classic",
         "huayang": "classic",
         "hunan": "classic",
+        "liuhuqiang": "liuhuqiang",  # R9.3: the engine plays it (issue 30 part 2)
         "shihuka": "shihuka",
     }
     # R9.1: 常德 never wins on a discard — no 放炮 to choose; 红黑点's 对对胡 and 全名堂's four options
@@ -46,6 +47,9 @@ def test_r9_presets_answer_each_family_and_its_options(server: ServerProcess) ->
     # the classic presets' rules are as before (R8): no family fields in their rules
     assert presets["qq"]["rules"] == find_preset("qq").to_dict() and "family" not in presets["qq"]["rules"]
     assert presets["shihuka"]["rules"]["family"] == "shihuka"
+    # R9.3: 六胡抢 is played by 4 (or 3), all active, on 15-card hands
+    liuhuqiang = presets["liuhuqiang"]
+    assert liuhuqiang["family_options"]["players"] == [4, 3] and liuhuqiang["rules"]["dealer_cards"] == 15
 
 
 def test_r9_a_friend_room_of_each_family_stores_its_options(server: ServerProcess) -> None:
@@ -102,15 +106,4 @@ def test_r9_an_option_outside_the_family_is_refused_naming_option_and_family(ser
     # a value no family knows: refused at the wire edge, naming the field
     err = a.api("POST", "/api/rooms", {"preset": "shihuka", "xing": "both"}, expect=422)["error"]
     assert err["code"] == "invalid" and "xing" in err["message"], err
-    assert a.api("GET", "/api/me")["room"] is None
-
-
-def test_r9_3_liuhuqiang_is_not_offered_until_the_engine_plays_it(server: ServerProcess) -> None:
-    """R9.3 (issue 30, part 1): 衡阳六胡抢 is scored and analysed, but the engine still deals 21-card hands to
-    three active players — the lobby neither lists it nor makes a room or a quick play of it."""
-    assert "liuhuqiang" not in _presets(server)
-    a = Client(server)
-    for path in ("/api/rooms", "/api/rooms/quick"):
-        err = a.api("POST", path, {"preset": "liuhuqiang"}, expect=422)["error"]
-        assert err["code"] == "invalid" and "liuhuqiang" in err["message"] and "not playable yet" in err["message"]
     assert a.api("GET", "/api/me")["room"] is None

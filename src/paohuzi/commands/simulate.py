@@ -36,8 +36,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "win and decision times per bot, and the paired difference of every two bots.",
         epilog="bots: random, greedy, search[worlds=N,time=S,candidates=K,z=Z], or module.path:ClassName",
     )
-    parser.add_argument("--bots", default="greedy,random,random",
-                        help="comma-separated bot specs, one per seat (default: greedy,random,random)")
+    parser.add_argument("--bots", default=None,
+                        help="comma-separated bot specs, one per seat (default: greedy, then random at every other "
+                        "seat: greedy,random,random; four with 4 seats)")
     parser.add_argument("--hands", type=int, default=100, metavar="N",
                         help="number of deals; each is played with every seating (default: 100)")
     add_rules_arguments(parser)
@@ -102,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
     except RuleSetError as exc:
         print(f"paohuzi simulate: {exc}", file=sys.stderr)
         return 2
-    specs = split_specs(args.bots)
+    # one bot per seat at the table: 3, or 4 (守醒, R2; 衡阳六胡抢, R9.3)
+    specs = split_specs(args.bots or ",".join(["greedy"] + ["random"] * (rules.players_at_table - 1)))
     if args.hands < 1 or args.jobs < 1:
         print("paohuzi simulate: --hands and --jobs must be at least 1", file=sys.stderr)
         return 2

@@ -28,7 +28,7 @@ from paohuzi.engine.fair import (
     fair_shuffled,
     parse_client_seed,
 )
-from paohuzi.engine.hand import EngineError, Hand, Outcome, unplayable
+from paohuzi.engine.hand import EngineError, Hand, Outcome
 from paohuzi.engine.match import HandResult, Match, MatchError, replay_match
 from paohuzi.engine.observation import (
     ChouKinds,
@@ -47,7 +47,6 @@ from paohuzi.engine.verify import Verdict, verify_record
 
 __all__ = [
     "Hand",
-    "unplayable",
     "Match",
     "Action",
     "ActionKind",

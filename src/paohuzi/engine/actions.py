@@ -115,7 +115,8 @@ class Action:
                 raise NotationError(f"chi takes the two hand cards it eats with, like 'chi x8 x9'; got {len(cards)}")
             bi = tuple(sorted(tuple(sorted(Card(c) for c in g)) for g in self.bi))
             for g in bi:
-                if len(g) != 3 or not (is_sequence(g) or is_jiao(g)):
+                # notation only: 一五十 is a well-formed 句 here; whether the rule set has it (R9.3) is legality's
+                if len(g) != 3 or not (is_sequence(g, yiwushi=True) or is_jiao(g)):
                     raise NotationError(
                         f"a bi group is a 句 or 绞 of three cards, got {' '.join(str(c) for c in g)!r}"
                     )

@@ -16,7 +16,7 @@ from paohuzi.engine import wins
 from paohuzi.engine.actions import HU, PASS, PENG, Action, ActionKind
 from paohuzi.engine.events import Chi, Chou, Pao, Peng, Unclaimed
 from paohuzi.engine.observation import WinHow
-from paohuzi.engine.seat import _PAO, _PARTNERS, _PENG_G, SAME
+from paohuzi.engine.seat import _PAO, _PENG_G, SAME
 from paohuzi.engine.state import CARDS, CLAIM, OVER, HandState
 from paohuzi.groups import Group
 
@@ -101,10 +101,11 @@ class ClaimWindow:
     def _hu_claims(
         st: HandState, c: int, src: int, drawn: bool, claims: list[tuple[int, int]], legal: dict[int, list[Action]]
     ) -> None:
-        """胡: in turn order from the drawer (R4.4); a discard is never won by its discarder."""
-        nxt = st.next
-        s1 = nxt[src]
-        order = (src, s1, nxt[s1]) if drawn else (s1, nxt[s1])
+        """胡: in turn order from the drawer (R4.4); a discard is never won by its discarder. With four seats
+        in play (R9.3) several 胡 rank the same way: the first in turn order from the drawer or discarder."""
+        order = st.ring[src]
+        if not drawn:
+            order = order[1:]
         players = st.players
         for s in order:
             seat = players[s]
@@ -178,8 +179,9 @@ class ClaimWindow:
         """Every distinct 吃 of ``c`` by ``s`` with its required 比 (R4.3, R4.5, R4.6)."""
         seat = st.players[s]
         h = seat.hand
+        partners = seat.partners  # 一五十 too under ``yiwushi`` (R9.3)
         # The pairs of hand cards outside 坎 that make a 句/绞 with c (most offers have none).
-        pairs = [(a, b) for a, b in _PARTNERS[c] if (h[a] == 2 if a == b else 0 < h[a] < 3 and 0 < h[b] < 3)]
+        pairs = [(a, b) for a, b in partners[c] if (h[a] == 2 if a == b else 0 < h[a] < 3 and 0 < h[b] < 3)]
         if not pairs:
             return []
         avail = [n if n < 3 else 0 for n in h]  # 坎 cards may not be used
@@ -190,7 +192,7 @@ class ClaimWindow:
         for a, b in pairs:
             avail[a] -= 1
             avail[b] -= 1
-            for bi in _bi_options(avail, c) if avail[c] else _NO_BI:
+            for bi in _bi_options(avail, c, partners) if avail[c] else _NO_BI:
                 if owes and total - 2 - 3 * len(bi) <= 0:
                     continue  # R4.6: 吃 that leaves no legal discard is not legal
                 key = (a, b, bi)
@@ -345,15 +347,18 @@ def _chi(st: HandState, s: int, c: int, src: int, action: Action) -> None:
     st.events.append(Chi(None, s, CARDS[c], group, tuple(bis), src))
 
 
-def _bi_options(avail: list[int], c: int) -> list[tuple[tuple[int, ...], ...]]:
+def _bi_options(
+    avail: list[int], c: int, partners: tuple[tuple[tuple[int, int], ...], ...]
+) -> list[tuple[tuple[int, ...], ...]]:
     """Every way to lay down the copies of ``c`` left in hand (``avail``) in 句/绞 with hand cards (比,
-    R4.5), each as a sorted tuple of groups (sorted card tuples); [()] when none is left."""
+    R4.5), each as a sorted tuple of groups (sorted card tuples); [()] when none is left. ``partners``: the
+    rule set's (一五十 too under ``yiwushi``, R9.3)."""
     r = avail[c]
     if r == 0:
         return [()]
     out: set[tuple[tuple[int, ...], ...]] = set()
     avail[c] -= 1
-    for a, b in _PARTNERS[c]:
+    for a, b in partners[c]:
         if a == b:
             if avail[a] < 2:
                 continue
@@ -366,7 +371,7 @@ def _bi_options(avail: list[int], c: int) -> list[tuple[tuple[int, ...], ...]]:
             out.add((g,))
         else:  # one more copy of c: a second 比 group
             avail[c] -= 1
-            for a2, b2 in _PARTNERS[c]:
+            for a2, b2 in partners[c]:
                 if a2 == b2:
                     if avail[a2] < 2:
                         continue

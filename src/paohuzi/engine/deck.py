@@ -2,8 +2,10 @@
 
 A deck is the 80 cards in **deal order**: the dealer's 21 cards (the 21st is the 亮张), then 20 cards for
 each other seat in play in turn order (the dealer's 下家 first), then the 19 stock cards in the order they
-will be drawn. A seeded hand shuffles :func:`paohuzi.cards.full_deck` with ``random.Random(seed)``; a
-stacked deck (:func:`stack_deck`) lets a test choose the deal and the stock.
+will be drawn. The sizes are the rule set's (``RuleSet.deal_sizes``, ``stock_size``): 衡阳六胡抢 deals 15 and
+14 to four players, 23 left in the stock (37 with three, R9.3). A seeded hand shuffles
+:func:`paohuzi.cards.full_deck` with ``random.Random(seed)``; a stacked deck (:func:`stack_deck`) lets a test
+choose the deal and the stock.
 
 >>> from paohuzi.rules import find_preset
 >>> deck = stack_deck(find_preset("qq"), dealer=0, hands={1: "x1 x1 x1 x2"}, liangzhang="d10", stock="x7 x8")
@@ -36,6 +38,7 @@ __all__ = [
 #: Version of the way a seed becomes a dealer and a shuffle. Replays record it; a change of the
 #: procedure below must bump it (old records then refuse to replay instead of replaying wrongly).
 RNG_VERSION = 1
+# R2's sizes (the classic families); a rule set's own are ``RuleSet.deal_sizes`` and ``stock_size`` (R9.3).
 DEALER_CARDS = 21
 HAND_CARDS = 20
 STOCK_CARDS = DECK_SIZE - DEALER_CARDS - 2 * HAND_CARDS  # 19
@@ -149,13 +152,16 @@ def stack_deck(
     """A deck in deal order with chosen hands and stock (a test helper; pass it as ``Hand(deck=...)``).
 
     :param hands: seat → its cards. The dealer's may be 20 cards (then ``liangzhang`` is the 21st) or 21
-        (the last one is the 亮张). Fewer cards are allowed: the rest is filled in.
-    :param liangzhang: the dealer's 21st card (亮张), if not given as the 21st card of the dealer's hand.
+        (the last one is the 亮张); 14 or 15 on 15-card hands (R9.3). Fewer cards are allowed: the rest is
+        filled in.
+    :param liangzhang: the dealer's last card (亮张), if not given as the last card of the dealer's hand.
     :param stock: the first cards of the stock, in the order they will be drawn.
     :param fill_seed: seeds the shuffle of the cards not chosen, which fill every place left open.
     :raises DeckError: for more than 4 of a kind, too many cards for a place, or a seat not in play.
     """
     order = seats_in_play(rules, dealer)
+    dealer_size, hand_size = rules.deal_sizes  # (21, 20); (15, 14) in 六胡抢 (R9.3)
+    stock_size = rules.stock_size
     hands = dict(hands or {})
     for seat in hands:
         if seat not in order:
@@ -165,16 +171,16 @@ def stack_deck(
     if len(liang) > 1:
         raise DeckError("the 亮张 is one card")
     dealer_cards = chosen[dealer]
-    if len(dealer_cards) == DEALER_CARDS:
+    if len(dealer_cards) == dealer_size:
         if liang:
-            raise DeckError("the dealer's hand already has 21 cards: its last one is the 亮张")
+            raise DeckError(f"the dealer's hand already has {dealer_size} cards: its last one is the 亮张")
         liang = (dealer_cards.pop(),)
     stock_cards = list(_cards(stock))
     for seat, cards in chosen.items():
-        if len(cards) > HAND_CARDS:
-            raise DeckError(f"seat {seat} is given {len(cards)} cards; a hand has {HAND_CARDS} (+ the 亮张)")
-    if len(stock_cards) > STOCK_CARDS:
-        raise DeckError(f"the stock has {STOCK_CARDS} cards, {len(stock_cards)} given")
+        if len(cards) > hand_size:
+            raise DeckError(f"seat {seat} is given {len(cards)} cards; a hand has {hand_size} (+ the 亮张)")
+    if len(stock_cards) > stock_size:
+        raise DeckError(f"the stock has {stock_size} cards, {len(stock_cards)} given")
     counts = [0] * NUM_KINDS
     for c in [*liang, *stock_cards, *(c for cards in chosen.values() for c in cards)]:
         counts[c] += 1
@@ -186,12 +192,12 @@ def stack_deck(
     deck: list[Card] = []
     for i, seat in enumerate(order):
         cards = chosen[seat]
-        while len(cards) < HAND_CARDS:
+        while len(cards) < hand_size:
             cards.append(rest.pop())
         deck += cards
         if i == 0:
             deck.append(liang[0] if liang else rest.pop())
-    while len(stock_cards) < STOCK_CARDS:
+    while len(stock_cards) < stock_size:
         stock_cards.append(rest.pop())
     deck += stock_cards
     assert not rest

@@ -10,7 +10,8 @@ Event types (the ``type`` field of the dicts):
 =============  =========================================================================================
 ``deal``       dealer, who sits out, the turn order, every hand (each seat sees its own), 亮张, stock size
 ``ti``         提: a seat puts four of a kind on the table (``origin``: dealt, kan or wei). Public (R5).
-``wei``        偎 / 臭偎 of a drawn card; the kind is hidden from the others unless it is a 臭偎 (R5)
+``wei``        偎 / 臭偎 of a drawn card; the kind is hidden from the others unless it is a 臭偎 (R5) or the
+               rule set shows 偎 face up (``shown``: 明偎, R9.3)
 ``draw``       a seat draws from the stock; the others see the card only when it is shown or 提'd
 ``show``       the drawn card is shown (明示) and offered (R4.2.4); ``last``: it was the stock's last card
 ``discard``    a seat discards (出牌); ``auto``: it was the seat's only legal discard
@@ -210,20 +211,30 @@ class Ti(Event):
 
 @dataclass(frozen=True, slots=True, init=False)
 class Wei(Event):
-    """偎 / 臭偎 (R4.2.2). The kind of a plain 偎 is hidden from the other seats (R5)."""
+    """偎 / 臭偎 (R4.2.2). The kind of a plain 偎 is hidden from the other seats (R5), unless ``shown``: the
+    rule set's 明偎 (``mingwei``, R9.3) lays every 偎 face up. ``shown`` is in the dict only when true, so the
+    events of rule sets without 明偎 are written as they always were."""
 
     seat: int
     card: Card
     chou: bool
+    shown: bool
 
-    def __init__(self, to: int | None, seat: int, card: Card, chou: bool) -> None:
+    def __init__(self, to: int | None, seat: int, card: Card, chou: bool, shown: bool = False) -> None:
         object.__setattr__(self, "to", to)
         object.__setattr__(self, "seat", seat)
         object.__setattr__(self, "card", card)
         object.__setattr__(self, "chou", chou)
+        object.__setattr__(self, "shown", shown)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = Event.to_dict(self)
+        if not self.shown:
+            del data["shown"]
+        return data
 
     def _redacted(self, seat: int, data: dict[str, Any]) -> dict[str, Any]:
-        if seat != self.seat and not self.chou:
+        if seat != self.seat and not self.chou and not self.shown:
             data["card"] = None
         return data
 

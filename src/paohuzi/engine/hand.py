@@ -42,21 +42,9 @@ from paohuzi.engine.state import CARDS, CLAIM, DISCARD, SELF, EngineError, HandS
 from paohuzi.groups import Group
 from paohuzi.rules import RuleSet
 
-__all__ = ["Hand", "Outcome", "EngineError", "FORMAT_VERSION", "unplayable"]
+__all__ = ["Hand", "Outcome", "EngineError", "FORMAT_VERSION"]
 
 _FULL_DECK = tuple(full_deck())  # kind order: what a verifiable deal shuffles (RNG version 2)
-
-
-def unplayable(rules: RuleSet) -> str | None:
-    """Why the engine cannot play these rules yet, or None. R9.3's 15-card hands with four (or three) active
-    players (衡阳六胡抢) are scored and analysed, but the deal, turns and claims are still R2's 21 cards and
-    three active players (issue 30, part 2): such a hand is refused rather than played by the wrong rules."""
-    if rules.dealer_cards != 21 or rules.players != 3:
-        return (
-            f"the {rules.name} rules ({rules.title}: {rules.dealer_cards}-card hands, {rules.players} active "
-            "players, R9.3) are not playable yet: the engine deals 21-card hands to three active players"
-        )
-    return None
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: X.__new__(X) without __init__, for copy
@@ -89,9 +77,6 @@ class Hand:
     ) -> None:
         if not isinstance(rules, RuleSet):
             raise EngineError(f"rules must be a RuleSet (see paohuzi.rules.find_preset), got {rules!r}")
-        refused = unplayable(rules)
-        if refused is not None:
-            raise EngineError(refused)
         cards: Sequence[Card]
         fair = seed if isinstance(seed, FairSeed) else None
         int_seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
@@ -198,7 +183,7 @@ class Hand:
 
     @property
     def table_size(self) -> int:
-        """Seats at the table (3, or 4 with ``four_players``)."""
+        """Seats at the table (3, or 4 with ``four_players``; 4 or 3, all in play, in 衡阳六胡抢, R9.3)."""
         return self._st.table_size
 
     @property

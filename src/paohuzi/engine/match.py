@@ -37,10 +37,10 @@ from paohuzi.cards import PaohuziError
 from paohuzi.engine.actions import Action
 from paohuzi.engine.events import Event
 from paohuzi.engine.fair import FairError, FairSeed
-from paohuzi.engine.hand import Hand, Outcome, unplayable
+from paohuzi.engine.hand import Hand, Outcome
 from paohuzi.engine.observation import OutcomeKind
 from paohuzi.engine.records import HandRecord, MatchRecord, ReplayError, format_version
-from paohuzi.rules import RuleSet
+from paohuzi.rules import RuleSet, family_options
 
 __all__ = ["Match", "MatchError", "HandResult", "replay_match"]
 
@@ -65,11 +65,13 @@ class HandResult:
 
 class Match:
     """一场: ``hands`` hands at a table of ``players`` (3, or 4 with ``four_players``: the dealer's opposite
-    sits each hand out, R2).
+    sits each hand out, R2; in 衡阳六胡抢 the rule set's 4 or 3, who all play, R9.3).
 
-    :param rules: the rule set; ``four_players`` is set to match ``players``.
+    :param rules: the rule set; ``four_players`` is set to match ``players`` (where the rule set has no
+        ``players`` option of its own).
     :param seed: seeds the first dealer and every hand.
-    :param players: 3 or 4 (default: the rule set's table size).
+    :param players: 3 or 4 (default: the rule set's table size); where the rule set has a ``players`` option
+        (衡阳六胡抢, R9.3), exactly that.
     :param hands: how many hands to play (≥ 1; default the rule set's ``rounds``, R8.1).
     :param double_cards: seats holding a 双倍积分卡 (R7.3) for the first hand, and for every later hand
         that :meth:`next_hand` is not given its own.
@@ -93,14 +95,17 @@ class Match:
     ) -> None:
         if not isinstance(rules, RuleSet):
             raise MatchError(f"rules must be a RuleSet, got {rules!r}")
-        refused = unplayable(rules)
-        if refused is not None:
-            raise MatchError(refused)
         if players is None:
             players = rules.players_at_table
-        if players not in (3, 4):
+        if "players" in family_options(rules):  # R9.3: all seated players play; the rule set says how many
+            if isinstance(players, bool) or players != rules.players:
+                raise MatchError(
+                    f"the {rules.name} rules are played by {rules.players} players (their option players, R9.3), "
+                    f"got players={players!r}: choose the number with rules.with_options(players=…)"
+                )
+        elif players not in (3, 4) or isinstance(players, bool):
             raise MatchError(f"a match has 3 or 4 players (4 with four_players, R2), got {players!r}")
-        if (players == 4) != rules.four_players:
+        elif (players == 4) != rules.four_players:
             rules = rules.with_options(four_players=players == 4)
         if hands is None:
             hands = rules.rounds

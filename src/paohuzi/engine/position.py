@@ -53,7 +53,7 @@ def dealt(st: HandState) -> dict[str, Any]:
     hands: list[list[str]] = [[] for _ in range(st.table_size)]
     pos = 0
     for i, s in enumerate(st.seats):
-        size = st.hand_cards + 1 if i == 0 else st.hand_cards
+        size = st.hand_cards + 1 if i == 0 else st.hand_cards  # 21/20 (R2), 15/14 (R9.3)
         hands[s] = [_TEXT[c] for c in st.deck[pos : pos + size]]
         pos += size
     return {"hands": hands, "stock": [_TEXT[c] for c in st.deck[pos:]]}
@@ -62,12 +62,12 @@ def dealt(st: HandState) -> dict[str, Any]:
 def hidden(st: HandState, seat: int) -> Hidden:
     """What ``seat``'s observation leaves out, as it truly is (referee information)."""
     st.check_seat(seat)
-    over = st.outcome is not None
+    shown = st.outcome is not None or st.rules.mingwei  # 明偎 (R9.3): no 偎 is hidden
     players = st.players
     return Hidden(
         hands=tuple(p.hand_cards() for p in players),
         wei=tuple(
-            tuple(g.cards[0] for g in p.table if g.kind is _WEI and s != seat and not over)
+            tuple(g.cards[0] for g in p.table if g.kind is _WEI and s != seat and not shown)
             for s, p in enumerate(players)
         ),
         stock=tuple(CARDS[c] for c in st.stock[st.spos :]),
@@ -88,6 +88,7 @@ def observation(st: HandState, seat: int) -> Observation:
     players = st.players
     outcome = st.outcome
     over = outcome is not None
+    shown = over or st.rules.mingwei  # 明偎 (R9.3): every 偎 lies face up
     sizes: list[int] = []
     rows: list[tuple[RowCard, ...]] = []
     tables: list[tuple[Group | None, ...]] = []
@@ -99,7 +100,7 @@ def observation(st: HandState, seat: int) -> Observation:
             rview = p.rview = tuple([row_card(c, d) for c, d in p.row])
         rows.append(rview)
         # R5: a 偎's kind is hidden from the other seats while the hand is on; everything is shown once over
-        tables.append(p.table_groups() if s == seat or over else p.table_view())
+        tables.append(p.table_groups() if s == seat or shown else p.table_view())
         if p.dead:
             any_dead = True
     pending = None
@@ -308,7 +309,7 @@ def _dihu_state(st: HandState, obs: Observation) -> None:
     is the first card if it is the first stock card drawn or the dealer's opening discard. (A 提 made
     from a 偎 cannot be told from a dealt one here, so 听胡 may be granted where the play had none.)"""
     st.claimed = any(g is not None and g.kind in _CLAIMED for p in obs.tables for g in p)
-    dealt = st.hand_cards * len(st.seats) + 1
+    dealt = st.hand_cards * len(st.seats) + 1  # 61 (R2), 57 or 43 (R9.3)
     drawn = NUM_KINDS * COPIES - dealt - len(st.stock)  # stock cards drawn so far, the one on offer included
     p = obs.pending
     if p is not None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from paohuzi.cards import PaohuziError
-from paohuzi.engine.deck import DEALER_CARDS, HAND_CARDS, RNG_VERSION, seats_in_play
+from paohuzi.engine.deck import RNG_VERSION, seats_in_play
 from paohuzi.engine.fair import FAIR_RNG_VERSION, FairError, FairSeed
 from paohuzi.engine.hand import Hand
 from paohuzi.engine.records import CLASSIC_FORMAT_VERSION, FORMAT_VERSION, HandRecord, ReplayError
@@ -163,10 +163,11 @@ def _deck_of(dealt: Any, rules: RuleSet, dealer: Any) -> list[str]:
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players_at_table:
         raise ReplayError(f"bad record: dealer must be a seat 0–{rules.players_at_table - 1}, got {dealer!r}")
     deck: list[str] = []
+    dealer_size, hand_size = rules.deal_sizes  # 21/20 (R2), 15/14 (R9.3)
     for i, s in enumerate(seats_in_play(rules, dealer)):
-        size = DEALER_CARDS if i == 0 else HAND_CARDS
+        size = dealer_size if i == 0 else hand_size
         if not isinstance(hands[s], list) or len(hands[s]) != size:
-            raise ReplayError(f"record dealt: seat {s} must be dealt {size} cards (R2)")
+            raise ReplayError(f"record dealt: seat {s} must be dealt {size} cards (R2; R9.3 for 15-card hands)")
         deck += hands[s]
     return deck + list(dealt["stock"])
 

@@ -13,7 +13,7 @@ from paohuzi._compiled import mypyc_attr
 from paohuzi.analysis import Source
 from paohuzi.cards import NUM_KINDS, Card
 from paohuzi.engine.observation import NO_CHOU, ChouKinds, RowCard
-from paohuzi.groups import PARTNERS, Group, GroupKind, same_kind_huxi
+from paohuzi.groups import PARTNERS, Group, GroupKind, partners, same_kind_huxi
 
 __all__ = ["Seat"]
 
@@ -32,7 +32,7 @@ NO_CARD = NUM_KINDS
 _ALL_CARDS = (1 << (NUM_KINDS + 1)) - 1
 
 
-def _partner_mask(loose: list[int]) -> int:
+def _partner_mask(loose: list[int], pairs: tuple[tuple[tuple[int, int], ...], ...] = _PARTNERS) -> int:
     """The cards (bit k for kind k, bit ``NO_CARD`` for none) with which every loose card held once has
     two cards to form a 句 or 绞 with (R3), among the loose cards and that card — the second test of
     :meth:`Seat.maybe_complete`, worked out once for every card.
@@ -40,14 +40,15 @@ def _partner_mask(loose: list[int]) -> int:
     A loose card k held once with no such pair (an *orphan*) passes only with the card k itself (then it
     is held twice and needs no partner) or with a card that completes one of its pairs: the missing kind of
     a pair whose other kind is loose, or the second copy of a pair of one kind held once. No orphan: every
-    card passes, and so do the cards as they stand.
+    card passes, and so do the cards as they stand. ``pairs``: the rule set's partners (一五十 too under
+    ``yiwushi``, R9.3).
     """
     mask = _ALL_CARDS
     for k in range(NUM_KINDS):
         if loose[k] != 1:
             continue
         rescue = 1 << k
-        for a, b in _PARTNERS[k]:
+        for a, b in pairs[k]:
             if a == k or b == k:  # k is held once, so a partner pair never includes k itself
                 continue
             la, lb = loose[a], loose[b]
@@ -87,6 +88,9 @@ class Seat:
     :ivar dead: 死手 (R4.6 decision): no discard, no 吃/碰/胡.
     :ivar weis: 偎 (臭偎 included) the seat has made in this hand, also those that became 提 or 跑 since
         (R9.1 听胡: a 提 made from a 偎 does not count).
+    :ivar yiwushi: 一五十 / 壹伍拾 is a 句 (rule option, R9.3): in 吃, 比 and every analysis of this seat's cards.
+    :ivar partners: for each card kind, the pairs of cards that make a 句 or 绞 with it under the rule set
+        (:func:`paohuzi.groups.partners`).
     """
 
     __slots__ = (
@@ -104,6 +108,8 @@ class Seat:
         "discarded",
         "dead",
         "weis",
+        "yiwushi",
+        "partners",
         "hcache",
         "tcache",
         "tview",
@@ -112,7 +118,7 @@ class Seat:
         "info",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, yiwushi: bool = False) -> None:
         self.hand: list[int] = [0] * NUM_KINDS
         self.size = 0
         self.table: list[Group] = []
@@ -127,6 +133,8 @@ class Seat:
         self.discarded: set[int] = set()
         self.dead = False
         self.weis = 0
+        self.yiwushi = yiwushi
+        self.partners = partners(yiwushi)
         # Caches, kept until the cards they describe change: the hand as Cards, the table as a tuple, the
         # table as the other seats see it (a 偎 hidden, R5), the row as RowCards (rows only grow: rebuilt
         # when longer), the 臭 kinds keyed by the sets' sizes (they only grow), and ``info``
@@ -155,6 +163,8 @@ class Seat:
         new.discarded = set(self.discarded)
         new.dead = self.dead
         new.weis = self.weis
+        new.yiwushi = self.yiwushi
+        new.partners = self.partners
         new.hcache = self.hcache
         new.tcache = self.tcache
         new.tview = self.tview
@@ -260,7 +270,12 @@ class Seat:
         if self.dead or not self.maybe_complete(card, min_huxi):
             return False
         return analysis.is_complete(
-            self.hand_cards(), self.table_groups(), None if card is None else _CARDS[card], source, min_huxi=min_huxi
+            self.hand_cards(),
+            self.table_groups(),
+            None if card is None else _CARDS[card],
+            source,
+            min_huxi=min_huxi,
+            yiwushi=self.yiwushi,
         )
 
     def seat_info(self) -> tuple[int, list[int], int]:
@@ -279,7 +294,7 @@ class Seat:
                     fixed += _KAN_HUXI[k]
                 else:
                     loose[k] = m
-            info = self.info = (fixed, loose, _partner_mask(loose))
+            info = self.info = (fixed, loose, _partner_mask(loose, self.partners))
         return info
 
     def maybe_complete(self, card: int | None, min_huxi: int) -> bool:
@@ -288,8 +303,9 @@ class Seat:
         - every loose hand card held once (of another kind than the card) has two cards to form a 句 or
           绞 with, among the loose cards and the card (precomputed for every card: the bits of
           ``_partner_mask``);
-        - the 胡息 can reach the minimum: table groups, 坎, as many 一二三/二七十 as the loose cards (and the
-          card) could make, and the most the card can add to a group it matches (R3)."""
+        - the 胡息 can reach the minimum: table groups, 坎, as many 一二三/二七十 (and 一五十 under
+          ``yiwushi``, R9.3) as the loose cards (and the card) could make, and the most the card can add to
+          a group it matches (R3)."""
         info = self.info
         if info is None:
             info = self.seat_info()
@@ -308,11 +324,14 @@ class Seat:
         for base, value in ((0, 3), (10, 6)):
             two = loose[base + 1]
             bound += value * (min(loose[base], two, loose[base + 2]) + min(two, loose[base + 6], loose[base + 9]))
+            if self.yiwushi:  # 一五十 / 壹伍拾: 3 / 6 胡息 (R9.3)
+                bound += value * min(loose[base], loose[base + 4], loose[base + 9])
         return bound >= min_huxi
 
     def partial_huxi(self) -> int:
         """R7.3: the 胡息 of the table groups plus the best partial arrangement of the hand (R6.4)."""
-        return sum(g.huxi for g in self.table) + analysis.partial_arrangement(self.hand_cards()).huxi
+        best = analysis.partial_arrangement(self.hand_cards(), yiwushi=self.yiwushi)
+        return sum(g.huxi for g in self.table) + best.huxi
 
     def chou_view(self) -> ChouKinds:
         """The 臭 kinds (R4.7), sorted."""

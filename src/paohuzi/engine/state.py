@@ -19,7 +19,7 @@ from paohuzi.analysis import Arrangement
 from paohuzi.cards import Card, PaohuziError
 from paohuzi.engine import scoring_bridge
 from paohuzi.engine.actions import Action
-from paohuzi.engine.deck import HAND_CARDS, seats_in_play
+from paohuzi.engine.deck import seats_in_play
 from paohuzi.engine.events import Event, jsonable
 from paohuzi.engine.fair import FairSeed
 from paohuzi.engine.observation import OutcomeKind, Phase, WinHow
@@ -113,7 +113,9 @@ class HandState:
 
     :ivar seats: the seats in play, in turn order from the dealer; ``players`` has one
         :class:`~paohuzi.engine.seat.Seat` per seat at the table (``table_size``), sitting-out seat included.
-    :ivar hand_cards: the cards of a hand (R2, R4.6: the dealer gets one more, the 亮张).
+    :ivar hand_cards: the cards of a hand (R2, R4.6: the dealer gets one more, the 亮张): 20, or 14 on the
+        15-card hands of 衡阳六胡抢 (R9.3) — the R4.6 discard base (``RuleSet.discard_base``).
+    :ivar ring: seat in play → the seats in play in turn order from it (R4.4: 胡 in turn order from the drawer).
     :ivar phase, legal, decided, deciding: the decision pending (:meth:`ask`).
     :ivar actor: the seat whose turn it is (the drawer, discarder or taker).
     :ivar card, drawn, last: the card on offer (the forced draw in ``self_hu``, the 亮张 in ``liangzhang``),
@@ -141,6 +143,7 @@ class HandState:
         "positioned",
         "deck",
         "next",
+        "ring",
         "min_huxi",
         "players",
         "window",
@@ -184,14 +187,16 @@ class HandState:
         self.seats = seats_in_play(rules, dealer)
         self.sitting_out: int | None = (dealer + 2) % 4 if rules.four_players else None
         self.table_size = n
-        self.hand_cards = HAND_CARDS
+        self.hand_cards = rules.discard_base  # R4.6 with 20 (R2), or 14 (R9.3)
         self.double_cards = double_cards
         self.stacked = stacked  # dealt from a given deck, not from the seed
         self.positioned = positioned  # built by Hand.from_position: no deal, no record
         self.deck = tuple(deck)  # the deck in deal order (R2)
-        self.next = {s: self.seats[(i + 1) % len(self.seats)] for i, s in enumerate(self.seats)}  # 下家
+        seats = self.seats
+        self.next = {s: seats[(i + 1) % len(seats)] for i, s in enumerate(seats)}  # 下家
+        self.ring = {s: seats[i:] + seats[:i] for i, s in enumerate(seats)}  # 3 or 4 seats in play (R9.3)
         self.min_huxi = rules.min_huxi
-        self.players = [Seat() for _ in range(n)]
+        self.players = [Seat(rules.yiwushi) for _ in range(n)]
         self.window = window
         self.stock: list[int] = []
         self.spos = 0
@@ -228,6 +233,7 @@ class HandState:
         new.positioned = self.positioned
         new.deck = self.deck
         new.next = self.next  # never changed after the deal
+        new.ring = self.ring  # never changed after the deal
         new.min_huxi = self.min_huxi
         new.players = [p.copy() for p in self.players]
         new.window = self.window.copy()

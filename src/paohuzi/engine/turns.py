@@ -15,6 +15,7 @@ from paohuzi.cards import NUM_KINDS, Card
 from paohuzi.engine import wins
 from paohuzi.engine.actions import HU, PASS, Action, ActionKind
 from paohuzi.engine.claims import C_HU, WAITING
+from paohuzi.engine.deck import DEALER_CARDS
 from paohuzi.engine.events import Dead, Deal, Discard, Draw, Pass, Show, Ti, Wei
 from paohuzi.engine.observation import WinHow
 from paohuzi.engine.seat import _CHOUWEI, _TI, _WEI, SAME
@@ -52,11 +53,12 @@ def start(st: HandState) -> None:
                 seat.take(k, 4)
                 seat.lay(SAME[_TI][k])
                 st.events.append(Ti(None, s, CARDS[k], "dealt"))
-    # R6.4: dealt 天胡 — the dealer first, then the 下家, then the 上家.
-    for s in st.seats:
-        if analysis.dealt_tianhu(players[s].hand_cards(), players[s].table_groups()):
-            wins.win(st, s, None, WinHow.DEALT, Source.NONE)
-            return
+    # R6.4: dealt 天胡 — the dealer first, then the 下家, then the 上家. R9.3 decision: none on 15-card hands.
+    if st.rules.dealer_cards == DEALER_CARDS:
+        for s in st.seats:
+            if analysis.dealt_tianhu(players[s].hand_cards(), players[s].table_groups()):
+                wins.win(st, s, None, WinHow.DEALT, Source.NONE)
+                return
     if offer_liangzhang(st):
         return
     run(st, after_take(st, st.dealer))
@@ -155,7 +157,7 @@ def draw(st: HandState, s: int) -> int | None:
         chou = c in seat.renpeng
         seat.take(c, 2)
         seat.lay(SAME[_CHOUWEI if chou else _WEI][c])
-        events.append(Wei(None, s, card, chou))
+        events.append(Wei(None, s, card, chou, st.rules.mingwei))  # 明偎: shown to everyone (R9.3, R5)
     else:  # R4.2.4: shown and offered
         events.append(Show(None, s, card, last))
         return offer(st, c, s, True, last)

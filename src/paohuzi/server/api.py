@@ -16,7 +16,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from paohuzi import __version__
 from paohuzi.bots import levels
-from paohuzi.engine import replay, unplayable
+from paohuzi.engine import replay
 from paohuzi.rules import RuleSet, family_options, find_preset, preset_names
 from paohuzi.server import economy, profile_store, store
 from paohuzi.server import protocol as p
@@ -347,7 +347,7 @@ async def presets(request: Request) -> PresetsAnswer:
     their allowed values) and the room options with their defaults and bounds."""
     s = _hub(request).settings
     return {
-        "presets": [_preset_info(find_preset(n)) for n in preset_names() if unplayable(find_preset(n)) is None],
+        "presets": [_preset_info(find_preset(n)) for n in preset_names()],
         "room_options": {
             "defaults": {
                 "preset": "qq",

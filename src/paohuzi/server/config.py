@@ -16,8 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from paohuzi.engine import unplayable
-from paohuzi.rules import find_preset, preset_names
+from paohuzi.rules import preset_names
 
 __all__ = ["Settings", "DEFAULT_DATABASE_URL"]
 
@@ -172,8 +171,8 @@ class Settings:
 
 def _check_match_presets(names: tuple[str, ...]) -> None:
     """:raises ValueError: naming ``PAOHUZI_MATCH_PRESETS`` when it is empty, repeats a preset or names one
-    that does not exist or that the engine cannot play yet."""
-    known = [n for n in preset_names() if unplayable(find_preset(n)) is None]
+    that does not exist."""
+    known = preset_names()
     unknown = [n for n in names if n not in known]
     if not names or unknown or len(set(names)) != len(names):
         raise ValueError(

@@ -60,7 +60,8 @@ class DealSeeds:
         self.commitment = commitment_of(self.server_seed)
         self.number = number  # the hand's number in its match
         self.client: list[bytes] = [b""] * seats
-        self.told: set[int] = set()  # the seats sent ``deal_commit``
+        self.told: dict[int, int] = {}  # seat → the player sent ``deal_commit`` there
+        self.sender: dict[int, int] = {}  # seat → the player whose seed it holds
         self._waiting: set[int] = set()  # told, no seed yet
         self._all_in = asyncio.Event()
         self.closed = False
@@ -70,20 +71,25 @@ class DealSeeds:
         delivery = services.delivery
         for seat in table.seats:
             pid = seat.player_id
-            if pid is None or seat.index in self.told or not delivery.online(pid):
+            if pid is None or self.told.get(seat.index) == pid or not delivery.online(pid):
                 continue
+            if self.sender.get(seat.index, pid) != pid:  # another player sits there now: its seed, not the last's
+                self.client[seat.index] = b""
+                del self.sender[seat.index]
             delivery.send(pid, frames.deal_commit(self.number, self.commitment, services.settings.seed_wait))
-            self.told.add(seat.index)
+            self.told[seat.index] = pid
             if not self.client[seat.index]:
                 self._waiting.add(seat.index)
 
     def forget_told(self, seat: int) -> None:
         """The seat's player is back (a reload): told again at the next :meth:`tell` if it sent no seed yet."""
         if not self.client[seat]:
-            self.told.discard(seat)
+            self.told.pop(seat, None)
 
-    def offer(self, seat: int, commitment: str, text: str) -> None:
-        """Seat ``seat``'s ``seed`` frame. :raises RoomError: for a seed not for this deal or not hex."""
+    def offer(self, seat: int, player_id: int, commitment: str, text: str) -> None:
+        """The ``seed`` frame of ``player_id``, at seat ``seat``.
+
+        :raises RoomError: for a seed not for this deal, not hex, or a second one."""
         if self.closed or commitment != self.commitment:
             raise RoomError("stale_seed", "this client seed is not for the deal being prepared (it was dealt already)")
         try:
@@ -97,6 +103,7 @@ class DealSeeds:
         if self.client[seat]:
             raise RoomError("bad_seed", "this seat's client seed for the deal was already received")
         self.client[seat] = seed
+        self.sender[seat] = player_id
         self._waiting.discard(seat)
         if not self._waiting:
             self._all_in.set()

@@ -339,7 +339,7 @@ class Hub:
             await self.not_queued(player_id)
             await check_beans(self.db, player_id, options.minimum)
             await self._leave_waiting_room(player_id)
-            n = 4 if options.four_players else 3
+            n = options.rules.players_at_table  # 3; 4 for 守醒 (R8.1) and 六胡抢 (R9.3, option players)
             code = await self.home.new_code(self.rooms)
             room_id = await self.db.run(store.create_room(code, "private", player_id, options, n))
             seats = [SeatState(i) for i in range(n)]
@@ -351,8 +351,9 @@ class Hub:
             return room.state(), True
 
     async def quick_play(self, player_id: int, body: p.QuickPlayIn) -> tuple[frames.RoomState, bool]:
-        """A quick-play room (the player and two computers, the match on), and True; a repeated request (the
-        player plays a quick match of these options) gets that room, and False (seating.py)."""
+        """A quick-play room (the player and a computer in each other seat: two, three for 六胡抢; the match
+        on), and True; a repeated request (the player plays a quick match of these options) gets that room,
+        and False (seating.py)."""
         options = self.room_options(body, quick=True)
         async with self.claims.hold(player_id):
             found = await self.player_room_state(player_id)
@@ -362,9 +363,10 @@ class Hub:
             await check_beans(self.db, player_id, options.minimum)
             await self._leave_waiting_room(player_id)
             code = await self.home.new_code(self.rooms)
-            room_id = await self.db.run(store.create_room(code, "quick", player_id, options, 3))
+            n = options.rules.players_at_table
+            room_id = await self.db.run(store.create_room(code, "quick", player_id, options, n))
             bot = options.bot_level
-            seats = [SeatState(0, player_id, None, True), SeatState(1, None, bot, True), SeatState(2, None, bot, True)]
+            seats = [SeatState(0, player_id, None, True)] + [SeatState(i, None, bot, True) for i in range(1, n)]
             services = await self.home.services_for(self.services, room_id, code)
             room = Room(services, room_id, code, "quick", player_id, options, seats)
             self.directory.add(room)

@@ -3,9 +3,10 @@
 - A player waits in one queue at a time, first come first served: a tier's queue for one preset (issue 29:
   one queue per preset the server's ``match_presets`` lists, in each tier; a public table plays its queue's
   preset).
-- Three players online in a tier's queue are seated together at once at a new public table.
-- When the first of them has waited ``match_fill_seconds`` (10 s), whoever waits in that tier (one or
-  two players) is seated and a computer takes each seat still free.
+- A table's worth of players online in a queue (three; four for 六胡抢, whose public tables seat four active
+  players, R9.3: :func:`seats_of`) are seated together at once at a new public table.
+- When the first of them has waited ``match_fill_seconds`` (10 s), whoever waits in that queue (fewer than
+  a table) is seated and a computer takes each seat still free.
 - A public table between two hands takes waiting players into its computers' seats (:meth:`Matchmaker.take`,
   called by the table as its next hand starts; docs/decisions.md).
 - A player whose websocket closes keeps its place for ``offline_grace`` seconds, then is dropped; an offline
@@ -26,16 +27,16 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
+from paohuzi.rules import find_preset
 from paohuzi.server import economy, frames, queue_store
 from paohuzi.server.config import Settings
 from paohuzi.server.db import Database
 from paohuzi.server.frames import Delivery, QueueInfo, RoomError
 from paohuzi.server.logs import log
 
-__all__ = ["Entry", "Line", "LocalQueue", "Matchmaker", "QueueKeeper", "line_of"]
+__all__ = ["Entry", "Line", "LocalQueue", "Matchmaker", "QueueKeeper", "line_of", "seats_of"]
 
 INFO = 20
-SEATS = 3
 DEFAULT_PRESET = "qq"  # what an entry stored before issue 29 (no preset) waited for
 
 
@@ -55,6 +56,12 @@ class Entry:
     offline_since: float | None
     grace: float
     preset: str = DEFAULT_PRESET
+
+
+def seats_of(preset: str) -> int:
+    """The seats of a public table of ``preset``: its rule set's players at the table with the preset's own
+    options (3; 4 for 六胡抢, R9.3). A public table plays the preset as it is (no house options)."""
+    return find_preset(preset).players_at_table
 
 
 def line_of(entry: Entry) -> Line:
@@ -268,12 +275,13 @@ class Matchmaker:
             return [(line, await self._match(line)) for line in lines]
 
     async def _match(self, line: Line) -> list[list[int]]:
-        """Take threes out of the queue; ones or twos once the first of them has waited
-        ``match_fill_seconds``: the groups to seat (by :meth:`_open`, once the lock is released — a table
+        """Take full tables (:func:`seats_of` the queue's preset) out of the queue; fewer once the first of them
+        has waited ``match_fill_seconds``: the groups to seat (by :meth:`_open`, once the lock is released — a table
         waits for each player's seating claim, and a claim's holder may be waiting for this lock)."""
         online = [e for e in self.waiting(line) if e.offline_since is None]
-        groups = [online[i : i + SEATS] for i in range(0, len(online) - SEATS + 1, SEATS)]
-        rest = online[len(groups) * SEATS :]
+        seats = seats_of(line[1])
+        groups = [online[i : i + seats] for i in range(0, len(online) - seats + 1, seats)]
+        rest = online[len(groups) * seats :]
         if rest and time.time() - rest[0].joined_at >= self.settings.match_fill_seconds:
             groups.append(rest)
         taken = []

@@ -399,6 +399,12 @@ class RoomOptionsIn(_Body):
     hanghangxi: bool | None = None  # 行行息
     tuanyuan: bool | None = None  # 团圆
     huangfan: bool | None = None  # 黄番
+    # R9.3 衡阳六胡抢 (issue 30 part 2): who plays (all seated play: 4, or 3), 囤, 底, 一五十, 明偎
+    players: Literal[3, 4] | None = None  # 四人 / 三人 (every seat plays; not 守醒's ``four_players``)
+    tun: Literal["3xi1tun", "1xi1tun"] | None = None  # 三息一囤 / 一息一囤
+    di: Literal[1, 2] | None = None  # 底 of 三息一囤
+    yiwushi: bool | None = None  # 一五十 / 壹伍拾 a 句
+    mingwei: bool | None = None  # 明偎: a 偎 face up to everyone (R5)
 
 
 #: The R8.1 options a private room may set (RoomOptionsIn), each an option of :class:`paohuzi.rules.RuleSet`.
@@ -406,6 +412,7 @@ HOUSE_OPTIONS = (
     *("min_huxi", "zimo", "cap", "must_hu", "win_on_discard", "discarder_pays", "first_dealer"),
     *("xing", "base_bonus", "hongheidian", "duiduihu", "tiandi_haidi"),  # R9 (issue 29)
     *("shuahou", "hanghangxi", "tuanyuan", "huangfan"),
+    *("players", "tun", "di", "yiwushi", "mingwei"),  # R9.3 (issue 30)
 )
 
 

@@ -168,12 +168,13 @@ class PublicTables:
         body = p.QuickPlayIn(tier=tier, preset=preset, hands=PUBLIC_HANDS)
         options = room_options(self.settings, body, quick=True).public()
         code = await self.home.new_code(self.directory.rooms)
-        room_id = await self.db.run(store.create_room(code, "public", None, options, 3))
+        n = options.rules.players_at_table  # 3; 4 at a 六胡抢 table (R9.3)
+        room_id = await self.db.run(store.create_room(code, "public", None, options, n))
         services = await self.home.services_for(self.services, room_id, code)
         bot = options.bot_level
         seats = [
             SeatState(i, players[i], None, True) if i < len(players) else SeatState(i, None, bot, True)
-            for i in range(3)
+            for i in range(n)
         ]
         room = Room(services, room_id, code, "public", None, options, seats)
         self.directory.add(room)

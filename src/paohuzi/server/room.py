@@ -501,7 +501,7 @@ class Room:
         seat = self._seated(player_id)
         if self.deal_seeds is None:
             raise RoomError("stale_seed", "no deal is being prepared (the client seed came too late)")
-        self.deal_seeds.offer(seat.index, commitment, seed)
+        self.deal_seeds.offer(seat.index, player_id, commitment, seed)
 
     def cancel_decisions(self) -> None:
         """Stop every turn timer and bot turn (the room closes, or the server stops)."""

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from paohuzi.bots import BotError, levels
-from paohuzi.engine import unplayable
 from paohuzi.rules import RuleSet, RuleSetError, find_preset
 from paohuzi.server import economy
 from paohuzi.server import protocol as p
@@ -170,9 +169,6 @@ def room_options(settings: Settings, body: p.RoomOptionsIn | p.QuickPlayIn, quic
         )
     except RuleSetError as exc:
         raise RoomError("invalid", str(exc), 422) from None
-    refused = unplayable(rules)
-    if refused is not None:
-        raise RoomError("invalid", refused, 422)
     try:
         tier = economy.find_tier(body.tier)
     except KeyError as exc:

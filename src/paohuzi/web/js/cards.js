@@ -93,10 +93,14 @@ export function shownHuxi(group) {
   return group.huxi || 0;
 }
 
-/** How a table group is shown: which of its cards are face up (R5). */
-export function groupFaces(group, own) {
+/**
+ * How a table group is shown: which of its cards are face up (R5). `open` (明偎, R9.3: the room chose it): a
+ * 偎 and a 臭偎 lie face up for everyone — the server then sends their cards to every seat.
+ */
+export function groupFaces(group, own, open = false) {
   const n = group.cards ? group.cards.length : 3;
   const cards = group.cards || [null, null, null];
+  if (open && group.cards && (group.kind === "wei" || group.kind === "chouwei")) return cards.map((c) => ({ card: c, back: false }));
   switch (group.kind) {
     case "wei":
       // 偎: all face down; its owner sees the kind (ghost faces).

@@ -1,4 +1,4 @@
-// The create-room dialog (开房): the preset, grouped by family (R9: 经典 · 常德 · 衡阳十胡卡), the room's own
+// The create-room dialog (开房): the preset, grouped by family (R9: 经典 · 常德 · 衡阳十胡卡 · 衡阳六胡抢), the room's own
 // settings (局数, 底分, clocks, computers, 提示), and the chosen preset's rule options — only those its family
 // offers, each with the values it allows (/api/presets `family_options`, issue 29). Changing the preset
 // redraws the dialog with that family's options at the preset's values.
@@ -9,8 +9,9 @@ import { levelSelect } from "./levels.js";
 import { fangpao, optionLabel, valueLabel } from "./rules.js";
 
 // The rule options in the dialog's order. `fangpao` is one choice over two options (R8.1 放炮, 包赔).
-const ORDER = ["min_huxi", "zimo", "cap", "fangpao", "first_dealer", "xing", "base_bonus"];
-const CHECKS = ["must_hu", "four_players", "hongheidian", "duiduihu", "tiandi_haidi", "shuahou", "hanghangxi", "tuanyuan", "huangfan"];
+// 六胡抢 (R9.3) adds who plays (`players`: four, or three, every seat playing), 囤, 底, 一五十 and 明偎.
+const ORDER = ["players", "min_huxi", "tun", "di", "zimo", "cap", "fangpao", "first_dealer", "xing", "base_bonus"];
+const CHECKS = ["must_hu", "four_players", "hongheidian", "duiduihu", "tiandi_haidi", "shuahou", "hanghangxi", "tuanyuan", "huangfan", "yiwushi", "mingwei"];
 // A server that sends no `family_options` (before issue 29): the R8.1 options as they were offered.
 const CLASSIC = {
   min_huxi: [15, 18, 21],
@@ -21,7 +22,7 @@ const CLASSIC = {
   first_dealer: ["draw", "owner"],
   must_hu: [false, true],
 };
-export const FAMILIES = ["classic", "changde", "shihuka"];
+export const FAMILIES = ["classic", "changde", "shihuka", "liuhuqiang"];
 
 /** The options a player may set for a preset, with their allowed values (only those with a choice). */
 export function offered(pr) {

@@ -7,7 +7,7 @@ import { doubleCardBox, loadDoubleCards } from "./double_card.js";
 import { presetText, t, titleText, tx } from "./i18n.js";
 import { botName, levelSelect } from "./levels.js";
 import { matchSection, tierName } from "./match.js";
-import { knowPresets, rulesEl } from "./rules.js";
+import { knowPresets, rulesEl, seatsOf } from "./rules.js";
 import { presetSelect, renderCreateDialog } from "./create_room.js";
 
 /** The server's level list (names, blurbs) once /api/presets has answered, for the level pickers' tooltips. */
@@ -129,7 +129,16 @@ export function renderLobby(app) {
   const presets = (S.presets && S.presets.presets) || [{ name: "qq", title: "" }];
   const quickPreset = presetSelect(presets); // grouped by family (R9)
   if (S.quickPreset) quickPreset.value = S.quickPreset;
-  quickPreset.addEventListener("change", () => { S.quickPreset = quickPreset.value; });
+  // "You and two computers" — three for 六胡抢 (R9.3: four play)
+  const quickSub = () => {
+    const pr = presets.find((x) => x.name === quickPreset.value);
+    return t(seatsOf(pr && pr.rules) === 4 ? "quickPlaySub3" : "quickPlaySub");
+  };
+  const quickSubEl = h("small", { "data-testid": "quick-sub" }, quickSub());
+  quickPreset.addEventListener("change", () => {
+    S.quickPreset = quickPreset.value;
+    quickSubEl.textContent = quickSub();
+  });
   const quickLevel = levelSelect("bot_level", S.quickLevel || (S.presets && S.presets.room_options && S.presets.room_options.defaults.bot_level), levelInfo(S));
   quickLevel.addEventListener("change", () => { S.quickLevel = quickLevel.value; });
   root.append(
@@ -140,7 +149,7 @@ export function renderLobby(app) {
         "button",
         { class: "big-btn quick", "data-action": "quick", onclick: () => app.quickPlay(quickPreset.value, quickLevel.value) },
         h("b", {}, t("quickPlay")),
-        h("small", {}, t("quickPlaySub")),
+        quickSubEl,
       ),
       h("div", { class: "quick-opts" }, field(t("preset"), quickPreset), field(t("botLevel"), quickLevel)),
       h(

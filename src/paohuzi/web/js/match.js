@@ -12,6 +12,7 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { presetText, t } from "./i18n.js";
+import { seatsOf } from "./rules.js";
 
 // The tiers (GET /api/queue), the lobby's list; until they are loaded, the ones the server has today.
 let tiers = [
@@ -121,6 +122,12 @@ function presetTitle(app, name) {
   return found ? found.title : "";
 }
 
+/** The rules of a preset as /api/presets gives them, or null. */
+function presetRules(app, name) {
+  const found = ((app.state.presets && app.state.presets.presets) || []).find((p) => p.name === name);
+  return found ? found.rules : null;
+}
+
 /** The waiting screen: the tier, our place, how long we have waited (counting), and cancel. */
 export function renderQueue(app) {
   const q = app.state.queue;
@@ -138,7 +145,7 @@ export function renderQueue(app) {
       q.preset && matchPresets.length > 1 ? h("div", { class: "queue-preset", "data-preset": q.preset }, presetText(q.preset, presetTitle(app, q.preset))) : null,
       h("div", { class: "queue-time" }, t("waited"), " ", h("b", { "data-since": String(q.since), "data-testid": "waited" }, String(elapsed(q.since))), t("secondsShort")),
       h("div", { class: "queue-place" }, t("queuePlace", { n: q.position, m: q.waiting })),
-      h("p", { class: "queue-note" }, t("queueFill", { n: fill })),
+      h("p", { class: "queue-note" }, t(seatsOf(presetRules(app, q.preset)) === 4 ? "queueFill4" : "queueFill", { n: fill })),
       q.online === false ? h("p", { class: "queue-note warn" }, t("queueOffline")) : null,
       h("button", { class: "btn", "data-action": "queue-cancel", onclick: () => cancel(app) }, t("cancel")),
     ),

@@ -29,6 +29,11 @@ export function optionLabel(name) {
     hanghangxi: "optHanghangxi",
     tuanyuan: "optTuanyuan",
     huangfan: "optHuangfan",
+    players: "optPlayers",
+    tun: "optTun",
+    di: "optDi",
+    yiwushi: "optYiwushi",
+    mingwei: "optMingwei",
   };
   return t(keys[name] || name);
 }
@@ -42,14 +47,24 @@ export function valueLabel(name, value) {
   if (name === "fangpao") return t(`fangpao_${value}`);
   if (name === "xing") return t(`xing_${value}`);
   if (name === "base_bonus") return t(`baseBonus_${value}`);
+  if (name === "players") return t("playersN", { n: value });
+  if (name === "tun") return t(`tun_${value}`);
+  if (name === "di") return t("diN", { n: value });
   return String(value);
 }
 
 // The R9 family options (issue 29): a choice shown unless "none", a switch shown when on — when the room's
 // preset offers it (its `family_options`: 对对胡 is a switch of 常德红黑点 only, always on in 全名堂).
-const FAMILY_CHOICES = ["xing", "base_bonus"];
-const FAMILY_SWITCHES = ["hongheidian", "duiduihu", "tiandi_haidi", "shuahou", "hanghangxi", "tuanyuan", "huangfan"];
+// 六胡抢 (R9.3): who plays, 囤 and 底 are choices, always shown; 一五十 and 明偎 switches.
+const FAMILY_CHOICES = ["players", "tun", "di", "xing", "base_bonus"];
+const FAMILY_SWITCHES = ["hongheidian", "duiduihu", "tiandi_haidi", "shuahou", "hanghangxi", "tuanyuan", "huangfan", "yiwushi", "mingwei"];
 let offeredBy = {}; // preset name → its family_options (/api/presets), once the lobby has loaded them
+
+/** The seats at a table of these rules: 4 for 守醒 (R8.1, one sits out) and 四人六胡抢 (R9.3), else `players`. */
+export function seatsOf(rules) {
+  if (!rules) return 3;
+  return rules.four_players ? 4 : rules.players || 3;
+}
 
 /** Remember each preset's `family_options` (the lobby's /api/presets answer). */
 export function knowPresets(presets) {
@@ -60,7 +75,8 @@ export function knowPresets(presets) {
 function familyOptions(r) {
   if (!r.family || r.family === "classic") return [];
   const offered = offeredBy[r.name];
-  const shown = (name) => r[name] !== undefined && (!offered || name in offered);
+  // 底 plays no part under 一息一囤 (R9.3)
+  const shown = (name) => r[name] !== undefined && (!offered || name in offered) && !(name === "di" && r.tun === "1xi1tun");
   return [...FAMILY_CHOICES, ...FAMILY_SWITCHES].filter(shown).map((name) => [name, r[name]]);
 }
 

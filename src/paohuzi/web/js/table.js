@@ -99,8 +99,8 @@ export function resolveSelection(g, sel) {
   return { hand: g.hand, card: at.card, col: at.col, idx: at.idx };
 }
 
-function groupColumn(group, { own, size, fresh, showHuxi, label = true }) {
-  const faces = groupFaces(group, own);
+function groupColumn(group, { own, size, fresh, showHuxi, open, label = true }) {
+  const faces = groupFaces(group, own, open);
   const col = h("div", { class: `grp grp-${group.kind}${fresh ? " fresh" : ""}`, "data-kind": group.kind });
   const stack = h("div", { class: "stack" });
   for (const f of faces) stack.append(cardEl(f.card, { size, back: f.back, ghost: f.ghost }));
@@ -144,6 +144,8 @@ export function renderTable(g, ctx) {
   // While an action of ours is on its way (ctx.busy), nothing is playable: the decision is made.
   const { discards, claims } = splitLegal(ctx.readOnly || ctx.busy ? [] : view.legal);
   const over = view.phase === "over";
+  // 明偎 (R9.3): the observation's own rule options say whether a 偎 lies face up (live and in a replay).
+  const openWei = !!(view.options && view.options.mingwei);
 
   const seatInfo = (s) => {
     const place = places[s];
@@ -192,7 +194,7 @@ export function renderTable(g, ctx) {
     const el = h("div", { class: "groups", "data-seat": String(s) });
     groups.forEach((gr, i) => {
       const changed = prev && prev.tables[s] && prev.tables[s][i] && prev.tables[s][i].kind !== gr.kind;
-      el.append(groupColumn(gr, { own, size: sizeName, fresh: i >= before || changed, showHuxi: own || !!gr.cards }));
+      el.append(groupColumn(gr, { own, size: sizeName, fresh: i >= before || changed, showHuxi: own || !!gr.cards, open: openWei }));
     });
     return el;
   };
