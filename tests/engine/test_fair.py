@@ -292,3 +292,19 @@ def test_a_fair_record_validates_against_the_schema() -> None:
     del bad["rng_version"]
     errors = schema_errors(bad, SCHEMA)
     assert any("server_seed" in e for e in errors) and any("rng_version" in e for e in errors), errors
+
+
+@pytest.mark.parametrize("players", [4, 3])
+def test_r9_3_a_fifteen_card_deal_is_verifiable(players: int) -> None:
+    """The deal layout comes from the rules (R9.3: 15 cards to the dealer, 14 to each other player)."""
+    rules = find_preset("liuhuqiang").with_options(players=players)
+    fair = seeds(8, rules.players_at_table)
+    rec = played(Hand(rules, fair)).record()
+    assert [len(h) for h in rec["dealt"]["hands"]].count(14) == players - 1 and verify_record(rec).ok
+    dealer = rec["dealer"]
+    bad = copy.deepcopy(rec)
+    hand = bad["dealt"]["hands"][dealer]
+    k = next(k for k in range(1, 15) if hand[k] != hand[0])
+    hand[0], hand[k] = hand[k], hand[0]
+    assert verify_record(bad).problems[0].startswith(f"cards swapped: seat {dealer}'s card 1 is {hand[0]} and ")
+    assert replay(rec).record() == rec
