@@ -1,6 +1,6 @@
-"""Every bot plays every R9 preset and option (issue 29 item 4) legally to the end: greedy, noisy and random
-over hundreds of hands, search and the levels over a few, the hints at every decision; the settlement sums to
-zero (R7.3, R9.1, R9.2)."""
+"""Every bot plays every R9 preset and option (issue 29 item 4; 六胡抢 with 4 and 3 players, issue 30) legally to
+the end: greedy, noisy and random over hundreds of hands, search and the levels over a few, the hints at every
+decision; the settlement sums to zero (R7.3, R9.1, R9.2, R9.3)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,11 @@ VARIANTS: dict[str, tuple[str, dict[str, object]]] = {
     "shihuka": ("shihuka", {}),
     "shihuka-sui": ("shihuka", {"xing": "sui", "base_bonus": "double", "tiandi_haidi": True}),
     "shihuka-fan": ("shihuka", {"xing": "fan", "base_bonus": "plus_one", "hongheidian": False}),
+    # R9.3 衡阳六胡抢 (issue 30): four active players with 15-card hands, or three; 一五十, 明偎, both 囤 modes
+    "liuhuqiang": ("liuhuqiang", {}),
+    "liuhuqiang-3": ("liuhuqiang", {"players": 3}),
+    "liuhuqiang-yiwushi": ("liuhuqiang", {"yiwushi": True, "mingwei": True, "xing": "fan", "di": 2}),
+    "liuhuqiang-3-1xi1tun": ("liuhuqiang", {"players": 3, "tun": "1xi1tun", "xing": "sui", "yiwushi": True}),
 }
 
 

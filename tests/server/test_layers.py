@@ -50,6 +50,22 @@ ALLOWED = {
         *("config", "db", "frames", "logs", "matchmaking", "ports", "protocol", "room", "room_options"),
         *("seating", "services", "store"),
     },
+    # 亲友圈 (issue 31): the statistics (pure), the store, the tables, the clubs (a collaborator of the hub)
+    "club_stats": set(),
+    "club_store": {"models", "store"},
+    "club_records": {"club_stats", "models", "names", "store"},
+    "club_tables": {
+        *("club_records", "club_store", "db", "frames", "logs", "ports", "room", "room_options", "services"),
+        "store",
+    },
+    "clubs": {
+        *("club_records", "club_stats", "club_store", "club_tables", "config", "db", "frames", "logs", "ports"),
+        *("protocol", "room_options", "services"),
+    },
+    "club_api": {
+        *("account_store", "api", "club_records", "club_stats", "club_store", "clubs", "frames", "hub", "limits"),
+        *("protocol", "room", "rows"),
+    },
     "room_options": {"config", "economy", "frames", "protocol"},  # a lobby request's room options (R8)
     "seating": {"frames", "logs", "room_options"},  # one room per player (issue 27): the claims
     "directory": {"room"},  # rooms by code, players' seats, the seat mirror port (one process, or Redis)
@@ -58,7 +74,7 @@ ALLOWED = {
     "hub": {
         *("bots", "config", "connection", "db", "frames", "logs"),
         *("protocol", "registry", "room", "services", "store", "accounts", "account_store", "hints"),
-        *("economy", "ledger_store", "ports", "public", "room_options", "seating"),
+        *("economy", "ledger_store", "ports", "public", "room_options", "seating", "clubs"),
     },
     "lease": {"logs"},  # the shared mode (issue 14): room leases in Redis
     "limits": {"connection", "logs"},  # rate limits: in memory, or in Redis in the shared mode
@@ -85,7 +101,7 @@ ALLOWED = {
     "profile_api": {"account_api", "api", "economy", "frames", "hub", "profile_store", "room", "rows", "store"},
     "app": {
         *("account_api", "api", "profile_api", "config", "connection", "db", "hub", "logs", "metrics", "room"),
-        *("limits", "wiring", "ws"),
+        *("limits", "wiring", "ws", "club_api"),
     },
 }
 # What a room works with: none of these may reach the hub, not even at run time through an object.

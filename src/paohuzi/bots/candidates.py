@@ -65,7 +65,7 @@ def after(view: View, action: Action) -> tuple[list[int], list[Group], int | Non
 
 def _context(view: View, n_cands: int) -> list[float]:
     seat = view.seat
-    dist, _ = reach(view.counts, view.table, view.rules.min_huxi)
+    dist, _ = reach(view.counts, view.table, view.rules.min_huxi, view.rules.complete_groups, view.rules.yiwushi)
     others = list(view.others)[:2] + [None] * max(0, 2 - len(view.others))
     out = [
         view.stock / 20.0,
@@ -103,7 +103,10 @@ def _action(view: View, action: Action, score: float, best: float, rank: int) ->
         out += [0.0] * 5
     useful = 0
     if dist > 0:
-        useful, _ = useful_cards(counts, table, view.unseen, view.rules.min_huxi)
+        rules = view.rules
+        useful, _ = useful_cards(
+            counts, table, view.unseen, rules.min_huxi, groups=rules.complete_groups, yiwushi=rules.yiwushi
+        )
     out.append(min(useful, 30) / 20.0)
     if discard is None:
         out += [0.0] * 6

@@ -35,7 +35,7 @@ from types import ModuleType
 from typing import Any
 
 from paohuzi.cards import NUM_KINDS
-from paohuzi.groups import MIXED_SHAPES, PARTNERS, SAME_KIND_HUXI, Group, GroupKind, same_kind_huxi
+from paohuzi.groups import MIXED_SHAPES, SAME_KIND_HUXI, Group, GroupKind, partners, same_kind_huxi
 
 __all__ = [
     "distance",
@@ -255,9 +255,10 @@ def needs_pair(counts: Sequence[int], table: Sequence[Group]) -> bool:
     return any(g.kind in _FOUR for g in table) or any(n == 4 for n in counts)
 
 
-def hand_groups_needed(table: Sequence[Group], pair: bool) -> int:
-    """How many 3-card groups the hand must still form: 7 groups in all (七方门子, R6.1), the 将 one of them."""
-    return max(0, 7 - len(table) - (1 if pair else 0))
+def hand_groups_needed(table: Sequence[Group], pair: bool, groups: int = 7) -> int:
+    """How many 3-card groups the hand must still form: ``groups`` in all (七方门子, R6.1; 5 on 15-card hands,
+    R9.3: ``RuleSet.complete_groups``), the 将 one of them."""
+    return max(0, groups - len(table) - (1 if pair else 0))
 
 
 _TI, _PAO = _FOUR
@@ -266,9 +267,9 @@ _TI_HUXI = [same_kind_huxi(GroupKind.TI, k) for k in range(NUM_KINDS)]
 _ONE_OF_KIND = [_ONE[_SLOT[k]] for k in range(NUM_KINDS)]
 
 
-def _split(counts: Sequence[int], table: Sequence[Group], min_huxi: int) -> tuple[int, int, int]:
-    """(cards needed, 胡息 reached, cards needed for the shape alone) of the best split; a 胡息 shortfall
-    costs a card per 3."""
+def _shape(counts: Sequence[int], table: Sequence[Group], total: int) -> tuple[int, int]:
+    """(cards needed for the shape, 胡息 reached) of the best split into ``total`` 门子 in all (7, R6.1; 5 on
+    15-card hands, R9.3)."""
     pair = False
     huxi = 0
     for g in table:
@@ -276,7 +277,7 @@ def _split(counts: Sequence[int], table: Sequence[Group], min_huxi: int) -> tupl
         kind = g.kind
         if kind is _TI or kind is _PAO:  # identity: a GroupKind's hash is a Python-level call
             pair = True
-    groups = 7 - len(table)
+    groups = total - len(table)
     packed = 0
     k = 0
     for n in counts:
@@ -298,45 +299,94 @@ def _split(counts: Sequence[int], table: Sequence[Group], min_huxi: int) -> tupl
         groups = 0
     v = _field(packed, 1 if pair else 0, groups)
     shape = -(-v // _U)
-    huxi += shape * _U - v
-    needed = shape
-    if huxi < min_huxi:
-        needed += (min_huxi - huxi + HUXI_PER_CARD - 1) // HUXI_PER_CARD
-    return needed, huxi, shape
+    return shape, huxi + shape * _U - v
 
 
-def distance(counts: Sequence[int], table: Sequence[Group], min_huxi: int = 15) -> int:
+# 一五十 / 壹伍拾 (R9.3): the kinds of each case's group and its 胡息.
+_YIWUSHI = (((0, 4, 9), 3), ((10, 14, 19), 6))
+
+
+def _split(
+    counts: Sequence[int], table: Sequence[Group], min_huxi: int, total: int = 7, yiwushi: bool = False
+) -> tuple[int, int, int]:
+    """(cards needed, 胡息 reached, cards needed for the shape alone) of the best split into ``total`` 门子 in
+    all; a 胡息 shortfall costs a card per 3. With ``yiwushi`` (R9.3) the split search, whose shapes are R3's,
+    is run again with every number of whole 一五十 / 壹伍拾 taken out first (never from a 坎); a partial 一五十
+    is not counted."""
+    shape, huxi = _shape(counts, table, total)
+    best = (shape + _shortfall(huxi, min_huxi), -huxi)
+    best_shape = shape
+    if yiwushi:
+        (small, small_huxi), (big, big_huxi) = _YIWUSHI
+        n_small = min(counts[k] if counts[k] < 3 else 0 for k in small)
+        n_big = min(counts[k] if counts[k] < 3 else 0 for k in big)
+        for i in range(n_small + 1):
+            for j in range(n_big + 1):
+                if not i and not j:
+                    continue
+                work = list(counts)
+                for k in small:
+                    work[k] -= i
+                for k in big:
+                    work[k] -= j
+                shape, huxi = _shape(work, table, total - i - j)
+                huxi += i * small_huxi + j * big_huxi
+                best = min(best, (shape + _shortfall(huxi, min_huxi), -huxi))
+                best_shape = min(best_shape, shape)
+    return best[0], -best[1], best_shape
+
+
+def _shortfall(huxi: int, min_huxi: int) -> int:
+    """Cards a 胡息 shortfall costs: one per 3 胡息 missing."""
+    return (min_huxi - huxi + HUXI_PER_CARD - 1) // HUXI_PER_CARD if huxi < min_huxi else 0
+
+
+def distance(
+    counts: Sequence[int], table: Sequence[Group], min_huxi: int = 15, groups: int = 7, yiwushi: bool = False
+) -> int:
     """向听: the cards the hand still needs to be complete with ``min_huxi`` 胡息, minus one (0 = 听牌).
 
     ``counts`` are the 20 hand counts as they stand *waiting* (after the discard); −1 means the cards are
     complete already. An estimate for far hands (partial groups are assumed completable); exact near 0.
+    ``groups``: the 门子 of a complete hand (``RuleSet.complete_groups``: 7, or 5 on 15-card hands, R9.3), and
+    ``yiwushi``: 一五十 is a 句 (R9.3), here and in the functions below.
     """
-    return _split(counts, table, min_huxi)[0] - 1
+    return _split(counts, table, min_huxi, groups, yiwushi)[0] - 1
 
 
-def reach(counts: Sequence[int], table: Sequence[Group], min_huxi: int = 15) -> tuple[int, int]:
+def reach(
+    counts: Sequence[int], table: Sequence[Group], min_huxi: int = 15, groups: int = 7, yiwushi: bool = False
+) -> tuple[int, int]:
     """``(distance, 胡息 reachable)`` of :func:`distance`'s best split."""
-    needed, huxi, _ = _split(counts, table, min_huxi)
+    needed, huxi, _ = _split(counts, table, min_huxi, groups, yiwushi)
     return needed - 1, huxi
 
 
-def reach3(counts: Sequence[int], table: Sequence[Group], min_huxi: int = 15) -> tuple[int, int, int]:
+def reach3(
+    counts: Sequence[int], table: Sequence[Group], min_huxi: int = 15, groups: int = 7, yiwushi: bool = False
+) -> tuple[int, int, int]:
     """``(distance, 胡息 reachable, distance of the shape alone)``: the last ignores the 胡息 minimum, so
     when it is 0 the hand is one card from complete in shape and :func:`paohuzi.analysis.waits` can tell
     exactly whether it is 听牌."""
-    needed, huxi, shape = _split(counts, table, min_huxi)
+    needed, huxi, shape = _split(counts, table, min_huxi, groups, yiwushi)
     return needed - 1, huxi, shape - 1
 
 
 def useful_cards(
-    counts: Sequence[int], table: Sequence[Group], live: Sequence[int], min_huxi: int = 15, base: int | None = None
+    counts: Sequence[int],
+    table: Sequence[Group],
+    live: Sequence[int],
+    min_huxi: int = 15,
+    base: int | None = None,
+    groups: int = 7,
+    yiwushi: bool = False,
 ) -> tuple[int, list[int]]:
     """进张: the unseen copies of the kinds that would bring the distance down, and those kinds.
 
     ``live[k]`` is how many copies of kind ``k`` the player has not seen (they may still come).
     """
     if base is None:
-        base = _split(counts, table, min_huxi)[0]
+        base = _split(counts, table, min_huxi, groups, yiwushi)[0]
     total = 0
     kinds = []
     work = list(counts)
@@ -344,13 +394,14 @@ def useful_cards(
         if live[k] <= 0 or work[k] >= 4:
             continue
         work[k] += 1
-        if _split(work, table, min_huxi)[0] < base:
+        if _split(work, table, min_huxi, groups, yiwushi)[0] < base:
             total += live[k]
             kinds.append(k)
         work[k] -= 1
     return total, kinds
 
 
-def partner_kinds(kind: int) -> tuple[int, ...]:
-    """The kinds that form a 句 or 绞 with ``kind`` (what a neighbour could eat it with)."""
-    return tuple(sorted({k for pair in PARTNERS[kind] for k in pair} - {kind}))
+def partner_kinds(kind: int, yiwushi: bool = False) -> tuple[int, ...]:
+    """The kinds that form a 句 or 绞 with ``kind`` (what a neighbour could eat it with); 一五十 too with
+    ``yiwushi`` (R9.3)."""
+    return tuple(sorted({k for pair in partners(yiwushi)[kind] for k in pair} - {kind}))

@@ -37,6 +37,7 @@ __all__ = ["GreedyBot", "score_hand", "choose", "after_claim", "discardable", "d
            "exact_distance", "wait_wins"]
 
 _PARTNERS = [partner_kinds(k) for k in range(NUM_KINDS)]
+_PARTNERS_YIWUSHI = [partner_kinds(k, yiwushi=True) for k in range(NUM_KINDS)]  # with 一五十 (R9.3)
 _BIG = [Card(k).big for k in range(NUM_KINDS)]
 _EDGE = [Card(k).point in (1, 10) for k in range(NUM_KINDS)]
 _CARDS = tuple(Card)
@@ -112,7 +113,7 @@ def exact_distance(
     """``(distance, 胡息, waits)``: the estimate of :mod:`~paohuzi.bots.evaluation`, made exact when the
     hand is one card from complete in shape — then ``waits`` are the winning kinds with their points
     (empty if the 胡息 fall short) and the distance is 0 exactly when there are some."""
-    dist, huxi, shape = reach3(counts, table, view.rules.min_huxi)
+    dist, huxi, shape = reach3(counts, table, view.rules.min_huxi, view.rules.complete_groups, view.rules.yiwushi)
     if shape == 0:
         waits = _scored_waits(view, counts, table)
         return (0 if waits else max(dist, 1)), huxi, waits
@@ -139,7 +140,10 @@ def score_hand(
             value -= W_DISTANCE / 2  # waiting on dead cards
         return value
     if useful and dist > 0:
-        n, _ = useful_cards(counts, table, view.unseen, view.rules.min_huxi)
+        rules = view.rules
+        n, _ = useful_cards(
+            counts, table, view.unseen, rules.min_huxi, groups=rules.complete_groups, yiwushi=rules.yiwushi
+        )
         value += W_USEFUL * min(n, USEFUL_CAP)
     return value
 
@@ -148,13 +152,14 @@ def danger(view: View, kind: int, others: Sequence[int], nxt: int) -> float:
     """How much discarding ``kind`` may help another seat (0 = a 熟张 nobody can use)."""
     danger = 0.0
     left = view.unseen[kind]
+    partner_table = _PARTNERS_YIWUSHI if view.rules.yiwushi else _PARTNERS
     for s in others:
         if s in view.dead or kind in view.discarded[s]:
             continue
         if left >= 2:
             danger += 0.25 * (left - 1)  # 碰 needs a pair in that hand
         if s == nxt:
-            partners = sum(view.unseen[p] for p in _PARTNERS[kind])
+            partners = sum(view.unseen[p] for p in partner_table[kind])
             danger += 0.04 * partners  # 吃 by the 下家
     return danger
 
@@ -184,7 +189,7 @@ def discard_scores(
         target = -1 << 30
     else:
         order = sorted(kinds, key=lambda k: (sum(counts[p] for p in _PARTNERS[k]) + 3 * (counts[k] >= 2), k))
-        target = reach(counts, table, min_huxi)[0]
+        target = reach(counts, table, min_huxi, view.rules.complete_groups, view.rules.yiwushi)[0]
     hits = 0
     exact = {}
     for k in order:
@@ -256,7 +261,7 @@ def claim_score(view: View, action: Action, *, useful: bool = False) -> float:
     if not owes:
         return score_hand(view, counts, table, useful=useful)
     if not useful:
-        dist, huxi = reach(counts, table, view.rules.min_huxi)
+        dist, huxi = reach(counts, table, view.rules.min_huxi, view.rules.complete_groups, view.rules.yiwushi)
         if dist > 0:
             return -W_DISTANCE * dist + W_HUXI * huxi
     return discard_scores(view, counts, table, kinds, useful=useful)[0][0]

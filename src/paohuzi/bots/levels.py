@@ -22,8 +22,9 @@ significantly.
 
 **Families (R9).** The shipped scorer was trained on ``qq`` hands, so the master level plays it only in the
 ``classic`` family (qq, hunan, hengyang, huayang: :attr:`Level.families`); in a family without weights
-(``changde``, ``changde_qmt``, ``shihuka``) it plays the expert level's ``search`` (:attr:`Level.fallback`),
-which plays by the family's points through the engine's own scoring. :func:`plays` says which:
+(``changde``, ``changde_qmt``, ``shihuka``, ``liuhuqiang``) it plays the expert level's ``search``
+(:attr:`Level.fallback`), which plays by the family's points through the engine's own scoring. :func:`plays`
+says which:
 
 >>> from paohuzi.rules import find_preset
 >>> plays("大师", find_preset("qq")).key, plays("master", find_preset("hunan")).key

@@ -173,10 +173,11 @@ class View:
         return tuple(4 - u for u in self.unseen)
 
     def owes_discard_after_take(self) -> bool:
-        """R4.6: would this seat owe a discard after taking one more card into a group (吃/碰)?"""
+        """R4.6: would this seat owe a discard after taking one more card into a group (吃/碰)? (20: the rule
+        set's ``discard_base``, 14 on 15-card hands, R9.3.)"""
         table_cards = sum(g.kind.size for g in self.table) + 3 * self.hidden_wei[self.seat]
         fours = sum(1 for g in self.table if g.kind.four)
-        return sum(self.counts) + table_cards + 1 > 20 + max(0, fours - 1)
+        return sum(self.counts) + table_cards + 1 > self.rules.discard_base + max(0, fours - 1)
 
 
 _RULES_CACHE: dict[str, RuleSet] = {}

@@ -11,10 +11,10 @@ Actions                   Discrete
 Parallel API              No
 Manual control            No
 Agents                    ``agents = ['player_0', 'player_1', 'player_2']`` (the table seats)
-Number of agents          3 (``four_players``: 4 possible agents, the 3 in play each hand)
-Action shape              Discrete(115)
-Action values             0–114 (:mod:`paohuzi.env.actions`)
-Observation shape         ``{"observation": (606,), "action_mask": (115,)}``
+Number of agents          3 (``four_players``: 4 possible agents, the 3 in play each hand; ``liuhuqiang``: 4 in play)
+Action shape              Discrete(115) (Discrete(171) with ``yiwushi``, R9.3)
+Action values             0–114 (:mod:`paohuzi.env.actions`; 115–170: 一五十's 吃 with ``yiwushi``)
+Observation shape         ``{"observation": (606,), "action_mask": (115,)}`` (752 values with 4 players in the hand)
 Observation values        ``observation`` float32 in [0, 21]; ``action_mask`` int8 in {0, 1}
 Raw observation           ``env.unwrapped.raw_observation(agent)``: the engine's dict (R5-safe)
 Rewards                   points at the end of the hand, zero-sum (R7.3)
@@ -68,7 +68,10 @@ piece                 size   max    value
 ====================  =====  =====  ==========================================================================
 
 ``<seat>`` pieces come in the order ``me``, ``next``, ``prev``; the pieces lie in the order of the table
-(29 card planes, then 26 scalars: 606 values). With ``four_players`` the seat sitting out is left out.
+(29 card planes, then 26 scalars: 606 values). With ``four_players`` the seat sitting out is left out. With
+four players in the hand (衡阳六胡抢, R9.3) they come four times, ``me``, ``next``, ``across`` (对家), ``prev``
+(36 card planes, then 32 scalars: 752 values), and the highs of ``stock``, ``hand_count`` and ``hidden_wei``
+follow the deal (:func:`paohuzi.env.features.observation_high`; docs/env.md "Shapes per rule set").
 
 Legal Actions Mask
 ------------------

@@ -34,6 +34,10 @@ left in hand) get the IDs 23–114, in the order of :data:`CHI_COMBOS`. Decoding
 offer, which every seat sees (R5: the observation's ``pending`` card); the same ID always means the same
 move *shape*, which is what a policy should learn.
 
+**一五十** (rule option ``yiwushi``, R9.3): 一五十 / 壹伍拾 is a 句, so 吃 and 比 have a seventh shape, ``yws`` (the
+other two of 1, 5, 10). The IDs above keep their meaning and the combinations that use ``yws`` follow them:
+IDs 115–170 (:data:`CHI_COMBOS_YIWUSHI`, :func:`num_actions`); :func:`decode` refuses them unless told the option.
+
 >>> from paohuzi.cards import Card
 >>> from paohuzi.engine import Action
 >>> encode(Action.parse("chi x8 x9 | bi x7 x8 x9"), Card.X7)
@@ -73,6 +77,9 @@ __all__ = [
     "action_ids",
     "shape_partners",
     "is_chi",
+    "NUM_ACTIONS_YIWUSHI",
+    "CHI_COMBOS_YIWUSHI",
+    "num_actions",
 ]
 
 #: IDs 0–19: ``discard`` of the card kind with that index.
@@ -82,8 +89,9 @@ PENG_ID = 21
 PASS_ID = 22
 CHI_BASE = 23
 
-#: The six 吃/比 shapes, by index (see the module docstring).
-SHAPES = ("low", "mid", "high", "ejs", "jiao_c", "jiao_C")
+#: The 吃/比 shapes, by index (see the module docstring): six, and ``yws`` (一五十, R9.3) with ``yiwushi``.
+SHAPES = ("low", "mid", "high", "ejs", "jiao_c", "jiao_C", "yws")
+_CLASSIC_SHAPES = 6
 
 
 class ActionEncodingError(PaohuziError):
@@ -91,17 +99,20 @@ class ActionEncodingError(PaohuziError):
     has no ID (a 吃 whose cards do not fit the card on offer)."""
 
 
-def shape_partners(card: int) -> tuple[tuple[int, int] | None, ...]:
+def shape_partners(card: int, yiwushi: bool = False) -> tuple[tuple[int, int] | None, ...]:
     """For the card kind ``card``, the two hand cards (kind indices, sorted) of each shape; None where the
-    shape does not exist for this card (``high`` for a 1, ``ejs`` for a 5 …).
+    shape does not exist for this card (``high`` for a 1, ``ejs`` for a 5 …). Six shapes; with ``yiwushi``
+    (R9.3) a seventh, ``yws``: the other two of 一五十 (for points 1, 5 and 10).
 
     >>> [None if p is None else tuple(str(Card(k)) for k in p) for p in shape_partners(Card.X2)]
     [('x3', 'x4'), ('x1', 'x3'), None, ('x7', 'x10'), ('x2', 'd2'), ('d2', 'd2')]
+    >>> [str(Card(k)) for k in shape_partners(Card.D10, yiwushi=True)[6]]
+    ['d1', 'd5']
     """
     p = card % 10 + 1
     base = card - card % 10
     other = (card + 10) % NUM_KINDS
-    out: list[tuple[int, int] | None] = [None] * 6
+    out: list[tuple[int, int] | None] = [None] * (len(SHAPES) if yiwushi else _CLASSIC_SHAPES)
     if p + 2 <= 10:
         out[0] = (base + p, base + p + 1)
     if 2 <= p <= 9:
@@ -113,13 +124,16 @@ def shape_partners(card: int) -> tuple[tuple[int, int] | None, ...]:
         out[3] = (base + a - 1, base + b - 1)
     out[4] = (min(card, other), max(card, other))
     out[5] = (other, other)
+    if yiwushi and p in (1, 5, 10):
+        a, b = (q for q in (1, 5, 10) if q != p)
+        out[6] = (base + a - 1, base + b - 1)
     return tuple(out)
 
 
 def _feasible(shape: int, bi: tuple[int, ...]) -> bool:
     """Can some hand hold this 吃? No kind used more than twice from hand (R3: three would be a 坎)."""
     for c in range(NUM_KINDS):
-        partners = shape_partners(c)
+        partners = shape_partners(c, yiwushi=True)
         if partners[shape] is None or any(partners[s] is None for s in bi):
             continue
         use = [0] * NUM_KINDS
@@ -134,40 +148,59 @@ def _feasible(shape: int, bi: tuple[int, ...]) -> bool:
     return False
 
 
-def _combos() -> tuple[tuple[int, tuple[int, ...]], ...]:
+def _combos(shapes: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
     bis: list[tuple[int, ...]] = [()]
-    bis += [(s,) for s in range(6)]
-    bis += list(combinations_with_replacement(range(6), 2))
-    return tuple((shape, bi) for shape in range(6) for bi in bis if _feasible(shape, bi))
+    bis += [(s,) for s in range(shapes)]
+    bis += list(combinations_with_replacement(range(shapes), 2))
+    return tuple((shape, bi) for shape in range(shapes) for bi in bis if _feasible(shape, bi))
 
 
 #: The 吃 combinations (shape, 比 shapes) in ID order: ``CHI_COMBOS[i]`` has ID ``CHI_BASE + i``.
-CHI_COMBOS = _combos()
+CHI_COMBOS = _combos(_CLASSIC_SHAPES)
 NUM_ACTIONS = CHI_BASE + len(CHI_COMBOS)
+#: With ``yiwushi`` (R9.3): :data:`CHI_COMBOS`, then every combination that uses ``yws`` (一五十), so the first
+#: :data:`NUM_ACTIONS` IDs mean the same under every rule set.
+CHI_COMBOS_YIWUSHI = CHI_COMBOS + tuple(c for c in _combos(len(SHAPES)) if c not in CHI_COMBOS)
+NUM_ACTIONS_YIWUSHI = CHI_BASE + len(CHI_COMBOS_YIWUSHI)
+
+
+def num_actions(yiwushi: bool = False) -> int:
+    """The size of the action space: :data:`NUM_ACTIONS` (115), or :data:`NUM_ACTIONS_YIWUSHI` for a rule set with
+    ``yiwushi`` (一五十 吃 and 比, R9.3).
+
+    >>> num_actions(), num_actions(True)
+    (115, 171)
+    """
+    return NUM_ACTIONS_YIWUSHI if yiwushi else NUM_ACTIONS
+
 
 _SIMPLE_IDS = {HU: HU_ID, PENG: PENG_ID, PASS: PASS_ID}
-_COMBO_ID = {combo: CHI_BASE + i for i, combo in enumerate(CHI_COMBOS)}
+_COMBO_ID = {combo: CHI_BASE + i for i, combo in enumerate(CHI_COMBOS_YIWUSHI)}
 
 
 def _build() -> tuple[list[list[Action | None]], list[dict[Action, int]], list[dict[str, int]]]:
-    """Per card on offer (index 0–19; 20 for none): ID → Action, Action → ID and text → ID."""
+    """Per card on offer (index 0–19; 20 for none): ID → Action, Action → ID and text → ID, over every ID (with
+    一五十's: a rule set without ``yiwushi`` never offers those 吃, and :func:`decode` refuses their IDs)."""
     cards = tuple(Card)
     plain: list[Action | None] = [*(Action.discard(cards[k]) for k in range(NUM_KINDS)), HU, PENG, PASS]
     decode_t: list[list[Action | None]] = []
     encode_t: list[dict[Action, int]] = []
     text_t: list[dict[str, int]] = []
     for c in range(NUM_KINDS + 1):
-        row = plain + [None] * len(CHI_COMBOS)
+        row = plain + [None] * len(CHI_COMBOS_YIWUSHI)
         if c < NUM_KINDS:
-            partners = shape_partners(c)
-            for i, (shape, bi) in enumerate(CHI_COMBOS):
+            partners = shape_partners(c, yiwushi=True)
+            for i, (shape, bi) in enumerate(CHI_COMBOS_YIWUSHI):
                 pair = partners[shape]
                 if pair is None or any(partners[s] is None for s in bi):
                     continue
                 groups = tuple((c, *partners[s]) for s in bi)  # type: ignore[misc]
-                row[CHI_BASE + i] = Action.chi(
-                    tuple(cards[k] for k in pair), tuple(tuple(cards[k] for k in g) for g in groups)
-                )
+                try:
+                    row[CHI_BASE + i] = Action.chi(
+                        tuple(cards[k] for k in pair), tuple(tuple(cards[k] for k in g) for g in groups)
+                    )
+                except PaohuziError:  # an engine whose Action refuses a 一五十 比 never offers it either
+                    continue
         decode_t.append(row)
         enc = {a: i for i, a in enumerate(row) if a is not None}
         encode_t.append(enc)
@@ -202,16 +235,21 @@ def encode(action: Action, card: Card | int | None = None) -> int:
     return action_id
 
 
-def decode(action_id: int | object, card: Card | int | None | object = None) -> Action:
-    """The engine action of ``action_id``; ``card`` is the card on offer (needed for 吃 IDs only).
+def decode(action_id: int | object, card: Card | int | None | object = None, yiwushi: bool = False) -> Action:
+    """The engine action of ``action_id``; ``card`` is the card on offer (needed for 吃 IDs only); ``yiwushi``:
+    the rule set's option (R9.3), which adds the 一五十 吃 IDs (:func:`num_actions`).
 
     :raises ActionEncodingError: for an ID out of range, or a 吃 ID that does not exist for this card.
+
+    >>> decode(146, Card.X10, yiwushi=True)
+    Action.parse('chi x1 x5')
     """
     if isinstance(action_id, bool) or not isinstance(action_id, SupportsIndex):  # numpy's ints too
         raise ActionEncodingError(f"an action ID is an int, got {action_id!r}")
     i = operator.index(action_id)
-    if not 0 <= i < NUM_ACTIONS:
-        raise ActionEncodingError(f"action ID {i} out of range 0–{NUM_ACTIONS - 1}")
+    size = NUM_ACTIONS_YIWUSHI if yiwushi else NUM_ACTIONS
+    if not 0 <= i < size:
+        raise ActionEncodingError(f"action ID {i} out of range 0–{size - 1}")
     row = _row(card)
     action = _DECODE[row][i]
     if action is None:
@@ -274,15 +312,15 @@ def action_name(action_id: int) -> str:
     >>> action_name(7), action_name(22), action_name(23)
     ('discard x8', 'pass', 'chi low')
     """
-    if not 0 <= action_id < NUM_ACTIONS:
-        raise ActionEncodingError(f"action ID {action_id} out of range 0–{NUM_ACTIONS - 1}")
+    if not 0 <= action_id < NUM_ACTIONS_YIWUSHI:
+        raise ActionEncodingError(f"action ID {action_id} out of range 0–{NUM_ACTIONS_YIWUSHI - 1}")
     if action_id < CHI_BASE:
         return str(_DECODE[_NONE][action_id])
-    shape, bi = CHI_COMBOS[action_id - CHI_BASE]
+    shape, bi = CHI_COMBOS_YIWUSHI[action_id - CHI_BASE]
     return " | ".join([f"chi {SHAPES[shape]}", *(f"bi {SHAPES[s]}" for s in bi)])
 
 
 def is_chi(action_id: int) -> bool:
-    """True for the 吃 IDs."""
-    return CHI_BASE <= action_id < NUM_ACTIONS
+    """True for the 吃 IDs (一五十's too, R9.3)."""
+    return CHI_BASE <= action_id < NUM_ACTIONS_YIWUSHI
 

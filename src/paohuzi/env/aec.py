@@ -18,8 +18,16 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from paohuzi.cards import Card, PaohuziError
 from paohuzi.engine import Action, Hand, IllegalActionError, Observation
-from paohuzi.env.actions import NUM_ACTIONS, ActionEncodingError, decode, encode
-from paohuzi.env.features import OBSERVATION_HIGH, OBSERVATION_SIZE, action_mask, featurize
+from paohuzi.env.actions import NUM_ACTIONS, ActionEncodingError, decode, encode, num_actions
+from paohuzi.env.features import (
+    LAYOUTS,
+    OBSERVATION_HIGH,
+    OBSERVATION_SIZE,
+    action_mask,
+    featurize,
+    observation_high,
+    observation_size,
+)
 from paohuzi.rules import RuleSet, RuleSetError, parse_rules
 
 __all__ = [
@@ -59,10 +67,12 @@ def check_render_mode(render_mode: str | None, modes: list[str]) -> None:
         )
 
 
-def state_space(table_size: int) -> spaces.Box:
-    """The space of :func:`global_state`: ``Box(0, high, (table_size × 606 + 20,), float32)``."""
-    high = np.concatenate([np.tile(OBSERVATION_HIGH, table_size), np.full(20, 4, np.float32)]).astype(np.float32)
-    return spaces.Box(0.0, high, (table_size * OBSERVATION_SIZE + 20,), np.float32)
+def state_space(table_size: int, rules: RuleSet | None = None) -> spaces.Box:
+    """The space of :func:`global_state`: ``Box(0, high, (table_size × n + 20,), float32)``, ``n`` the observation
+    size under ``rules`` (606; 752 with four players in the hand, R9.3; the classic presets without ``rules``)."""
+    obs_high = OBSERVATION_HIGH if rules is None else observation_high(rules)
+    high = np.concatenate([np.tile(obs_high, table_size), np.full(20, 4, np.float32)]).astype(np.float32)
+    return spaces.Box(0.0, high, (table_size * len(obs_high) + 20,), np.float32)
 
 
 def global_state(hand: Hand, first: int = 0) -> np.ndarray:
@@ -70,37 +80,44 @@ def global_state(hand: Hand, first: int = 0) -> np.ndarray:
     policy: it holds every hidden card, R5 does not apply).
 
     It is each seat's own observation tensor (:func:`~paohuzi.env.features.featurize` of
-    ``Hand.observation(seat)``, 606 values, so every hand and every face-down 偎 is in it), for the
-    table seats in turn order starting from ``first`` (a seat sitting the hand out with ``four_players``
-    gives zeros), then the copies of each card kind still in the stock (20 values, max 4). Only the
-    stock's order is left out.
+    ``Hand.observation(seat)``, 606 values — 752 with four players in the hand — so every hand and every
+    face-down 偎 is in it), for the table seats in turn order starting from ``first`` (a seat sitting the hand
+    out with ``four_players`` gives zeros), then the copies of each card kind still in the stock (20 values,
+    max 4). Only the stock's order is left out.
     """
     n = hand.table_size
-    out = np.zeros(n * OBSERVATION_SIZE + 20, np.float32)
+    size = LAYOUTS[len(hand.seats)].size
+    out = np.zeros(n * size + 20, np.float32)
     playing = set(hand.seats)
     for i in range(n):
         s = (first + i) % n
         if s in playing:
-            out[i * OBSERVATION_SIZE : (i + 1) * OBSERVATION_SIZE] = featurize(hand.observation(s))
-    stock = out[n * OBSERVATION_SIZE :]
+            out[i * size : (i + 1) * size] = featurize(hand.observation(s))
+    stock = out[n * size :]
     for text in hand.referee_view()["stock_cards"]:
         stock[int(Card.parse(text))] += 1
     return out
 
 
-def observation_space() -> spaces.Dict:
-    """``Dict(observation=Box(0, high, (606,), float32), action_mask=Box(0, 1, (115,), int8))``."""
+def observation_space(rules: RuleSet | None = None) -> spaces.Dict:
+    """``Dict(observation=Box(0, high, (606,), float32), action_mask=Box(0, 1, (115,), int8))`` for the classic
+    presets; under ``rules`` its layout and highs (:func:`~paohuzi.env.features.observation_high`: 752 values with
+    four players in the hand) and its action count (171 with ``yiwushi``, R9.3)."""
+    if rules is None:
+        high, size, actions = OBSERVATION_HIGH, OBSERVATION_SIZE, NUM_ACTIONS
+    else:
+        high, size, actions = observation_high(rules), observation_size(rules), num_actions(rules.yiwushi)
     return spaces.Dict(
         {
-            "observation": spaces.Box(0.0, OBSERVATION_HIGH, (OBSERVATION_SIZE,), np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            "observation": spaces.Box(0.0, high, (size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (actions,), np.int8),
         }
     )
 
 
-def action_space() -> spaces.Discrete:
-    """``Discrete(115)``: see :mod:`paohuzi.env.actions`."""
-    return spaces.Discrete(NUM_ACTIONS)
+def action_space(rules: RuleSet | None = None) -> spaces.Discrete:
+    """``Discrete(115)``: see :mod:`paohuzi.env.actions`; ``Discrete(171)`` for rules with ``yiwushi`` (R9.3)."""
+    return spaces.Discrete(NUM_ACTIONS if rules is None else num_actions(rules.yiwushi))
 
 
 def make_rules(rules: str | dict[str, Any] | RuleSet) -> RuleSet:
@@ -238,10 +255,10 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
             raise EnvError(str(exc)) from exc
         check_render_mode(render_mode, self.metadata["render_modes"])
         self.render_mode = render_mode
-        self.state_space = state_space(self.rules.players_at_table)
+        self.state_space = state_space(self.rules.players_at_table, self.rules)
         self.possible_agents = [f"player_{s}" for s in range(self.rules.players_at_table)]
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
-        obs_space, act_space = observation_space(), action_space()
+        obs_space, act_space = observation_space(self.rules), action_space(self.rules)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._dealer = Dealer(self.rules)
@@ -352,7 +369,8 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         return global_state(self.hand)
 
     def action_masks(self) -> np.ndarray:
-        """The legal IDs of ``agent_selection`` as 115 booleans: ``observe(agent_selection)["action_mask"]``
+        """The legal IDs of ``agent_selection`` as 115 booleans
+        (171 with ``yiwushi``): ``observe(agent_selection)["action_mask"]``
         as ``bool`` (the name sb3-contrib's maskable algorithms call). All False once the hand is over."""
         return self.observe(self.agent_selection)["action_mask"].astype(bool)
 
@@ -403,7 +421,7 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         seat = self.seat_of(agent)
         card = self._offer()
         try:
-            move = decode(operator.index(action_id), card)  # type: ignore[arg-type]
+            move = decode(operator.index(action_id), card, self.rules.yiwushi)  # type: ignore[arg-type]
         except (ActionEncodingError, TypeError) as exc:
             raise IllegalActionError(seat, action_id, str(exc)) from None
         legal = self.legal_actions(agent)

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from paohuzi.bots.base import BotError
 from paohuzi.env.actions import NUM_ACTIONS
 from paohuzi.env.features import OBSERVATION_HIGH, OBSERVATION_SIZE
 from paohuzi.env.policy import PolicyBot
@@ -166,4 +167,10 @@ class LearnedBot(PolicyBot):
         self.model = _CACHE[path]
 
     def policy(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        if observation.shape != (OBSERVATION_SIZE,) or mask.shape != (NUM_ACTIONS,):
+            # trained on three players' tensors and 115 IDs: 六胡抢 with four players or 一五十 (R9.3) is refused
+            raise BotError(
+                f"{self.name}: its weights read {OBSERVATION_SIZE}-value tensors with {NUM_ACTIONS} action IDs (three "
+                f"players in the hand, no 一五十); this rule set gives {observation.shape[0]} and {mask.shape[0]}"
+            )
         return self.model.choose(observation, mask)

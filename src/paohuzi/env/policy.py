@@ -57,7 +57,7 @@ class PolicyBot(Bot):
         mask = action_mask(observation)
         choice = self.policy(featurize(observation), mask)
         try:
-            action = decode(int(choice), pending_card(observation))
+            action = decode(int(choice), pending_card(observation), bool(observation.options.get("yiwushi")))
         except (ActionEncodingError, TypeError, ValueError) as exc:
             raise BotError(f"{self.name}: policy chose {choice!r}: {exc}") from None
         if action not in legal:

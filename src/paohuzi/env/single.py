@@ -75,7 +75,7 @@ def huxi_progress(hand: Hand, seat: int) -> int:
     hand (提, 坎 and the scoring sequences, R6.4) — what the engine counts for a seat left behind by an
     escape (R7.3). Only cards the seat itself sees (R5). The potential of the optional reward shaping."""
     table = sum(g.huxi for g in hand.table_of(seat))
-    return table + partial_arrangement(hand.hand_of(seat)).huxi
+    return table + partial_arrangement(hand.hand_of(seat), yiwushi=hand.rules.yiwushi).huxi
 
 
 class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
@@ -86,7 +86,8 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         of :data:`Opponent` (``"greedy,greedy"``, ``"random"`` — 8× faster than greedy —,
         ``["search[time=0.1]", "random"]``, :class:`~paohuzi.bots.Bot` objects, or policy callables
         ``f(observation, action_mask) -> ID`` such as a snapshot of the learner for self-play), one per
-        other seat in play, in turn order after the learner; a single one is used for both.
+        other seat in play (two; three with four players in the hand, R9.3 六胡抢), in turn order after the
+        learner; a single one is used for every one of them.
         :meth:`set_opponents` changes them between hands.
     :param seat: the learner's table seat, or None for a random seat in play each hand (drawn from the
         seed). With ``four_players`` it must be None.
@@ -140,6 +141,7 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
                 raise EnvError(f"seat must be None or 0–{n - 1}, got {seat!r}")
         self.opponents: list[str | Bot] = []
+        self._others = self.rules.active_players - 1  # the opponents in a hand: 2, or 3 in 六胡抢 (R9.3)
         self.set_opponents(opponents)
         self.fixed_seat = seat
         self.illegal_reward = float(illegal_reward)
@@ -147,10 +149,10 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.draw_reward = float(draw_reward)
         self.shaping = float(shaping)
         self.render_mode = render_mode
-        self.observation_space = observation_space()
-        self.action_space = action_space()
+        self.observation_space = observation_space(self.rules)
+        self.action_space = action_space(self.rules)
         #: The space of :meth:`state` (the global state for centralised critics).
-        self.state_space = state_space(self.rules.players_at_table)
+        self.state_space = state_space(self.rules.players_at_table, self.rules)
         self._potential = 0.0
         self._dealer = Dealer(self.rules)
         self._hand: Hand | None = None
@@ -172,14 +174,17 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             specs = [*opponents]
         else:
             specs = [opponents]
+        n = self._others
         if len(specs) == 1:
-            specs *= 2
-        if len(specs) != 2:
-            raise EnvError(f"give one opponent spec, or two (one per other seat in play); got {len(specs)}")
+            specs *= n
+        if len(specs) != n:
+            count = {2: "two", 3: "three"}.get(n, str(n))
+            raise EnvError(f"give one opponent spec, or {count} (one per other seat in play); got {len(specs)}")
         self.opponents = [make_opponent(spec) for spec in specs]
 
     def action_masks(self) -> np.ndarray:
-        """The learner's legal action IDs now, as 115 booleans: the observation's ``action_mask`` as
+        """The learner's legal action IDs now, as 115 booleans
+        (171 with ``yiwushi``): the observation's ``action_mask`` as
         ``bool`` (the method sb3-contrib's ``MaskablePPO`` calls; all False once the episode is over).
 
         :raises EnvError: before the first :meth:`reset`.
@@ -248,7 +253,7 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise EnvError("the episode is over: call reset()")
         seat = self.seat
         try:
-            move = decode(operator.index(action), pending(hand)[0])
+            move = decode(operator.index(action), pending(hand)[0], self.rules.yiwushi)
         except (ActionEncodingError, TypeError):
             move = None
         if move is None or move not in hand.legal_actions(seat):

@@ -22,7 +22,7 @@ from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # type: ignore[import-untyped]
 
 from paohuzi.engine import IllegalActionError
-from paohuzi.env.actions import NUM_ACTIONS
+from paohuzi.env.actions import NUM_ACTIONS, num_actions
 from paohuzi.env.aec import PaohuziEnv
 
 __all__ = ["CheckedWrapper"]
@@ -39,7 +39,7 @@ class CheckedWrapper(OrderEnforcingWrapper):  # type: ignore[misc]
     * an action ID that is not legal now ends the hand: every agent is terminated (and truncated, as
       PettingZoo's wrapper does), the offender gets ``illegal_reward`` and the others 0; the engine's state
       is not touched and PettingZoo's "Illegal move made" warning is logged;
-    * an action that is not in ``Discrete(115)`` (or None for an agent that must act) raises
+    * an action that is not in ``Discrete(115)`` (171 with ``yiwushi``; or None for an agent that must act) raises
       ``AssertionError("action is not in action space")`` and changes nothing; unlike an ``assert``
       statement it is raised under ``python -O`` too, and a ``bool`` is refused;
     * before the first ``reset()``: ``step()``, ``observe()``, ``state()``, ``render()`` and
@@ -55,6 +55,7 @@ class CheckedWrapper(OrderEnforcingWrapper):  # type: ignore[misc]
         super().__init__(env)
         self._raw: PaohuziEnv = env.unwrapped
         self._illegal_reward = float(illegal_reward)
+        self._n_actions = num_actions(self._raw.rules.yiwushi)  # Discrete(115), 171 with 一五十 (R9.3)
 
     # ---------------------------------------------------------------------------------------------
     # The attributes of every turn: read from the environment directly. Setting one sets the
@@ -172,11 +173,11 @@ class CheckedWrapper(OrderEnforcingWrapper):  # type: ignore[misc]
             return
         agent = raw.agent_selection
         if raw.terminations[agent] or raw.truncations[agent]:
-            if action is not None and not _in_space(action):
+            if action is not None and not _in_space(action, self._n_actions):
                 raise AssertionError("action is not in action space")
             raw.step(action)  # a dead step: PettingZoo refuses any action but None
             return
-        if not _in_space(action):
+        if not _in_space(action, self._n_actions):
             raise AssertionError("action is not in action space")
         try:
             move = raw.engine_action(agent, action)
@@ -190,15 +191,15 @@ class CheckedWrapper(OrderEnforcingWrapper):  # type: ignore[misc]
         return str(self._raw)
 
 
-def _in_space(action: Any) -> bool:
-    """Whether ``action`` is in ``Discrete(NUM_ACTIONS)`` as ``gymnasium.spaces.Discrete.contains`` has
+def _in_space(action: Any, n: int = NUM_ACTIONS) -> bool:
+    """Whether ``action`` is in ``Discrete(n)`` as ``gymnasium.spaces.Discrete.contains`` has
     it (a Python or NumPy integer, or a 0-d integer array), except that a ``bool`` is not."""
     if type(action) is int:
-        return 0 <= action < NUM_ACTIONS
+        return 0 <= action < n
     if isinstance(action, bool):
         return False
     if isinstance(action, int):
-        return 0 <= action < NUM_ACTIONS
+        return 0 <= action < n
     if isinstance(action, (np.generic, np.ndarray)):
-        return action.shape == () and np.issubdtype(action.dtype, np.integer) and 0 <= int(action) < NUM_ACTIONS
+        return action.shape == () and np.issubdtype(action.dtype, np.integer) and 0 <= int(action) < n
     return False

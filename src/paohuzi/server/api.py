@@ -252,8 +252,9 @@ def _room(request: Request, room: Room | RoomState) -> RoomView:
 
 
 def _hidden(state: RoomState | None, viewer: PlayerProfile | None) -> RoomState | None:
-    """A public table's code is no key to it (匹配): its state only for its own players, else None."""
-    if state is None or state["kind"] != "public":
+    """A public table's code is no key to it (匹配), nor a club table's (issue 31: members sit through the
+    club's routes): its state only for its own players, else None."""
+    if state is None or state["kind"] not in ("public", "club"):
         return state
     seated = viewer is not None and any(s["player"] and s["player"]["id"] == viewer["id"] for s in state["seats"])
     return state if seated else None

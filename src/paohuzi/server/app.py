@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from paohuzi import __version__
 from paohuzi.server.account_api import router as account_router
 from paohuzi.server.api import health_router, router
+from paohuzi.server.club_api import router as club_router
 from paohuzi.server.config import Settings
 from paohuzi.server.db import Database
 from paohuzi.server.hub import Hub
@@ -214,6 +215,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(router)
     app.include_router(account_router)
     app.include_router(profile_router)
+    app.include_router(club_router)
     app.add_api_websocket_route("/ws", websocket_endpoint)
 
     _add_web_client(app)

@@ -1,4 +1,4 @@
-"""Commit and reveal of a hand's deal at the server (可验证发牌, issue 32; docs/protocol.md §3.9).
+"""Commit and reveal of a hand's deal at the server (可验证发牌, issue 32; docs/protocol.md §3.10).
 
 Before a hand is dealt the room draws a secret server seed (:mod:`secrets`) and sends every seated player
 ``deal_commit`` with ``commitment`` = SHA-256(server seed). Each client answers ``seed`` with a random client

@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from paohuzi.engine import Observation, Outcome
 
 __all__ = [
+    "ClubGoneFrame",
+    "ClubTable",
+    "ClubTablesFrame",
     "DealCommitFrame",
     "Delivery",
     "ErrorFrame",
@@ -43,6 +46,8 @@ __all__ = [
     "UpdateFrame",
     "WaitInfo",
     "WelcomeFrame",
+    "club_gone",
+    "club_tables",
     "deal_commit",
     "error",
     "game",
@@ -300,6 +305,39 @@ class QueueFrame(TypedDict):
     queue: QueueInfo | None
 
 
+class ClubSeat(TypedDict):
+    seat: int
+    player: int | None
+    nickname: str | None
+    connected: bool
+
+
+class ClubTable(TypedDict):
+    """One open table of a club (亲友圈, issue 31), as its members see it in the club's list."""
+
+    code: str
+    template: int | None
+    name: str  # the template's name ("" for one since deleted)
+    status: str  # waiting | playing
+    seats: list[ClubSeat]
+    hand_no: int | None  # while a match is on: hand n of N
+    hands: int
+    same_ip: list[int]  # 同IP: seats whose websockets share an address (never the address itself)
+
+
+class ClubTablesFrame(TypedDict):
+    type: Literal["club_tables"]
+    club: str
+    tables: list[ClubTable]
+    finished: list[dict[str, Any]]  # MatchSummary (docs/protocol.md §2) of today's matches, newest first
+
+
+class ClubGoneFrame(TypedDict):
+    type: Literal["club_gone"]
+    club: str
+    reason: Literal["removed", "left", "dissolved"]
+
+
 class PongFrame(TypedDict):
     type: Literal["pong"]
     server_time: int
@@ -327,6 +365,8 @@ Frame = (
     | KickedFrame
     | DissolutionFrame
     | QueueFrame
+    | ClubTablesFrame
+    | ClubGoneFrame
 )
 
 
@@ -485,6 +525,16 @@ def chat(seat: int, phrase: int) -> ChatFrame:
 def queue(info: QueueInfo | None) -> QueueFrame:
     """``queue``: your place in a public tables' queue, or None once you are out of it (seated or left)."""
     return {"type": "queue", "queue": info}
+
+
+def club_tables(club: str, tables: list[ClubTable], finished: list[dict[str, Any]]) -> ClubTablesFrame:
+    """A watched club's tables (``club_watch``), sent at once and whenever they change."""
+    return {"type": "club_tables", "club": club, "tables": tables, "finished": finished}
+
+
+def club_gone(club: str, reason: Literal["removed", "left", "dissolved"]) -> ClubGoneFrame:
+    """You are no member of ``club`` any more: nothing of it is sent to you from now on."""
+    return {"type": "club_gone", "club": club, "reason": reason}
 
 
 def pong(msg_id: MessageId | None, server_time: int) -> PongFrame:

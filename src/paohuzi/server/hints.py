@@ -48,10 +48,10 @@ class HintFrame(TypedDict):
 def hints_allowed(kind: str, hints: bool) -> bool:
     """Whether a room of this ``kind`` whose ``hints`` option (:class:`~paohuzi.server.room_options.RoomOptions`)
     is as given offers hints: quick play always, a friend (``private``) room when the option is on (the
-    default), nothing else ever."""
+    default), a club table (issue 31) as its template says, nothing else ever."""
     if kind == "quick":
         return True
-    return kind == "private" and hints
+    return kind in ("private", "club") and hints
 
 
 async def send_hint(room: Room, player_id: int, msg_id: MessageId | None) -> None:

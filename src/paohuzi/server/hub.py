@@ -26,6 +26,7 @@ from paohuzi.server import account_store, accounts, economy, frames, ledger_stor
 from paohuzi.server import protocol as p
 from paohuzi.server.account_store import AccountData
 from paohuzi.server.bots import BotPool
+from paohuzi.server.clubs import Clubs
 from paohuzi.server.config import Settings
 from paohuzi.server.connection import Connection
 from paohuzi.server.db import Database
@@ -46,18 +47,7 @@ __all__ = ["Hub", "level_title", "random_nickname"]
 ERROR, WARNING, INFO = 40, 30, 20
 SESSION_RECHECK = 30.0  # seconds a session found live is believed without asking the database again
 
-_ADJECTIVES = (
-    "快乐的",
-    "勇敢的",
-    "安静的",
-    "机灵的",
-    "淡定的",
-    "幸运的",
-    "认真的",
-    "悠闲的",
-    "聪明的",
-    "豪爽的",
-)
+_ADJECTIVES = ("快乐的", "勇敢的", "安静的", "机灵的", "淡定的", "幸运的", "认真的", "悠闲的", "聪明的", "豪爽的")
 _NOUNS = ("渔夫", "猎人", "掌柜", "书生", "茶客", "船家", "货郎", "樵夫", "牧童", "秀才")
 
 
@@ -92,6 +82,10 @@ class Hub:
         self.tables = PublicTables(
             settings, db, ports, self.services, seated=self.player_room_state, leave_waiting=self._leave_waiting_room
         )
+        self.clubs = Clubs(  # 亲友圈 (issue 31), with the room calls it needs
+            settings, db, ports, self.services, room_state=self.room_state, join_room=self.join_room,
+            player_room=self.player_room_state, leave_room=self.leave_room, addresses=self.address,
+        )
         self._next_conn = 0
         self._housekeeper: asyncio.Task[Any] | None = None
 
@@ -100,6 +94,12 @@ class Hub:
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         """Run ``coro`` in the background; its errors are logged, never lost."""
         return self.tasks.spawn(coro)
+
+    def address(self, player_id: int) -> str | None:
+        """The address of the player's websocket in this process (for 同IP, never shown), or None."""
+        conn = self.conns.get(player_id)
+        client = conn.websocket.client if conn is not None else None
+        return client.host if client is not None else None
 
     def next_conn_id(self) -> int:
         self._next_conn += 1
@@ -351,9 +351,8 @@ class Hub:
             return room.state(), True
 
     async def quick_play(self, player_id: int, body: p.QuickPlayIn) -> tuple[frames.RoomState, bool]:
-        """A quick-play room (the player and a computer in each other seat: two, three for 六胡抢; the match
-        on), and True; a repeated request (the player plays a quick match of these options) gets that room,
-        and False (seating.py)."""
+        """A quick-play room (the player, a computer in each other seat; the match on), and True; a repeated
+        request (the player plays a quick match of these options) gets that room, and False (seating.py)."""
         options = self.room_options(body, quick=True)
         async with self.claims.hold(player_id):
             found = await self.player_room_state(player_id)
@@ -489,6 +488,7 @@ class Hub:
         if player_id is None or not self.conns.remove(player_id, conn):
             return
         self.queue.disconnected(player_id)
+        self.clubs.detached(player_id)
         room = self.directory.room_of(player_id)
         if room is not None:
             room.disconnected(player_id)
@@ -502,7 +502,7 @@ class Hub:
         player_id = conn.player_id
         if (
             player_id not in self.directory
-            and not isinstance(msg, (p.Ping, p.Hello))
+            and not isinstance(msg, (p.Ping, p.Hello, p.ClubWatch))  # a club's list is watched where the socket is
             and await self.elsewhere.forward(player_id, msg, text)
         ):
             return  # relayed to the owner of the player's room (the shared mode)
@@ -525,6 +525,8 @@ class Hub:
                 self.queue.resend(player_id)
             case p.QueueJoin() | p.QueueLeave():
                 await self.tables.queue_message(player_id, msg)
+            case p.ClubWatch():
+                await self.clubs.watch(player_id, msg.club)
             case p.Rematch() | p.Start() | p.Ready(ready=True) if self._room_of(player_id).kind == "public":
                 await self.tables.public_rematch(self._room_of(player_id), player_id)  # 继续 (docs/protocol.md §3.8)
             case p.Leave():
@@ -573,6 +575,7 @@ class Hub:
     def start_housekeeping(self) -> None:
         self._housekeeper = self.spawn(self._housekeeping())
         self.spawn(self.tables.run())
+        self.spawn(self.clubs.tables.run())
 
     async def _housekeeping(self) -> None:
         period = max(0.5, min(60.0, self.settings.room_idle / 4))

@@ -16,6 +16,9 @@ migrations in ``migrations/``; ``tests/server/test_db.py`` checks that they matc
   (rules, seed, dealer, actions) after a restart.
 - ``queue_entries``: the players waiting for a public table (匹配, issue 13 §4), one row each, so that the
   queue survives a restart (a player is queued again when it reconnects).
+- ``clubs``, ``club_members``, ``club_requests``, ``club_bans``, ``club_templates`` (亲友圈, issue 31): a club,
+  its members with their roles, join requests, bans and saved 玩法; a club table is a room with ``club_id`` and
+  ``template_id`` set.
 - ``writer_fence``: one row; the fencing token of the server process that may write (see
   :meth:`paohuzi.server.db.Database.take_over`).
 """
@@ -43,6 +46,11 @@ __all__ = [
     "LedgerRow",
     "CardActivation",
     "QueueEntry",
+    "Club",
+    "ClubMember",
+    "ClubRequest",
+    "ClubBan",
+    "ClubTemplate",
     "utcnow",
 ]
 
@@ -104,14 +112,21 @@ class Room(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     code: Mapped[str] = mapped_column(String(6))
-    kind: Mapped[str] = mapped_column(String(16))  # quick | private
+    kind: Mapped[str] = mapped_column(String(16))  # quick | private | public | club
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), default="waiting")  # waiting | playing | closed
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # a club table (issue 31): its club and the 玩法 template it was opened from
+    club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id"), nullable=True)
+    template_id: Mapped[int | None] = mapped_column(ForeignKey("club_templates.id"), nullable=True)
 
-    __table_args__ = (Index("ix_rooms_code", "code"), Index("ix_rooms_status", "status"))
+    __table_args__ = (
+        Index("ix_rooms_code", "code"),
+        Index("ix_rooms_status", "status"),
+        Index("ix_rooms_club", "club_id", "status"),
+    )
 
 
 class RoomSeat(Base):
@@ -257,3 +272,77 @@ class QueueEntry(Base):
     tier: Mapped[str] = mapped_column(String(16))
     preset: Mapped[str] = mapped_column(String(32), default="qq", server_default="qq")  # issue 29
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Club(Base):
+    """A 亲友圈 (issue 31): a short number, a name, its owner, how players join, 自动开桌, the notice (the
+    only free text), the current invite code; ``dissolved_at`` once dissolved (its records stay)."""
+
+    __tablename__ = "clubs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    number: Mapped[str] = mapped_column(String(8), unique=True)
+    name: Mapped[str] = mapped_column(String(32))
+    owner_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    join_mode: Mapped[str] = mapped_column(String(16), default="approval")  # approval | open
+    auto_open: Mapped[bool] = mapped_column(Boolean, default=True)  # 自动开桌
+    notice: Mapped[str] = mapped_column(String(400), default="")
+    invite_code: Mapped[str] = mapped_column(String(16), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    dissolved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ClubMember(Base):
+    """A member of a club, with its role: owner, admin or member (one owner per club)."""
+
+    __tablename__ = "club_members"
+
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    role: Mapped[str] = mapped_column(String(8))  # owner | admin | member
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_club_members_player", "player_id"),)
+
+
+class ClubRequest(Base):
+    """A player's request to join a club: pending until an owner or admin approves or refuses it."""
+
+    __tablename__ = "club_requests"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    status: Mapped[str] = mapped_column(String(16), default="pending")  # pending | approved | refused
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    decided_by: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (Index("ix_club_requests_club", "club_id", "status"),)
+
+
+class ClubBan(Base):
+    """A player banned from a club: it may not ask to join again until unbanned."""
+
+    __tablename__ = "club_bans"
+
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    banned_by: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ClubTemplate(Base):
+    """A club's saved 玩法: a name and the room options (RoomOptions.to_dict(): preset, house options, 局数,
+    底分) its tables play; ``deleted_at`` once removed (the tables opened from it keep their options)."""
+
+    __tablename__ = "club_templates"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"))
+    name: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (Index("ix_club_templates_club", "club_id"),)

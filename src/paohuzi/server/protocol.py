@@ -231,6 +231,13 @@ class Hint(_Message):
     type: Literal["hint"]
 
 
+class ClubWatch(_Message):
+    """亲友圈 (issue 31): follow a club's tables live (``club_tables`` frames); ``club`` null: stop."""
+
+    type: Literal["club_watch"]
+    club: Annotated[str, StringConstraints(pattern=r"^[0-9]{6}$")] | None = None
+
+
 ClientMessage = Annotated[
     Hello
     | Ping
@@ -251,12 +258,14 @@ ClientMessage = Annotated[
     | Hint
     | Seed
     | QueueJoin
-    | QueueLeave,
+    | QueueLeave
+    | ClubWatch,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = (
-    *("act", "add_bot", "auto", "chat", "dissolve", "dissolve_vote", "dissolve_withdraw", "give_owner", "hello"),
+    *("act", "add_bot", "auto", "chat", "club_watch", "dissolve", "dissolve_vote", "dissolve_withdraw"),
+    *("give_owner", "hello"),
     *("hint", "kick"),
     *("leave", "ping", "queue_join", "queue_leave", "ready", "rematch", "seed", "start", "sync"),
 )
@@ -437,3 +446,96 @@ class QueueIn(_Body):
 
     tier: str = Field(min_length=1, max_length=16)
     preset: str | None = Field(default=None, min_length=1, max_length=32)
+
+
+# ---- 亲友圈 (issue 31) -------------------------------------------------------------------------------------
+
+CLUB_NOTICE_MAX = 200  # characters of a club's notice, the only free text of a club
+
+
+def clean_text(text: str, what: str, longest: int, lines: bool = False) -> str:
+    """A club's name (one line) or notice (``lines``): NFC, trimmed, no control characters but newlines in
+    a notice; at most ``longest`` characters.
+
+    >>> clean_text("  周五  牌局 ", "a club name", 16)
+    '周五 牌局'
+    """
+    text = unicodedata.normalize("NFC", text).strip()
+    if lines:
+        text = "\n".join(" ".join(line.split()) for line in text.splitlines())
+    else:
+        text = " ".join(text.split())
+    if any(unicodedata.category(ch).startswith("C") and ch != "\n" for ch in text):
+        raise ValueError(f"{what} may not contain control characters")
+    if len(text) > longest:
+        raise ValueError(f"{what} has at most {longest} characters (this one has {len(text)})")
+    return text
+
+
+def club_name(value: str, what: str = "a club name") -> str:
+    """A club's (or a template's) name: one line of 1–16 characters (:func:`clean_text`)."""
+    text = clean_text(value, what, 16)
+    if not text:
+        raise ValueError(f"{what} has 1 to 16 characters")
+    return text
+
+
+class ClubIn(_Body):
+    """``POST /api/clubs``: a new club's name (1–16 characters)."""
+
+    name: str = Field(max_length=64)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return club_name(value)
+
+
+class ClubSettingsIn(_Body):
+    """``PATCH /api/clubs/{number}``: any of the owner's settings (unset: unchanged)."""
+
+    name: str | None = Field(default=None, max_length=64)
+    notice: str | None = Field(default=None, max_length=CLUB_NOTICE_MAX * 4)
+    join_mode: Literal["approval", "open"] | None = None
+    auto_open: bool | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str | None) -> str | None:
+        return None if value is None else club_name(value)
+
+    @field_validator("notice")
+    @classmethod
+    def _notice(cls, value: str | None) -> str | None:
+        return None if value is None else clean_text(value, "the notice", CLUB_NOTICE_MAX, lines=True)
+
+
+class ClubRoleIn(_Body):
+    """``PUT /api/clubs/{number}/members/{player}/role``."""
+
+    role: Literal["admin", "member"]
+
+
+class ClubTransferIn(_Body):
+    """``POST /api/clubs/{number}/transfer``: the member who becomes the owner."""
+
+    player: int = Field(ge=1, le=2**31 - 1)
+
+
+class ClubTemplateIn(_Body):
+    """A 玩法 template (``POST /api/clubs/{number}/templates``, ``PUT …/{id}``): a name and the room options
+    its tables play (as ``POST /api/rooms``: preset, house options, 局数 ``hands``, 底分 ``stake`` …)."""
+
+    name: str = Field(max_length=64)
+    options: RoomOptionsIn = Field(default_factory=lambda: RoomOptionsIn())
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return club_name(value, "a template name")
+
+
+class ClubTableIn(_Body):
+    """``POST /api/clubs/{number}/tables``: open a table of this template (and sit down at it)."""
+
+    template: int = Field(ge=1, le=2**31 - 1)

@@ -112,7 +112,7 @@ class Room:
         return {
             "code": self.code,
             "kind": self.kind,
-            "share_path": f"/?room={self.code}" if self.kind != "public" else None,
+            "share_path": f"/?room={self.code}" if self.kind not in ("public", "club") else None,
             "owner": self.owner_id,
             "status": self.status,
             "options": self.options.to_dict(),
@@ -174,12 +174,16 @@ class Room:
             if self.kind == "quick":
                 raise RoomError("room_full", "a quick-play table cannot be joined")
             seat = self._free_seat(seat_index)
-            seat.player_id, seat.bot, seat.ready, seat.auto, seat.auto_reason = (player_id, None, False, False, None)
+            club = self.kind == "club"  # 亲友圈: sitting down is being ready; a full table starts (decisions.md)
+            seat.player_id, seat.bot, seat.ready, seat.auto, seat.auto_reason = (player_id, None, club, False, None)
             seat.brain = None
-            if self.owner_id is None:
+            if self.owner_id is None and not club:
                 self.owner_id = player_id
             await self._persist_seats()
-            self.broadcast_room()
+            if club:
+                await self._maybe_start()
+            if not self.playing:
+                self.broadcast_room()
 
     def _free_seat(self, wanted: int | None) -> SeatState:
         if wanted is not None:

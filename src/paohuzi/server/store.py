@@ -168,9 +168,13 @@ def open_room_codes() -> Job[set[str]]:
     return job
 
 
-def create_room(code: str, kind: str, owner_id: int | None, options: RoomOptions, seats: int) -> Job[int]:
+def create_room(
+    code: str, kind: str, owner_id: int | None, options: RoomOptions, seats: int, club: tuple[int, int] | None = None
+) -> Job[int]:
     def job(s: Session) -> int:
         room = Room(code=code, kind=kind, owner_id=owner_id, options=options.to_dict(), status="waiting")
+        if club is not None:  # a club table (issue 31): its club and template
+            room.club_id, room.template_id = club
         s.add(room)
         s.flush()
         for i in range(seats):
@@ -431,7 +435,8 @@ def finish_match(
     return job
 
 
-def _match_summary(s: Session, m: Match, code: str | None) -> MatchSummary:
+def summary_of(s: Session, m: Match, code: str | None) -> MatchSummary:
+    """A match's summary (with its room's code, or None), in a job of this store or another's (club_records)."""
     seats = s.scalars(select(MatchSeat).where(MatchSeat.match_id == m.id).order_by(MatchSeat.seat)).all()
     hands = s.scalars(select(HandRow).where(HandRow.match_id == m.id).order_by(HandRow.number)).all()
     return MatchSummary(
@@ -472,7 +477,7 @@ def history(player_id: int, limit: int) -> Job[list[MatchSummary]]:
             .order_by(Match.id.desc())
             .limit(limit)
         ).all()
-        return [_match_summary(s, m, code) for m, code in rows]
+        return [summary_of(s, m, code) for m, code in rows]
 
     return job
 
@@ -482,7 +487,7 @@ def match_summary(match_id: int) -> Job[MatchSummary | None]:
         row = s.execute(
             select(Match, Room.code).join(Room, Room.id == Match.room_id).where(Match.id == match_id)
         ).first()
-        return None if row is None else _match_summary(s, row[0], row[1])
+        return None if row is None else summary_of(s, row[0], row[1])
 
     return job
 

@@ -99,7 +99,7 @@ export function httpActions(app) {
     async reloadPage() {
       const page = state.page;
       if (!page) return;
-      await loadPage(page);
+      await loadPage(page, app);
       await reloadPlayer();
       app.rerender();
     },

@@ -9,6 +9,7 @@ import { botName, levelSelect } from "./levels.js";
 import { matchSection, tierName } from "./match.js";
 import { knowPresets, rulesEl, seatsOf } from "./rules.js";
 import { presetSelect, renderCreateDialog } from "./create_room.js";
+import { clubSameIp } from "./clubs.js";
 
 /** The server's level list (names, blurbs) once /api/presets has answered, for the level pickers' tooltips. */
 function levelInfo(S) {
@@ -158,6 +159,7 @@ export function renderLobby(app) {
         h("button", { class: "big-btn create", "data-action": "create", onclick: () => app.openDialog("create") }, h("b", {}, t("createRoom")), h("small", {}, t("createRoomSub"))),
         h("button", { class: "big-btn join", "data-action": "join", onclick: () => app.openDialog("join") }, h("b", {}, t("joinRoom")), h("small", {}, t("joinRoomSub"))),
       ),
+      h("a", { class: "big-btn clubs", href: "#/clubs", "data-action": "clubs" }, h("b", {}, t("clubs")), h("small", {}, t("clubsSub"))), // 亲友圈 (clubs.js)
       replayCodeBox(app),
     ),
   );
@@ -302,6 +304,7 @@ export function renderRoom(app) {
   });
   const opts = room.options || {};
   const seats = h("ul", { class: "seats" });
+  const sameIp = clubSameIp(S, room); // 同IP at a club table (seats, never an address)
   for (const s of room.seats) {
     let label = t("emptySeat");
     if (s.player) label = [h("span", { "data-pname": "" }, s.player.nickname), s.player.id === me ? t("you_paren") : ""];
@@ -314,6 +317,7 @@ export function renderRoom(app) {
         h("span", { class: "seat-name" }, label, s.player && room.owner === s.player.id ? h("b", { class: "badge" }, t("owner")) : null),
         s.player || s.bot ? h("span", { class: `ready-mark${s.ready ? " on" : ""}` }, s.ready ? t("isReady") : t("notReady")) : null,
         readyClock(s),
+        sameIp.includes(s.seat) ? h("b", { class: "badge warn same-ip", title: t("sameIpWhat") }, t("sameIp")) : null,
         isOwner && room.kind === "private" ? ownerTools(app, s, me) : null,
       ),
     );
@@ -337,7 +341,7 @@ export function renderRoom(app) {
     "div",
     { class: "room-screen" },
     h("header", { class: "lobby-head" }, h("button", { class: "btn small ghost", onclick: () => app.go("lobby") }, "‹ ", t("back")), app.langButton()),
-    h(
+    room.kind === "club" ? clubRoomCard(app, opts) : h(
       "section",
       { class: "card-box room-card" },
       h("div", { class: "room-code-label" }, t("roomCode")),
@@ -346,6 +350,20 @@ export function renderRoom(app) {
       rulesEl(opts, "room-opts"),
     ),
     h("section", { class: "card-box" }, h("h3", {}, t("waiting")), seats, buttons),
+  );
+}
+
+/** A club table's waiting room (亲友圈, issue 31): no code to share (members sit from the club's page), the
+ * way back to that page; the match starts when the table is full. */
+function clubRoomCard(app, opts) {
+  const back = app.state.clubTable;
+  return h(
+    "section",
+    { class: "card-box room-card", "data-testid": "club-room" },
+    h("div", { class: "room-code-label" }, t("clubTableTitle")),
+    h("p", { class: "muted" }, t("clubTableFull")),
+    back ? h("a", { class: "btn small", href: `#/club/${back}`, "data-action": "club-back" }, t("clubBack")) : null,
+    rulesEl(opts, "room-opts"),
   );
 }
 

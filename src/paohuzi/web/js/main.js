@@ -58,6 +58,7 @@ window.paohuzi = app; // for debugging in the console, and the browser tests
 
 function onFrame(frame) {
   watchDeal(app, frame, state); // 可验证发牌 (issue 32): seeds sent, deals checked
+  if (frame.type === "welcome" && state.clubWatch) app.socket.send({ type: "club_watch", club: state.clubWatch }); // again after a reconnect
   const { state: next, effects } = reduce(state, frame, performance.now());
   const changed = next !== state;
   app.commit(next);
@@ -145,6 +146,8 @@ async function start() {
   // A share link: /?room=CODE joins that room.
   const params = new URLSearchParams(location.search);
   const code = params.get("room");
+  const invite = params.get("club"); // 亲友圈: an invite link /?club=CODE (clubs.js)
+  if (invite && /^[2-9A-Za-z]{8}$/.test(invite)) history.replaceState(null, "", `${location.pathname}#/clubs/join/${invite.toUpperCase()}`);
   if (code) {
     history.replaceState(null, "", location.pathname + location.hash);
     if (!state.room || state.room.code !== code) await app.joinRoom(code);

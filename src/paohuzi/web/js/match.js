@@ -163,6 +163,7 @@ export function roomLabel(room) {
     const o = room.options || {};
     return h("span", { class: "top-tier", "data-testid": "table-tier", "data-tier": o.tier }, tierName(o.tier), " ", t("timesN", { n: o.multiplier ?? 0 }));
   }
+  if (room.kind === "club") return h("span", { "data-testid": "table-club" }, t("clubTableTitle")); // 亲友圈 (issue 31)
   return t("quickPlay");
 }
 

@@ -6,6 +6,7 @@
 import { loadAccount, renderAccount } from "./account.js";
 import { api } from "./api.js";
 import { loadBoards, renderBoards } from "./boards.js";
+import { clubRoute, loadClub, renderClubs } from "./clubs.js";
 import { h } from "./dom.js";
 import { errorText, mingtangText, t, titleText } from "./i18n.js";
 
@@ -17,16 +18,18 @@ export function pageRoute(hash) {
   if (boards) return { name: "boards", board: boards[1] || "points", period: boards[2] || "all" };
   const player = hash.match(/^#\/player\/(\d{1,10})$/);
   if (player) return { name: "player", id: Number(player[1]) };
-  return null;
+  return clubRoute(hash); // 亲友圈 (clubs.js)
 }
 
 /** The page's data from the server: `page.data`, or `page.error` (an error code). */
-export async function loadPage(page) {
+/** `app`: for a club page, which follows the club's tables over the websocket (clubs.js). */
+export async function loadPage(page, app) {
   try {
     if (page.name === "me") page.data = await api("GET", "/api/me/profile");
     else if (page.name === "player") page.data = await api("GET", `/api/players/${page.id}/profile`);
     else if (page.name === "account") page.data = await loadAccount();
     else if (page.name === "boards") page.data = await loadBoards(page.board, page.period);
+    else await loadClub(app, page);
     page.error = null;
   } catch (err) {
     page.error = err.code || "internal";
@@ -209,7 +212,7 @@ function profileBody(app, data, mine) {
   return out;
 }
 
-const TITLES = { me: "profileTitle", player: "playerTitle", account: "accountTitle", boards: "leaderboards" };
+const TITLES = { me: "profileTitle", player: "playerTitle", account: "accountTitle", boards: "leaderboards", clubs: "clubs", clubJoin: "clubs", club: "clubs" };
 
 /** The page on screen: a header with the way back, then the page's body. */
 export function renderPage(app) {
@@ -225,6 +228,7 @@ export function renderPage(app) {
   else if (page.name === "me") body = profileBody(app, page.data, true);
   else if (page.name === "player") body = profileBody(app, page.data, false);
   else if (page.name === "account") body = renderAccount(app, page.data);
-  else body = renderBoards(app, page);
+  else if (page.name === "boards") body = renderBoards(app, page);
+  else body = renderClubs(app, page);
   return h("div", { class: `page-screen page-${page.name}`, "data-page": page.name }, head, body);
 }

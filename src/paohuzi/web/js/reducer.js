@@ -35,6 +35,9 @@ const FRAMES = {
   hint,
   queue: (state, frame, now) => done({ ...state, queue: queueState(frame.queue, now) }),
   pong: (state) => done(state),
+  // 亲友圈 (issue 31): the watched club's tables; no member any more (clubs.js)
+  club_tables: (state, frame) => done({ ...state, clubLive: { club: frame.club, tables: frame.tables, finished: frame.finished } }),
+  club_gone: (state, frame) => done({ ...state, clubLive: null, clubWatch: null, clubGone: { club: frame.club, reason: frame.reason } }),
 };
 
 function done(state) {

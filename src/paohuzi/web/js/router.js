@@ -4,6 +4,7 @@
 
 import { toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { leaveClubPages } from "./clubs.js";
 import { loadPage, pageRoute } from "./profile.js";
 import { loadReplay, replayKeys } from "./replay.js";
 
@@ -19,13 +20,14 @@ export function routes(app) {
     // the page already loading for this hash is kept
     if (page && state.page && state.page.loading && state.page.hash === location.hash) return;
     const seq = ++routeSeq;
+    leaveClubPages(app, page); // a club's live list stops off its page (clubs.js)
     if (page) {
       page.hash = location.hash;
       // a profile page (profile.js): drawn at once, filled when its data comes
       state.replay = null;
       state.page = Object.assign(page, { loading: true });
       app.rerender();
-      await loadPage(page);
+      await loadPage(page, app);
       if (seq === routeSeq) app.rerender();
       return;
     }

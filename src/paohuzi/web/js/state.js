@@ -38,6 +38,10 @@ export function createState() {
     history: null,
     replay: null,
     page: null, // a profile page (profile.js): {name, data, loading, error}
+    clubWatch: null, // the club whose tables this socket follows (`club_watch`, clubs.js), or null
+    clubLive: null, // its last `club_tables` frame: {club, tables, finished}
+    clubGone: null, // {club, reason}: a `club_gone` frame (removed, left, dissolved)
+    clubTable: null, // the club whose table we sat at from its page (the waiting room's way back)
     loggedOut: false, // the socket was refused (4001): this session was revoked elsewhere
     error: null,
   };
@@ -50,7 +54,7 @@ export function currentScreen(state) {
   if (state.page) return "page";
   if (state.wantLobby || !state.room) return "lobby";
   if (state.game || state.settleOpen || state.room.status === "playing") return "table";
-  if (state.room.kind === "private") return "room";
+  if (state.room.kind === "private" || state.room.kind === "club") return "room"; // a club table: 亲友圈
   if (state.room.kind === "public") return "table"; // between hands, waiting for the others' 继续
   return "lobby";
 }

@@ -175,6 +175,7 @@ export function renderTable(g, ctx) {
           seatDoubleBadge(ctx.room, s),
           auto ? h("b", { class: "badge auto" }, t("auto")) : null,
           offline ? h("b", { class: "badge off" }, t("offline_seat")) : null,
+          (ctx.sameIp || []).includes(s) ? h("b", { class: "badge warn same-ip", title: t("sameIpWhat") }, t("sameIp")) : null,
           (view.dead || []).includes(s) ? h("b", { class: "badge dead" }, t("dead")) : null,
           sitting ? h("b", { class: "badge out" }, t("sittingOut")) : null,
           place !== "me" && !sitting ? h("span", { class: "count", "data-count": String(view.hand_counts[s]) }, t("cardsN", { n: view.hand_counts[s] })) : null,

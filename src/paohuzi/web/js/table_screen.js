@@ -2,6 +2,7 @@
 // chooser, and over it the settlement (settle.js) or a dissolved match's summary; our `act` on its way; the
 // short animations of an update's events.
 
+import { clubSameIp } from "./clubs.js";
 import { dissolvePanel, dissolvedSummary } from "./dissolve.js";
 import { h, toast } from "./dom.js";
 import { highlightHint, hintPanel } from "./hint.js";
@@ -98,6 +99,7 @@ function tableCtx(app) {
   return {
     room: state.room,
     names: state.names,
+    sameIp: clubSameIp(state, state.room), // 同IP at a club table (issue 31 §4)
     auto: autoStates(state),
     selected: state.selected,
     prev: state.prevGame,
