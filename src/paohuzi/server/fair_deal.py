@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import Any, Protocol
+from typing import Protocol
 
 from paohuzi.engine import (
     FAIR_RNG_VERSION,
@@ -168,7 +168,7 @@ def _no_seed(hand: Hand, humans: list[bool]) -> list[int]:
     return [s for s, seed in enumerate(fair.client_seeds) if humans[s] and not seed]
 
 
-def deal_info(hand: Hand, humans: list[bool]) -> dict[str, Any]:
+def deal_info(hand: Hand, humans: list[bool]) -> dict[str, object]:
     """What every seat is told of the deal during the hand (``game.deal``): the RNG version, and for a
     verifiable deal the commitment and the players' seats dealt with the empty seed (none in time).
     Nothing of the seeds themselves."""
@@ -177,7 +177,7 @@ def deal_info(hand: Hand, humans: list[bool]) -> dict[str, Any]:
     return {"rng_version": FAIR_RNG_VERSION, "commitment": hand.fair.commitment, "no_seed": _no_seed(hand, humans)}
 
 
-def reveal(hand: Hand, humans: list[bool]) -> dict[str, Any]:
+def reveal(hand: Hand, humans: list[bool]) -> dict[str, object]:
     """``hand_over.deal``: once the hand is over, the seeds and the dealt cards, so that a client checks the
     deal itself (``web/js/fair.js``); a hand dealt from a seed says only ``rng_version`` 1."""
     if hand.fair is None:

@@ -213,7 +213,7 @@ class GameFrame(TypedDict):
     scores: list[int]
     auto: list[bool]
     over: bool
-    deal: NotRequired[dict[str, Any]]  # 可验证发牌 (issue 32): rng_version, commitment, no_seed
+    deal: NotRequired[dict[str, object]]  # 可验证发牌 (issue 32): rng_version, commitment, no_seed
 
 
 class DealCommitFrame(TypedDict):
@@ -247,7 +247,7 @@ class HandOverFrame(TypedDict):
     view: View
     replay: str
     replay_code: str
-    deal: NotRequired[dict[str, Any]]  # 可验证发牌 (issue 32): the seeds revealed and the dealt cards
+    deal: NotRequired[dict[str, object]]  # 可验证发牌 (issue 32): the seeds revealed and the dealt cards
 
 
 class MatchOverFrame(TypedDict):
@@ -393,7 +393,7 @@ def game(  # noqa: PLR0913 (keyword-only builder, one parameter per field of the
     scores: list[int],
     auto: list[bool],
     over: bool,
-    deal: dict[str, Any] | None = None,
+    deal: dict[str, object] | None = None,
 ) -> GameFrame:
     """``game``: the full snapshot of the hand for one seat."""
     frame: GameFrame = {
@@ -459,7 +459,7 @@ def hand_over(  # noqa: PLR0913 (keyword-only builder, one parameter per field o
     code: str,
     beans: list[int] | None = None,
     double_cards: list[int] | None = None,
-    deal: dict[str, Any] | None = None,
+    deal: dict[str, object] | None = None,
 ) -> HandOverFrame:
     frame: HandOverFrame = {
         "type": "hand_over",

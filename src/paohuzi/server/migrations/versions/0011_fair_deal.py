@@ -2,8 +2,8 @@
 ``{"commitment", "server_seed", "client_seeds"}``) so that another process or a restart deals it again; hands
 stored before were dealt from ``hands.seed`` (rng_version 1) and have none
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0011
+Revises: 0010
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0010"
-down_revision = "0009"
+revision = "0011"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 
