@@ -1,4 +1,4 @@
-"""The ``paohuzi`` command: ``paohuzi analyze | replay | simulate | serve``.
+"""The ``paohuzi`` command: ``paohuzi analyze | replay | simulate | serve | verify``.
 
 Each subcommand lives in its own module under :mod:`paohuzi.commands` with two functions:
 ``add_parser(subparsers)`` and ``run(args) -> int`` (the exit status).
@@ -21,6 +21,7 @@ COMMANDS = {
     "replay": "replay",
     "simulate": "simulate",
     "serve": "serve",
+    "verify": "verify",
 }
 
 

@@ -8,7 +8,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from paohuzi.engine import Hand, replay
+from paohuzi.engine import FairSeed, Hand, replay
 from paohuzi.rules import RuleSet
 
 from ..support.clients import Client
@@ -80,10 +80,15 @@ def seated_table(owner: ServerProcess, edges: list[ServerProcess], kind: type[C]
     raise AssertionError("three dealt 天胡 in a row")
 
 
+def seed_of(record: dict[str, Any]) -> int | FairSeed:
+    """What a stored record was dealt from: its fair seeds (rng_version 2, issue 32) or its seed."""
+    return FairSeed.from_dict(record["fair"]) if "fair" in record else int(record["seed"])
+
+
 def check_replay(record: dict[str, Any], outcome: dict[str, Any]) -> None:
     """The stored ``record`` equals an uninterrupted replay of its actions from its seed, which ends with
     ``outcome`` (what the players were told)."""
-    fresh = Hand(RuleSet.from_dict(record["rules"]), record["seed"], record["dealer"])
+    fresh = Hand(RuleSet.from_dict(record["rules"]), seed_of(record), record["dealer"])
     for seat, action in record["actions"]:
         fresh.apply(seat, action)
     assert fresh.over and fresh.record() == record

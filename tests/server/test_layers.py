@@ -35,11 +35,13 @@ ALLOWED = {
     "registry": {"connection", "frames", "rows"},
     "services": {"bots", "config", "db", "frames", "logs"},
     "turns": {"bots", "frames"},
+    # 可验证发牌 (issue 32): a deal's commitment and client seeds, for the room and its game
+    "fair_deal": {"config", "frames", "services", "turns"},
     "game": {
         *("crash", "double_cards", "frames", "ledger_store", "logs", "names", "room_options", "services", "store"),
-        "turns",
+        *("fair_deal", "turns"),
     },
-    "room": {"dissolve", "frames", "game", "logs", "room_options", "services", "store", "turns"},
+    "room": {"dissolve", "fair_deal", "frames", "game", "logs", "room_options", "services", "store", "turns"},
     "dissolve": {"frames", "game", "logs", "rows", "services", "store", "turns"},  # R8.2: the vote the room holds
     "hints": {"frames", "room"},  # 提示 (issue #16): the room is only read (type-only import)
     "queue_store": {"models", "store"},

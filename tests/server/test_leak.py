@@ -7,6 +7,7 @@ decision), and every frame each seat received is checked."""
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections import Counter
@@ -22,6 +23,7 @@ from paohuzi.scoring import scored_waits
 
 from ..support.clients import Client
 from ..support.server import ServerProcess, running
+from .play import seed_of
 
 TABLES = 4
 HANDS = 50
@@ -174,14 +176,24 @@ def test_no_frame_leaks_hidden_cards_over_200_bot_hands(server: ServerProcess) -
                     # no frame unless something the seat may see changed (another's 过 is not told, R5)
                     assert f["events"] or f["view"] != prev["view"] or "id" in f, f"empty update to {seat}"
             checked += _check_hand(record, frames)
+            _seed_hidden_until_over(clients, hand_id, record)
             hands += 1
     assert hands >= 200 and checked > 200 * 20
+
+
+def _seed_hidden_until_over(clients: list[Client], hand_id: int, record: dict[str, Any]) -> None:
+    """可验证发牌 (issue 32): the hand's server seed is in no frame any seat got before its ``hand_over``."""
+    secret = record["fair"]["server_seed"]
+    for c in clients:
+        end = next(i for i, f in enumerate(c.frames) if f["type"] == "hand_over" and f["hand"] == hand_id)
+        assert not any(secret in json.dumps(f) for f in c.frames[:end]), f"hand {hand_id}: server seed sent early"
+        assert c.frames[end]["deal"]["server_seed"] == secret
 
 
 def _check_hand(record: dict[str, Any], frames: dict[int, list[dict[str, Any]]]) -> int:
     """Replay the hand from its record; each seat's frames, in order, must each be that seat's view at some
     step (the steps they were sent at), and must pass :func:`_check_frame` against the referee there."""
-    hand = Hand(RuleSet.from_dict(record["rules"]), record["seed"], record["dealer"])
+    hand = Hand(RuleSet.from_dict(record["rules"]), seed_of(record), record["dealer"])
     next_frame = dict.fromkeys(frames, 0)
     checked = 0
     for k in range(len(record["actions"]) + 1):

@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from paohuzi.engine import verify_record
+
 from ..support.clients import Client, never_hu
 from ..support.server import ServerProcess
 from .play import RecordingClient, check_replay, in_parallel, seated_table
@@ -149,6 +151,11 @@ def check_hand(
     server = via or players[0].server
     record = server.api("GET", f"/api/replays/{hand_over['hand']}?steps=false", players[0].token)["record"]
     check_replay(record, hand_over["outcome"])
+    # 可验证发牌 (issue 32): dealt from the seeds kept with the hand, so whichever process finished it reveals
+    # the commitment every seat was sent with the deal
+    hand = hand_over["hand"]
+    told = {f["deal"]["commitment"] for p in players for f in p.frames if f["type"] == "game" and f["hand"] == hand}
+    assert record["rng_version"] == 2 and verify_record(record).ok and told == {record["fair"]["commitment"]}
     acked = 0
     for p in players:
         seat = next(f for f in p.frames if f["type"] == "game")["view"]["seat"]

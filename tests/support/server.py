@@ -30,6 +30,7 @@ TEST_ENV = {
     "PAOHUZI_HTTP_RATE": "1000",
     "PAOHUZI_HTTP_BURST": "1000",
     "PAOHUZI_BETWEEN_HANDS": "0.05",
+    "PAOHUZI_SEED_WAIT": "0.05",  # the test clients send no client seed (issue 32): deal without waiting long
     "PAOHUZI_TURN_SECONDS": "30",
     "PAOHUZI_CLAIM_SECONDS": "30",
     "PAOHUZI_HELLO_TIMEOUT": "5",
@@ -41,6 +42,7 @@ TEST_ENV = {
 WEB_ENV = {
     "PAOHUZI_BOT_DELAY": "0.03",
     "PAOHUZI_BETWEEN_HANDS": "0.3",
+    "PAOHUZI_SEED_WAIT": "0.5",  # the browser answers deal_commit at once; scripted players never do
     "PAOHUZI_TURN_SECONDS": "60",
     "PAOHUZI_CLAIM_SECONDS": "60",
     "PAOHUZI_QUICK_HANDS": "2",

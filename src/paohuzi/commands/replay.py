@@ -168,6 +168,8 @@ def render_hand(hand: Hand, seat: int | None = None) -> list[str]:
     options = describe_options(rules)
     shown = f"，选项 {options}" if options else ""  # R8.1: the house options the hand was played under
     dealt = f"种子 {hand.seed}" if hand.seed is not None else "按记录发牌"  # no seed: the recorded deal
+    if hand.fair is not None:  # 可验证发牌 (issue 32): `paohuzi verify` checks it
+        dealt = f"可验证发牌（承诺 {hand.fair.commitment[:16]}…）"
     # R9.1 黄番 (a classic family has none: its output stays as it was)
     before = f"，此前连续荒庄 {hand.drawn_before} 局" if hand.drawn_before and rules.family != "classic" else ""
     lines = [f"规则 {rules.name}（{rules.title}）{shown}，{dealt}{before}" + view]

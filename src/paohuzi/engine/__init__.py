@@ -19,6 +19,15 @@ from __future__ import annotations
 from paohuzi.engine.actions import HU, PASS, PENG, Action, ActionKind, IllegalActionError
 from paohuzi.engine.deck import RNG_VERSION, DeckError, seats_in_play, stack_deck
 from paohuzi.engine.events import EVERYONE, Event
+from paohuzi.engine.fair import (
+    FAIR_RNG_VERSION,
+    SERVER_SEED_BYTES,
+    FairError,
+    FairSeed,
+    commitment_of,
+    fair_shuffled,
+    parse_client_seed,
+)
 from paohuzi.engine.hand import EngineError, Hand, Outcome
 from paohuzi.engine.match import HandResult, Match, MatchError, replay_match
 from paohuzi.engine.observation import (
@@ -34,6 +43,7 @@ from paohuzi.engine.observation import (
 )
 from paohuzi.engine.record import READABLE_VERSIONS, replay
 from paohuzi.engine.records import CLASSIC_FORMAT_VERSION, FORMAT_VERSION, HandRecord, MatchRecord, ReplayError
+from paohuzi.engine.verify import Verdict, verify_record
 
 __all__ = [
     "Hand",
@@ -65,6 +75,15 @@ __all__ = [
     "stack_deck",
     "seats_in_play",
     "RNG_VERSION",
+    "FAIR_RNG_VERSION",
+    "FairSeed",
+    "FairError",
+    "commitment_of",
+    "fair_shuffled",
+    "parse_client_seed",
+    "SERVER_SEED_BYTES",
+    "Verdict",
+    "verify_record",
     "FORMAT_VERSION",
     "CLASSIC_FORMAT_VERSION",
     "READABLE_VERSIONS",

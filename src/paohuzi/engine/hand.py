@@ -29,12 +29,13 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Self
 
 from paohuzi._compiled import mypyc_attr
-from paohuzi.cards import Card, NotationError, PaohuziError
+from paohuzi.cards import Card, NotationError, PaohuziError, full_deck
 from paohuzi.engine import position, turns, wins
 from paohuzi.engine.actions import Action, ActionKind, IllegalActionError
 from paohuzi.engine.claims import ClaimWindow
 from paohuzi.engine.deck import check_deck, shuffled
 from paohuzi.engine.events import Event
+from paohuzi.engine.fair import FairError, FairSeed, fair_shuffled
 from paohuzi.engine.observation import Hidden, Observation, Phase
 from paohuzi.engine.records import FORMAT_VERSION
 from paohuzi.engine.state import CARDS, CLAIM, DISCARD, SELF, EngineError, HandState, Outcome
@@ -43,6 +44,8 @@ from paohuzi.rules import RuleSet
 
 __all__ = ["Hand", "Outcome", "EngineError", "FORMAT_VERSION"]
 
+_FULL_DECK = tuple(full_deck())  # kind order: what a verifiable deal shuffles (RNG version 2)
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: X.__new__(X) without __init__, for copy
 class Hand:
@@ -50,7 +53,9 @@ class Hand:
 
     :param rules: the rule set (R8).
     :param seed: seeds the dealer draw (when ``dealer`` is None) and the shuffle (R2); None for a hand
-        dealt from ``deck`` alone (a program that shuffles itself), which then needs ``dealer`` too.
+        dealt from ``deck`` alone (a program that shuffles itself), which then needs ``dealer`` too. A
+        :class:`~paohuzi.engine.fair.FairSeed` (server seed and client seeds) deals verifiably (RNG version 2,
+        issue 32); an int deals with RNG version 1.
     :param dealer: the dealer's seat, or None to draw it from the seed.
     :param deck: a deck in deal order (see :mod:`paohuzi.engine.deck`) instead of the shuffle — for tests.
     :param double_cards: seats holding a 双倍积分卡 (R7.3): a winning holder's gain doubles (losses never do).
@@ -72,17 +77,25 @@ class Hand:
     ) -> None:
         if not isinstance(rules, RuleSet):
             raise EngineError(f"rules must be a RuleSet (see paohuzi.rules.find_preset), got {rules!r}")
-        if not (seed is None or (isinstance(seed, int) and not isinstance(seed, bool))):
-            raise EngineError(f"seed must be an int, got {seed!r}")
+        cards: Sequence[Card]
+        fair = seed if isinstance(seed, FairSeed) else None
+        int_seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+        if not (seed is None or fair is not None or int_seed is not None):
+            raise EngineError(f"seed must be an int or a FairSeed, got {seed!r}")
         n = rules.players_at_table
         if not (dealer is None or (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < n)):
             raise EngineError(f"dealer must be a seat 0–{n - 1}, got {dealer!r}")
-        if seed is None:
+        if fair is not None:  # RNG version 2 (issue 32): the deck from the server seed and the client seeds
+            try:
+                dealer, cards = fair_shuffled(fair, n, dealer, _FULL_DECK)
+            except FairError as exc:
+                raise EngineError(str(exc)) from None
+        elif int_seed is None:
             if dealer is None or deck is None:
                 raise EngineError("a hand without a seed needs the dealer and the deck (R2)")
-            cards: Sequence[Card] = ()
+            cards = ()
         else:
-            dealer, cards = shuffled(seed, n, dealer)
+            dealer, cards = shuffled(int_seed, n, dealer)
         if deck is not None:
             try:
                 cards = check_deck(deck)
@@ -93,7 +106,8 @@ class Hand:
             raise EngineError(f"double_cards must be seats 0–{n - 1}, got {sorted(doubles)!r}")
         if isinstance(drawn_before, bool) or not isinstance(drawn_before, int) or drawn_before < 0:
             raise EngineError(f"drawn_before (荒庄 in a row, R9.1 黄番) must be a number ≥ 0, got {drawn_before!r}")
-        st = self._st = HandState(rules, seed, dealer, cards, doubles, ClaimWindow(), stacked=deck is not None)
+        st = self._st = HandState(rules, int_seed, dealer, cards, doubles, ClaimWindow(), stacked=deck is not None)
+        st.fair = fair
         st.drawn_before = drawn_before  # before the deal: a dealt 天胡 is scored at once
         turns.start(st)
 
@@ -143,8 +157,14 @@ class Hand:
 
     @property
     def seed(self) -> int | None:
-        """The seed of the deal (0 for a hand set up by :meth:`from_position`), or None."""
+        """The seed of the deal (0 for a hand set up by :meth:`from_position`), or None (a verifiable deal:
+        :attr:`fair`)."""
         return self._st.seed
+
+    @property
+    def fair(self) -> FairSeed | None:
+        """The server and client seeds of a verifiable deal (RNG version 2, issue 32), or None."""
+        return self._st.fair
 
     @property
     def dealer(self) -> int:

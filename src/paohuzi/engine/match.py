@@ -36,6 +36,7 @@ from typing import Any
 from paohuzi.cards import PaohuziError
 from paohuzi.engine.actions import Action
 from paohuzi.engine.events import Event
+from paohuzi.engine.fair import FairError, FairSeed
 from paohuzi.engine.hand import Hand, Outcome
 from paohuzi.engine.observation import OutcomeKind
 from paohuzi.engine.records import HandRecord, MatchRecord, ReplayError, format_version
@@ -76,6 +77,8 @@ class Match:
         that :meth:`next_hand` is not given its own.
     :param owner: the seat of the room's creator; required under ``first_dealer`` ``owner`` (R8.1), where
         that seat deals the first hand.
+    :param fair: deal the first hand verifiably from these seeds (RNG version 2, issue 32); its dealer draw
+        (R2 定庄) is then the fair one's too, unless the owner deals (R8.1). None: RNG version 1.
     :raises MatchError: for bad arguments.
     """
 
@@ -88,6 +91,7 @@ class Match:
         *,
         double_cards: frozenset[int] | tuple[int, ...] = (),
         owner: int | None = None,
+        fair: FairSeed | None = None,
     ) -> None:
         if not isinstance(rules, RuleSet):
             raise MatchError(f"rules must be a RuleSet, got {rules!r}")
@@ -132,7 +136,8 @@ class Match:
         self._draws_in_row = 0
         self._drawn_before = 0  # R9.1 黄番: 荒庄 in a row just before the next hand
         self._booked = False
-        self.hand: Hand = self._new_hand()
+        # a fair first hand draws its own dealer (R2 定庄, verifiable) unless the owner deals (R8.1)
+        self.hand: Hand = self._new_hand(fair=fair, draw=rules.first_dealer != "owner")
 
     # -- playing --------------------------------------------------------------------------------
 
@@ -180,10 +185,10 @@ class Match:
         self._book()
         return events
 
-    def next_hand(self, double_cards: Iterable[int] | None = None) -> Hand:
+    def next_hand(self, double_cards: Iterable[int] | None = None, fair: FairSeed | None = None) -> Hand:
         """Start the next hand (R2 dealer rule). ``double_cards``: the seats holding a 双倍积分卡 (R7.3) in
         this hand (a card is active for some time, so it may differ from hand to hand); None: the match's
-        ``double_cards``.
+        ``double_cards``. ``fair``: deal it verifiably from these seeds (RNG version 2, issue 32).
 
         :raises MatchError: if the current hand is not over or the match is over.
         """
@@ -203,7 +208,7 @@ class Match:
             if self._draws_in_row >= 3:
                 self.dealer = (self.dealer + 1) % self.players
                 self._draws_in_row = 0
-        self.hand = self._new_hand(self.double_cards if double_cards is None else frozenset(double_cards))
+        self.hand = self._new_hand(self.double_cards if double_cards is None else frozenset(double_cards), fair)
         return self.hand
 
     def leave(self, seat: int) -> list[Event]:
@@ -290,12 +295,24 @@ class Match:
 
     # -- internals ------------------------------------------------------------------------------
 
-    def _new_hand(self, double_cards: frozenset[int] | None = None) -> Hand:
-        seed = self._rng.getrandbits(63)
+    def _new_hand(
+        self, double_cards: frozenset[int] | None = None, fair: FairSeed | None = None, draw: bool = False
+    ) -> Hand:
+        seed = self._rng.getrandbits(63)  # drawn for a fair hand too: later hands' seeds stay the same
+        #: the current hand's seed from the match seed: its deal's for RNG version 1; for a fair hand (RNG
+        #: version 2) not used to deal, a secret a server may key the hand on (its replay code)
+        self.hand_seed = seed
         cards = self.double_cards if double_cards is None else double_cards
         # R9.1 黄番 is a R9 family's: a classic family's hand is given 0 (its records and frames stay as they were)
         drawn = self._drawn_before if self.rules.family != "classic" else 0
-        hand = Hand(self.rules, seed, self.dealer, double_cards=cards, drawn_before=drawn)
+        if fair is not None and not isinstance(fair, FairSeed):
+            raise MatchError(f"fair must be a FairSeed, got {fair!r}")
+        dealer = None if fair is not None and draw else self.dealer
+        try:
+            hand = Hand(self.rules, seed if fair is None else fair, dealer, double_cards=cards, drawn_before=drawn)
+        except PaohuziError as exc:
+            raise MatchError(str(exc)) from None
+        self.dealer = hand.dealer
         self._booked = False
         self.hand = hand
         self._book()  # a dealt 天胡 ends the hand at once
@@ -324,6 +341,7 @@ def replay_match(record: dict[str, Any] | MatchRecord) -> Match:
             record = MatchRecord.from_dict(record)
         except ReplayError as exc:
             raise MatchError(str(exc)) from None
+    fairs = [_fair_of(i, rec) for i, rec in enumerate(record.records)]
     match = Match(
         RuleSet.from_dict(dict(record.rules)),
         record.seed,
@@ -331,10 +349,11 @@ def replay_match(record: dict[str, Any] | MatchRecord) -> Match:
         record.hands,
         double_cards=record.double_cards,
         owner=record.owner,
+        fair=fairs[0] if fairs else None,
     )
     for i, rec in enumerate(record.records):
         if i:  # each hand's own 双倍积分卡 (a hand's record lists them only if any)
-            match.next_hand(rec.double_cards)
+            match.next_hand(rec.double_cards, fairs[i])
         if rec.seed != match.hand.seed or rec.dealer != match.hand.dealer:
             raise MatchError(f"hand {i + 1}: seed/dealer differ from the record")
         # R9.1 黄番: a R9 family's full hand record says how many (0 when it has no drawn_before); a hand
@@ -355,3 +374,13 @@ def replay_match(record: dict[str, Any] | MatchRecord) -> Match:
     if record.dissolved and not match.dissolved:
         match.dissolve()
     return match
+
+
+def _fair_of(i: int, rec: HandRecord) -> FairSeed | None:
+    """A hand record's fair seeds (RNG version 2), or None for a hand dealt from its seed."""
+    if rec.fair is None:
+        return None
+    try:
+        return FairSeed.from_dict(rec.fair)
+    except FairError as exc:
+        raise MatchError(f"hand {i + 1}: {exc}") from None

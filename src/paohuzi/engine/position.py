@@ -14,6 +14,7 @@ from paohuzi.engine.claims import WAITING, ClaimWindow
 from paohuzi.engine.deck import RNG_VERSION, seats_in_play
 from paohuzi.engine.events import CARD_TEXT as _TEXT
 from paohuzi.engine.events import jsonable
+from paohuzi.engine.fair import FAIR_RNG_VERSION
 from paohuzi.engine.observation import ChouKinds, Hidden, Observation, Pending, Phase, RowCard, row_card
 from paohuzi.engine.records import HandRecord, format_version
 from paohuzi.engine.seat import _WEI, SAME, sorted_cards
@@ -27,12 +28,14 @@ def record(st: HandState) -> HandRecord:
     if st.positioned:
         raise EngineError("a hand built from a position (Hand.from_position) has no deal to record")
     seeded = not st.stacked and st.seed is not None
+    fair = st.fair if not st.stacked else None  # a verifiable deal (RNG version 2): its seeds, revealed
     family = st.rules.family
     return HandRecord(
         dealer=st.dealer,
         actions=tuple(st.action_texts()),
         seed=st.seed if seeded else None,
-        rng_version=RNG_VERSION if seeded else None,
+        rng_version=RNG_VERSION if seeded else FAIR_RNG_VERSION if fair is not None else None,
+        fair=fair.to_dict() if fair is not None else None,
         rules=st.rules.to_dict(),
         dealt=dealt(st),
         double_cards=tuple(sorted(st.double_cards)),

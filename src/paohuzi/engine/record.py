@@ -25,6 +25,7 @@ from typing import Any
 
 from paohuzi.cards import PaohuziError
 from paohuzi.engine.deck import RNG_VERSION, seats_in_play
+from paohuzi.engine.fair import FAIR_RNG_VERSION, FairError, FairSeed
 from paohuzi.engine.hand import Hand
 from paohuzi.engine.records import CLASSIC_FORMAT_VERSION, FORMAT_VERSION, HandRecord, ReplayError
 from paohuzi.rules import RuleSet
@@ -75,11 +76,17 @@ def _check_header(record: Any) -> tuple[int, bool]:
     for key in required:
         if key not in record:
             raise ReplayError(f"record has no {key!r}")
-    seeded = "seed" in record
+    seeded = "seed" in record or "fair" in record
     if seeded or "rng_version" in record:
         rng = record.get("rng_version")
-        if rng != RNG_VERSION:
-            raise ReplayError(f"record made with rng_version {rng!r}; this engine shuffles with {RNG_VERSION}")
+        want = FAIR_RNG_VERSION if "fair" in record else RNG_VERSION
+        if rng != want:
+            raise ReplayError(
+                f"record made with rng_version {rng!r}; this engine shuffles a "
+                f"{'fair' if want == FAIR_RNG_VERSION else 'seed'} with {want}"
+            )
+        if "fair" in record and "seed" in record:
+            raise ReplayError("a record is dealt from a seed (rng_version 1) or from fair seeds (2), not both")
     return version, seeded
 
 
@@ -96,7 +103,7 @@ def _dealt_hand(record: dict[str, Any], version: int, seeded: bool) -> Hand:
             deck = _deck_of(record["dealt"], rules, record["dealer"])
         hand = Hand(
             rules,
-            record["seed"] if seeded else None,
+            _seed_of(record) if seeded else None,
             record["dealer"],
             deck=deck,
             double_cards=record.get("double_cards", ()),
@@ -105,11 +112,28 @@ def _dealt_hand(record: dict[str, Any], version: int, seeded: bool) -> Hand:
     except PaohuziError as exc:
         raise ReplayError(f"bad record: {exc}") from exc
     if version != 1 and hand.dealt() != record["dealt"]:
+        what = "the fair seeds deal" if "fair" in record else f"seed {record.get('seed')!r} deals"
         raise ReplayError(
-            f"the recorded deal is not what seed {record.get('seed')!r} deals (rng_version {RNG_VERSION}, "
+            f"the recorded deal is not what {what} (rng_version {record.get('rng_version')}, "
             f"dealer {record['dealer']}): {_first_difference(hand.dealt(), record['dealt'])}"
         )
     return hand
+
+
+def _seed_of(record: dict[str, Any]) -> int | FairSeed:
+    """The record's seed (RNG version 1) or fair seeds (RNG version 2, issue 32; the commitment checked)."""
+    if "fair" not in record:
+        return record["seed"]  # type: ignore[no-any-return]
+    try:
+        fair = FairSeed.from_dict(record["fair"])
+    except FairError as exc:
+        raise ReplayError(str(exc)) from None
+    if record["fair"].get("commitment") != fair.commitment:
+        raise ReplayError(
+            f"the server seed does not match the commitment: SHA-256(server_seed) is {fair.commitment}, "
+            f"the record's commitment is {record['fair'].get('commitment')!r}"
+        )
+    return fair
 
 
 def _play(hand: Hand, actions: Any, upto: int | None) -> None:

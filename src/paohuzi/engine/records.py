@@ -56,7 +56,9 @@ class HandRecord:
 
     :ivar dealer: the dealer's seat.
     :ivar actions: every action as (seat, text); ``leave`` for 逃跑.
-    :ivar seed: the hand's seed, when the deal came from it (then ``rng_version`` too).
+    :ivar seed: the hand's seed, when the deal came from it (then ``rng_version`` 1 too).
+    :ivar fair: a verifiable deal's seeds (``rng_version`` 2, issue 32): ``{"commitment", "server_seed",
+        "client_seeds"}`` (:meth:`paohuzi.engine.fair.FairSeed.to_dict`); written only for such a hand.
     :ivar rules: :meth:`paohuzi.rules.RuleSet.to_dict`.
     :ivar dealt: :meth:`paohuzi.engine.Hand.dealt` (format 2).
     :ivar deck: the stacked deck of a format 1 record.
@@ -73,6 +75,7 @@ class HandRecord:
     actions: Actions = ()
     seed: int | None = None
     rng_version: int | None = None
+    fair: Mapping[str, Any] | None = None
     rules: Mapping[str, Any] | None = None
     dealt: Mapping[str, Any] | None = None
     deck: tuple[Any, ...] | None = None
@@ -95,6 +98,8 @@ class HandRecord:
             rec["seed"] = self.seed
         if self.rng_version is not None:
             rec["rng_version"] = self.rng_version
+        if self.fair is not None:
+            rec["fair"] = dict(self.fair)
         rec["dealer"] = self.dealer
         if self.dealt is not None:
             rec["dealt"] = dict(self.dealt)
@@ -129,6 +134,7 @@ class HandRecord:
             actions=_actions(data.get("actions")),
             seed=seed,
             rng_version=_optional(data, "rng_version", int),
+            fair=_optional(data, "fair", dict),
             rules=_optional(data, "rules", dict),
             dealt=_optional(data, "dealt", dict),
             deck=tuple(deck) if isinstance(deck, list) else None,

@@ -21,6 +21,7 @@ from paohuzi.engine import scoring_bridge
 from paohuzi.engine.actions import Action
 from paohuzi.engine.deck import seats_in_play
 from paohuzi.engine.events import Event, jsonable
+from paohuzi.engine.fair import FairSeed
 from paohuzi.engine.observation import OutcomeKind, Phase, WinHow
 from paohuzi.engine.seat import Seat
 from paohuzi.rules import RuleSet
@@ -131,6 +132,7 @@ class HandState:
     __slots__ = (
         "rules",
         "seed",
+        "fair",
         "dealer",
         "sitting_out",
         "seats",
@@ -180,6 +182,7 @@ class HandState:
         n = rules.players_at_table
         self.rules = rules
         self.seed = seed
+        self.fair: FairSeed | None = None  # a verifiable deal's seeds (RNG version 2), set by Hand
         self.dealer = dealer
         self.seats = seats_in_play(rules, dealer)
         self.sitting_out: int | None = (dealer + 2) % 4 if rules.four_players else None
@@ -219,6 +222,7 @@ class HandState:
         new = HandState.__new__(HandState)
         new.rules = self.rules
         new.seed = self.seed
+        new.fair = self.fair
         new.dealer = self.dealer
         new.seats = self.seats
         new.sitting_out = self.sitting_out

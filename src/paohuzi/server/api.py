@@ -16,7 +16,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from paohuzi import __version__
 from paohuzi.bots import levels
-from paohuzi.engine import Hand
+from paohuzi.engine import replay
 from paohuzi.rules import RuleSet, family_options, find_preset, preset_names
 from paohuzi.server import economy, profile_store, store
 from paohuzi.server import protocol as p
@@ -515,13 +515,7 @@ async def _replay_data(found: store.Replay, steps: bool) -> ReplayAnswer:
 def replay_steps(record: dict[str, Any]) -> list[ReplayStep]:
     """Each step of a finished hand, with every seat's view and the full view (the hand is over, so
     nothing is hidden any more, R5)."""
-    hand = Hand(
-        RuleSet.from_dict(record["rules"]),
-        record["seed"],
-        record["dealer"],
-        deck=record.get("deck"),
-        double_cards=record.get("double_cards", ()),
-    )
+    hand = replay(record, upto=0)  # dealt as recorded: from its seed, or its fair seeds (issue 32)
     seats = range(hand.table_size)
 
     def step(seat: int | None, action: str | None) -> ReplayStep:

@@ -84,6 +84,8 @@ class Settings:
     :ivar lease_ms: a room lease's time to live in the shared mode: a process that dies (``kill -9``) has
         its rooms taken over by the others after this (renewed every third of it).
     :ivar double_card_seconds: how long an activated 双倍积分卡 lasts (wall-clock; R7.3, issue 13 §3).
+    :ivar seed_wait: 可验证发牌 (issue 32): how long a deal waits, after ``deal_commit``, for the client seeds
+        of the players online; a seat that sent none by then is dealt with the empty seed.
     :ivar testing: TESTING ONLY (``PAOHUZI_TESTING=1``): allows ``test_match_seed``; never set it in production.
     :ivar test_match_seed: TESTING ONLY: every match is dealt from this seed (the same deal every time), so a
         browser test can script a known win (docs/server.md). -1 (the default): a secret random seed per
@@ -136,6 +138,7 @@ class Settings:
     login_fail_rate: float = 1 / 60
     login_fail_burst: int = 5
     double_card_seconds: float = 3600.0
+    seed_wait: float = 1.5
     testing: bool = False
     test_match_seed: int = -1
 

@@ -22,6 +22,7 @@ __all__ = [
     "ClubGoneFrame",
     "ClubTable",
     "ClubTablesFrame",
+    "DealCommitFrame",
     "Delivery",
     "ErrorFrame",
     "Frame",
@@ -47,6 +48,7 @@ __all__ = [
     "WelcomeFrame",
     "club_gone",
     "club_tables",
+    "deal_commit",
     "error",
     "game",
     "hand_over",
@@ -211,6 +213,14 @@ class GameFrame(TypedDict):
     scores: list[int]
     auto: list[bool]
     over: bool
+    deal: NotRequired[dict[str, object]]  # 可验证发牌 (issue 32): rng_version, commitment, no_seed
+
+
+class DealCommitFrame(TypedDict):
+    type: Literal["deal_commit"]
+    number: int
+    commitment: str
+    seconds: float
 
 
 class UpdateFrame(TypedDict):
@@ -237,6 +247,7 @@ class HandOverFrame(TypedDict):
     view: View
     replay: str
     replay_code: str
+    deal: NotRequired[dict[str, object]]  # 可验证发牌 (issue 32): the seeds revealed and the dealt cards
 
 
 class MatchOverFrame(TypedDict):
@@ -343,6 +354,7 @@ class ErrorFrame(TypedDict):
 Frame = (
     WelcomeFrame
     | RoomFrame
+    | DealCommitFrame
     | GameFrame
     | UpdateFrame
     | HandOverFrame
@@ -381,9 +393,10 @@ def game(  # noqa: PLR0913 (keyword-only builder, one parameter per field of the
     scores: list[int],
     auto: list[bool],
     over: bool,
+    deal: dict[str, object] | None = None,
 ) -> GameFrame:
     """``game``: the full snapshot of the hand for one seat."""
-    return {
+    frame: GameFrame = {
         "type": "game",
         "match": match,
         "hand": hand,
@@ -398,6 +411,14 @@ def game(  # noqa: PLR0913 (keyword-only builder, one parameter per field of the
         "auto": auto,
         "over": over,
     }
+    if deal is not None:
+        frame["deal"] = deal
+    return frame
+
+
+def deal_commit(number: int, commitment: str, seconds: float) -> DealCommitFrame:
+    """``deal_commit`` (issue 32): SHA-256 of hand ``number``'s server seed, before its deal; answer ``seed``."""
+    return {"type": "deal_commit", "number": number, "commitment": commitment, "seconds": seconds}
 
 
 def update(
@@ -438,8 +459,9 @@ def hand_over(  # noqa: PLR0913 (keyword-only builder, one parameter per field o
     code: str,
     beans: list[int] | None = None,
     double_cards: list[int] | None = None,
+    deal: dict[str, object] | None = None,
 ) -> HandOverFrame:
-    return {
+    frame: HandOverFrame = {
         "type": "hand_over",
         "hand": hand,
         "number": number,
@@ -452,6 +474,9 @@ def hand_over(  # noqa: PLR0913 (keyword-only builder, one parameter per field o
         "replay": f"/api/replays/{hand}",
         "replay_code": code,  # the hand's replay code (issue 12 item 4): anyone holding it may watch
     }
+    if deal is not None:
+        frame["deal"] = deal
+    return frame
 
 
 def match_over(

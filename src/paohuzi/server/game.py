@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 from paohuzi.engine import Action, Hand, HandRecord, IllegalActionError, Match, MatchRecord, Observation, replay_match
 from paohuzi.rules import RuleSet
 from paohuzi.scoring import scored_waits, waits_to_dicts
-from paohuzi.server import double_cards, frames, ledger_store, store
+from paohuzi.server import double_cards, fair_deal, frames, ledger_store, store
 from paohuzi.server.crash import crash_point
 from paohuzi.server.frames import GameFrame, MatchInfo, MessageId, RoomError, WaitInfo
 from paohuzi.server.logs import log
@@ -59,6 +59,7 @@ class Table(Protocol):
     owner_id: int | None
     lock: asyncio.Lock
     match: Game | None
+    deal_seeds: fair_deal.DealSeeds | None  # 可验证发牌: the deal being prepared (issue 32)
 
     def broadcast_room(self) -> None:
         """Send every seated player the room's state."""
@@ -153,8 +154,8 @@ class Game:
         # R8.1 坐庄 ``owner``: the owner's seat deals the first hand (a quick-play table's player sits at 0)
         owner = next((s.index for s in table.seats if s.player_id is not None and s.player_id == table.owner_id), 0)
         cards = await active_cards(services, lineup)
-        hands = table.options.hands
-        engine = Match(rules, seed, players=len(table.seats), hands=hands, owner=owner, double_cards=tuple(cards))
+        hands, fair = table.options.hands, await fair_deal.first_deal(table, services)  # 可验证发牌 (issue 32)
+        engine = Match(rules, seed, len(table.seats), hands, owner=owner, double_cards=tuple(cards), fair=fair)
         match_id = await services.db.run(store.create_match(table.id, seed, rules, engine.hands, lineup))
         return cls(table, services, match_id, engine, lineup)
 
@@ -176,7 +177,8 @@ class Game:
                     # store.create_hand always stores the dealer; -1 (none stored) fails replay_match's check
                     dealer=h.dealer if h.dealer is not None else -1,
                     actions=tuple(h.actions),
-                    seed=h.seed,
+                    seed=h.seed if h.fair is None else None,  # a verifiable deal: its seeds (issue 32)
+                    fair=h.fair,
                     double_cards=tuple(h.double_cards),
                     format_version=None,
                 )
@@ -188,7 +190,11 @@ class Game:
     async def carry_on(self, data: store.StoredMatch) -> None:
         """Go on from where the stored match stopped. Every seat gets its full time again
         (docs/protocol.md §3.4)."""
-        if not data.hands:  # stopped before the first hand was stored
+        if not data.hands:  # stopped before the first hand was stored: dealt again, verifiably (issue 32)
+            m, fair = self.engine, await fair_deal.first_deal(self.table, self.services)
+            if fair is not None:
+                doubled, owner = m.double_cards, m.owner
+                self.engine = Match(m.rules, m.seed, m.players, m.hands, double_cards=doubled, owner=owner, fair=fair)
             await self.begin_hand()
             return
         last = data.hands[-1]
@@ -202,7 +208,8 @@ class Game:
         elif engine.over:
             await self.finish_match()
         else:
-            engine.next_hand(await active_cards(self.services, self.lineup))
+            cards = await active_cards(self.services, self.lineup)
+            engine.next_hand(cards, await fair_deal.collect(self.table, self.services, self.number + 1))
             self.number += 1
             await self.begin_hand()
 
@@ -211,6 +218,9 @@ class Game:
     @property
     def hand(self) -> Hand:
         return self.engine.hand
+
+    def _humans(self) -> list[bool]:
+        return [s.player_id is not None for s in self.lineup]
 
     def info(self) -> MatchInfo:
         """The match as RoomState shows it (docs/protocol.md §2)."""
@@ -245,6 +255,7 @@ class Game:
             scores=list(self.engine.totals),
             auto=[s.auto for s in self.table.seats],
             over=hand.over,
+            deal=fair_deal.deal_info(hand, self._humans()),
         )
 
     def waits(self, seat: int) -> list[WaitInfo]:
@@ -452,10 +463,11 @@ class Game:
 
     async def begin_hand(self) -> None:
         hand = self.hand
-        assert hand.seed is not None  # a Match deals every hand from a seed
+        fair = hand.fair.to_dict() if hand.fair is not None else None  # issue 32: kept to deal it again
         self.hand_id = await self.services.db.run(
             store.create_hand(
-                self.id, self.number, hand.seed, hand.dealer, self.table.rules, sorted(hand.double_cards)
+                self.id, self.number, self.engine.hand_seed, hand.dealer, self.table.rules, sorted(hand.double_cards),
+                fair,
             )
         )
         self.seq = len(hand.actions)
@@ -510,8 +522,8 @@ class Game:
             winner=outcome.winner,
             points=outcome.points,
         )
-        assert hand.seed is not None  # a Match deals every hand from a seed
-        code = store.replay_code(self.hand_id, hand.seed)
+        code = store.replay_code(self.hand_id, self.engine.hand_seed)
+        deal = fair_deal.reveal(hand, self._humans())  # 可验证发牌: the seeds, now that the hand is over
         for seat in self.table.seats:
             if seat.player_id is not None:
                 frame = frames.hand_over(
@@ -524,6 +536,7 @@ class Game:
                     double_cards=sorted(hand.double_cards),
                     view=hand.observation(seat.index),
                     code=code,
+                    deal=deal,
                 )
                 self.services.delivery.send(seat.player_id, frame)
         if self.engine.over:
@@ -538,7 +551,8 @@ class Game:
             engine = self.engine
             if self.table.match is not self or self.finished or not engine.hand.over or engine.over:
                 return
-            engine.next_hand(await active_cards(self.services, self.lineup))
+            cards = await active_cards(self.services, self.lineup)
+            engine.next_hand(cards, await fair_deal.collect(self.table, self.services, self.number + 1))
             self.number += 1
             await self.begin_hand()
 

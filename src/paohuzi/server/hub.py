@@ -496,8 +496,7 @@ class Hub:
         self.elsewhere.detached(player_id)
 
     async def handle(self, conn: Connection, msg: p.ClientMessage, text: str | None = None) -> None:
-        """One validated frame (``text`` as received) from an attached connection. :raises RoomError: to be
-        sent as ``error``."""
+        """One validated frame (``text``: as received) of an attached connection. :raises RoomError: sent."""
         assert conn.player_id is not None
         player_id = conn.player_id
         if (
@@ -509,8 +508,7 @@ class Hub:
         await self.handle_player(player_id, msg)
 
     async def handle_player(self, player_id: int, msg: p.ClientMessage) -> None:
-        """One validated frame of the player's, for this process (its websocket here, or relayed to this
-        room's owner)."""
+        """A validated frame of the player's for this process (its websocket here, or relayed by the edge)."""
         match msg:
             case p.Ping():
                 self.delivery.send(player_id, frames.pong(msg.id, _now_ms()))
@@ -567,6 +565,8 @@ class Hub:
                 await room.vote_dissolution(player_id, msg.agree)
             case p.Hint():
                 await send_hint(room, player_id, msg.id)
+            case p.Seed():  # 可验证发牌 (issue 32): taken without the room's lock, which the deal holds
+                room.client_seed(player_id, msg.commitment, msg.seed)
 
     # ---- life cycle --------------------------------------------------------------------------------
 

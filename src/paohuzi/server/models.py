@@ -176,9 +176,12 @@ class HandRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"))
     number: Mapped[int] = mapped_column(Integer)  # 1-based within the match
-    seed: Mapped[int] = mapped_column(BigInteger)
+    seed: Mapped[int] = mapped_column(BigInteger)  # rng_version 1: deals it; with ``fair``: keys its replay code
     dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # 可验证发牌 (issue 32): the seeds of a verifiable deal (FairSeed.to_dict: the server seed is secret
+    # until the hand is over); None for a hand dealt from ``seed``
+    fair: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     status: Mapped[str] = mapped_column(String(16), default="playing")  # playing | finished | aborted
     double_cards: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)  # seats with an active card
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)

@@ -64,7 +64,7 @@ __all__ = [
     "ROOM_BOUNDS",
 ]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: verifiable deals (issue 32): deal_commit, seed, game.deal, hand_over.deal
 
 MessageId = Annotated[str, StringConstraints(max_length=64)] | Annotated[int, Field(ge=-(2**53), le=2**53)]
 
@@ -217,6 +217,14 @@ class QueueLeave(_Message):
     type: Literal["queue_leave"]
 
 
+class Seed(_Message):
+    """可验证发牌 (issue 32): this seat's client seed for the deal whose ``deal_commit`` it answers."""
+
+    type: Literal["seed"]
+    commitment: Annotated[str, StringConstraints(min_length=64, max_length=64)]
+    seed: Annotated[str, StringConstraints(min_length=2, max_length=64)]
+
+
 class Hint(_Message):
     """提示 (issue #16): the suggested move and the 听牌 of each discard, for your seat."""
 
@@ -248,6 +256,7 @@ ClientMessage = Annotated[
     | GiveOwner
     | AddBot
     | Hint
+    | Seed
     | QueueJoin
     | QueueLeave
     | ClubWatch,
@@ -258,7 +267,7 @@ MESSAGE_TYPES = (
     *("act", "add_bot", "auto", "chat", "club_watch", "dissolve", "dissolve_vote", "dissolve_withdraw"),
     *("give_owner", "hello"),
     *("hint", "kick"),
-    *("leave", "ping", "queue_join", "queue_leave", "ready", "rematch", "start", "sync"),
+    *("leave", "ping", "queue_join", "queue_leave", "ready", "rematch", "seed", "start", "sync"),
 )
 
 

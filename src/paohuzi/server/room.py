@@ -14,8 +14,9 @@ import time
 from collections.abc import Awaitable, Callable
 
 from paohuzi.engine import Action, IllegalActionError
-from paohuzi.server import frames, store
+from paohuzi.server import fair_deal, frames, store
 from paohuzi.server.dissolve import DissolutionVotes
+from paohuzi.server.fair_deal import DealSeeds
 from paohuzi.server.frames import MessageId, RoomError, RoomState, SeatInfo
 from paohuzi.server.game import Game
 from paohuzi.server.logs import log
@@ -58,6 +59,7 @@ class Room:
         self.seats = seats
         self.status = status
         self.match: Game | None = None
+        self.deal_seeds: DealSeeds | None = None  # 可验证发牌: the deal being prepared (server/fair_deal.py)
         self.lock = asyncio.Lock()
         self.idle_since = time.monotonic()
         self.last_chat: dict[int, float] = {}  # player id → when its last quick-chat phrase went out
@@ -123,6 +125,8 @@ class Room:
 
     def broadcast_room(self) -> None:
         self._ready_clocks()  # every change of seats, ready or owner is broadcast: the clocks follow it
+        if not self.playing:  # 可验证发牌: the next match's first deal is committed to before it starts
+            fair_deal.announce(self, self.services)
         frame = frames.room(self.state())
         for pid in self.humans():
             self.services.delivery.send(pid, frame)
@@ -418,6 +422,8 @@ class Room:
         self.idle_since = time.monotonic()
         if seat.auto and seat.auto_reason in ("offline", "timeout"):
             self._auto_off(seat)
+        if self.deal_seeds is not None:
+            self.deal_seeds.forget_told(seat.index)  # a reload: the new page is told the commitment again
         self.broadcast_room()
         self._send_snapshot(player_id)
 
@@ -492,6 +498,14 @@ class Room:
                 raise RoomError("illegal_action", exc.reason) from None
             if was_auto:
                 self.broadcast_room()
+
+    def client_seed(self, player_id: int, commitment: str, seed: str) -> None:
+        """``seed`` (issue 32): the player's client seed for the deal being prepared. Not under the lock: the
+        deal waits for it holding the lock."""
+        seat = self._seated(player_id)
+        if self.deal_seeds is None:
+            raise RoomError("stale_seed", "no deal is being prepared (the client seed came too late)")
+        self.deal_seeds.offer(seat.index, player_id, commitment, seed)
 
     def cancel_decisions(self) -> None:
         """Stop every turn timer and bot turn (the room closes, or the server stops)."""

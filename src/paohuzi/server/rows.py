@@ -164,6 +164,7 @@ class StoredHand:
     status: str
     actions: list[tuple[int, str]]
     double_cards: list[int] = field(default_factory=list)  # seats whose 双倍积分卡 was active (R7.3)
+    fair: dict[str, Any] | None = None  # 可验证发牌 (issue 32): the deal's seeds; None: dealt from ``seed``
 
 
 class DissolutionData(TypedDict):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar, cast
 
@@ -261,7 +261,7 @@ def _match_on(s: Session, room_id: int) -> StoredMatch | None:
                 dealer=hand.dealer,
                 status=hand.status,
                 actions=[(a.seat, a.action) for a in actions],
-                double_cards=[int(x) for x in hand.double_cards or ()],
+                double_cards=[int(x) for x in hand.double_cards or ()], fair=hand.fair,  # issue 32
             )
         )
     return StoredMatch(
@@ -314,10 +314,11 @@ def create_match(
     return job
 
 
-def create_hand(
-    match_id: int, number: int, seed: int, dealer: int, rules: RuleSet, double_cards: Sequence[int] = ()
+def create_hand(  # noqa: PLR0913 (one parameter per column)
+    match_id: int, number: int, seed: int, dealer: int, rules: RuleSet, double_cards: Sequence[int] = (),
+    fair: Mapping[str, object] | None = None,
 ) -> Job[int]:
-    """A hand dealt; ``double_cards``: the seats whose 双倍积分卡 was active as it started (R7.3)."""
+    """A hand dealt; ``double_cards``: seats with an active 双倍积分卡 (R7.3); ``fair``: its seeds (issue 32)."""
 
     def job(s: Session) -> int:
         h = HandRow(
@@ -328,6 +329,7 @@ def create_hand(
             rules=rules.to_dict(),
             status="playing",
             double_cards=sorted(double_cards) or None,
+            fair=dict(fair) if fair is not None else None,
         )
         s.add(h)
         s.flush()

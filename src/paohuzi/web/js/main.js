@@ -9,6 +9,7 @@
 import { httpActions } from "./actions.js";
 import { ensureGuest } from "./api.js";
 import { dissolutionEnded } from "./dissolve.js";
+import { watchDeal } from "./fair_ui.js";
 import { h, keepClicksAcrossRedraws, mount, toast } from "./dom.js";
 import { errorText, lang, loadStrings, setLang, t } from "./i18n.js";
 import { GameSocket } from "./net.js";
@@ -56,6 +57,7 @@ window.paohuzi = app; // for debugging in the console, and the browser tests
 // ---- frames ------------------------------------------------------------------------------------------
 
 function onFrame(frame) {
+  watchDeal(app, frame, state); // 可验证发牌 (issue 32): seeds sent, deals checked
   if (frame.type === "welcome" && state.clubWatch) app.socket.send({ type: "club_watch", club: state.clubWatch }); // again after a reconnect
   const { state: next, effects } = reduce(state, frame, performance.now());
   const changed = next !== state;

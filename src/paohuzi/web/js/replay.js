@@ -11,6 +11,8 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { nameEl, renderTable, seatName } from "./table.js";
 import { cardEl } from "./cards.js";
+import { dealOfRecord } from "./fair.js";
+import { check, fairBadge } from "./fair_ui.js";
 
 const REC_PREFIX = "paohuzi.rec.";
 const REC_INDEX = "paohuzi.recs";
@@ -99,7 +101,9 @@ export async function loadReplay(handId, me, code = null) {
   } catch (err) {
     server = { error: err };
   }
-  const out = { handId, server, local: null, mode: null, view: null, index: 0 };
+  const out = { handId, server, local: null, mode: null, view: null, index: 0, fair: null };
+  // 可验证发牌 (issue 32): the record's deal recomputed here from its revealed seeds
+  if (server && server.record) out.fair = await check(dealOfRecord(server.record)).catch(() => null);
   if (server && Array.isArray(server.steps) && server.steps.length) {
     out.mode = "server";
     out.steps = server.steps;
@@ -175,6 +179,7 @@ export function renderReplay(app) {
   const hand = rp.server && rp.server.hand ? rp.server.hand : null;
   const title = t("replayTitle", { n: hand ? hand.number : rp.handId });
   const head = h("header", { class: "replay-head" }, back, h("h2", {}, title), app.langButton());
+  const fair = fairBadge(rp.fair);
   if (!rp.steps || rp.mode === "none") {
     const body = h("section", { class: "card-box replay-none" }, h("p", {}, t("replayNone")));
     const record = rp.server && rp.server.record;
@@ -186,7 +191,7 @@ export function renderReplay(app) {
     if (outcome && outcome.groups) {
       body.append(h("div", { class: "arrangement" }, outcome.groups.map((gr) => h("div", { class: "grp" }, h("div", { class: "stack" }, gr.cards.map((c) => cardEl(c, { size: "sm" })))))));
     }
-    return h("div", { class: "replay-screen" }, head, body);
+    return h("div", { class: "replay-screen" }, head, fair, body);
   }
   const n = rp.steps.length;
   const i = Math.max(0, Math.min(rp.index, n - 1));
@@ -221,6 +226,7 @@ export function renderReplay(app) {
     "div",
     { class: "replay-screen" },
     head,
+    fair,
     views,
     h("div", { class: "replay-caption" }, caption(rp, i, names)),
     table,

@@ -4,6 +4,7 @@
 import { cardEl, handColumns, shownHuxi } from "./cards.js";
 import { h } from "./dom.js";
 import { settleDoubleMark } from "./double_card.js";
+import { fairBadge, verdictOf } from "./fair_ui.js";
 import { familyFormula, isFamilyOutcome, xingCardEl } from "./formula.js";
 import { mingtangText, t, tx } from "./i18n.js";
 import { renderSummary } from "./summary.js";
@@ -212,6 +213,8 @@ export function renderSettlement(frame, ctx) {
     const link = `${location.origin}${location.pathname}#/r/${frame.replay_code}`;
     sheet.append(h("p", { class: "replay-code" }, t("replayCode"), " ", h("a", { href: link, "data-testid": "replay-code" }, frame.replay_code)));
   }
+  const fair = fairBadge(verdictOf(frame.hand)); // 可验证发牌: checked in this browser (fair_ui.js)
+  if (fair) sheet.append(fair);
   if (frame.hand !== undefined && ctx.onReplay) {
     buttons.append(h("button", { class: "btn ghost", "data-action": "replay", onclick: () => ctx.onReplay(frame.hand) }, t("replay")));
   }
