@@ -40,8 +40,11 @@ PURE_TESTS := tests/analysis tests/rules tests/test_golden.py tests/test_cli_ana
 	tests/engine tests/env/test_actions.py tests/env/test_features.py tests/env/test_features_action_ids.py \
 	tests/env/test_features_reference.py tests/test_compiled.py \
 	src/paohuzi/engine src/paohuzi/env/actions.py src/paohuzi/env/features.py src/paohuzi/bots
-# pytest-xdist workers (the machine has 2 cores; `make test-fast WORKERS=3` to try more: docs/DEVELOPING.md).
+# pytest-xdist workers: 2 for `make test` (the machine's 2 cores; CI), 4 for `make test-fast`, whose first pass
+# waits on browsers and server timers more than it computes (measured quiet: 282 s with 2, 221 s with 4, and 6
+# overloaded the machine: docs/DEVELOPING.md). `make test-fast FAST_WORKERS=2` for a loaded machine.
 WORKERS ?= 2
+FAST_WORKERS ?= 4
 test: $(STAMP)
 	@.ci/need-chromium
 	$(BIN)/python -m pytest -n $(WORKERS)
@@ -65,8 +68,8 @@ PURE_BULK := tests/analysis/test_properties.py tests/analysis/test_agreement.py 
 	tests/engine/test_r4_r6_1_oracle_crosscheck.py tests/engine/test_from_position.py tests/test_cli_analyze.py
 test-fast: $(STAMP)
 	@.ci/need-chromium
-	$(BIN)/python -m pytest -n $(WORKERS) -m "not soak"
-	PAOHUZI_PURE=1 $(BIN)/python -m pytest -n $(WORKERS) -m "not soak" $(filter-out $(PURE_BULK),$(PURE_TESTS)) $(addprefix --ignore=,$(PURE_BULK))
+	$(BIN)/python -m pytest -n $(FAST_WORKERS) -m "not soak"
+	PAOHUZI_PURE=1 $(BIN)/python -m pytest -n $(FAST_WORKERS) -m "not soak" $(filter-out $(PURE_BULK),$(PURE_TESTS)) $(addprefix --ignore=,$(PURE_BULK))
 
 # ruff check and mypy --strict, as tests/test_lint.py runs them (paths not yet under the gate: PENDING there).
 lint: $(STAMP)
