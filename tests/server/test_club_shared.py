@@ -51,9 +51,12 @@ def test_a_member_on_each_process_sees_the_same_club_table_live(two: list[Server
         seen = c.expect("club_tables", where=lambda f: bool(f["tables"]))["tables"]
         assert [(t["code"], [s["player"] for s in t["seats"]]) for t in seen] == [(code, [owner.id, None, None])]
     member.api("POST", f"{base}/tables/{code}/sit")  # through b, seated at a's room
+    # seated, and 同IP across the processes (issue 31 §4): both websockets come from 127.0.0.1, one at a, one at
+    # b — each process's list flags both seats (a reads b's address from Redis, b a's), never the address
     for c in (owner, member):
-        seen = c.expect("club_tables", where=lambda f: f["tables"][0]["seats"][1]["player"] is not None)["tables"]
-        assert [s["player"] for s in seen[0]["seats"]] == [owner.id, member.id, None]
+        frame = c.expect("club_tables", where=lambda f: f["tables"][0]["same_ip"] == [0, 1])
+        assert [s["player"] for s in frame["tables"][0]["seats"]] == [owner.id, member.id, None]
+        assert "127.0.0.1" not in str(frame)
     assert member.api("GET", "/api/me")["room"]["code"] == code
     # removed on a: b stops sending it the club at its next read, and stands it up from the waiting table
     owner.api("DELETE", f"{base}/members/{member.id}")

@@ -68,6 +68,7 @@ class ClubTables:
         self.room_state = room_state  # Hub.room_state: a room here or elsewhere
         self.join_room = join_room  # Hub.join_room: the seating claim held
         self.addresses = addresses
+        self.elsewhere = ports.elsewhere  # the addresses of websockets at other processes (the shared mode)
         self.watching: dict[int, str] = {}  # player id → the club number it follows
         self.last: dict[int, Any] = {}  # player id → the last list sent (sent again only when it changed)
 
@@ -81,7 +82,11 @@ class ClubTables:
             state = await self.room_state(row.code)
             if state is None or state["status"] == "closed":
                 continue
-            out.append(self._table(row.template_id, names.get(row.template_id or 0, ""), state))
+            table = self._table(row.template_id, names.get(row.template_id or 0, ""), state)
+            table["same_ip"] = await self.same_ip(
+                [s["player"] if s["connected"] else None for s in table["seats"]]
+            )
+            out.append(table)
         today = start_of_day(datetime.now(UTC))
         finished = [m.to_dict() for m in await self.db.run(club_records.club_matches(club.id, today, 20))]
         return out, [dict(m) for m in finished]
@@ -106,15 +111,19 @@ class ClubTables:
             "seats": seats,
             "hand_no": match["hand_no"] if on and match is not None else None,
             "hands": state["options"]["hands"],
-            "same_ip": self.same_ip([s["player"] for s in seats]),
+            "same_ip": [],  # filled by tables()
         }
 
-    def same_ip(self, players: list[int | None]) -> list[int]:
-        """同IP (issue 31 §4): the seats whose players' websockets (those in this process) share an address
-        with another seat's. Only the seats are told, never the address."""
+    async def same_ip(self, players: list[int | None]) -> list[int]:
+        """同IP (issue 31 §4): the seats whose players' websockets share an address with another seat's —
+        this process's, then (the shared mode) those at the others. Only the seats are told, never the
+        address. ``players``: by seat, None for a free or disconnected seat."""
+        here = {pid: a for pid in players if pid is not None and (a := self.addresses(pid)) is not None}
+        rest = [pid for pid in players if pid is not None and pid not in here]
+        found = here | (await self.elsewhere.addresses(rest) if rest else {})
         seen: dict[str, list[int]] = {}
         for seat, pid in enumerate(players):
-            addr = self.addresses(pid) if pid is not None else None
+            addr = found.get(pid) if pid is not None else None
             if addr is not None:
                 seen.setdefault(addr, []).append(seat)
         return sorted(s for seats in seen.values() if len(seats) > 1 for s in seats)

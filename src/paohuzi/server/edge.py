@@ -68,6 +68,7 @@ class Edge:
     ) -> None:
         self.me = me
         self.presence = presence  # player id → the process holding the player's websocket (a Redis hash)
+        self.address_of = f"{presence}:address"  # player id → its websocket's address, for 同IP (a Redis hash)
         self.redis = redis
         self.bus = bus
         self.leases = leases
@@ -151,6 +152,11 @@ class Edge:
     def revoked(self, sessions: set[int]) -> None:
         self.bus.broadcast(Revoked(tuple(sorted(sessions))))
 
+    async def addresses(self, players: list[int]) -> dict[int, str]:
+        """同IP across the processes (issue 31 §4): the addresses the players' processes wrote at attach."""
+        found = await self.redis.hmget(self.address_of, [str(p) for p in players]) if players else []
+        return {p: _text(a) for p, a in zip(players, found, strict=True) if a is not None}
+
     # ---- the relay -----------------------------------------------------------------------------------
 
     async def to_owner(
@@ -184,6 +190,10 @@ class Edge:
 
     async def _attach(self, pid: int) -> None:
         await self.redis.hset(self.presence, str(pid), self.me)
+        conn = self.sockets.get(pid)
+        client = conn.websocket.client if conn is not None else None
+        if client is not None:
+            await self.redis.hset(self.address_of, str(pid), client.host)
         old = self.conns.remote.pop(pid, None)
         if old is not None:  # the player's older websocket, at another process
             self.bus.send(old, Close(pid))
@@ -210,3 +220,4 @@ class Edge:
     async def _unpresent(self, pid: int) -> None:
         if pid not in self.sockets and await self.redis.hget(self.presence, str(pid)) in (self.me, self.me.encode()):
             await self.redis.hdel(self.presence, str(pid))
+            await self.redis.hdel(self.address_of, str(pid))

@@ -106,6 +106,9 @@ class RoomsElsewhere(Protocol):
     def revoked(self, sessions: set[int]) -> None:
         """These sessions were revoked here: tell the other processes."""
 
+    async def addresses(self, players: list[int]) -> dict[int, str]:
+        """The address of each of ``players`` whose websocket is at another process (for 同IP, never shown)."""
+
 
 class NoElsewhere:
     """One process: every room is here."""
@@ -131,6 +134,9 @@ class NoElsewhere:
 
     def revoked(self, sessions: set[int]) -> None:
         pass
+
+    async def addresses(self, players: list[int]) -> dict[int, str]:
+        return {}
 
 
 class Lifecycle(Protocol):

@@ -312,6 +312,7 @@ class Cluster:
             conn.close(1012, "server restarting")
         if self.sockets:
             await self.redis.hdel(self.edge.presence, *[str(x) for x in self.sockets])
+            await self.redis.hdel(self.edge.address_of, *[str(x) for x in self.sockets])
         await self.bus.flush()
         await self.seats.stop()
         await self.bus.stop()  # the messages that came meanwhile were still answered (``moving``, …)
