@@ -287,3 +287,21 @@ class Friend:
             self.thread.join(5)
         if self.error is not None:
             raise self.error
+
+
+def play_scripted(people: list[Person], timeout: float = 120.0) -> None:
+    """Every person follows :func:`first_claim` by clicking until each sees the settlement (the tests' fixed
+    deals were picked for that policy); on timeout the assertion shows what each page says."""
+    deadline = time.monotonic() + timeout
+    while not all(p.settled() for p in people):
+        assert time.monotonic() < deadline, [
+            p.page.evaluate("() => document.body.innerText.slice(0, 300)") for p in people
+        ]
+        acted = False
+        for p in people:
+            if not p.settled():
+                legal = p.legal()
+                if legal:
+                    acted = p.act(first_claim(legal)) or acted
+        if not acted:
+            people[0].page.wait_for_timeout(40)

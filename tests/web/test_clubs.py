@@ -12,7 +12,6 @@ qq preset's own options (自摸 +1 底, no 封顶, 底分 3): (6 + 1)底 × 11�
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ import httpx
 import pytest
 
 from ..support.server import ServerProcess, running_web
-from .helpers import Person, first_claim
+from .helpers import Person, play_scripted
 from .test_browser import PHONE, _no_errors
 
 SEED = 5149
@@ -48,20 +47,6 @@ def _go(p: Person, hash_: str, selector: str) -> None:
     p.page.evaluate("h => { location.hash = h; }", hash_)
     p.page.wait_for_selector(selector)
 
-
-def _play(people: list[Person]) -> None:
-    deadline = time.monotonic() + 120
-    while not all(p.settled() for p in people):
-        assert time.monotonic() < deadline, [
-            p.page.evaluate("() => document.body.innerText.slice(0, 300)") for p in people
-        ]
-        acted = False
-        for p in people:
-            if not p.settled():
-                legal = p.legal()
-                acted = (bool(legal) and p.act(first_claim(legal))) or acted
-        if not acted:
-            people[0].page.wait_for_timeout(40)
 
 
 def test_a_club_from_invite_to_records_in_four_browsers(browser: Any, seeded: ServerProcess, artifacts: Path) -> None:
@@ -142,7 +127,7 @@ def test_a_club_from_invite_to_records_in_four_browsers(browser: Any, seeded: Se
             p.page.wait_for_function("() => document.querySelectorAll('.who .same-ip').length === 3")
             assert p.page.inner_text("[data-testid='table-club']") == "亲友圈牌桌"  # not 快速开始
         friend.shot("table")
-        _play(players)
+        play_scripted(players)
         for p in players:
             outcome = p.page.evaluate("() => window.paohuzi.state.handOver.outcome")
             assert (outcome["kind"], outcome["winner"], outcome["zimo"], outcome["huxi"]) == ("hu", 2, True, 30)

@@ -15,7 +15,6 @@ order. One hand per family, the room set up by clicks, the third seat over the w
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ import pytest
 from paohuzi.rules import find_preset
 
 from ..support.server import ServerProcess, running_web
-from .helpers import Friend, Person, first_claim
+from .helpers import Friend, Person, first_claim, play_scripted
 from .test_browser import PHONE, _no_errors
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -120,22 +119,6 @@ def _create(host: Person, preset: str, case: dict[str, Any]) -> list[str]:
     return list(controls)
 
 
-def _play(people: list[Person], timeout: float = 120.0) -> None:
-    """Both browsers follow the policy by clicking until each sees the settlement."""
-    deadline = time.monotonic() + timeout
-    while not all(p.settled() for p in people):
-        assert time.monotonic() < deadline, [
-            p.page.evaluate("() => document.body.innerText.slice(0, 300)") for p in people
-        ]
-        acted = False
-        for p in people:
-            if not p.settled():
-                legal = p.legal()
-                if legal:
-                    acted = p.act(first_claim(legal)) or acted
-        if not acted:
-            people[0].page.wait_for_timeout(40)
-
 
 @pytest.mark.parametrize("preset", list(CASES))
 def test_r9_a_friend_room_of_each_family_settles_its_scripted_win_exactly(
@@ -194,7 +177,7 @@ def test_r9_a_friend_room_of_each_family_settles_its_scripted_win_exactly(
         for p in people:
             p.page.wait_for_selector(".table .hand .card")
         assert [p.page.evaluate("() => window.paohuzi.state.game.seat") for p in people] == [0, 1]
-        _play(people)
+        play_scripted(people)
         for p, lang in ((host, "zh"), (guest, "en")):
             outcome = p.page.evaluate("() => window.paohuzi.state.handOver.outcome")
             assert outcome["kind"] == "hu"
