@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,9 +17,12 @@ from typing import Any
 import pytest
 
 from paohuzi.engine import verify_record
+from paohuzi.server.config import Settings
+from paohuzi.server.hub import Hub
 
 from ..support.clients import Client, never_hu, play_seat
 from ..support.server import ServerProcess, running
+from ..support.thread_server import ThreadServer
 from .play import in_parallel
 
 SEEDS = ["a1" * 16, "b2" * 8]  # seats 0 and 1 send these; seat 2 sends none
@@ -166,3 +171,65 @@ def test_quick_play_waits_for_the_players_seed(server: ServerProcess) -> None:
     me.send({"type": "auto", "on": True})  # the computers play the seat to the end
     over = me.expect("hand_over", timeout=120)
     assert over["deal"]["client_seeds"] == ["5eed", "", ""]
+
+
+def test_a_player_back_while_the_next_hand_is_stored_is_never_sent_it_under_the_last_ones_id(
+    tmp_path: Path,
+) -> None:
+    """The next hand is dealt, then stored (its row gives it its id). A player whose websocket comes back in
+    between — as a rolling restart of the shared mode makes it happen — is sent no snapshot of it yet, never
+    the new hand (with its deal commitment) under the last hand's id and number: every ``game`` frame of a
+    hand carries the commitment that hand reveals. The store is held by a real SQLite write lock taken by
+    the test, on a server on a thread of the test (:class:`ThreadServer`), so the order is certain."""
+    path = tmp_path / "paohuzi.sqlite3"
+    settings = Settings(
+        database_url=f"sqlite:///{path}",
+        between_hands=0.2,
+        seed_wait=1.0,  # the test's players send no seed: the deal waits this long after deal_commit
+        turn_seconds=300.0,
+        claim_seconds=300.0,
+        http_rate=1000.0,
+        http_burst=1000,
+    )
+    server = ThreadServer(tmp_path, settings).start()
+    try:
+        players, code = _table(server, hands=2)
+        for p in players:
+            p.send({"type": "ready", "ready": True})
+        overs = in_parallel([lambda p=p: play_seat(p, choose=never_hu, timeout=90) for p in players])
+        first_hand, first_commitment = overs[0]["hand"], overs[0]["deal"]["commitment"]
+        assert players[0].expect("deal_commit")["number"] == 2  # what the deal reads is read: it waits for seeds
+        holder = sqlite3.connect(path, isolation_level=None, timeout=30)
+        holder.execute("BEGIN IMMEDIATE")  # the next hand's row waits for this lock
+        try:
+
+            async def dealt(hub: Hub) -> bool:
+                match = hub.rooms[code].match
+                return match is not None and not match.engine.hand.over  # dealt by the engine, not stored
+
+            deadline = time.monotonic() + 20
+            while not server.on_loop(dealt):
+                assert time.monotonic() < deadline, "the next hand was never dealt"
+                time.sleep(0.01)
+
+            async def back(hub: Hub) -> None:  # what the hub does when a player's websocket comes back
+                for p in players:
+                    hub.rooms[code].connected(p.id)
+
+            server.on_loop(back)
+            time.sleep(0.2)  # a frame sent now would be on its way
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        second = [p.expect("game") for p in players]
+        for p, game in zip(players, second, strict=True):
+            assert (game["hand"], game["number"]) != (first_hand, 1)
+            told = next(f for f in p.frames if f["type"] == "deal_commit" and f["number"] == 2)
+            assert game["deal"]["commitment"] == told["commitment"] != first_commitment
+            assert [f["deal"]["commitment"] for f in p.frames if f["type"] == "game" and f["hand"] == first_hand] == [
+                first_commitment
+            ]
+        for p in players:
+            p.close()
+    finally:
+        server.stop()

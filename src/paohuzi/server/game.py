@@ -124,6 +124,7 @@ class Game:
         self.lineup = lineup
         self.number = 1
         self.hand_id = 0
+        self._stored: Hand | None = None  # the engine's hand whose row is ``hand_id`` (see send_snapshot)
         self.seq = 0
         self.finished = False
         self.penalty: int | None = None
@@ -200,6 +201,7 @@ class Game:
         last = data.hands[-1]
         self.number, self.hand_id, self.seq = last.number, last.id, len(last.actions)
         engine = self.engine
+        self._stored = engine.hand
         if last.status == "playing":
             if engine.hand.over:  # the last action was stored, its hand not yet closed
                 await self.finish_hand()
@@ -210,8 +212,7 @@ class Game:
         else:
             cards = await active_cards(self.services, self.lineup)
             engine.next_hand(cards, await fair_deal.collect(self.table, self.services, self.number + 1))
-            self.number += 1
-            await self.begin_hand()
+            await self.begin_hand(self.number + 1)
 
     # ---- reading -------------------------------------------------------------------------------------
 
@@ -283,6 +284,8 @@ class Game:
         """Send the seat's player the ``game`` snapshot (if online), and remember the view it was sent."""
         pid = seat.player_id
         if pid is None or not self.services.delivery.online(pid):
+            return
+        if self._stored is not self.hand:  # dealt, not stored yet: begin_hand sends it once it has its id
             return
         view = self.hand.observation(seat.index)
         frame = self.snapshot(seat.index, view)
@@ -461,15 +464,19 @@ class Game:
 
     # ---- hands and the match's end -------------------------------------------------------------------
 
-    async def begin_hand(self) -> None:
+    async def begin_hand(self, number: int = 1) -> None:
+        """Store the engine's hand just dealt as hand ``number`` of the match, and send it to every seat."""
         hand = self.hand
         fair = hand.fair.to_dict() if hand.fair is not None else None  # issue 32: kept to deal it again
-        self.hand_id = await self.services.db.run(
+        hand_id = await self.services.db.run(
             store.create_hand(
-                self.id, self.number, self.engine.hand_seed, hand.dealer, self.table.rules, sorted(hand.double_cards),
-                fair,
+                self.id, number, self.engine.hand_seed, hand.dealer, self.table.rules, sorted(hand.double_cards), fair
             )
         )
+        # number, id and hand change together: a player who (re)connected while the row was being stored was
+        # sent no snapshot then (send_snapshot), never the new hand under the last one's id and number —
+        # with another deal commitment (issue 32) — and gets it below with everyone
+        self.number, self.hand_id, self._stored = number, hand_id, hand
         self.seq = len(hand.actions)
         self.sent.clear()
         self.turns.cancel()
@@ -553,8 +560,7 @@ class Game:
                 return
             cards = await active_cards(self.services, self.lineup)
             engine.next_hand(cards, await fair_deal.collect(self.table, self.services, self.number + 1))
-            self.number += 1
-            await self.begin_hand()
+            await self.begin_hand(self.number + 1)
 
     async def finish_match(self, *, void_hand: bool = False) -> None:
         """The match is over: stored, its summary sent. ``void_hand``: the hand in play was voided by a
