@@ -182,10 +182,12 @@ import gymnasium
 
 from paohuzi import GYM_ID, _register
 from paohuzi.env.actions import NUM_ACTIONS, action_name, decode, encode
-from paohuzi.env.aec import EnvError, PaohuziEnv, RenderModeError, global_state
+from paohuzi.env.aec import OBS_TYPES, EnvError, PaohuziEnv, RenderModeError, global_state
 from paohuzi.env.features import OBSERVATION_SIZE, action_mask, featurize, views
+from paohuzi.env.infostate import History, info_state, info_state_size, info_views
 from paohuzi.env.policy import FunctionPolicyBot, MaskedRandomBot, PolicyBot
 from paohuzi.env.single import DEFAULT_ILLEGAL_REWARD, PaohuziGymEnv
+from paohuzi.env.state import EnvState, StateError, sample_world
 from paohuzi.env.vector import PaohuziVectorEnv
 from paohuzi.env.wrapper import CheckedWrapper
 from paohuzi.rules import RuleSet
@@ -214,6 +216,15 @@ __all__ = [
     "decode",
     "action_name",
     "GYM_ID",
+    # the information state and the state API (issue 36)
+    "OBS_TYPES",
+    "History",
+    "info_state",
+    "info_state_size",
+    "info_views",
+    "EnvState",
+    "StateError",
+    "sample_world",
 ]
 
 # GYM_ID (``paohuzi/Paohuzi-v0``) is registered by ``import paohuzi`` as soon as Gymnasium is imported (see
@@ -221,16 +232,18 @@ __all__ = [
 _register(gymnasium)
 
 
-def raw_env(rules: str | dict[str, Any] | RuleSet = "qq", render_mode: str | None = None) -> PaohuziEnv:
+def raw_env(rules: str | dict[str, Any] | RuleSet = "qq", render_mode: str | None = None,
+            obs_type: str = "snapshot") -> PaohuziEnv:
     """The AEC environment without wrappers: an illegal action raises
     :class:`~paohuzi.engine.IllegalActionError` and leaves the state unchanged."""
-    return PaohuziEnv(rules=rules, render_mode=render_mode)
+    return PaohuziEnv(rules=rules, render_mode=render_mode, obs_type=obs_type)
 
 
 def env(
     rules: str | dict[str, Any] | RuleSet = "qq",
     render_mode: str | None = None,
     illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
+    obs_type: str = "snapshot",
 ) -> CheckedWrapper:
     """The AEC environment ``paohuzi_v0``, checked (:class:`~paohuzi.env.wrapper.CheckedWrapper`, the checks
     of PettingZoo's three classic wrappers in one layer): an illegal action ends the hand with
@@ -242,11 +255,14 @@ def env(
         ``changde_qmt``, ``shihuka``), a rules object with R8.1 house
         options (``{"name": "hunan", "four_players": True, "cap": 100}``) or a :class:`RuleSet`.
     :param render_mode: None, ``ansi`` or ``human``.
+    :param obs_type: ``snapshot`` (the observation tensor) or ``info_state`` (the information state, the
+        seat's perfect-recall history: :mod:`paohuzi.env.infostate`, docs/env.md "Information state").
     """
-    return CheckedWrapper(raw_env(rules=rules, render_mode=render_mode), illegal_reward=illegal_reward)
+    return CheckedWrapper(raw_env(rules=rules, render_mode=render_mode, obs_type=obs_type),
+                          illegal_reward=illegal_reward)
 
 
-def gym_env(
+def gym_env(  # noqa: PLR0913 (the constructor's options; the two of issue 36 keyword-only)
     rules: str | dict[str, Any] | RuleSet = "qq",
     opponents: Any = "greedy",
     seat: int | None = None,
@@ -255,10 +271,13 @@ def gym_env(
     reward_scale: float = 1.0,
     draw_reward: float = 0.0,
     shaping: float = 0.0,
+    *,
+    obs_type: str = "snapshot",
+    debug_seed: bool = False,
 ) -> PaohuziGymEnv:
     """The Gymnasium single-agent environment: the learner at ``seat`` against ``opponents`` (bot specs,
     bots or policy callables), with optional reward scale, 荒庄 reward and 胡息 shaping. See
     :class:`PaohuziGymEnv`."""
     return PaohuziGymEnv(rules=rules, opponents=opponents, seat=seat, illegal_reward=illegal_reward,
                          render_mode=render_mode, reward_scale=reward_scale, draw_reward=draw_reward,
-                         shaping=shaping)
+                         shaping=shaping, obs_type=obs_type, debug_seed=debug_seed)

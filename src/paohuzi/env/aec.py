@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 import random
+from dataclasses import dataclass
 from typing import Any
 
 import gymnasium
@@ -16,19 +17,29 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from paohuzi.cards import Card, PaohuziError
+from paohuzi.cards import PaohuziError
 from paohuzi.engine import Action, Hand, IllegalActionError, Observation
-from paohuzi.env.actions import NUM_ACTIONS, ActionEncodingError, decode, encode, num_actions
-from paohuzi.env.features import (
-    LAYOUTS,
-    OBSERVATION_HIGH,
-    OBSERVATION_SIZE,
-    action_mask,
-    featurize,
-    observation_high,
-    observation_size,
+from paohuzi.env.actions import ActionEncodingError, decode, encode
+from paohuzi.env.common import (
+    OBS_TYPES,
+    Dealer,
+    EnvError,
+    RenderModeError,
+    action_space,
+    check_obs_type,
+    check_render_mode,
+    decision_order,
+    global_state,
+    make_rules,
+    observation_space,
+    pending,
+    render_text,
+    state_space,
 )
-from paohuzi.rules import RuleSet, RuleSetError, parse_rules
+from paohuzi.env.features import action_mask, featurize
+from paohuzi.env.infostate import History, history_capacity, info_state
+from paohuzi.env.state import EnvState, StateError, sample_world
+from paohuzi.rules import RuleSet
 
 __all__ = [
     "PaohuziEnv",
@@ -44,189 +55,23 @@ __all__ = [
     "pending",
     "decision_order",
     "render_text",
+    "OBS_TYPES",
+    "check_obs_type",
 ]
 
+@dataclass(slots=True)
+class _Moment:
+    """What :meth:`PaohuziEnv.step_back` restores: the moves made so far, who was selected and, once the hand
+    is over (or ended by an illegal action), the PettingZoo bookkeeping — before that it is always that of
+    a fresh deal (no reward yet, nobody terminated), so a step costs no copy."""
 
-class EnvError(PaohuziError):
-    """Bad arguments to the environment (rules, reset options, an unknown agent)."""
-
-
-class RenderModeError(EnvError, TypeError):
-    """A ``render_mode`` the environment does not have (``rgb_array``): an :class:`EnvError` and a
-    ``TypeError``, the error of an argument the constructor does not take. Stable-Baselines3's
-    ``make_vec_env`` asks for ``render_mode="rgb_array"`` first and falls back to no render mode on a
-    ``TypeError``, so the environment still vectorizes (issue #16)."""
-
-
-def check_render_mode(render_mode: str | None, modes: list[str]) -> None:
-    """Refuse a render mode not in ``modes`` (Gymnasium: ``metadata["render_modes"]``) with
-    :class:`RenderModeError`; None (no rendering) is always allowed."""
-    if render_mode is not None and render_mode not in modes:
-        raise RenderModeError(
-            f"render_mode must be None or one of {', '.join(map(repr, modes))}, got {render_mode!r}"
-        )
-
-
-def state_space(table_size: int, rules: RuleSet | None = None) -> spaces.Box:
-    """The space of :func:`global_state`: ``Box(0, high, (table_size × n + 20,), float32)``, ``n`` the observation
-    size under ``rules`` (606; 752 with four players in the hand, R9.3; the classic presets without ``rules``)."""
-    obs_high = OBSERVATION_HIGH if rules is None else observation_high(rules)
-    high = np.concatenate([np.tile(obs_high, table_size), np.full(20, 4, np.float32)]).astype(np.float32)
-    return spaces.Box(0.0, high, (table_size * len(obs_high) + 20,), np.float32)
-
-
-def global_state(hand: Hand, first: int = 0) -> np.ndarray:
-    """The whole state of ``hand`` as one ``float32`` vector, for centralised critics (never for a
-    policy: it holds every hidden card, R5 does not apply).
-
-    It is each seat's own observation tensor (:func:`~paohuzi.env.features.featurize` of
-    ``Hand.observation(seat)``, 606 values — 752 with four players in the hand — so every hand and every
-    face-down 偎 is in it), for the table seats in turn order starting from ``first`` (a seat sitting the hand
-    out with ``four_players`` gives zeros), then the copies of each card kind still in the stock (20 values,
-    max 4). Only the stock's order is left out.
-    """
-    n = hand.table_size
-    size = LAYOUTS[len(hand.seats)].size
-    out = np.zeros(n * size + 20, np.float32)
-    playing = set(hand.seats)
-    for i in range(n):
-        s = (first + i) % n
-        if s in playing:
-            out[i * size : (i + 1) * size] = featurize(hand.observation(s))
-    stock = out[n * size :]
-    for text in hand.referee_view()["stock_cards"]:
-        stock[int(Card.parse(text))] += 1
-    return out
-
-
-def observation_space(rules: RuleSet | None = None) -> spaces.Dict:
-    """``Dict(observation=Box(0, high, (606,), float32), action_mask=Box(0, 1, (115,), int8))`` for the classic
-    presets; under ``rules`` its layout and highs (:func:`~paohuzi.env.features.observation_high`: 752 values with
-    four players in the hand) and its action count (171 with ``yiwushi``, R9.3)."""
-    if rules is None:
-        high, size, actions = OBSERVATION_HIGH, OBSERVATION_SIZE, NUM_ACTIONS
-    else:
-        high, size, actions = observation_high(rules), observation_size(rules), num_actions(rules.yiwushi)
-    return spaces.Dict(
-        {
-            "observation": spaces.Box(0.0, high, (size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (actions,), np.int8),
-        }
-    )
-
-
-def action_space(rules: RuleSet | None = None) -> spaces.Discrete:
-    """``Discrete(115)``: see :mod:`paohuzi.env.actions`; ``Discrete(171)`` for rules with ``yiwushi`` (R9.3)."""
-    return spaces.Discrete(NUM_ACTIONS if rules is None else num_actions(rules.yiwushi))
-
-
-def make_rules(rules: str | dict[str, Any] | RuleSet) -> RuleSet:
-    """A rule set from a preset name, a rules object (``{"name": "hunan", "four_players": True, "cap": 100}``,
-    as :meth:`RuleSet.to_dict` gives and JSON text of it) or a :class:`RuleSet`, R8.1 house options included.
-
-    :raises EnvError: for a bad preset, option or value, or stake 0 (rewards are payments ÷ stake, and a
-        stake-0 room pays nothing).
-    """
-    if not isinstance(rules, (str, dict, RuleSet)):
-        raise EnvError(f"rules must be a preset name, a rules object or a RuleSet, got {rules!r}")
-    try:
-        rule_set = parse_rules(rules)
-    except RuleSetError as exc:
-        raise EnvError(str(exc)) from None
-    if rule_set.stake == 0:
-        raise EnvError("stake 0 pays nothing (R8.1 points only); rewards are payments ÷ stake: use a stake ≥ 1")
-    return rule_set
-
-
-def pending(hand: Hand) -> tuple[int | None, int | None]:
-    """The card on offer (kind index) and the seat that drew or discarded it, in a claim window; else
-    (None, None). Read from the last public ``show``/``discard`` event, so it needs no observation."""
-    if hand.phase != "claim":
-        return None, None
-    for event in reversed(hand.events):
-        if event.type in ("show", "discard"):
-            return int(event.card), event.seat  # type: ignore[attr-defined]
-    raise AssertionError("a claim window without a shown or discarded card")  # pragma: no cover
-
-
-def decision_order(hand: Hand) -> list[int]:
-    """The seats that must decide now, in the order the environment asks them: in a claim window, turn
-    order from the seat that drew or discarded the card (R4.4); otherwise the engine's order."""
-    deciding = list(hand.deciding)
-    if len(deciding) > 1 and hand.phase == "claim":
-        _, src = pending(hand)
-        seats = hand.seats
-        start = seats.index(src)
-        n = len(seats)
-        deciding.sort(key=lambda s: (seats.index(s) - start) % n)
-    return deciding
-
-
-class Dealer:
-    """Hand seeds for one environment (R2 decision: a hand is reproducible from its seed).
-
-    ``reset(seed=s)`` deals ``Hand(rules, seed=s)`` — the very hand the engine deals for seed ``s`` — and
-    restarts the stream of later seeds from ``s``; a reset without a seed takes the next seed of the
-    stream (the first stream, without any seed, starts from OS entropy). Hands that end as they are dealt
-    (a dealt 天胡, R6.4) have no decision in them and are skipped: the next seed of the stream is dealt.
-    """
-
-    def __init__(self, rules: RuleSet) -> None:
-        self.rules = rules
-        self._stream: random.Random | None = None
-
-    def deal(self, seed: int | None, dealer: int | None = None, deck: Any = None) -> Hand:
-        if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-                raise EnvError(f"seed must be an int, got {seed!r}")
-            seed = int(seed)
-            self._stream = random.Random(seed)
-        elif self._stream is None:
-            self._stream = random.Random(random.SystemRandom().getrandbits(64))
-        stream = self._stream
-        if seed is None:
-            seed = stream.getrandbits(63)
-        try:
-            hand = Hand(self.rules, seed, dealer, deck=deck)
-            while hand.over and deck is None:
-                hand = Hand(self.rules, stream.getrandbits(63), dealer)
-        except PaohuziError as exc:
-            raise EnvError(str(exc)) from exc
-        if hand.over:
-            raise EnvError("the stacked deck ends the hand before anyone decides (a dealt 天胡, R6.4)")
-        return hand
-
-    def next_random(self) -> random.Random:
-        """A generator seeded from the stream (for bots and seat choices that must replay with the seed)."""
-        assert self._stream is not None
-        return random.Random(self._stream.getrandbits(64))
-
-
-def render_text(obs: dict[str, Any]) -> str:
-    """A few lines describing a seat's observation (R5-safe: what that seat may see)."""
-    me = obs["seat"]
-    lines = [
-        f"{obs['rules']}  phase {obs['phase']}  stock {obs['stock']}  dealer {obs['dealer']}  "
-        f"亮张 {obs['liangzhang']}  seen by seat {me}"
-    ]
-    for s in obs["seats"]:
-        table = " ".join(
-            f"{g['kind']}:" + ("?" if g["cards"] is None else "".join(g["cards"])) for g in obs["tables"][s]
-        )
-        row = " ".join(e["card"] + ("" if e["discarded"] else "*") for e in obs["rows"][s])
-        hand = " ".join(obs["hand"]) if s == me else f"{obs['hand_counts'][s]} cards"
-        lines.append(f"  seat {s}: hand {hand} | table {table or '-'} | row {row or '-'}")
-    if obs["pending"] is not None:
-        p = obs["pending"]
-        how = "drawn" if p["drawn"] else "discarded"
-        lines.append(f"  on offer: {p['card']} ({how} by seat {p['from']})")
-    if obs["legal"]:
-        lines.append("  legal: " + ", ".join(obs["legal"]))
-    if obs["outcome"] is not None:
-        o = obs["outcome"]
-        lines.append(f"  outcome: {o['kind']}, winner {o['winner']}, points {o['points']}, "
-                     f"payments {o['payments']}")
-    return "\n".join(lines)
+    moves: int
+    agent_selection: str
+    skip: str | None  # PettingZoo's _skip_agent_selection (the agent after the dead steps)
+    illegal: tuple[str, float] | None
+    dead_steps: int
+    histories: dict[str, tuple[int, int]]  # per agent: its information-state history's rows and events read
+    ended: tuple[Any, ...] | None  # agents, rewards, cumulative, terminations, truncations, infos (copies)
 
 
 class PaohuziEnv(AECEnv):  # type: ignore[misc]
@@ -237,7 +82,9 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         ``changde_qmt``, ``shihuka``), a rules object with R8.1 house
         options (``{"name": "hunan", "four_players": True, "cap": 100}``) or a :class:`RuleSet`.
     :param render_mode: None, ``ansi`` (``render()`` returns text) or ``human`` (prints it after each step).
-    :raises EnvError: for bad rules or render mode.
+    :param obs_type: ``snapshot`` (the observation tensor) or ``info_state`` (the information state:
+        :mod:`paohuzi.env.infostate`).
+    :raises EnvError: for bad rules, render mode or observation type.
     """
 
     metadata: dict[str, Any] = {
@@ -247,8 +94,10 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         "render_fps": 1,
     }
 
-    def __init__(self, rules: str | dict[str, Any] | RuleSet = "qq", render_mode: str | None = None) -> None:
+    def __init__(self, rules: str | dict[str, Any] | RuleSet = "qq", render_mode: str | None = None,
+                 obs_type: str = "snapshot") -> None:
         super().__init__()
+        self.obs_type = check_obs_type(obs_type)
         try:
             self.rules = make_rules(rules)
         except PaohuziError as exc:
@@ -258,7 +107,7 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         self.state_space = state_space(self.rules.players_at_table, self.rules)
         self.possible_agents = [f"player_{s}" for s in range(self.rules.players_at_table)]
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
-        obs_space, act_space = observation_space(self.rules), action_space(self.rules)
+        obs_space, act_space = observation_space(self.rules, self.obs_type), action_space(self.rules)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._dealer = Dealer(self.rules)
@@ -266,6 +115,12 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         self._cache: dict[str, tuple[int, Observation, dict[str, np.ndarray]]] = {}
         self._version = 0
         self._offered: tuple[int, int | None] = (-1, None)
+        self._histories: dict[str, History] = {}  # per agent, with obs_type="info_state"
+        self._undo: list[_Moment] = []
+        self._origin: Hand | None = None  # the hand as it started (a copy, never played): step_back replays
+        self._moves: list[tuple[int, Action]] = []  # from it
+        self._illegal: tuple[str, float] | None = None
+        self._dead_steps = 0
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
@@ -289,17 +144,31 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         ``deck`` (a stacked deck in deal order, see :func:`paohuzi.engine.stack_deck`); other keys are
         ignored."""
         options = options or {}
-        self._hand = self._dealer.deal(seed, options.get("dealer"), options.get("deck"))
-        hand = self._hand
-        self.agents = [self.possible_agents[s] for s in sorted(hand.seats)]
+        self._start(self._dealer.deal(seed, options.get("dealer"), options.get("deck")))
+
+    def _start(self, hand: Hand) -> None:
+        """Take ``hand`` as the hand of a new episode (the bookkeeping of :meth:`reset`)."""
+        self._hand = hand
+        self._origin = hand.copy()
+        self._moves = []
+        self._undo = []
+        self._histories = {}
+        self._illegal = None
+        self._dead_steps = 0
+        self._fresh()
+        self._version += 1
+        self._cache = {}
+        self.agent_selection = self.possible_agents[decision_order(hand)[0]]
+
+    def _fresh(self) -> None:
+        """PettingZoo's bookkeeping of a hand not over: every agent in, no reward yet, nobody terminated."""
+        assert self._hand is not None
+        self.agents = [self.possible_agents[s] for s in sorted(self._hand.seats)]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
-        self._version += 1
-        self._cache = {}
-        self.agent_selection = self.possible_agents[decision_order(hand)[0]]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": tensor, "action_mask": mask}`` for ``agent``; the mask is all zeros unless
@@ -314,7 +183,9 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            self._push()
             self._was_dead_step(action)
+            self._dead_steps += 1
             return
         self.play_move(agent, self.engine_action(agent, action))
 
@@ -323,8 +194,11 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         and advance the environment: the rest of :meth:`step`."""
         hand = self._hand
         assert hand is not None
+        self._push()
         self._cumulative_rewards[agent] = 0.0
-        hand.apply(self._seat_of[agent], move)
+        seat = self._seat_of[agent]
+        hand.apply(seat, move)
+        self._moves.append(hand.last_action or (seat, move))
         self._version += 1
         if hand.over:
             outcome = hand.outcome
@@ -446,6 +320,8 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         """End the hand because ``agent`` chose an illegal action, without touching the engine's state:
         ``reward`` for ``agent``, 0 for the others, every agent terminated and truncated (exactly what
         PettingZoo's ``TerminateIllegalWrapper`` does). The wrapped :func:`paohuzi.env.env` calls it."""
+        self._push()
+        self._illegal = (agent, float(reward))
         self._cumulative_rewards[agent] = 0.0
         self.terminations = dict.fromkeys(self.agents, True)
         self.truncations = dict.fromkeys(self.agents, True)
@@ -462,9 +338,173 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         seat = self.seat_of(agent)
         raw = self.hand.observation(seat)
         selected = agent == self.agent_selection and not self.terminations.get(agent, True)
-        out = {"observation": featurize(raw), "action_mask": action_mask(raw, selected)}
+        if self.obs_type == "info_state":
+            history = self._histories.get(agent)
+            if history is None:
+                history = self._histories[agent] = History(seat, self.hand.seats, history_capacity(self.rules))
+            tensor = info_state(raw, self.hand.events, history)
+        else:
+            tensor = featurize(raw)
+        out = {"observation": tensor, "action_mask": action_mask(raw, selected)}
         self._cache[agent] = (self._version, raw, out)
         return raw, out
+
+    # ---------------------------------------------------------------------------------------------
+    # The state API (issue 36): clone, get/set a serialisable state, undo, determinize
+    # ---------------------------------------------------------------------------------------------
+
+    def clone(self) -> PaohuziEnv:
+        """An independent copy of this environment in its current state (:meth:`Hand.copy`; the seed stream,
+        the undo history and the information-state histories copied too): stepping one leaves the other as
+        it was. Both hold the hidden cards: a clone is for search on the referee's side."""
+        return self._copy()
+
+    def _copy(self, hand: Hand | None = None, agent: str | None = None) -> PaohuziEnv:
+        """:meth:`clone`; with ``hand``, a new episode on it that keeps only ``agent``'s information-state
+        history (:meth:`sample_world`)."""
+        new: PaohuziEnv = PaohuziEnv.__new__(PaohuziEnv)
+        new.__dict__.update(self.__dict__)
+        new._dealer = self._dealer.copy()
+        new._hand = None if self._hand is None else self._hand.copy()
+        new.agents = list(self.agents)
+        new.rewards, new._cumulative_rewards = dict(self.rewards), dict(self._cumulative_rewards)
+        new.terminations, new.truncations = dict(self.terminations), dict(self.truncations)
+        new.infos = {a: dict(i) for a, i in self.infos.items()}
+        new._undo, new._moves = list(self._undo), list(self._moves)  # the origin is never played: shared
+        new._histories = {a: h.copy() for a, h in self._histories.items()}
+        new._cache = dict(self._cache)
+        if hand is not None:
+            new._start(hand)
+            new._version += 1
+            new._cache = {}
+            history = self._histories.get(agent or "")
+            if history is not None:
+                kept = new._histories[agent or ""] = history.copy()
+                kept.seen = 0  # the new hand's events start at this position
+        return new
+
+    def get_state(self) -> EnvState:
+        """The current state, typed and JSON-ready (:class:`~paohuzi.env.state.EnvState`: the hand's record
+        and the environment's bookkeeping); :meth:`set_state` rebuilds it.
+
+        :raises EnvError: before the first :meth:`reset`, or for a hand without a deal (a :meth:`sample_world`
+            position: use :meth:`clone`).
+        """
+        try:
+            record = self.hand.record()
+        except PaohuziError as exc:
+            raise EnvError(f"this hand has no record to make a state of ({exc}); clone() copies it") from None
+        return EnvState(record, self._illegal, self._dead_steps)
+
+    def set_state(self, state: EnvState | dict[str, Any]) -> None:
+        """Put the environment in ``state`` (an :class:`~paohuzi.env.state.EnvState` or its JSON form): the
+        record's deal, then each recorded action through the environment's own steps, so observations,
+        rewards, terminations and infos are those of the replayed hand. The seed stream is kept and the undo
+        history starts empty.
+
+        :raises EnvError: for a state that does not read, another rule set, or an action the hand refuses.
+        """
+        from paohuzi.engine import ReplayError, replay  # noqa: PLC0415 (a replay is this method's only use)
+
+        try:
+            state = state if isinstance(state, EnvState) else EnvState.from_dict(state)
+            hand = replay(dict(state.record), upto=0)
+        except (StateError, ReplayError) as exc:
+            raise EnvError(f"bad state: {exc}") from None
+        if hand.rules != self.rules:
+            raise EnvError(f"the state's hand is played under {hand.rules.name} with other options than this "
+                           f"environment's {self.rules.name}: {hand.rules.to_dict()} ≠ {self.rules.to_dict()}")
+        mode, self.render_mode = self.render_mode, None
+        try:
+            self._start(hand)
+            self._version += 1
+            self._cache = {}
+            for i, (seat, text) in enumerate(state.record["actions"]):
+                agent = self.possible_agents[seat]
+                if text == "leave" or agent not in self.agents or self.terminations[agent]:
+                    raise EnvError(f"action {i} ({seat}, {text!r}) cannot be played in the environment")
+                self.agent_selection = agent
+                try:
+                    self.play_move(agent, text)  # the engine reads an action's text
+                except PaohuziError as exc:
+                    raise EnvError(f"action {i} ({seat}, {text!r}) refused: {exc}") from None
+            if state.illegal is not None:
+                self.agent_selection = state.illegal[0]
+                self.end_illegal(*state.illegal)
+            for _ in range(state.dead_steps):
+                if not self.agents:
+                    raise EnvError(f"{state.dead_steps} dead steps, but every agent is gone before")
+                self.step(None)
+        finally:
+            self.render_mode = mode
+        self._undo = []
+
+    def step_back(self) -> None:
+        """Undo the last :meth:`step` (a move, an illegal action's end or a dead step): the hand and every
+        PettingZoo attribute as they were before it. Back to the deal at most.
+
+        :raises EnvError: with nothing to undo (no step since :meth:`reset` or :meth:`set_state`).
+        """
+        if not self._undo:
+            raise EnvError("nothing to undo: no step since the deal (reset or set_state)")
+        m = self._undo.pop()
+        if m.moves < len(self._moves):
+            assert self._origin is not None
+            hand = self._origin.copy()
+            del self._moves[m.moves :]
+            for seat, move in self._moves:
+                hand.apply(seat, move)
+            self._hand = hand
+        if m.ended is None:
+            self._fresh()
+        else:
+            agents, rewards, cumulative, terminations, truncations, infos = m.ended
+            self.agents, self.rewards, self._cumulative_rewards = agents, rewards, cumulative
+            self.terminations, self.truncations, self.infos = terminations, truncations, infos
+        self.agent_selection = m.agent_selection
+        self._illegal, self._dead_steps = m.illegal, m.dead_steps
+        if m.skip is not None:
+            self._skip_agent_selection = m.skip
+        kept = {}
+        for a, history in self._histories.items():  # cut back to what they held (a clone's are its own)
+            if a in m.histories:
+                history.truncate(*m.histories[a])
+                kept[a] = history
+        self._histories = kept
+        self._version += 1
+
+    def sample_world(self, agent: str | None = None, rng: random.Random | int | None = None) -> PaohuziEnv:
+        """A new environment in the same position with the cards ``agent`` has not seen dealt at random
+        (:func:`paohuzi.env.state.sample_world`: a public determinization that reads ``agent``'s observation
+        only). ``agent`` is ``agent_selection`` by default and must have a decision to make; ``rng`` a
+        ``random.Random`` or a seed. With ``obs_type="info_state"`` the new environment keeps ``agent``'s
+        history (the others' start at this position: their past is not public). It has no record
+        (:meth:`get_state` refuses; :meth:`clone` works).
+
+        :raises EnvError: for an agent with no decision now.
+        """
+        agent = self.agent_selection if agent is None else agent
+        raw = self._observe(agent)[0]
+        gen = rng if isinstance(rng, random.Random) else random.Random(rng)
+        try:
+            hand = sample_world(raw, gen)
+        except StateError as exc:
+            raise EnvError(str(exc)) from None
+        return self._copy(hand, agent)
+
+    def _push(self) -> None:
+        """Remember the state before a step, for :meth:`step_back`."""
+        hand = self._hand
+        assert hand is not None
+        ended = None
+        if hand.over or self._illegal is not None or len(self.agents) != len(hand.seats):
+            ended = (list(self.agents), dict(self.rewards), dict(self._cumulative_rewards), dict(self.terminations),
+                     dict(self.truncations), {a: dict(i) for a, i in self.infos.items()})
+        self._undo.append(_Moment(
+            len(self._moves), self.agent_selection, getattr(self, "_skip_agent_selection", None), self._illegal,
+            self._dead_steps, {a: (h.count, h.seen) for a, h in self._histories.items()} if self._histories else {},
+            ended,
+        ))
 
     def __str__(self) -> str:
         return str(self.metadata["name"])

@@ -28,6 +28,7 @@ from paohuzi.env.aec import (
     Dealer,
     EnvError,
     action_space,
+    check_obs_type,
     check_render_mode,
     decision_order,
     global_state,
@@ -38,6 +39,7 @@ from paohuzi.env.aec import (
     state_space,
 )
 from paohuzi.env.features import action_mask, featurize
+from paohuzi.env.infostate import History, history_capacity, info_state
 from paohuzi.env.policy import FunctionPolicyBot
 from paohuzi.rules import RuleSet
 
@@ -104,6 +106,11 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         :func:`huxi_progress` and Φ = 0 once the hand is over. The shaping terms of an episode sum to
         ``−shaping × Φ(start)``, the same whatever the policy does, so the best policy is unchanged.
         0 (the default) turns it off.
+    :param obs_type: ``snapshot`` (the observation tensor) or ``info_state`` (the learner's information
+        state, :mod:`paohuzi.env.infostate`).
+    :param debug_seed: put the hand's seed in ``info["hand_seed"]``. **It reveals every hidden card**: the
+        seed deals every hand and the stock (R2), so a learner that reads it can cheat. Off by default; for
+        debugging and replaying a hand only.
     :raises EnvError: for bad arguments.
 
     Hands that end before the learner has a decision to make (a dealt 天胡, or bots finishing the hand
@@ -113,7 +120,7 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 (the options of the environment; the two of issue 36 keyword-only)
         self,
         rules: str | dict[str, Any] | RuleSet = "qq",
         opponents: str | Opponent | Sequence[Opponent] = "greedy",
@@ -123,12 +130,17 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         reward_scale: float = 1.0,
         draw_reward: float = 0.0,
         shaping: float = 0.0,
+        *,
+        obs_type: str = "snapshot",
+        debug_seed: bool = False,
     ) -> None:
         try:
             self.rules = make_rules(rules)
         except PaohuziError as exc:
             raise EnvError(str(exc)) from exc
         check_render_mode(render_mode, self.metadata["render_modes"])
+        self.obs_type = check_obs_type(obs_type)
+        self.debug_seed = bool(debug_seed)
         for name, value in (("reward_scale", reward_scale), ("draw_reward", draw_reward), ("shaping", shaping)):
             if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
                 raise EnvError(f"{name} must be a number, got {value!r}")
@@ -149,7 +161,7 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.draw_reward = float(draw_reward)
         self.shaping = float(shaping)
         self.render_mode = render_mode
-        self.observation_space = observation_space(self.rules)
+        self.observation_space = observation_space(self.rules, self.obs_type)
         self.action_space = action_space(self.rules)
         #: The space of :meth:`state` (the global state for centralised critics).
         self.state_space = state_space(self.rules.players_at_table, self.rules)
@@ -157,6 +169,7 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._dealer = Dealer(self.rules)
         self._hand: Hand | None = None
         self._bots: dict[int, Any] = {}
+        self._history: History | None = None
         self._done = True
         self.seat = -1
 
@@ -234,6 +247,7 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
                     bot.new_hand()
                 self._bots[s] = bot
             self._hand, self.seat = hand, learner
+            self._history = History(learner, hand.seats, history_capacity(self.rules))
             self._play_bots()
             if not hand.over:
                 break
@@ -307,11 +321,17 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def _obs(self) -> dict[str, np.ndarray]:
         raw = self.hand.observation(self.seat)
-        return {"observation": featurize(raw), "action_mask": action_mask(raw, not self._done)}
+        if self.obs_type == "info_state":
+            tensor = info_state(raw, self.hand.events, self._history)
+        else:
+            tensor = featurize(raw)
+        return {"observation": tensor, "action_mask": action_mask(raw, not self._done)}
 
     def _info(self) -> dict[str, Any]:
         hand = self.hand
-        info: dict[str, Any] = {"seat": self.seat, "hand_seed": hand.seed}
+        info: dict[str, Any] = {"seat": self.seat}
+        if self.debug_seed:  # reveals every hidden card (see the constructor)
+            info["hand_seed"] = hand.seed
         if hand.outcome is not None:
             info["outcome"] = hand.outcome.to_dict()
         return info

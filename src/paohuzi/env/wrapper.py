@@ -187,6 +187,30 @@ class CheckedWrapper(OrderEnforcingWrapper):  # type: ignore[misc]
             return
         raw.play_move(agent, move)
 
+    # ---------------------------------------------------------------------------------------------
+    # The state API (issue 36), wrapped again: a clone or a sampled world is checked as this one is
+    # ---------------------------------------------------------------------------------------------
+
+    def clone(self) -> CheckedWrapper:
+        """:meth:`PaohuziEnv.clone <paohuzi.env.aec.PaohuziEnv.clone>`, with the same checks."""
+        return self._again(self._raw.clone())
+
+    def sample_world(self, agent: str | None = None, rng: Any = None) -> CheckedWrapper:
+        """:meth:`PaohuziEnv.sample_world <paohuzi.env.aec.PaohuziEnv.sample_world>`, with the same checks."""
+        return self._again(self._raw.sample_world(agent, rng))
+
+    def set_state(self, state: Any) -> None:
+        """:meth:`PaohuziEnv.set_state <paohuzi.env.aec.PaohuziEnv.set_state>`; the environment counts as reset."""
+        self._raw.set_state(state)
+        self._has_reset = True
+        self._has_updated = True
+
+    def _again(self, raw: PaohuziEnv) -> CheckedWrapper:
+        new = CheckedWrapper(raw, self._illegal_reward)
+        new._has_reset = self._has_reset  # noqa: SLF001 — the same wrapper class
+        new._has_updated = self._has_updated  # noqa: SLF001 — the same wrapper class
+        return new
+
     def __str__(self) -> str:
         return str(self._raw)
 
