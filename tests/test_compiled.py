@@ -84,7 +84,13 @@ def test_a_stale_or_switched_off_build_is_not_used(tmp_path: Path) -> None:
     assert where.endswith("hand.py")
     (copy / "_compiled.json").unlink()
     active, why, _ = _probe(tmp_path)
-    assert active == "False" and why.startswith("not built")
+    assert active == "False" and (why.startswith("not built") or "the compiled build at" in why)
+    # Sources without a build in front of a compiled one (PYTHONPATH=src before an installed paohuzi, issue 36):
+    # the reason names the build that is not used and why, rather than "not built".
+    active, why, _ = _probe(tmp_path, PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT / 'src'}")
+    assert active == "False"
+    assert why == (f"these sources ({copy}) run as Python: the compiled build at {ROOT / 'src' / 'paohuzi'} is not "
+                   "used, as PYTHONPATH puts these sources first (unset it to run the compiled engine)")
 
 
 def _digest(hands: int, **env: str) -> str:

@@ -98,6 +98,28 @@ def source_digests() -> dict[str, str]:
     return {m: hashlib.sha256(source_path(m).read_bytes()).hexdigest() for m in MODULES}
 
 
+def built_elsewhere() -> Path | None:
+    """The manifest of a compiled build of paohuzi elsewhere on ``sys.path`` (an installed copy that these
+    sources shadow, ``PYTHONPATH=src``), or None."""
+    for entry in sys.path:
+        try:
+            other = Path(entry or ".").resolve() / "paohuzi" / MANIFEST.name
+            if other.parent != PACKAGE.resolve() and other.is_file():
+                return other
+        except OSError:
+            continue
+    return None
+
+
+def _not_built() -> str:
+    """Why there is no compiled build here: none was made, or these sources shadow one (issue 36)."""
+    elsewhere = built_elsewhere()
+    if elsewhere is not None:  # PYTHONPATH=src in front of an installed, compiled paohuzi
+        return (f"these sources ({PACKAGE}) run as Python: the compiled build at {elsewhere.parent} is not used, "
+                "as PYTHONPATH puts these sources first (unset it to run the compiled engine)")
+    return "not built (no C compiler or mypy at install time, or PAOHUZI_PURE_BUILD)"
+
+
 def _has_extension(module: str) -> bool:
     base = PACKAGE.parent.joinpath(*module.split("."))
     return any(base.with_name(base.name + suffix).exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
@@ -107,7 +129,7 @@ def _decide() -> tuple[bool, str]:
     if os.environ.get("PAOHUZI_PURE", "") not in ("", "0"):
         return False, "PAOHUZI_PURE is set"
     if not MANIFEST.exists():
-        return False, "not built (no C compiler or mypy at install time, or PAOHUZI_PURE_BUILD)"
+        return False, _not_built()
     try:
         built = json.loads(MANIFEST.read_text(encoding="utf-8"))
         modules = built["modules"]

@@ -7,6 +7,7 @@ import functools
 import random
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,7 @@ from paohuzi.env import env, gym_env, raw_env
 from paohuzi.env.features import featurize, observation_size
 from paohuzi.env.infostate import (
     EVENT_TYPES,
+    ROW,
     ROW_SIZE,
     History,
     InfoStateError,
@@ -298,3 +300,15 @@ def test_observation_part_is_the_snapshot() -> None:
         move = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
         e.step(move)
         snap.step(move)
+
+
+def test_every_part_and_field_is_documented() -> None:
+    """docs/env.md "Information state" and the module docstring name every part, row field and event type."""
+    import paohuzi.env.infostate as module  # noqa: PLC0415
+
+    doc_md = (Path(__file__).resolve().parents[2] / "docs" / "env.md").read_text(encoding="utf-8")
+    section = doc_md[doc_md.index("## Information state") : doc_md.index("## State API")]
+    for name in ("observation", "dealt", "history", *(f for f, _ in ROW), *EVENT_TYPES):
+        assert f"`{name}`" in section, name
+        assert f"``{name}``" in (module.__doc__ or "") or name in (module.__doc__ or ""), name
+    assert ROW_SIZE == sum(size for _, size in ROW) == 74

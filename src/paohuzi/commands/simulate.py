@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 import time
 from typing import Any, TextIO
 
@@ -27,14 +28,32 @@ from paohuzi.commands.options import add_rules_arguments, describe_options, opti
 __all__ = ["add_parser", "run"]
 
 
+def _bots_epilog() -> str:
+    """The bots ``--bots`` takes: every registered name, the difficulty levels (the server's bots) with what
+    each plays, options in brackets, an outside class. A ``time`` budget makes a bot's play depend on the
+    machine, so a seed no longer reproduces it."""
+    from paohuzi.bots import bot_names  # noqa: PLC0415 (the help text only)
+    from paohuzi.bots.levels import LEVELS  # noqa: PLC0415
+
+    levels = "\n".join(f"  {lv.key} ({lv.zh}, {lv.en}): {lv.spec}" for lv in LEVELS)
+    return (
+        f"bots: {', '.join(bot_names())}, or module.path:ClassName[key=value,...]\n"
+        f"levels (as the server's bots play them):\n{levels}\n"
+        "options in brackets: search[worlds=N,time=S,candidates=K,z=Z], noisy[eps=P] …; a time budget (time=S) "
+        "makes a bot's\nplay depend on the machine's speed: the seed then no longer reproduces it"
+    )
+
+
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "simulate",
         help="duplicate matches between bots",
-        description="Duplicate matches between bots: every deal is played once with each seating of the bots, "
-        "so the luck of the cards cancels out. Prints points per hand (95% CI), win and 荒庄 rates, 胡息 per "
-        "win and decision times per bot, and the paired difference of every two bots.",
-        epilog="bots: random, greedy, search[worlds=N,time=S,candidates=K,z=Z], or module.path:ClassName",
+        description=textwrap.fill(
+            "Duplicate matches between bots: every deal is played once with each seating of the bots, "
+            "so the luck of the cards cancels out. Prints points per hand (95% CI), win and 荒庄 rates, 胡息 per "
+            "win and decision times per bot, and the paired difference of every two bots.", 100),
+        epilog=_bots_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--bots", default=None,
                         help="comma-separated bot specs, one per seat (default: greedy, then random at every other "

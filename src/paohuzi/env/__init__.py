@@ -17,6 +17,7 @@ Action values             0–114 (:mod:`paohuzi.env.actions`; 115–170: 一五
 Observation shape         ``{"observation": (606,), "action_mask": (115,)}`` (752 values with 4 players in the hand)
 Observation values        ``observation`` float32 in [0, 21]; ``action_mask`` int8 in {0, 1}
 Raw observation           ``env.unwrapped.raw_observation(agent)``: the engine's dict (R5-safe)
+Information state         ``env(obs_type="info_state")``: the seat's perfect-recall history (16,906 values)
 Rewards                   points at the end of the hand, zero-sum (R7.3)
 ========================  ===================================================================
 
@@ -155,10 +156,23 @@ Version History
 
 * v0: first release (issue #7). ``env()``'s three PettingZoo wrappers became one layer of the same checks
   (the speed of ``raw_env()``). Issue #16 added ``state()``, ``action_masks()``, the vectorized
-  environment and the Gymnasium reward options; observations, actions and rewards are unchanged.
+  environment and the Gymnasium reward options; observations, actions and rewards are unchanged. Issue 36
+  added ``obs_type="info_state"`` (:mod:`paohuzi.env.infostate`) and the state API (``clone()``,
+  ``get_state()``/``set_state()`` with :class:`~paohuzi.env.state.EnvState`, ``step_back()``,
+  ``sample_world()``); the Gymnasium environment's ``info`` no longer holds ``hand_seed`` (it deals every hidden
+  card: ``gym_env(debug_seed=True)`` only), and its search opponents search a count of worlds, not a time.
 
 ``env.action_masks()`` is ``agent_selection``'s mask as booleans; ``env.state()`` is the global state for
 centralised critics (every hand and the stock: :func:`~paohuzi.env.aec.global_state`, never for a policy).
+
+Information state and state API (issue 36; docs/env.md "Information state", "State API")
+-------------------------------------------------------------------------------------
+
+``env(obs_type="info_state")`` makes the observation the seat's information state: the observation tensor,
+then the seat's dealt hand and every event it saw in order, one row each (:mod:`paohuzi.env.infostate`).
+``env.clone()``, ``env.get_state()``/``env.set_state(state)`` (a JSON-ready :class:`~paohuzi.env.state.EnvState`
+of the hand's record), ``env.step_back()`` and ``env.sample_world(agent, rng)`` (the hidden cards resampled
+from the agent's observation alone, :func:`paohuzi.env.state.sample_world`) serve search and replay.
 
 Also here: :class:`~paohuzi.env.single.PaohuziGymEnv` (``gym_env()``, ``gymnasium.make("paohuzi/Paohuzi-v0")``
 after ``import paohuzi``), a Gymnasium single-agent environment where the other seats are bots or policy

@@ -13,6 +13,7 @@ the learner must decide; :meth:`~PaohuziGymEnv.step` plays the learner's action 
 from __future__ import annotations
 
 import operator
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -20,7 +21,8 @@ import gymnasium
 import numpy as np
 
 from paohuzi.analysis import partial_arrangement
-from paohuzi.bots import Bot, make_bot, split_specs
+from paohuzi.bots import Bot, make_bot, parse_spec, split_specs
+from paohuzi.bots.levels import ByFamily
 from paohuzi.cards import PaohuziError
 from paohuzi.engine import Hand, OutcomeKind
 from paohuzi.env.actions import ActionEncodingError, decode
@@ -43,7 +45,10 @@ from paohuzi.env.infostate import History, history_capacity, info_state
 from paohuzi.env.policy import FunctionPolicyBot
 from paohuzi.rules import RuleSet
 
-__all__ = ["PaohuziGymEnv", "DEFAULT_ILLEGAL_REWARD", "Opponent", "make_opponent", "huxi_progress"]
+__all__ = [
+    "PaohuziGymEnv", "DEFAULT_ILLEGAL_REWARD", "Opponent", "make_opponent", "opponent_bot", "time_capped",
+    "huxi_progress",
+]
 
 #: The reward of an illegal action, in points: the least that leaving a hand (逃跑) costs, 8 (R7.3).
 DEFAULT_ILLEGAL_REWARD = -8.0
@@ -64,12 +69,37 @@ def make_opponent(spec: Opponent) -> str | Bot:
     """
     if isinstance(spec, str):
         make_bot(spec, seed=0)  # fail now (BotError), not at the first reset
+        if time_capped(spec):
+            warnings.warn(
+                f"opponent {spec!r} stops searching after a time: its play depends on the machine's speed and "
+                "load, so the seed does not reproduce it (give worlds=N without time for a reproducible budget)",
+                stacklevel=3,
+            )
         return spec
     if callable(getattr(spec, "act", None)):
         return spec  # type: ignore[return-value]
     if callable(spec):
         return FunctionPolicyBot(spec)
     raise EnvError(f"an opponent is a bot spec, a Bot or a policy(observation, mask) callable, got {spec!r}")
+
+
+def time_capped(spec: str) -> bool:
+    """Whether a bot spec sets a time budget (``search[time=0.1]``): such a bot is not reproducible from a
+    seed, as the worlds it searches in the time depend on the machine."""
+    return "time" in parse_spec(spec)[1]
+
+
+def opponent_bot(spec: str, seed: int, rules: RuleSet | None = None) -> Bot:
+    """An opponent bot for the environment: :func:`~paohuzi.bots.make_bot`, but a search bot's budget is a
+    count of worlds unless the spec sets ``time``: the default cap of 1 s per decision (``search``, the
+    ``expert`` level) is lifted, so that the seed reproduces its play on any machine (issue 36). A level's
+    bot (:class:`~paohuzi.bots.levels.ByFamily`) is lifted in the bot it plays under ``rules``."""
+    bot = make_bot(spec, seed=seed)
+    plays = bot.bot_for(rules) if rules is not None and isinstance(bot, ByFamily) else bot
+    capped = getattr(plays, "time", None) is not None and getattr(plays, "worlds", None) is not None
+    if capped and not time_capped(spec):
+        plays.time = None  # type: ignore[attr-defined]
+    return bot
 
 
 def huxi_progress(hand: Hand, seat: int) -> int:
@@ -241,7 +271,7 @@ class PaohuziGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             self._bots = {}
             for s, spec in zip(others, self.opponents, strict=True):
                 if isinstance(spec, str):
-                    bot = make_bot(spec, seed=rng.getrandbits(32))
+                    bot = opponent_bot(spec, rng.getrandbits(32), self.rules)
                 else:
                     bot = spec
                     bot.new_hand()
