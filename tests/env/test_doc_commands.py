@@ -19,7 +19,7 @@ DOC = (ROOT / "docs" / "env.md").read_text(encoding="utf-8")
 
 #: The first line of each ``sh`` block that is not run, and why.
 NOT_RUN = {
-    ".venv/bin/pip install torch --index-url https://download.pytorch.org/whl/cpu   # CPU only: about 0.7 GB":
+    ".venv/bin/pip install torch==2.14.1 --index-url https://download.pytorch.org/whl/cpu   # no CUDA libraries":
         "installs packages (the network)",
     "PYTHONPATH=src python examples/sb3_train.py --steps 300000 --self-play 100000 --out ppo_self.zip":
         "needs the train extra (PyTorch) and half an hour",
