@@ -5,6 +5,7 @@ table seat, and clear errors for bad input."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -15,6 +16,10 @@ from paohuzi.cli import main
 from paohuzi.env import evaluate
 from paohuzi.env.aec import EnvError
 from paohuzi.env.linear import CHECKPOINT, LinearBot, LinearPolicy
+
+from ..support.examples import example
+
+ROOT = Path(__file__).resolve().parents[2]
 
 LINEAR = "paohuzi.env.linear:LinearBot"
 
@@ -124,3 +129,28 @@ def test_a_policy_that_plays_an_illegal_id_is_named() -> None:
         evaluate(lambda observation, mask: "x", deals=1)
     with pytest.raises(EnvError, match="a policy is a callable"):
         evaluate(42, deals=1)
+
+
+def test_two_evaluations_of_the_same_deals_pair_up() -> None:
+    a = evaluate(first_legal, opponents="random", deals=4, seed=6)
+    b = evaluate(LinearPolicy.load(), opponents="random", deals=4, seed=6)
+    difference = a.minus(b)
+    assert difference.n == 4 and len(a.per_deal) == len(b.per_deal) == 4
+    assert difference.mean == pytest.approx(np.mean(a.per_deal) - np.mean(b.per_deal))
+    assert np.mean(a.per_deal) == pytest.approx(a.points.mean)
+    with pytest.raises(EnvError, match="only evaluations of the same deals pair up"):
+        a.minus(evaluate(first_legal, opponents="random", deals=4, seed=7))
+
+
+def test_the_leaderboard_script_and_the_published_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = example("env_leaderboard")
+    out = tmp_path / "baselines.json"
+    assert board.main(["--deals-random", "2", "--deals-greedy", "1", "--out", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert [(r["policy"], r["opponents"], r["hands"]) for r in data["rows"]][:2] == [
+        ("masked random", "random", 6), ("linear checkpoint", "random", 6)]
+    assert board.table(data) in capsys.readouterr().out
+    # docs/env.md shows docs/baselines.json's table, row for row
+    published = json.loads((ROOT / "docs" / "baselines.json").read_text())
+    assert board.table(published) in (ROOT / "docs" / "env.md").read_text()
+    assert published["command"].endswith("--deals-random 2000 --deals-greedy 500 --seed 36")

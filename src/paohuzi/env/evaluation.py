@@ -11,8 +11,8 @@ from each opponent per deal, with 95 % intervals (Student's t over deals, :mod:`
 >>> import numpy as np
 >>> first_legal = lambda observation, mask: int(np.flatnonzero(mask)[0])
 >>> result = evaluate(first_legal, opponents="random", deals=2, seed=1)
->>> result.hands, sorted(result.by_seat), list(result.differences)
-(6, [0, 1, 2], ['random'])
+>>> result.hands, sorted(result.by_seat), list(result.differences), len(result.per_deal)
+(6, [0, 1, 2], ['random'], 2)
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from paohuzi.cards import PaohuziError
 from paohuzi.env.aec import EnvError, make_rules
 from paohuzi.env.policy import FunctionPolicyBot
 from paohuzi.rules import RuleSet
-from paohuzi.stats import Estimate, mean_ci, per_deal_means
+from paohuzi.stats import Estimate, mean_ci, paired_difference, per_deal_means
 
 __all__ = ["Evaluation", "evaluate", "as_bot"]
 
@@ -45,6 +45,7 @@ class Evaluation:
     :ivar by_seat: the policy's mean points per hand in each table seat (its hands in that seat, by deal).
     :ivar differences: per opponent spec, policy − opponent, paired per deal (95 % interval).
     :ivar match: the whole match as ``paohuzi simulate`` prints it (every bot's row, every paired difference).
+    :ivar per_deal: the policy's mean points in each deal, in deal order (what :meth:`minus` pairs).
     """
 
     name: str
@@ -57,6 +58,22 @@ class Evaluation:
     by_seat: dict[int, Estimate]
     differences: dict[str, Estimate]
     match: MatchResult
+    per_deal: tuple[float, ...] = ()
+
+    def minus(self, other: Evaluation) -> Estimate:
+        """This policy's points − ``other``'s, paired per deal (95 % interval): two evaluations with the same
+        rules, opponents, seed and deals played the same deals, so the luck of the cards cancels out (e.g. a
+        policy against masked random on the same deals).
+
+        :raises EnvError: for evaluations of different deals.
+        """
+        same = (self.rules, self.opponents, self.seed, self.deals) == (other.rules, other.opponents, other.seed,
+                                                                       other.deals)
+        if not same:
+            raise EnvError("only evaluations of the same deals pair up (rules, opponents, seed and deals): "
+                           f"{self.rules}/{','.join(self.opponents)}/seed {self.seed}/{self.deals} deals against "
+                           f"{other.rules}/{','.join(other.opponents)}/seed {other.seed}/{other.deals} deals")
+        return paired_difference(self.per_deal, other.per_deal)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the figures, and the match table as ``paohuzi simulate --json`` gives it."""
@@ -183,5 +200,7 @@ def _summary(name: str, specs: list[str], rules: RuleSet, seed: int, deals: int,
     by_seat = {int(s): mean_ci(v) for s, v in sorted(per_seat.items(), key=lambda kv: int(kv[0]))}
     row = next(r for r in match.rows if r.bot == name)
     differences = {b: e for a, b, e in match.differences if a == name}
+    per_deal = per_deal_means((r.deal, name, r.points[s]) for r in results for s, b in enumerate(r.bots)
+                              if b == name)[name]
     return Evaluation(name, tuple(specs), rules.name, seed, deals, len(results), row.points, by_seat, differences,
-                      match)
+                      match, tuple(per_deal))
