@@ -105,11 +105,11 @@ class BatchEnv:
             raise EnvError(f"seed must be an int, got {seed!r}")
         self._hands = [dealer.deal(None if seed is None else int(seed) + i) for i, dealer in enumerate(self._dealers)]
         self._seats = [0] * self.num_hands
-        self._observations = [None] * self.num_hands  # type: ignore[list-item]
+        self._observations = []
         self.outcomes = [None] * self.num_hands
         marks: list[int] = []
         for i in range(self.num_hands):
-            self._observe(i, marks)
+            self._observations.append(self._observe(i, marks))
         return self._arrays(marks)
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -125,17 +125,16 @@ class BatchEnv:
             (nothing is played then).
         """
         ids = self._check(actions)
-        n, size, width = self.num_hands, self.observation_size, self.num_actions
+        n = self.num_hands
         legal = self._masks[np.arange(n), ids].tolist()
         chosen = ids.tolist()
         rewards = np.zeros((n, self.num_seats), np.float32)
         dones = np.zeros(n, np.bool_)
         outcomes: list[Outcome | None] = [None] * n
         hands, seats, observations, dealers = self._hands, self._seats, self._observations, self._dealers
-        yiwushi, stake, buffer = self.rules.yiwushi, self.rules.stake, self._buffer
+        yiwushi, stake = self.rules.yiwushi, self.rules.stake
         marks: list[int] = []
-        add = marks.append
-        for i in range(n):  # the hot loop: _observe inline, with locals
+        for i in range(n):
             hand = hands[i]
             if legal[i]:
                 pending = observations[i].pending
@@ -146,19 +145,12 @@ class BatchEnv:
                     for s, paid in enumerate(outcome.payments):
                         rewards[i, s] = paid / stake
                     dones[i] = True
-                    hand = hands[i] = dealers[i].deal(None)
+                    hands[i] = dealers[i].deal(None)
             else:
                 rewards[i, seats[i]] = self.illegal_reward
                 dones[i] = True
-                hand = hands[i] = dealers[i].deal(None)
-            deciding = hand.deciding
-            seat = seats[i] = deciding[0] if len(deciding) == 1 else decision_order(hand)[0]
-            obs = observations[i] = hand.observation(seat)
-            buffer[i * size : (i + 1) * size] = featurize_bytes(obs)
-            pending = obs.pending
-            base = i * width
-            for a in action_ids(obs.legal, None if pending is None else pending.card):
-                add(base + a)
+                hands[i] = dealers[i].deal(None)
+            observations[i] = self._observe(i, marks)
         self.outcomes = outcomes
         observations_out, masks, seats_out = self._arrays(marks)
         return observations_out, masks, seats_out, rewards, dones
@@ -181,20 +173,20 @@ class BatchEnv:
                            f"({bad.size} out of range)")
         return ids.astype(np.int64, copy=False)
 
-    def _observe(self, i: int, marks: list[int]) -> None:
-        """Row ``i``'s deciding seat (the AEC environment's ``agent_selection``), its observation, its tensor
-        in the buffer and its legal IDs (as flat indices into the masks) in ``marks`` (for :meth:`reset`;
-        :meth:`step` does the same inline, its hot loop)."""
+    def _observe(self, i: int, marks: list[int]) -> Observation:
+        """Row ``i``'s deciding seat (the AEC environment's ``agent_selection``), its tensor in the buffer and its
+        legal IDs (as flat indices into the masks) in ``marks``; returns its observation."""
         hand = self._hands[i]
         deciding = hand.deciding
         seat = self._seats[i] = deciding[0] if len(deciding) == 1 else decision_order(hand)[0]
-        obs = self._observations[i] = hand.observation(seat)
+        obs = hand.observation(seat)
         size = self.observation_size
         self._buffer[i * size : (i + 1) * size] = featurize_bytes(obs)
         pending = obs.pending
         base = i * self.num_actions
         for a in action_ids(obs.legal, None if pending is None else pending.card):
             marks.append(base + a)
+        return obs
 
     def _arrays(self, marks: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         observations = np.frombuffer(self._buffer, np.uint8).reshape(self.num_hands, self.observation_size)
