@@ -25,6 +25,12 @@ NOT_RUN = {
         "needs the train extra (PyTorch) and half an hour",
     'C="nice -n 10 python examples/env_baselines.py --hands 3000 --eval 400 --eval-greedy 120 --ppo-steps 150000 '
     '--ppo-self-play 50000"': "the baseline table: hours, and the train extra",
+    "PYTHONPATH=src python examples/env_train.py --hands 30000 --eval 0 --out src/paohuzi/env/weights/linear.npz":
+        "makes the shipped checkpoint (minutes); its evaluation is checked against docs/baselines.json",
+    "PYTHONPATH=src python examples/env_leaderboard.py --deals-random 2000 --deals-greedy 500 "
+    "--out docs/baselines.json": "the leaderboard (minutes)",
+    "paohuzi simulate --bots greedy,random,random --hands 100 --record games/":
+        "simulate → dataset → .npz and the database are tests/env/test_data.py's",
 }
 
 
