@@ -42,12 +42,14 @@ LONGEST = (
     "tests/server/test_shared.py",
     "tests/server/test_leak.py",
     "tests/env/test_random_play.py",
+    "tests/env/test_doc_commands.py",  # ~40 (docs/env.md's $ commands: training runs)
     "tests/server/test_ledger.py",
     # make test-fast's longest after the browser tests
     "tests/server/test_one_room.py",  # 69
     "tests/server/test_public.py",  # 40
     "tests/test_lint.py",  # 25 (mypy without its cache)
     "tests/server/test_play.py",  # 21
+    "tests/env/test_state.py",  # 20 (round trips at every position of random hands)
     "tests/server/test_accounts.py",  # 21
     "tests/server/test_security.py",  # 18
     "tests/server/test_recovery.py",  # 17

@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pettingzoo.test import api_test
 
 from paohuzi.engine import Hand, replay
@@ -89,6 +91,7 @@ def test_round_trips_over_random_positions(rules: Any) -> None:
     assert positions > 400
 
 
+@pytest.mark.soak
 def test_thousands_of_positions_snapshot() -> None:
     """The same round trips in the snapshot observation, over more than 2,000 positions of the classic preset."""
     e, fresh = raw_env("qq"), raw_env("qq")
@@ -254,3 +257,26 @@ def test_api_test_of_clones_and_sampled_worlds() -> None:
     assert isinstance(world, CheckedWrapper)
     api_test(world, num_cycles=100)
     api_test(raw_env("liuhuqiang").clone(), num_cycles=100)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**31), choices=st.lists(st.integers(0, 10**6), max_size=60), back=st.integers(1, 5))
+def test_undo_and_state_are_inverses(seed: int, choices: list[int], back: int) -> None:
+    """Invariant: after any moves, ``back`` undos land where the first ``len − back`` moves led, and the state
+    of any moment rebuilds it (hypothesis over seeds and choices among the legal IDs)."""
+    e = raw_env("qq")
+    e.reset(seed=seed)
+    seen = [snapshot(e)]
+    for c in choices:
+        if not e.agents:
+            break
+        obs, _, term, trunc, _ = e.last()
+        legal = np.flatnonzero(obs["action_mask"]).tolist()
+        e.step(None if term or trunc else legal[c % len(legal)])
+        seen.append(snapshot(e))
+    fresh = raw_env("qq")
+    fresh.set_state(e.get_state())
+    assert snapshot(fresh) == seen[-1]
+    for k in range(min(back, len(seen) - 1)):
+        e.step_back()
+        assert snapshot(e) == seen[-2 - k]
