@@ -86,12 +86,12 @@ class ReviewSettings:
     """How much work a review does and what it marks.
 
     :ivar worlds: sampled worlds per decision (each candidate is played out once in each). 大师 in play
-        races on up to 12 for its two closest candidates; a review plays every candidate in 16 by default.
+        races on up to 12 for its two closest candidates; a review plays every candidate in 32 by default.
     :ivar threshold: points a move may lose against the best before it is marked.
     :ivar z: and the loss must exceed this many standard errors (noise alone marks nothing).
     """
 
-    worlds: int = 16
+    worlds: int = 32
     threshold: float = 1.0
     z: float = 2.0
 

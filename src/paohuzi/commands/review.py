@@ -23,7 +23,7 @@ from typing import Any
 from paohuzi.bots.review import Review, ReviewError, ReviewSettings, review_families, review_record
 from paohuzi.cards import PaohuziError
 from paohuzi.commands.replay import load_records
-from paohuzi.engine import replay_match
+from paohuzi.engine import HandRecord, replay_match
 
 __all__ = ["add_parser", "run", "render"]
 
@@ -61,7 +61,8 @@ def _pick(args: argparse.Namespace, text: str) -> dict[str, Any]:
         if args.hand is None or not 1 <= args.hand <= len(match.results):
             raise ReviewError(f"a match record with {len(match.results)} finished hands: choose one with --hand "
                               f"1…{len(match.results)}")
-        return match.results[args.hand - 1].record.to_dict()
+        chosen = match.results[args.hand - 1].record
+        return chosen.to_dict() if isinstance(chosen, HandRecord) else dict(chosen)
     if args.hand is not None:
         raise ReviewError("--hand is for a match record; this is one hand's record")
     if not isinstance(record, dict):
