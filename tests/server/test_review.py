@@ -62,7 +62,7 @@ def test_own_hand_code_holder_cache_and_limits(server: ServerProcess) -> None:
     assert me.api("GET", f"/api/replays/{hand_id}/review?seat={other}")["cached"] is True
     # a seat the hand does not have: refused by the review, named (it took the outsider's second token)
     bad = outsider.api("GET", f"/api/replays/code/{code}/review?seat=3", expect=422)["error"]
-    assert (bad["code"], bad["message"]) == ("unsupported", "seat must be 0 … 2, got 3")
+    assert (bad["code"], bad["message"]) == ("not_reviewable", "seat must be 0 … 2, got 3")
     assert outsider.api("GET", f"/api/replays/code/{code}/review?seat=9", expect=422)["error"]["code"] == "invalid"
     # out of tokens: 429, until the bucket refills
     third = (seat + 2) % 3

@@ -198,7 +198,7 @@ async def _answer(request: Request, hand_id: int, seat: int, record: dict[str, A
         raise RoomError("rate_limited", "too many reviews asked for; wait a minute", 429)
     review = await reviewer(request).review(hand_id, seat, record, worlds)
     if "error" in review:
-        raise RoomError("unsupported", str(review["error"]), 422)
+        raise RoomError("not_reviewable", str(review["error"]), 422)
     await hub.db.run(keep(hand_id, seat, review))
     return {"hand_id": hand_id, "seat": seat, "cached": False, "review": review}
 
