@@ -43,12 +43,12 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from paohuzi.bots.candidates import candidates
 from paohuzi.bots.levels import level
 from paohuzi.bots.search import rollout
-from paohuzi.bots.view import read
+from paohuzi.bots.view import View, read
 from paohuzi.bots.world import build_hand, sample_world
 from paohuzi.cards import PaohuziError
 from paohuzi.engine import Action, ActionKind, Hand, Observation, replay
@@ -59,6 +59,7 @@ __all__ = [
     "Choice",
     "Decision",
     "Review",
+    "ReviewData",
     "ReviewError",
     "ReviewSettings",
     "judge",
@@ -68,6 +69,52 @@ __all__ = [
 
 #: Greedy's best actions judged at a decision (大师's candidates: ``scorer`` and ``search`` pick among 4).
 CANDIDATES = 4
+
+
+class ChoiceData(TypedDict):
+    """:meth:`Choice.to_dict`."""
+
+    action: str
+    mean: float
+    se: float
+
+
+class DecisionData(TypedDict):
+    """:meth:`Decision.to_dict`."""
+
+    index: int
+    phase: str
+    played: str
+    best: str
+    loss: float
+    loss_se: float
+    worlds: int
+    significant: bool
+    marked: bool
+    choices: list[ChoiceData]
+
+
+class SettingsData(TypedDict):
+    """:meth:`ReviewSettings.to_dict`."""
+
+    worlds: int
+    threshold: float
+    z: float
+
+
+class ReviewData(TypedDict):
+    """:meth:`Review.to_dict`: the JSON of a review (the CLI's ``--json``, the server's answer)."""
+
+    seat: int
+    seed: int
+    preset: str
+    points: int
+    settings: SettingsData
+    judged: int
+    marked: int
+    accuracy: float
+    points_lost: float
+    decisions: list[DecisionData]
 
 
 class ReviewError(PaohuziError):
@@ -103,7 +150,7 @@ class ReviewSettings:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
                 raise ReviewError(f"{name} must be a number ≥ 0, got {value!r}")
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SettingsData:
         return {"worlds": self.worlds, "threshold": self.threshold, "z": self.z}
 
 
@@ -116,7 +163,7 @@ class Choice:
     mean: float
     se: float
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ChoiceData:
         return {"action": self.action, "mean": _round(self.mean), "se": _round(self.se)}
 
 
@@ -145,7 +192,7 @@ class Decision:
     marked: bool
     choices: tuple[Choice, ...]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> DecisionData:
         return {
             "index": self.index, "phase": self.phase, "played": self.played, "best": self.best,
             "loss": _round(self.loss), "loss_se": _round(self.loss_se), "worlds": self.worlds,
@@ -189,7 +236,7 @@ class Review:
     def points_lost(self) -> float:
         return sum(d.loss for d in self.decisions if d.significant)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ReviewData:
         return {
             "seat": self.seat, "seed": self.seed, "preset": self.preset, "points": self.points,
             "settings": {"worlds": self.worlds, "threshold": self.threshold, "z": self.z},
@@ -241,7 +288,7 @@ def judge(
     )
 
 
-def _play_out(view: Any, cands: Sequence[Action], rng: random.Random, worlds: int) -> list[list[float]]:
+def _play_out(view: View, cands: Sequence[Action], rng: random.Random, worlds: int) -> list[list[float]]:
     """Each candidate's payments in the same sampled worlds (a world every candidate is legal in)."""
     seat = view.seat
     results: list[list[float]] = [[] for _ in cands]

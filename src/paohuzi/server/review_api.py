@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+from collections.abc import Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, TypedDict, cast
 
 from fastapi import APIRouter, Path, Query, Request
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from paohuzi.bots.review import ReviewError, ReviewSettings, review_record
+from paohuzi.bots.review import ReviewData, ReviewError, ReviewSettings, review_record
 from paohuzi.server import store
 from paohuzi.server.api import AS_JSON, HandId, Player
 from paohuzi.server.hub import Hub
@@ -49,15 +50,15 @@ class ReviewAnswer(TypedDict):
     hand_id: int
     seat: int
     cached: bool  # true: kept from an earlier request
-    review: dict[str, Any]  # paohuzi.bots.review.Review.to_dict()
+    review: ReviewData  # paohuzi.bots.review.Review.to_dict()
 
 
-def compute(record: dict[str, Any], seat: int, worlds: int) -> dict[str, Any]:
-    """The review's JSON, or ``{"error": message}`` for a hand that cannot be reviewed (run in a worker)."""
+def compute(record: Mapping[str, object], seat: int, worlds: int) -> ReviewData | str:
+    """The review's JSON, or the message naming why the hand cannot be reviewed (run in a worker)."""
     try:
         return review_record(record, seat, seed=SEED, settings=ReviewSettings(worlds=worlds)).to_dict()
     except ReviewError as exc:
-        return {"error": str(exc)}
+        return str(exc)
 
 
 class Reviewer:
@@ -67,7 +68,7 @@ class Reviewer:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._executor: Executor | None = None
-        self._running: dict[tuple[int, int], asyncio.Future[dict[str, Any]]] = {}
+        self._running: dict[tuple[int, int], asyncio.Future[ReviewData | str]] = {}
 
     def _pool(self) -> Executor:
         if self._executor is None:
@@ -78,7 +79,7 @@ class Reviewer:
             )
         return self._executor
 
-    async def review(self, hand_id: int, seat: int, record: dict[str, Any], worlds: int) -> dict[str, Any]:
+    async def review(self, hand_id: int, seat: int, record: Mapping[str, object], worlds: int) -> ReviewData | str:
         key = (hand_id, seat)
         running = self._running.get(key)
         if running is not None:
@@ -115,25 +116,25 @@ def _hub(request: Request) -> Hub:
 # ---- database jobs ----------------------------------------------------------------------------------------
 
 
-def kept(hand_id: int, seat: int) -> store.Job[dict[str, Any] | None]:
+def kept(hand_id: int, seat: int) -> store.Job[ReviewData | None]:
     """The review kept for (hand, seat), or None."""
 
-    def job(s: Session) -> dict[str, Any] | None:
+    def job(s: Session) -> ReviewData | None:
         row = s.get(HandReview, (hand_id, seat))
-        return None if row is None else dict(row.review)
+        return None if row is None else cast(ReviewData, row.review)
 
     return job
 
 
-def keep(hand_id: int, seat: int, review: dict[str, Any]) -> store.Job[None]:
+def keep(hand_id: int, seat: int, review: ReviewData) -> store.Job[None]:
     """Keep (or replace) the review of (hand, seat)."""
 
     def job(s: Session) -> None:
         row = s.get(HandReview, (hand_id, seat))
         if row is None:
-            s.add(HandReview(hand_id=hand_id, seat=seat, review=review))
+            s.add(HandReview(hand_id=hand_id, seat=seat, review=dict(review)))
         else:
-            row.review = review
+            row.review = dict(review)
 
     return job
 
@@ -187,18 +188,20 @@ async def review_by_code(
     return await _answer(request, found.hand.id, seat, found.record, player["id"])
 
 
-async def _answer(request: Request, hand_id: int, seat: int, record: dict[str, Any], player_id: int) -> ReviewAnswer:
+async def _answer(
+    request: Request, hand_id: int, seat: int, record: Mapping[str, object], player_id: int
+) -> ReviewAnswer:
     hub = _hub(request)
     worlds = hub.settings.review_worlds
-    review = await hub.db.run(kept(hand_id, seat))
-    if review is not None and review.get("settings", {}).get("worlds") == worlds:
-        return {"hand_id": hand_id, "seat": seat, "cached": True, "review": review}
+    found = await hub.db.run(kept(hand_id, seat))
+    if found is not None and found["settings"]["worlds"] == worlds:
+        return {"hand_id": hand_id, "seat": seat, "cached": True, "review": found}
     s = hub.settings
     if not await _limits(request).take(f"review:player:{player_id}", s.review_rate, s.review_burst):
         raise RoomError("rate_limited", "too many reviews asked for; wait a minute", 429)
     review = await reviewer(request).review(hand_id, seat, record, worlds)
-    if "error" in review:
-        raise RoomError("not_reviewable", str(review["error"]), 422)
+    if isinstance(review, str):
+        raise RoomError("not_reviewable", review, 422)
     await hub.db.run(keep(hand_id, seat, review))
     return {"hand_id": hand_id, "seat": seat, "cached": False, "review": review}
 
