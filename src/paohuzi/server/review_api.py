@@ -25,6 +25,7 @@ from typing import Annotated, TypedDict, cast
 
 from fastapi import APIRouter, Path, Query, Request
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from paohuzi.bots.review import ReviewData, ReviewError, ReviewSettings, review_record
@@ -202,7 +203,10 @@ async def _answer(
     review = await reviewer(request).review(hand_id, seat, record, worlds)
     if isinstance(review, str):
         raise RoomError("not_reviewable", review, 422)
-    await hub.db.run(keep(hand_id, seat, review))
+    try:
+        await hub.db.run(keep(hand_id, seat, review))
+    except IntegrityError:
+        pass  # another process (the shared mode) kept it first: the same review, as it is deterministic
     return {"hand_id": hand_id, "seat": seat, "cached": False, "review": review}
 
 
