@@ -4,6 +4,7 @@ and a whole hand's review."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -92,6 +93,30 @@ class TestKnownBestMoves:
         taken = _judge(hand, 0, HU)
         assert taken is not None and (taken.best, taken.loss, taken.marked) == ("hu", 0.0, False)
 
+    def test_a_declined_zimo_is_judged_with_the_drawn_card_and_marked(self) -> None:
+        """R6.3: seat 1 draws, 提/偎s the card and is offered 自摸 (phase self_hu); it discards instead. The seat's
+        own drawn card builds the worlds (Hidden.drawn), and 胡 is the better move by its exact points."""
+        from paohuzi.bots import make_bot
+
+        hand = Hand(QQ, seed=30010)
+        bots = {s: make_bot("random" if s == 0 else "greedy", seed=s) for s in hand.seats}
+        index = None
+        while not hand.over:
+            seat = hand.deciding[0]
+            legal = hand.legal_actions(seat)
+            if hand.phase == "self_hu" and index is None:
+                index = len(hand.record()["actions"])
+                won = hand.copy()
+                won.apply(seat, HU)
+                hand.apply(seat, next(a for a in legal if a != HU))
+                continue
+            hand.apply(seat, bots[seat].act(hand.observation(seat), legal))
+        assert index == 31 and won.outcome is not None
+        review = review_record(hand.record(), 1, settings=FEW)
+        d = next(d for d in review.decisions if d.index == index)
+        assert (d.phase, d.played, d.best, d.marked, d.worlds) == ("self_hu", "discard x2", "hu", True, 4)
+        assert d.choices[0] == Choice("hu", float(won.outcome.payments[1]), 0.0)
+
     def test_a_move_that_is_not_legal_is_refused(self) -> None:
         with pytest.raises(ReviewError, match="not a legal action of seat 0"):
             _judge(_dealt(READY), 0, Action.parse("discard d6"))
@@ -102,7 +127,7 @@ class TestKnownBestMoves:
         assert judge(hand.observation(0), legal, legal[0], random.Random(0), FEW, QQ) is None
 
 
-def _played(seed: int, rules_name: str = "qq") -> dict[str, object]:
+def _played(seed: int, rules_name: str = "qq") -> dict[str, Any]:
     from paohuzi.bots import make_bot
 
     rules = find_preset(rules_name)
@@ -120,7 +145,7 @@ class TestReviewRecord:
         review = review_record(record, 1, seed=3, settings=FEW)
         hand = Hand(QQ, seed=5)
         choices = []
-        for i, (seat, text) in enumerate(record["actions"]):  # type: ignore[attr-defined]
+        for i, (seat, text) in enumerate(record["actions"]):
             if seat == 1 and len(hand.legal_actions(1)) > 1:
                 choices.append(i)
             hand.apply(seat, text)
@@ -153,7 +178,7 @@ class TestReviewRecord:
             ReviewSettings(worlds=1)
         with pytest.raises(ReviewError, match="threshold must be a number ≥ 0"):
             ReviewSettings(threshold=-1)
-        unfinished = {**record, "actions": record["actions"][:3]}  # type: ignore[index]
+        unfinished = {**record, "actions": record["actions"][:3]}
         unfinished.pop("result", None)
         with pytest.raises(ReviewError, match="the hand is not over"):
             review_record(unfinished, 0)

@@ -49,9 +49,9 @@ from paohuzi.bots.candidates import candidates
 from paohuzi.bots.levels import level
 from paohuzi.bots.search import rollout
 from paohuzi.bots.view import View, read
-from paohuzi.bots.world import build_hand, sample_world
-from paohuzi.cards import PaohuziError
-from paohuzi.engine import Action, ActionKind, Hand, Observation, replay
+from paohuzi.bots.world import World, build_hand, sample_world
+from paohuzi.cards import NUM_KINDS, Card, PaohuziError
+from paohuzi.engine import Action, ActionKind, Hand, Hidden, Observation, replay
 from paohuzi.rules import RuleSet
 
 __all__ = [
@@ -66,6 +66,8 @@ __all__ = [
     "review_families",
     "review_record",
 ]
+
+_CARDS = tuple(Card)
 
 #: Greedy's best actions judged at a decision (大师's candidates: ``scorer`` and ``search`` pick among 4).
 CANDIDATES = 4
@@ -251,12 +253,14 @@ def _round(x: float, digits: int = 3) -> float:
 
 def judge(
     observation: Observation, legal: Sequence[Action], played: Action, rng: random.Random,
-    settings: ReviewSettings, rules: RuleSet | None = None, index: int = 0,
+    settings: ReviewSettings, rules: RuleSet | None = None, index: int = 0, drawn: Card | None = None,
 ) -> Decision | None:
     """One decision judged from ``observation`` alone (R5): the candidates (:data:`CANDIDATES` of greedy's, the
     move ``played`` and any 胡) played out in ``settings.worlds`` worlds dealt by ``rng``. None when there was
     no choice (one legal action) or no sampled world fitted the view.
 
+    :param drawn: in phase ``self_hu``, the card the seat drew and 提'd or 偎'd itself (R4.2.3): its own card,
+        which the observation does not repeat (:attr:`paohuzi.engine.Hidden.drawn`).
     :raises ReviewError: if ``played`` is not one of ``legal``.
     """
     if played not in legal:
@@ -269,7 +273,7 @@ def judge(
     cands += [a for a in legal if a.kind is ActionKind.HU and a not in cands]
     if len(cands) < 2:  # greedy saw one sensible move and it was played: compare with the rest of legal
         cands += [a for a in legal if a not in cands][: CANDIDATES - 1]
-    results = _play_out(view, cands, rng, settings.worlds)
+    results = _play_out(view, cands, rng, settings.worlds, drawn)
     if not results[0]:
         return None
     means = [_mean_se(r) for r in results]
@@ -288,7 +292,22 @@ def judge(
     )
 
 
-def _play_out(view: View, cands: Sequence[Action], rng: random.Random, worlds: int) -> list[list[float]]:
+def _built(view: View, world: World, drawn: Card | None) -> Hand:
+    """:func:`paohuzi.bots.world.build_hand`, with the seat's own drawn card in phase ``self_hu``."""
+    if drawn is None:
+        return build_hand(view, world)
+    hidden = Hidden(
+        hands=tuple(tuple(_CARDS[k] for k in range(NUM_KINDS) for _ in range(h[k])) for h in world.hands),
+        wei=tuple(tuple(_CARDS[k] for k in w) for w in world.wei),
+        stock=tuple(_CARDS[k] for k in world.stock),
+        drawn=drawn,
+    )
+    return Hand.from_position(view.rules, view.observation, hidden)
+
+
+def _play_out(
+    view: View, cands: Sequence[Action], rng: random.Random, worlds: int, drawn: Card | None
+) -> list[list[float]]:
     """Each candidate's payments in the same sampled worlds (a world every candidate is legal in)."""
     seat = view.seat
     results: list[list[float]] = [[] for _ in cands]
@@ -296,7 +315,7 @@ def _play_out(view: View, cands: Sequence[Action], rng: random.Random, worlds: i
     while len(results[0]) < worlds and tries < 4 * worlds + 20:
         tries += 1
         try:
-            base = build_hand(view, sample_world(view, rng))
+            base = _built(view, sample_world(view, rng), drawn)
         except (PaohuziError, KeyError, IndexError, StopIteration):
             continue
         if seat not in base.deciding:
@@ -371,7 +390,8 @@ def _review_actions(
             legal = hand.legal_actions(seat)
             played = Action.parse(text)
             rng = random.Random(f"paohuzi-review:{seed}:{i}")
-            found = judge(hand.observation(seat), legal, played, rng, settings, hand.rules, i)
+            drawn = hand.hidden(seat).drawn  # its own card, in phase self_hu (R4.2.3); else None
+            found = judge(hand.observation(seat), legal, played, rng, settings, hand.rules, i, drawn)
             if found is not None:
                 out.append(found)
         if text == "leave":
