@@ -14,6 +14,20 @@ from ..support.server import ServerProcess
 from .helpers import Person
 
 
+# Text with a CJK character in the review's panel and note, except card faces and players' names (`data-pname`).
+CJK_IN_REVIEW = r"""() => {
+    const out = [];
+    for (const root of document.querySelectorAll('.review-panel, .review-note')) {
+        const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+            if (n.parentElement.closest('.card, [data-pname]')) continue;
+            if (/[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]/.test(n.textContent)) out.push(n.textContent.trim());
+        }
+    }
+    return out;
+}"""
+
+
 def test_a_replay_code_holder_reviews_a_seat_and_sees_the_marks(
     browser: Any, player_deals: ServerProcess, artifacts: Path
 ) -> None:
@@ -54,6 +68,15 @@ def test_a_replay_code_holder_reviews_a_seat_and_sees_the_marks(
         # no part of the panel is wider than the phone
         width = outsider.page.evaluate("() => document.querySelector('.review-panel').scrollWidth")
         assert width <= 360, width
+        # English: the same review in English words; no Chinese outside the cards and the players' names
+        outsider.page.click("[data-action='lang']")
+        outsider.page.wait_for_selector("html[lang='en']")
+        figure = outsider.page.inner_text("[data-testid='review-figure']")
+        assert f"accuracy {round(data['accuracy'] * 1000) / 10:g}%" in figure, figure
+        assert "Better:" in outsider.page.inner_text("[data-testid='review-mark']")
+        chinese = outsider.page.evaluate(CJK_IN_REVIEW)
+        assert not chinese, chinese
+        outsider.shot("review-english")
         assert not outsider.errors, outsider.errors
     finally:
         outsider.close()

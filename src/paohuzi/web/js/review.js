@@ -5,7 +5,8 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { errorText, t } from "./i18n.js";
+import { errorText, t, tx } from "./i18n.js";
+import { nameEl } from "./table.js";
 
 /** The seat a review is for: the seat whose view is shown, or the player's own seat in the full view. */
 export function reviewSeat(rp) {
@@ -51,7 +52,7 @@ export function reviewPanel(app, rp, seatLabel, actionText) {
   );
   const panel = h("div", { class: "review-panel" }, button);
   if (!got) {
-    panel.append(h("span", { class: "note" }, t("reviewHint", { name: seatLabel })));
+    panel.append(h("span", { class: "note" }, tx("reviewHint", { name: nameEl(seatLabel, "pname") })));
     return panel;
   }
   if (got.loading) {
@@ -63,8 +64,8 @@ export function reviewPanel(app, rp, seatLabel, actionText) {
     return panel;
   }
   const r = got.review;
-  const figure = t("reviewFigure", {
-    name: seatLabel,
+  const figure = tx("reviewFigure", {
+    name: nameEl(seatLabel, "pname"),
     accuracy: Math.round(r.accuracy * 1000) / 10,
     lost: r.points_lost.toFixed(1),
     marked: r.marked,
