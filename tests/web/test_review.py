@@ -13,7 +13,6 @@ from ..support.clients import Client, play_seat
 from ..support.server import ServerProcess
 from .helpers import Person
 
-
 # Text with a CJK character in the review's panel and note, except card faces and players' names (`data-pname`).
 CJK_IN_REVIEW = r"""() => {
     const out = [];
