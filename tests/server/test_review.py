@@ -4,8 +4,13 @@ same numbers as :func:`paohuzi.bots.review.review_record` (seed 0, the server's 
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -85,3 +90,42 @@ def test_a_review_is_kept_across_a_restart(tmp_path: Path) -> None:
     with running(tmp_path, url, {**ENV, "PAOHUZI_REVIEW_BURST": "0"}) as server:
         again = Client(server, token=token).api("GET", f"/api/replays/{hand_id}/review")
         assert again == {**first, "cached": True}
+
+
+def _workers(pid: int) -> list[int]:
+    """The review worker processes of the server ``pid``: its children started by multiprocessing's spawn."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            cmdline = (entry / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == pid and b"spawn_main" in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+def test_a_killed_worker_is_a_503_and_the_next_review_starts_a_new_one(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'p.sqlite3'}"
+    env = {**ENV, "PAOHUZI_BOT_DELAY": "0", "PAOHUZI_REVIEW_WORLDS": "64", "PAOHUZI_REVIEW_BURST": "5"}
+    with running(tmp_path, url, env) as server:
+        me, hand_id, _ = _played(server)
+        answer: dict[str, Any] = {}
+        asking = threading.Thread(
+            target=lambda: answer.update(me.api("GET", f"/api/replays/{hand_id}/review", expect=None))
+        )
+        asking.start()
+        deadline = time.monotonic() + 30
+        while not (workers := _workers(server.pid)):
+            assert time.monotonic() < deadline, "no review worker started"
+            time.sleep(0.02)
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)
+        asking.join(60)
+        assert answer["error"] == {"code": "internal", "message": "the review's worker process stopped; ask again"}
+        again = me.api("GET", f"/api/replays/{hand_id}/review")
+        assert again["cached"] is False and again["review"]["settings"]["worlds"] == 64
+        me.close()

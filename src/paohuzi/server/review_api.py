@@ -21,6 +21,7 @@ import asyncio
 import multiprocessing
 from collections.abc import Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Annotated, TypedDict, cast
 
 from fastapi import APIRouter, Path, Query, Request
@@ -90,6 +91,9 @@ class Reviewer:
         self._running[key] = future
         try:
             return await asyncio.shield(future)
+        except BrokenProcessPool:
+            self._executor = None  # a worker died (killed, out of memory): the next review starts a new pool
+            raise RoomError("internal", "the review's worker process stopped; ask again", 503) from None
         finally:
             if future.done():
                 self._running.pop(key, None)
