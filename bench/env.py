@@ -9,7 +9,14 @@ three classic wrappers (what ``env()`` was before). It reports CPU time, so othe
 disturb it less, and the median and best of ``--rounds`` rounds. For context it also times the engine
 alone on the same hands (random legal actions, no observations) and the pieces of a turn.
 
+The batched fast path (:class:`paohuzi.env.batch.BatchEnv`, issue 36) runs the same random play over
+``--batch`` hands at once (the random IDs drawn for the whole batch with numpy); its *turns* are agent steps
+(one decision of one hand), so they compare with ``env()``'s turns less its dead steps at the end of each
+hand. The vector row is :class:`paohuzi.env.PaohuziVectorEnv` (8 copies of the Gymnasium environment,
+``random`` opponents): its turns are the learner's steps, each also playing the bots' replies.
+
     .venv/bin/python bench/env.py                 # 3 rounds of 3 s
+    .venv/bin/python bench/env.py --only batch,env     # only some rows (names start with these)
     .venv/bin/python bench/env.py --seconds 5 --rounds 5 --rules hunan
 """
 
@@ -28,8 +35,9 @@ import numpy as np
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from paohuzi.engine import Hand
-from paohuzi.env import DEFAULT_ILLEGAL_REWARD, raw_env
+from paohuzi.env import DEFAULT_ILLEGAL_REWARD, PaohuziVectorEnv, raw_env
 from paohuzi.env import env as make_env
+from paohuzi.env.batch import BatchEnv
 from paohuzi.env.features import action_mask, featurize
 from paohuzi.rules import find_preset
 
@@ -70,6 +78,38 @@ def env_round(rules: str, seconds: float, seed: int, factory: str = "env()") -> 
                 hands += 1
         if time.process_time() - start > seconds:
             return turns, hands, time.process_time() - start
+
+
+def batch_round(rules: str, seconds: float, seed: int, hands: int = 64) -> tuple[int, int, float]:
+    """:class:`BatchEnv` over ``hands`` hands, random legal IDs for every row: (agent steps, hands, CPU s)."""
+    rng = np.random.default_rng(seed)
+    batch = BatchEnv(hands, rules)
+    _, masks, _ = batch.reset(seed=seed)
+    steps = done = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for _ in range(20):
+            actions = np.argmax(rng.random(masks.shape, np.float32) * masks, axis=1)
+            _, masks, _, _, dones = batch.step(actions)
+            done += int(dones.sum())
+        steps += 20 * hands
+    return steps, done, time.process_time() - start
+
+
+def vector_round(rules: str, seconds: float, seed: int, copies: int = 8) -> tuple[int, int, float]:
+    """:class:`PaohuziVectorEnv` (``copies`` Gymnasium copies, random opponents): (learner steps, hands, CPU s)."""
+    rng = np.random.default_rng(seed)
+    envs = PaohuziVectorEnv(num_envs=copies, rules=rules, opponents="random")
+    obs, _ = envs.reset(seed=seed)
+    steps = done = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        masks = obs["action_mask"]
+        actions = np.argmax(rng.random(masks.shape, np.float32) * masks, axis=1)
+        obs, _, terminated, truncated, _ = envs.step(actions)
+        steps += copies
+        done += int((terminated | truncated).sum())
+    return steps, done, time.process_time() - start
 
 
 def engine_round(rules: str, seconds: float, seed: int) -> tuple[int, int, float]:
@@ -125,13 +165,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", default="qq")
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per round")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--batch", type=int, default=64, help="hands of the batched row (default 64)")
+    parser.add_argument("--only", default="", help="comma-separated row-name prefixes to run (default: all)")
     args = parser.parse_args(argv)
     print(f"paohuzi env benchmark — rules {args.rules}, Python {platform.python_version()}, "
           f"{platform.machine()}, {args.rounds} rounds of {args.seconds:g} CPU s (median, best)")
     rounds: list[tuple[str, Callable[[str, float, int], tuple[int, int, float]]]] = [
         (name, lambda *a, name=name: env_round(*a, factory=name)) for name in FACTORIES  # type: ignore[misc]
     ]
+    rounds.append((f"BatchEnv ({args.batch} hands)",
+                   lambda *a: batch_round(*a, hands=args.batch)))  # type: ignore[misc]
+    rounds.append(("PaohuziVectorEnv (8)", vector_round))
     rounds.append(("engine alone", engine_round))
+    if args.only:
+        wanted = tuple(p.strip() for p in args.only.split(","))
+        rounds = [r for r in rounds if r[0].startswith(wanted)]
     # Interleave the rounds (env(), raw_env(), …, env(), raw_env(), …) so that a change in the machine's
     # load hits every row alike.
     rates: dict[str, list[float]] = {label: [] for label, _ in rounds}
@@ -144,8 +192,9 @@ def main(argv: list[str] | None = None) -> int:
     for label, _ in rounds:
         print(f"{label:24s} median {statistics.median(rates[label]):7.0f}  best {max(rates[label]):7.0f} "
               f"turns/s  ({per_hand[label]:.1f} turns/hand)")
-    for name, us in pieces(args.rules).items():
-        print(f"  {name:30s} {us:7.1f} µs")
+    if not args.only:
+        for name, us in pieces(args.rules).items():
+            print(f"  {name:30s} {us:7.1f} µs")
     return 0
 
 

@@ -20,40 +20,14 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 
-from paohuzi.env import NUM_ACTIONS, OBSERVATION_SIZE, PolicyBot, gym_env
+from paohuzi.env import NUM_ACTIONS, PolicyBot, gym_env
 from paohuzi.env.features import OBSERVATION_HIGH
+from paohuzi.env.linear import LinearPolicy  # the policy, its training start, save and load (one place)
 
 SCALE = 1.0 / OBSERVATION_HIGH
-
-
-class LinearPolicy:
-    """A masked softmax over ``W · x + b``."""
-
-    def __init__(self, rng: np.random.Generator) -> None:
-        self.W = rng.normal(0.0, 0.01, (NUM_ACTIONS, OBSERVATION_SIZE)).astype(np.float32)
-        self.b = np.zeros(NUM_ACTIONS, np.float32)
-        self.steps = 0  # learner decisions trained on
-
-    def probabilities(self, x: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        logits = self.W @ x + self.b
-        logits = np.where(mask.astype(bool), logits, -np.inf)
-        logits -= logits.max()
-        p = np.exp(logits)
-        return p / p.sum()
-
-    def save(self, path: str | Path) -> None:
-        np.savez(path, W=self.W, b=self.b)
-
-    @classmethod
-    def load(cls, path: str | Path) -> LinearPolicy:
-        data = np.load(path)
-        policy = cls(np.random.default_rng(0))
-        policy.W, policy.b = data["W"], data["b"]
-        return policy
 
 
 def snapshot(policy: LinearPolicy, seed: int) -> Callable[[np.ndarray, np.ndarray], int]:
@@ -145,7 +119,7 @@ class LinearPolicyBot(PolicyBot):
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=3000, help="training hands")
-    parser.add_argument("--eval", type=int, default=500, help="evaluation hands (paired seeds)")
+    parser.add_argument("--eval", type=int, default=500, help="evaluation hands (paired seeds; 0: none)")
     parser.add_argument("--opponents", default="random", help="bot specs of the other two seats")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--lr", type=float, default=0.05)
@@ -162,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         policy.save(args.out)
         print(f"weights saved to {args.out}")
+    if args.eval < 1:
+        return 0
     eval_seed = 10**9 + args.seed
     trained = evaluate(policy, args.eval, args.opponents, eval_seed)
     baseline = evaluate(None, args.eval, args.opponents, eval_seed)

@@ -23,7 +23,7 @@ ALLOWED = {
     "engine": {"cards", "groups", "rules", "analysis", "scoring"},
     "bots": {"cards", "groups", "rules", "analysis", "scoring", "engine", "stats"},
     "stats": set(),
-    "env": {"cards", "groups", "rules", "analysis", "scoring", "engine", "bots"},
+    "env": {"cards", "groups", "rules", "analysis", "scoring", "engine", "bots", "stats"},
     # The compiled build's bookkeeping (paohuzi/_compiled.py): below every layer, it imports none of them. The
     # compiled modules import its run-time no-ops (mypyc_attr, reduce_frozen).
     "_compiled": set(),

@@ -1,4 +1,4 @@
-"""The ``paohuzi`` command: ``paohuzi analyze | replay | review | simulate | serve | verify``.
+"""The ``paohuzi`` command: ``paohuzi analyze | replay | review | simulate | serve | verify | dataset``.
 
 Each subcommand lives in its own module under :mod:`paohuzi.commands` with two functions:
 ``add_parser(subparsers)`` and ``run(args) -> int`` (the exit status).
@@ -23,6 +23,7 @@ COMMANDS = {
     "simulate": "simulate",
     "serve": "serve",
     "verify": "verify",
+    "dataset": "dataset",
 }
 
 

@@ -28,7 +28,10 @@ from paohuzi.engine import Action, Hand, OutcomeKind
 from paohuzi.rules import RuleSet
 from paohuzi.stats import Estimate, mean_ci, paired_difference, per_deal_means, seatings
 
-__all__ = ["HandResult", "BotRow", "MatchResult", "deal_seed", "play_hand", "play_deal", "run_match", "summarize"]
+__all__ = [
+    "HandResult", "BotRow", "MatchResult", "deal_seed", "play_hand", "play_deal", "play_seatings", "run_match",
+    "summarize",
+]
 
 DEALS_PER_SEED = 1_000_000
 
@@ -109,30 +112,46 @@ class _DealTask:
 
 def play_deal(task: _DealTask) -> list[HandResult]:
     """Play one deal with every seating (a task for a worker process)."""
-    rules = RuleSet.from_dict(task.rules)
+    return play_seatings(task.specs, RuleSet.from_dict(task.rules), task.seed, task.deal, record_dir=task.record_dir)
+
+
+def play_seatings(
+    specs: Sequence[str],
+    rules: RuleSet,
+    seed: int,
+    deal: int,
+    *,
+    make: Callable[[str, int], Bot] = make_bot,
+    record_dir: str | None = None,
+) -> list[HandResult]:
+    """Play deal number ``deal`` of a match with seed ``seed`` once with every seating of ``specs``.
+
+    :param make: builds the bot of a spec with its seed (:func:`~paohuzi.bots.make_bot`; ``paohuzi.env.evaluate``
+        passes one that also knows a policy object by its name).
+    """
     stake = max(1, rules.stake)
-    hseed = deal_seed(task.seed, task.deal)
+    hseed = deal_seed(seed, deal)
     out = []
-    for j, seating in enumerate(seatings(task.specs)):
-        specs = [task.specs[i] for i in seating]
-        bots = [make_bot(spec, seed=hseed * 64 + 4 * j + s) for s, spec in enumerate(specs)]
+    for j, seating in enumerate(seatings(specs)):
+        seated = [specs[i] for i in seating]
+        bots = [make(spec, hseed * 64 + 4 * j + s) for s, spec in enumerate(seated)]
         hand, decisions, seconds = play_hand(rules, hseed, bots)
         outcome = hand.outcome
         assert outcome is not None
         n = hand.table_size
-        if task.record_dir is not None:
+        if record_dir is not None:
             record = hand.record()
-            record["bots"] = specs
-            record["deal"] = task.deal
+            record["bots"] = seated
+            record["deal"] = deal
             record["seating"] = j
-            path = os.path.join(task.record_dir, f"deal{task.deal:06d}-seating{j}.json")
+            path = os.path.join(record_dir, f"deal{deal:06d}-seating{j}.json")
             with open(path, "w", encoding="utf-8") as f:
                 json.dump(record, f, ensure_ascii=False)
         out.append(
             HandResult(
-                deal=task.deal,
+                deal=deal,
                 seating=j,
-                bots=tuple(specs[:n]),
+                bots=tuple(seated[:n]),
                 points=tuple(p / stake for p in outcome.payments),
                 winner=outcome.winner,
                 draw=outcome.kind is OutcomeKind.DRAW,

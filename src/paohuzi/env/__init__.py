@@ -183,6 +183,8 @@ import gymnasium
 from paohuzi import GYM_ID, _register
 from paohuzi.env.actions import NUM_ACTIONS, action_name, decode, encode
 from paohuzi.env.aec import EnvError, PaohuziEnv, RenderModeError, global_state
+from paohuzi.env.batch import BatchEnv
+from paohuzi.env.evaluation import Evaluation, evaluate
 from paohuzi.env.features import OBSERVATION_SIZE, action_mask, featurize, views
 from paohuzi.env.policy import FunctionPolicyBot, MaskedRandomBot, PolicyBot
 from paohuzi.env.single import DEFAULT_ILLEGAL_REWARD, PaohuziGymEnv
@@ -214,6 +216,10 @@ __all__ = [
     "decode",
     "action_name",
     "GYM_ID",
+    # issue 36: the batched fast path, evaluation in Python
+    "BatchEnv",
+    "evaluate",
+    "Evaluation",
 ]
 
 # GYM_ID (``paohuzi/Paohuzi-v0``) is registered by ``import paohuzi`` as soon as Gymnasium is imported (see

@@ -244,9 +244,12 @@ def decode(action_id: int | object, card: Card | int | None | object = None, yiw
     >>> decode(146, Card.X10, yiwushi=True)
     Action.parse('chi x1 x5')
     """
-    if isinstance(action_id, bool) or not isinstance(action_id, SupportsIndex):  # numpy's ints too
+    if type(action_id) is int:  # the common case, without the protocol check below (microseconds)
+        i = action_id
+    elif isinstance(action_id, bool) or not isinstance(action_id, SupportsIndex):  # numpy's ints too
         raise ActionEncodingError(f"an action ID is an int, got {action_id!r}")
-    i = operator.index(action_id)
+    else:
+        i = operator.index(action_id)
     size = NUM_ACTIONS_YIWUSHI if yiwushi else NUM_ACTIONS
     if not 0 <= i < size:
         raise ActionEncodingError(f"action ID {i} out of range 0–{size - 1}")

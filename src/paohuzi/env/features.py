@@ -47,6 +47,7 @@ __all__ = [
     "observation_size",
     "observation_high",
     "featurize",
+    "featurize_bytes",
     "action_mask",
     "views",
     "pending_card",
@@ -193,12 +194,20 @@ def _relative(seats: tuple[int, ...], me: int) -> tuple[int | None, ...]:
     return rel
 
 
-def featurize(obs: Observation | Mapping[str, Any]) -> np.ndarray:  # noqa: C901, PLR0912, PLR0915 (one block per feature plane)
+def featurize(obs: Observation | Mapping[str, Any]) -> np.ndarray:
     """The observation tensor (see the :mod:`paohuzi.env` docstring) of one seat's observation.
 
     :param obs: :meth:`paohuzi.engine.Hand.observation` of the seat (R5-safe), or its JSON form.
     :returns: a new ``float32`` array of shape ``(OBSERVATION_SIZE,)`` — the size of the layout of the seats in
         play (:data:`LAYOUTS`: 606 with three, 752 with four, R9.3).
+    """
+    return np.frombuffer(featurize_bytes(obs), np.uint8).astype(np.float32)
+
+
+def featurize_bytes(obs: Observation | Mapping[str, Any]) -> bytearray:  # noqa: C901, PLR0912, PLR0915 (one block per feature plane)
+    """:func:`featurize`'s values as bytes (every value is a count below 256), before the conversion to
+    ``float32``: the batched environment (:mod:`paohuzi.env.batch`) copies them into one buffer and converts
+    the whole batch at once.
     """
     if type(obs) is not Observation:
         obs = _typed(obs)
@@ -279,7 +288,7 @@ def featurize(obs: Observation | Mapping[str, Any]) -> np.ndarray:  # noqa: C901
     for s in obs.seats:
         b[lay.hand_count[rel[s]]] = hand_counts[s]  # type: ignore[index]
     b[lay.unseen : lay.unseen + _W] = bytes(seen).translate(_COPIES_LEFT)
-    return np.frombuffer(b, np.uint8).astype(np.float32)
+    return b
 
 
 def pending_card(obs: Observation | Mapping[str, Any]) -> int | None:
