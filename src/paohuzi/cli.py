@@ -1,4 +1,4 @@
-"""The ``paohuzi`` command: ``paohuzi analyze | replay | simulate | serve | verify | dataset``.
+"""The ``paohuzi`` command: ``paohuzi analyze | replay | review | simulate | serve | verify | dataset``.
 
 Each subcommand lives in its own module under :mod:`paohuzi.commands` with two functions:
 ``add_parser(subparsers)`` and ``run(args) -> int`` (the exit status).
@@ -19,6 +19,7 @@ from collections.abc import Sequence
 COMMANDS = {
     "analyze": "analyze",
     "replay": "replay",
+    "review": "review",
     "simulate": "simulate",
     "serve": "serve",
     "verify": "verify",

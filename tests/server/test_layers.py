@@ -99,9 +99,11 @@ ALLOWED = {
     "ws": {"config", "connection", "frames", "hub", "logs", "metrics", "protocol", "room"},
     "api": {"economy", "frames", "profile_store", "protocol", "rows", "store", "hub", "limits", "room"},
     "profile_api": {"account_api", "api", "economy", "frames", "hub", "profile_store", "room", "rows", "store"},
+    # 复盘 (issue 34): the routes, their worker processes and the hand_reviews jobs
+    "review_api": {"api", "hub", "limits", "models", "room", "store"},
     "app": {
         *("account_api", "api", "profile_api", "config", "connection", "db", "hub", "logs", "metrics", "room"),
-        *("limits", "wiring", "ws", "club_api"),
+        *("limits", "wiring", "ws", "club_api", "review_api"),
     },
 }
 # What a room works with: none of these may reach the hub, not even at run time through an object.

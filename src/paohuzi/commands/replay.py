@@ -24,7 +24,7 @@ from paohuzi.cards import Card, PaohuziError
 from paohuzi.commands.options import add_rules_arguments, describe_options, rules_from_args
 from paohuzi.engine import Event, Hand, replay, replay_match
 
-__all__ = ["add_parser", "run", "describe", "render_hand"]
+__all__ = ["add_parser", "run", "describe", "render_hand", "load_records"]
 
 HIDDEN = "？"
 _ORIGIN = {"dealt": "起手", "kan": "坎", "wei": "偎", "peng": "碰"}
@@ -191,7 +191,9 @@ def _counts_as_move(e: Event) -> bool:
     return e.type not in ("deal", "settlement")
 
 
-def _load(text: str, line: int | None) -> list[dict[str, Any]]:
+def load_records(text: str, line: int | None) -> list[dict[str, Any]]:
+    """The records of a file's text: one JSON record, or JSON Lines of them (``{"record": …}`` too: the
+    server's replay answers, ``tests/replays/``); with ``line``, that record only (from 1)."""
     text = text.strip()
     if not text:
         raise PaohuziError("the file is empty")
@@ -233,7 +235,7 @@ def run(args: argparse.Namespace) -> int:
             with open(args.file, encoding="utf-8") as f:
                 text = f.read()
         out: list[str] = []
-        for record in _load(text, args.line):
+        for record in load_records(text, args.line):
             if args.rules is not None or args.option:
                 record = _with_rules(record, args)
             dissolved = False

@@ -33,6 +33,7 @@ from paohuzi.server.limits import Limits
 from paohuzi.server.logs import log
 from paohuzi.server.metrics import CONTENT_TYPE_LATEST, Metrics
 from paohuzi.server.profile_api import router as profile_router
+from paohuzi.server.review_api import router as review_router
 from paohuzi.server.room import RoomError
 from paohuzi.server.wiring import FencedRooms, Server, one_process, shared_mode
 from paohuzi.server.ws import websocket_endpoint
@@ -184,6 +185,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await server.life.shutdown()
+            reviews = getattr(app.state, "reviewer", None)  # 复盘's worker processes, if any was started
+            if reviews is not None:
+                reviews.shutdown()
             db.stop()
             if redis is not None:
                 await redis.aclose()
@@ -216,6 +220,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(account_router)
     app.include_router(profile_router)
     app.include_router(club_router)
+    app.include_router(review_router)
     app.add_api_websocket_route("/ws", websocket_endpoint)
 
     _add_web_client(app)

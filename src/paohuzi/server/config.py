@@ -50,6 +50,9 @@ class Settings:
     :ivar bot_name: the bot for bot seats whose room chose no level, and for 托管 (a ``paohuzi.bots.make_bot``
         name): the ``normal`` level (普通), ``paohuzi.bots.levels.AUTOPLAY``.
     :ivar bot_workers: 0: bots think on one thread of the server process; N: on N worker processes.
+    :ivar review_workers: 复盘 (issue 34): worker processes reviews are computed on (0: one thread of the server
+        process); ``review_worlds``: sampled worlds a decision (docs/AI.md §10); ``review_rate``: reviews per
+        second a player may start (one kept already is free), ``review_burst``: how many at once.
     :ivar log_level: logging level name; ``log_json``: structured (JSON lines) logs.
     :ivar forwarded_allow_ips: proxies whose ``X-Forwarded-For``/``-Proto`` are believed (addresses or
         networks, ``*`` for any). Empty (the default): trust nobody — the client address is the TCP peer's,
@@ -117,6 +120,10 @@ class Settings:
     room_idle: float = 1800.0
     bot_name: str = "normal"
     bot_workers: int = 0
+    review_workers: int = 1
+    review_worlds: int = 32
+    review_rate: float = 1 / 30
+    review_burst: int = 5
     log_level: str = "INFO"
     log_json: bool = True
     forwarded_allow_ips: tuple[str, ...] = ()
@@ -144,6 +151,8 @@ class Settings:
 
     def __post_init__(self) -> None:
         _check_match_presets(self.match_presets)
+        if not 2 <= self.review_worlds <= 256:
+            raise ValueError(f"PAOHUZI_REVIEW_WORLDS={self.review_worlds}: from 2 to 256 worlds a decision")
         if self.test_match_seed >= 0 and not self.testing:
             raise ValueError(
                 "PAOHUZI_TEST_MATCH_SEED deals every match the same cards and is for tests only: "

@@ -19,6 +19,8 @@ migrations in ``migrations/``; ``tests/server/test_db.py`` checks that they matc
 - ``clubs``, ``club_members``, ``club_requests``, ``club_bans``, ``club_templates`` (亲友圈, issue 31): a club,
   its members with their roles, join requests, bans and saved 玩法; a club table is a room with ``club_id`` and
   ``template_id`` set.
+- ``hand_reviews``: a finished hand's 复盘 for one seat (issue 34), computed once and kept
+  (:mod:`paohuzi.server.review_api`).
 - ``writer_fence``: one row; the fencing token of the server process that may write (see
   :meth:`paohuzi.server.db.Database.take_over`).
 """
@@ -346,3 +348,15 @@ class ClubTemplate(Base):
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     __table_args__ = (Index("ix_club_templates_club", "club_id"),)
+
+
+class HandReview(Base):
+    """复盘 (issue 34): the review of a finished hand for one seat (:meth:`paohuzi.bots.review.Review.to_dict`),
+    kept once computed; recomputed only when the server's review settings differ from ``review["settings"]``."""
+
+    __tablename__ = "hand_reviews"
+
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    review: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

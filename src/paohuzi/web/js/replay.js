@@ -13,6 +13,7 @@ import { nameEl, renderTable, seatName } from "./table.js";
 import { cardEl } from "./cards.js";
 import { dealOfRecord } from "./fair.js";
 import { check, fairBadge } from "./fair_ui.js";
+import { decisionNote, reviewPanel, reviewSeat } from "./review.js";
 
 const REC_PREFIX = "paohuzi.rec.";
 const REC_INDEX = "paohuzi.recs";
@@ -101,7 +102,7 @@ export async function loadReplay(handId, me, code = null) {
   } catch (err) {
     server = { error: err };
   }
-  const out = { handId, server, local: null, mode: null, view: null, index: 0, fair: null };
+  const out = { handId, server, local: null, mode: null, view: null, index: 0, fair: null, code, reviews: {} };
   // 可验证发牌 (issue 32): the record's deal recomputed here from its revealed seeds
   if (server && server.record) out.fair = await check(dealOfRecord(server.record)).catch(() => null);
   if (server && Array.isArray(server.steps) && server.steps.length) {
@@ -213,6 +214,8 @@ export function renderReplay(app) {
   } else {
     views.append(h("span", { class: "note" }, t("replayLocal")));
   }
+  // 复盘 (issue 34): only a finished hand the server has (its record) can be reviewed
+  const review = rp.mode === "server" ? reviewPanel(app, rp, seatName(null, reviewSeat(rp), names), actionText) : null;
   const controls = h(
     "div",
     { class: "replay-controls" },
@@ -228,7 +231,9 @@ export function renderReplay(app) {
     head,
     fair,
     views,
+    review,
     h("div", { class: "replay-caption" }, caption(rp, i, names)),
+    rp.mode === "server" ? decisionNote(rp, i, actionText) : null,
     table,
     h("div", { class: "replay-bar" }, slider, controls),
   );
