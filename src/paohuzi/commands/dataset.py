@@ -34,6 +34,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="read the finished hands stored by a server (sqlite:///… or postgresql://…)")
     parser.add_argument("--limit", type=int, metavar="N", help="with --database: the first N finished hands")
     parser.add_argument("--out", required=True, metavar="FILE", help="the .npz to write")
+    parser.add_argument("--obs-type", choices=("snapshot", "info_state"), default="snapshot",
+                        help="the observation tensor (default) or the information state (perfect recall, 68 kB "
+                        "a transition in the classic presets)")
     parser.set_defaults(run=run)
     return parser
 
@@ -81,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         if missing:
             raise DataError(f"no database file {missing!r}")
         source = database_records(args.database, args.limit) if args.database else read_records(args.records)
-        data = transitions(source)
+        data = transitions(source, args.obs_type)
         data.save(args.out)
     except errors as exc:
         print(f"paohuzi dataset: {exc}", file=sys.stderr)

@@ -41,6 +41,7 @@ from paohuzi.cards import PaohuziError
 from paohuzi.engine import Action, HandRecord, replay
 from paohuzi.env.actions import encode
 from paohuzi.env.features import action_mask, featurize
+from paohuzi.env.infostate import History, history_capacity, info_state
 
 __all__ = ["DataError", "Transitions", "transitions", "read_records", "FIELDS"]
 
@@ -99,8 +100,8 @@ class Transitions:
         return cls(**arrays)
 
 
-def _episode(record: dict[str, Any], index: int, rows: dict[str, list[Any]]) -> None:
-    """Append the transitions of one record to ``rows``."""
+def _episode(record: dict[str, Any], index: int, rows: dict[str, list[Any]], recall: bool = False) -> None:
+    """Append the transitions of one record to ``rows``; ``recall``: information states, not snapshots."""
     if not isinstance(record, dict):
         raise DataError(f"record {index}: a record is an object, got {type(record).__name__}")
     if record.get("result") is None:
@@ -109,6 +110,8 @@ def _episode(record: dict[str, Any], index: int, rows: dict[str, list[Any]]) -> 
         hand = replay(record, upto=0)
         stake = max(1, hand.rules.stake)
         last: dict[int, int] = {}
+        cap = history_capacity(hand.rules)
+        histories = {s: History(s, hand.seats, cap) for s in hand.seats} if recall else {}
         for seat, text in record["actions"]:
             if text == "leave":
                 hand.leave(seat)
@@ -117,7 +120,7 @@ def _episode(record: dict[str, Any], index: int, rows: dict[str, list[Any]]) -> 
             pending = obs.pending
             action = Action.parse(text)
             rows["actions"].append(encode(action, None if pending is None else pending.card))
-            rows["observations"].append(featurize(obs))
+            rows["observations"].append(info_state(obs, hand.events, histories[seat]) if recall else featurize(obs))
             rows["masks"].append(action_mask(obs))
             last[seat] = len(rows["seats"])
             rows["seats"].append(seat)
@@ -138,20 +141,25 @@ def _episode(record: dict[str, Any], index: int, rows: dict[str, list[Any]]) -> 
         rows["dones"][row] = True
 
 
-def transitions(records: Iterable[dict[str, Any] | HandRecord]) -> Transitions:
+def transitions(records: Iterable[dict[str, Any] | HandRecord], obs_type: str = "snapshot") -> Transitions:
     """The transitions of finished hands' records (see the module docstring); every record is replayed and
     checked (its deal, every action, its result).
+
+    :param obs_type: ``snapshot`` (the observation tensor) or ``info_state`` (the acting seat's information
+        state, :mod:`paohuzi.env.infostate`: 16,906 values a transition in the classic presets, 68 kB).
 
     :raises DataError: naming the record (its index in ``records``) that is not a finished, valid record, or
         records whose tensors differ in shape (a rule set with four players in the hand, or ``yiwushi``, mixed
         with others).
     """
+    if obs_type not in ("snapshot", "info_state"):
+        raise DataError(f"obs_type must be 'snapshot' or 'info_state', got {obs_type!r}")
     rows: dict[str, list[Any]] = {name: [] for name in FIELDS}
     shape: tuple[int, int, int] | None = None
     for index, record in enumerate(records):
         data = record.to_dict() if isinstance(record, HandRecord) else record
         start = len(rows["actions"])
-        _episode(data, index, rows)
+        _episode(data, index, rows, obs_type == "info_state")
         if len(rows["actions"]) > start:
             here = (len(rows["observations"][-1]), len(rows["masks"][-1]), index)
             if shape is None:
