@@ -280,3 +280,25 @@ def test_undo_and_state_are_inverses(seed: int, choices: list[int], back: int) -
     for k in range(min(back, len(seen) - 1)):
         e.step_back()
         assert snapshot(e) == seen[-2 - k]
+
+
+def test_a_clone_s_undo_is_its_own() -> None:
+    """Undo in a clone and in the original after the end (dead steps change the bookkeeping in place): each
+    goes back to its own past."""
+    e = raw_env("qq")
+    e.reset(seed=8)
+    rng = random.Random(2)
+    while not e.terminations[e.agent_selection]:
+        e.step(random_move(e, rng))
+    end = snapshot(e)
+    e.step(None)
+    twin = e.clone()
+    e.step_back()
+    assert snapshot(e) == end
+    e.step(None)
+    e.step(None)
+    twin.step_back()
+    assert snapshot(twin) == end
+    twin.step(None)
+    twin.step(None)
+    assert snapshot(twin) == snapshot(e)

@@ -458,9 +458,10 @@ class PaohuziEnv(AECEnv):  # type: ignore[misc]
         if m.ended is None:
             self._fresh()
         else:
-            agents, rewards, cumulative, terminations, truncations, infos = m.ended
-            self.agents, self.rewards, self._cumulative_rewards = agents, rewards, cumulative
-            self.terminations, self.truncations, self.infos = terminations, truncations, infos
+            agents, rewards, cumulative, terminations, truncations, infos = m.ended  # copied: a clone may share m
+            self.agents, self.rewards, self._cumulative_rewards = list(agents), dict(rewards), dict(cumulative)
+            self.terminations, self.truncations = dict(terminations), dict(truncations)
+            self.infos = {a: dict(i) for a, i in infos.items()}
         self.agent_selection = m.agent_selection
         self._illegal, self._dead_steps = m.illegal, m.dead_steps
         if m.skip is not None:
