@@ -1,4 +1,4 @@
-"""The ``paohuzi`` command: ``paohuzi analyze | replay | simulate | serve | verify``.
+"""The ``paohuzi`` command: ``paohuzi analyze | replay | simulate | serve | verify | migrate``.
 
 Each subcommand lives in its own module under :mod:`paohuzi.commands` with two functions:
 ``add_parser(subparsers)`` and ``run(args) -> int`` (the exit status).
@@ -22,6 +22,7 @@ COMMANDS = {
     "simulate": "simulate",
     "serve": "serve",
     "verify": "verify",
+    "migrate": "migrate",
 }
 
 
