@@ -39,8 +39,9 @@ ALLOWED = {
     "fair_deal": {"config", "frames", "services", "turns"},
     "game": {
         *("crash", "double_cards", "frames", "ledger_store", "logs", "names", "room_options", "services", "store"),
-        *("fair_deal", "turns"),
+        *("fair_deal", "sent", "turns"),
     },
+    "sent": set(),  # what each seat was sent (seq), counted again from a hand's actions after a take-over
     "room": {"dissolve", "fair_deal", "frames", "game", "logs", "room_options", "services", "store", "turns"},
     "dissolve": {"frames", "game", "logs", "rows", "services", "store", "turns"},  # R8.2: the vote the room holds
     "hints": {"frames", "room"},  # 提示 (issue #16): the room is only read (type-only import)

@@ -173,8 +173,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.limits = Limits(redis, settings.redis_prefix)
         await server.life.recover()
         hub.start_housekeeping()
-        log(20, "server started", database=db.backend, version=__version__, writer_token=server.token,
-            process=server.process)
+        mode = "shared" if redis is not None else "one process"
+        prefix = settings.redis_prefix if redis is not None else None
+        log(20, "server started", mode=mode, database=db.backend, version=__version__, writer_token=server.token,
+            process=server.process, pid=os.getpid(), redis_prefix=prefix)
+        log(20, _mode_line(mode, db.backend, prefix, server.process), mode=mode)
         if settings.testing:
             log(30, "TESTING MODE: not for production", test_match_seed=settings.test_match_seed)
         on_started = getattr(app.state, "on_started", None)
@@ -253,6 +256,17 @@ async def _open_hub(settings: Settings, fenced: Callable[[], None], metrics: Met
                          on_lease=lambda change: metrics.lease_changes.labels(change=change).inc())
     await server.life.start()
     return server
+
+
+def _mode_line(mode: str, backend: str, prefix: str | None, process: str | None) -> str:
+    """The start-up line an operator reads (plain logs too): the deployment, and in the shared mode the
+    Redis prefix, which every process of one deployment must share.
+
+    >>> _mode_line("shared", "postgresql", "paohuzi", "host-1234")  # doctest: +ELLIPSIS
+    "shared mode: database postgresql, Redis prefix 'paohuzi', process host-1234, pid ..."
+    """
+    where = f", Redis prefix {prefix!r}, process {process}" if prefix is not None else ""
+    return f"{mode} mode: database {backend}{where}, pid {os.getpid()}"
 
 
 def _add_error_handlers(app: FastAPI) -> None:

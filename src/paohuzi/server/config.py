@@ -144,6 +144,11 @@ class Settings:
 
     def __post_init__(self) -> None:
         _check_match_presets(self.match_presets)
+        if self.redis_url and self.database_url.startswith("sqlite"):
+            raise ValueError(
+                "PAOHUZI_REDIS_URL is set (the shared mode) but the database is SQLite: the shared mode needs "
+                "PostgreSQL (PAOHUZI_DATABASE_URL=postgresql://…), or unset PAOHUZI_REDIS_URL for one process"
+            )
         if self.test_match_seed >= 0 and not self.testing:
             raise ValueError(
                 "PAOHUZI_TEST_MATCH_SEED deals every match the same cards and is for tests only: "
