@@ -24,7 +24,8 @@ def _play_a_few(players: list[Player], actions: int) -> None:
             latest = [f for f in p.frames if f["type"] in ("game", "update")][-1]
             if latest["view"]["legal"]:
                 ident = p.next_id()
-                p.send({"type": "act", "action": never_hu(latest["view"]["legal"]), "hand": latest["hand"], "id": ident})
+                action = never_hu(latest["view"]["legal"])
+                p.send({"type": "act", "action": action, "hand": latest["hand"], "id": ident})
                 while not any(f.get("id") == ident for f in p.frames if f["type"] in ("update", "error")):
                     p.recv(30)
                 done += 1
@@ -59,7 +60,8 @@ def test_the_snapshot_after_a_take_over_carries_the_count_so_far(
         assert any(x.get("msg") == "room taken over" for x in edge.log_lines())
         prefix = shared["PAOHUZI_REDIS_PREFIX"]  # the start-up line names the mode, the prefix, the process id
         started = next(x for x in edge.log_lines() if x.get("msg") == "server started")
-        line = f"shared mode: database postgresql, Redis prefix {prefix!r}, process {started['process']}, pid {edge.pid}"
+        pid, process = edge.pid, started["process"]
+        line = f"shared mode: database postgresql, Redis prefix {prefix!r}, process {process}, pid {pid}"
         assert (started["mode"], started["redis_prefix"]) == ("shared", prefix) and line in [
             x.get("msg") for x in edge.log_lines()
         ]
