@@ -4,10 +4,15 @@ which every process of one deployment must share: docs/server.md)."""
 
 from __future__ import annotations
 
+import socket
+from pathlib import Path
+
+import httpx
 import pytest
 
 from paohuzi.cli import main
 from paohuzi.server.config import Settings
+from paohuzi.server.watchdog import Notifier
 
 from ..support.server import ServerProcess
 
@@ -38,3 +43,35 @@ def test_the_start_up_log_names_the_mode_and_the_process_id(server: ServerProces
     started = next(x for x in lines if x.get("msg") == "server started")
     assert (started["mode"], started["pid"], started["redis_prefix"]) == ("one process", server.pid, None)
     assert f"one process mode: database sqlite, pid {server.pid}" in [x.get("msg") for x in lines]
+
+
+def test_systemd_is_told_ready_pinged_by_the_watchdog_and_told_stopping(tmp_path: Path) -> None:
+    """``Type=notify`` + ``WatchdogSec=`` (deploy/systemd/paohuzi@.service): a real datagram socket stands
+    for systemd's. ``READY=1`` comes once the server serves, ``WATCHDOG=1`` every third of WATCHDOG_USEC
+    from its event loop, ``STOPPING=1`` at SIGTERM."""
+    path = tmp_path / "notify.sock"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as systemd:
+        systemd.bind(str(path))
+        systemd.settimeout(30)
+        env = {"NOTIFY_SOCKET": str(path), "WATCHDOG_USEC": "300000"}  # a ping every 0.1 s
+        server = ServerProcess(tmp_path, env=env).start()
+        try:
+            first = systemd.recv(256).decode()
+            assert first == f"READY=1\nMAINPID={server.pid}"
+            assert httpx.get(server.url + "/healthz").status_code == 200  # ready means serving
+            assert [systemd.recv(256).decode() for _ in range(3)] == ["WATCHDOG=1"] * 3
+            server.stop()
+            told = systemd.recv(256).decode()
+            while told == "WATCHDOG=1":
+                told = systemd.recv(256).decode()
+            assert told == "STOPPING=1" and server.proc is not None and server.proc.returncode == 0
+        finally:
+            server.stop()
+
+
+def test_without_systemd_the_notifier_does_nothing() -> None:
+    quiet = Notifier({})
+    assert (quiet.notify("READY=1"), quiet.interval) == (False, None)
+    assert Notifier({"NOTIFY_SOCKET": "@x", "WATCHDOG_USEC": "3000000", "WATCHDOG_PID": "1"}).interval is None
+    assert Notifier({"NOTIFY_SOCKET": "@x", "WATCHDOG_USEC": "3000000"}).address == "\0x"
+    assert Notifier({"NOTIFY_SOCKET": "/run/x", "WATCHDOG_USEC": "3000000"}).interval == 1.0

@@ -34,6 +34,7 @@ from paohuzi.server.logs import log
 from paohuzi.server.metrics import CONTENT_TYPE_LATEST, Metrics
 from paohuzi.server.profile_api import router as profile_router
 from paohuzi.server.room import RoomError
+from paohuzi.server.watchdog import Notifier
 from paohuzi.server.wiring import FencedRooms, Server, one_process, shared_mode
 from paohuzi.server.ws import websocket_endpoint
 
@@ -183,9 +184,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         on_started = getattr(app.state, "on_started", None)
         if on_started is not None:
             on_started()
+        systemd = Notifier()  # Type=notify and WatchdogSec in the unit (deploy/systemd)
+        systemd.ready()
         try:
             yield
         finally:
+            await systemd.stopping()
             await server.life.shutdown()
             db.stop()
             if redis is not None:
