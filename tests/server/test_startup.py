@@ -5,6 +5,7 @@ which every process of one deployment must share: docs/server.md)."""
 from __future__ import annotations
 
 import socket
+import time
 from pathlib import Path
 
 import httpx
@@ -14,7 +15,7 @@ from paohuzi.cli import main
 from paohuzi.server.config import Settings
 from paohuzi.server.watchdog import Notifier
 
-from ..support.server import ServerProcess
+from ..support.server import ServerProcess, running
 
 REFUSAL = (
     "paohuzi serve: PAOHUZI_REDIS_URL is set (the shared mode) but the database is SQLite: the shared mode needs "
@@ -75,3 +76,22 @@ def test_without_systemd_the_notifier_does_nothing() -> None:
     assert Notifier({"NOTIFY_SOCKET": "@x", "WATCHDOG_USEC": "3000000", "WATCHDOG_PID": "1"}).interval is None
     assert Notifier({"NOTIFY_SOCKET": "@x", "WATCHDOG_USEC": "3000000"}).address == "\0x"
     assert Notifier({"NOTIFY_SOCKET": "/run/x", "WATCHDOG_USEC": "3000000"}).interval == 1.0
+
+
+def test_the_access_log_is_an_option(tmp_path: Path) -> None:
+    """``PAOHUZI_ACCESS_LOG=1``: a line per HTTP request (uvicorn's); off by default (the module's server)."""
+    with running(tmp_path, env={"PAOHUZI_ACCESS_LOG": "1"}) as proc:
+        assert httpx.get(proc.url + "/healthz?from=access-test").status_code == 200
+        deadline = time.monotonic() + 20
+        while not any("GET /healthz?from=access-test HTTP/1.1" in str(x.get("msg")) for x in proc.log_lines()):
+            assert time.monotonic() < deadline, "no access log line"
+            time.sleep(0.05)
+        line = next(x for x in proc.log_lines() if "access-test" in str(x.get("msg")))
+        assert line["logger"] == "uvicorn.access"
+        assert line["msg"].endswith('"GET /healthz?from=access-test HTTP/1.1" 200')
+
+
+def test_no_access_log_by_default(server: ServerProcess) -> None:
+    assert httpx.get(server.url + "/healthz?from=quiet").status_code == 200
+    assert httpx.get(server.url + "/readyz").status_code == 200  # logged after the first, were it logged
+    assert not any("from=quiet" in str(x.get("msg")) for x in server.log_lines())

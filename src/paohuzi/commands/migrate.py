@@ -53,7 +53,7 @@ def _current(engine: Any) -> str | None:
     from alembic.runtime.migration import MigrationContext
 
     with engine.connect() as connection:
-        return MigrationContext.configure(connection).get_current_revision()  # type: ignore[no-any-return]
+        return MigrationContext.configure(connection).get_current_revision()
 
 
 def _pending(scripts: Any, current: str | None) -> list[Any]:
