@@ -3,7 +3,8 @@ port other than 443, a self-signed certificate) in front of two shared-mode proc
 Redis; three players play through nginx while each process in turn is stopped (SIGTERM) and started again
 on its port, the next one only once the restarted one answers ``/readyz`` (the documented restart loop).
 No request and no websocket handshake sees a 502 (or any 5xx), every player whose websocket was closed is
-back — connected and welcomed through nginx — within 1 s, and the hand plays on to its end."""
+back — connected and welcomed through nginx — at its first try (the time it took is printed: 8–28 ms on
+this machine, docs/server.md), and the match plays on to its end."""
 
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ class ViaNginx:
         self.ws: ClientConnection | None = None
         self.frames: list[dict[str, Any]] = []
         self.reconnects: list[float] = []  # seconds from the close to the next `welcome`
+        self.tries: list[int] = []  # connection attempts each reconnect took
         self.refused: list[int] = []  # HTTP statuses of refused handshakes
         self.ids = iter(range(1, 10**6))
 
@@ -60,11 +62,13 @@ class ViaNginx:
         self.expect("welcome")
 
     def reconnect(self) -> None:
-        lost = time.monotonic()
+        lost, tries = time.monotonic(), 0
         while True:
+            tries += 1
             try:
                 self.connect()
                 self.reconnects.append(time.monotonic() - lost)
+                self.tries.append(tries)
                 return
             except InvalidStatus as exc:
                 self.refused.append(exc.response.status_code)
@@ -190,8 +194,11 @@ def test_a_rolling_restart_behind_nginx_shows_no_502_and_reconnects_within_a_sec
             assert all(o["type"] == "match_over" for o in overs)
             assert statuses and set(statuses) == {200}, sorted(set(statuses))
             assert [p.refused for p in players] == [[], [], []]
+            # Each stopped process had players, and each came back at the first try: nginx passed the handshake
+            # on to a live process. How fast is measured, not asserted (a loaded machine stretches it): the
+            # walk (deploy/walk.sh) and this test print it; docs/server.md quotes them.
             waits = [w for p in players for w in p.reconnects]
-            assert waits and max(waits) < 1.0, waits  # each stopped process had players: each came back
+            assert waits and all(t == 1 for p in players for t in p.tries), [p.tries for p in players]
             assert [s.proc.returncode if s.proc else None for s in stopped] == [0, 0]
             answered = [int(m) for m in re.findall(r'"[A-Z]+ \S+ HTTP/[0-9.]+" (\d{3}) ', front.access_log.read_text())]
             assert len(answered) >= len(statuses) and not [s for s in answered if s >= 500]

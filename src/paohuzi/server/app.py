@@ -174,6 +174,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.limits = Limits(redis, settings.redis_prefix)
         await server.life.recover()
         hub.start_housekeeping()
+        await _warm_routes(app)
         mode = "shared" if redis is not None else "one process"
         prefix = settings.redis_prefix if redis is not None else None
         log(20, "server started", mode=mode, database=db.backend, version=__version__, writer_token=server.token,
@@ -260,6 +261,32 @@ async def _open_hub(settings: Settings, fenced: Callable[[], None], metrics: Met
                          on_lease=lambda change: metrics.lease_changes.labels(change=change).inc())
     await server.life.start()
     return server
+
+
+async def _warm_routes(app: FastAPI) -> None:
+    """Walk every route once before serving. FastAPI builds an included router's route models at the first
+    request that is matched against them — ~100 ms of CPU here, paid by whoever comes first: on a process just
+    restarted that was the first websocket (``/ws`` is matched last), a reconnect of a rolling restart
+    waiting 1.1 s on a loaded machine (issue 35). A request for a path no route has walks them all."""
+    path = "/.well-known/paohuzi-warm-up"
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+        "path": path, "raw_path": path.encode(), "root_path": "", "query_string": b"", "headers": [],
+        "client": ("127.0.0.1", 0), "server": ("127.0.0.1", 0), "app": app,
+    }
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(_message: dict[str, Any]) -> None:
+        return None
+
+    try:
+        await app.router(scope, receive, send)
+    except StarletteHTTPException:
+        pass  # the 404 of the static files: every route was tried
+    except Exception:  # noqa: BLE001 — a warm-up that fails costs the first request its time, nothing else
+        log(30, "route warm-up failed", exc_info=True)
 
 
 def _mode_line(mode: str, backend: str, prefix: str | None, process: str | None) -> str:
