@@ -10,7 +10,7 @@ import os
 import re
 import signal
 import socket
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -278,7 +278,7 @@ async def _warm_routes(app: FastAPI) -> None:
     async def receive() -> dict[str, Any]:
         return {"type": "http.request", "body": b"", "more_body": False}
 
-    async def send(_message: dict[str, Any]) -> None:
+    async def send(_message: MutableMapping[str, Any]) -> None:
         return None
 
     try:
