@@ -1,4 +1,4 @@
-"""The ``paohuzi`` command: ``paohuzi analyze | replay | review | simulate | serve | verify | dataset``.
+"""The ``paohuzi`` command: ``paohuzi analyze | replay | review | simulate | serve | verify | dataset | migrate``.
 
 Each subcommand lives in its own module under :mod:`paohuzi.commands` with two functions:
 ``add_parser(subparsers)`` and ``run(args) -> int`` (the exit status).
@@ -24,6 +24,7 @@ COMMANDS = {
     "serve": "serve",
     "verify": "verify",
     "dataset": "dataset",
+    "migrate": "migrate",
 }
 
 

@@ -39,8 +39,9 @@ ALLOWED = {
     "fair_deal": {"config", "frames", "services", "turns"},
     "game": {
         *("crash", "double_cards", "frames", "ledger_store", "logs", "names", "room_options", "services", "store"),
-        *("fair_deal", "turns"),
+        *("fair_deal", "sent", "turns"),
     },
+    "sent": set(),  # what each seat was sent (seq), counted again from a hand's actions after a take-over
     "room": {"dissolve", "fair_deal", "frames", "game", "logs", "room_options", "services", "store", "turns"},
     "dissolve": {"frames", "game", "logs", "rows", "services", "store", "turns"},  # R8.2: the vote the room holds
     "hints": {"frames", "room"},  # 提示 (issue #16): the room is only read (type-only import)
@@ -103,8 +104,9 @@ ALLOWED = {
     "review_api": {"api", "hub", "limits", "models", "room", "store"},
     "app": {
         *("account_api", "api", "profile_api", "config", "connection", "db", "hub", "logs", "metrics", "room"),
-        *("limits", "wiring", "ws", "club_api", "review_api"),
+        *("limits", "wiring", "ws", "club_api", "review_api", "watchdog"),
     },
+    "watchdog": set(),  # sd_notify: READY=1, WATCHDOG=1, STOPPING=1 to systemd (issue 35)
 }
 # What a room works with: none of these may reach the hub, not even at run time through an object.
 BELOW_HUB = ("room", "dissolve", "game", "turns", "services", "registry", "frames")

@@ -8,8 +8,10 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from ..support.clients import Client, play_seat
+from ..support.databases import postgres_available, postgres_schema
 from ..support.server import ServerProcess, running
 
 
@@ -54,9 +56,10 @@ def test_healthz_is_liveness_and_readyz_checks_the_database(server: ServerProces
     assert r.status_code == 200 and r.json() == {"status": "ready", "checks": {"database": "ok"}}
 
 
+@pytest.mark.skipif(not postgres_available(), reason="no PostgreSQL on 127.0.0.1:5432")
 def test_readyz_is_503_while_redis_is_unreachable(tmp_path: Path) -> None:
     env = {"PAOHUZI_REDIS_URL": "redis://127.0.0.1:1/0"}  # nothing listens on port 1
-    with running(tmp_path, f"sqlite:///{tmp_path / 'db.sqlite3'}", env) as proc:
+    with postgres_schema() as url, running(tmp_path, url, env) as proc:  # the shared mode: PostgreSQL only
         assert httpx.get(proc.url + "/healthz").status_code == 200  # alive, so not restarted...
         r = httpx.get(proc.url + "/readyz")  # ...but not ready: the load balancer sends nobody
         assert r.status_code == 503 and r.json()["status"] == "unavailable"

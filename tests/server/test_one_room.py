@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from ..support.clients import Client
+from ..support.databases import postgres_available, postgres_schema
 from ..support.server import ServerPool, ServerProcess, running
 from .play import in_parallel
 
@@ -344,8 +345,10 @@ def test_a_public_table_taking_a_waiting_player_and_its_quick_plays_seat_it_once
 def test_a_seating_request_while_redis_is_away_is_503_unavailable_and_seats_nobody(tmp_path: Path) -> None:
     """The shared mode with its Redis unreachable: nobody can be seated safely, so a quick play answers
     ``unavailable`` (503) naming the seat directory, and no room is made."""
-    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
-    with running(tmp_path, url, {"PAOHUZI_REDIS_URL": "redis://127.0.0.1:1/0"} | SLOW) as proc:
+    if not postgres_available():
+        pytest.skip("no PostgreSQL on 127.0.0.1:5432")
+    unreachable = {"PAOHUZI_REDIS_URL": "redis://127.0.0.1:1/0"}
+    with postgres_schema() as url, running(tmp_path, url, unreachable | SLOW) as proc:
         me = Client(proc)
         err = me.api("POST", "/api/rooms/quick", QUICK, expect=503)["error"]
         assert err["code"] == "unavailable" and "seat directory" in err["message"], err

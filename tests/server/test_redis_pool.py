@@ -21,7 +21,9 @@ def test_more_commands_at_once_than_connections_all_succeed() -> None:
     key = "test-pool-" + uuid.uuid4().hex
 
     async def main() -> int:
-        client = redis_client(Settings(redis_url=url, redis_connections=4))
+        # the shared mode runs on PostgreSQL (a SQLite URL with Redis is refused); no database is opened here
+        settings = Settings(redis_url=url, redis_connections=4, database_url="postgresql://unused@127.0.0.1/none")
+        client = redis_client(settings)
         try:
             # 400 commands, each holding its connection across a round trip, with only 4 connections
             async def one() -> None:

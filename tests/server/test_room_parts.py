@@ -11,8 +11,8 @@ import pytest
 from paohuzi.engine import Action, ActionKind, Hand
 from paohuzi.rules import find_preset
 from paohuzi.server import frames
-from paohuzi.server.game import Sent
 from paohuzi.server.protocol import Act, Ping, ProtocolError, parse_client_frame
+from paohuzi.server.sent import Sent
 from paohuzi.server.turns import Decision, SeatState, Turns
 
 # ---- the wire edge -----------------------------------------------------------------------------------

@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"paohuzi serve: {exc}")
         return 2
-    log_config = configure(settings.log_level, settings.log_json)
+    log_config = configure(settings.log_level, settings.log_json, settings.access_log)
     app = create_app(settings)
     config = uvicorn.Config(
         app,

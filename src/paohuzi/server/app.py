@@ -10,7 +10,7 @@ import os
 import re
 import signal
 import socket
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -35,6 +35,7 @@ from paohuzi.server.metrics import CONTENT_TYPE_LATEST, Metrics
 from paohuzi.server.profile_api import router as profile_router
 from paohuzi.server.review_api import router as review_router
 from paohuzi.server.room import RoomError
+from paohuzi.server.watchdog import Notifier
 from paohuzi.server.wiring import FencedRooms, Server, one_process, shared_mode
 from paohuzi.server.ws import websocket_endpoint
 
@@ -174,16 +175,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.limits = Limits(redis, settings.redis_prefix)
         await server.life.recover()
         hub.start_housekeeping()
-        log(20, "server started", database=db.backend, version=__version__, writer_token=server.token,
-            process=server.process)
+        await _warm_routes(app)
+        mode = "shared" if redis is not None else "one process"
+        prefix = settings.redis_prefix if redis is not None else None
+        log(20, "server started", mode=mode, database=db.backend, version=__version__, writer_token=server.token,
+            process=server.process, pid=os.getpid(), redis_prefix=prefix)
+        log(20, _mode_line(mode, db.backend, prefix, server.process), mode=mode)
         if settings.testing:
             log(30, "TESTING MODE: not for production", test_match_seed=settings.test_match_seed)
         on_started = getattr(app.state, "on_started", None)
         if on_started is not None:
             on_started()
+        systemd = Notifier()  # Type=notify and WatchdogSec in the unit (deploy/systemd)
+        systemd.ready()
         try:
             yield
         finally:
+            await systemd.stopping()
             await server.life.shutdown()
             reviews = getattr(app.state, "reviewer", None)  # 复盘's worker processes, if any was started
             if reviews is not None:
@@ -258,6 +266,43 @@ async def _open_hub(settings: Settings, fenced: Callable[[], None], metrics: Met
                          on_lease=lambda change: metrics.lease_changes.labels(change=change).inc())
     await server.life.start()
     return server
+
+
+async def _warm_routes(app: FastAPI) -> None:
+    """Walk every route once before serving. FastAPI builds an included router's route models at the first
+    request that is matched against them — ~100 ms of CPU here, paid by whoever comes first: on a process just
+    restarted that was the first websocket (``/ws`` is matched last), a reconnect of a rolling restart
+    waiting 1.1 s on a loaded machine (issue 35). A request for a path no route has walks them all."""
+    path = "/.well-known/paohuzi-warm-up"
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+        "path": path, "raw_path": path.encode(), "root_path": "", "query_string": b"", "headers": [],
+        "client": ("127.0.0.1", 0), "server": ("127.0.0.1", 0), "app": app,
+    }
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(_message: MutableMapping[str, Any]) -> None:
+        return None
+
+    try:
+        await app.router(scope, receive, send)
+    except StarletteHTTPException:
+        pass  # the 404 of the static files: every route was tried
+    except Exception:  # noqa: BLE001 — a warm-up that fails costs the first request its time, nothing else
+        log(30, "route warm-up failed", exc_info=True)
+
+
+def _mode_line(mode: str, backend: str, prefix: str | None, process: str | None) -> str:
+    """The start-up line an operator reads (plain logs too): the deployment, and in the shared mode the
+    Redis prefix, which every process of one deployment must share.
+
+    >>> _mode_line("shared", "postgresql", "paohuzi", "host-1234")  # doctest: +ELLIPSIS
+    "shared mode: database postgresql, Redis prefix 'paohuzi', process host-1234, pid ..."
+    """
+    where = f", Redis prefix {prefix!r}, process {process}" if prefix is not None else ""
+    return f"{mode} mode: database {backend}{where}, pid {os.getpid()}"
 
 
 def _add_error_handlers(app: FastAPI) -> None:

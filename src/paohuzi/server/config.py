@@ -80,6 +80,7 @@ class Settings:
         queue without reconnecting (an offline player otherwise keeps it for ``offline_grace``).
     :ivar seat_wait: how long a seating request (quick play, join, 匹配) waits for the same player's other
         seating request to end before it answers 409 ``busy`` (server/seating.py).
+    :ivar access_log: a log line per HTTP request (uvicorn's access log; nginx keeps its own too).
     :ivar redis_url: empty: one process (the embedded default); ``redis://…``: the shared mode (docs/server.md).
     :ivar redis_prefix: the prefix of every Redis key and channel of the shared mode (one per deployment).
     :ivar redis_connections: the shared mode's Redis connections per process (a blocking pool: a command
@@ -132,6 +133,7 @@ class Settings:
     join_guess_rate: float = 0.2
     join_guess_burst: int = 10
     recv_buffer_bytes: int = 8 * 1024
+    access_log: bool = False
     redis_url: str = ""
     redis_prefix: str = "paohuzi"
     redis_connections: int = 64
@@ -153,6 +155,11 @@ class Settings:
         _check_match_presets(self.match_presets)
         if not 2 <= self.review_worlds <= 256:
             raise ValueError(f"PAOHUZI_REVIEW_WORLDS={self.review_worlds}: from 2 to 256 worlds a decision")
+        if self.redis_url and self.database_url.startswith("sqlite"):
+            raise ValueError(
+                "PAOHUZI_REDIS_URL is set (the shared mode) but the database is SQLite: the shared mode needs "
+                "PostgreSQL (PAOHUZI_DATABASE_URL=postgresql://…), or unset PAOHUZI_REDIS_URL for one process"
+            )
         if self.test_match_seed >= 0 and not self.testing:
             raise ValueError(
                 "PAOHUZI_TEST_MATCH_SEED deals every match the same cards and is for tests only: "

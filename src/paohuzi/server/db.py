@@ -54,7 +54,8 @@ from paohuzi.server.logs import log
 from paohuzi.server.models import ActionRow, RoomFence, WriterFence, utcnow
 from paohuzi.server.rows import ActionLogRow, ActionLogValues
 
-__all__ = ["Database", "Fenced", "alone", "RoomFenced", "RoomStore", "fence_room", "normalize_url", "migrate"]
+__all__ = ["Database", "Fenced", "alone", "RoomFenced", "RoomStore", "fence_room", "normalize_url", "migrate",
+           "alembic_config"]
 
 T = TypeVar("T")
 _MAX_BATCH = 256
@@ -159,17 +160,25 @@ def fence_room(room_id: int, token: int, holder: str) -> Callable[[Session], boo
 _MIGRATION_LOCK = 0x70616F68  # "paoh": the advisory lock that one migration at a time holds on PostgreSQL
 
 
+def alembic_config() -> Any:
+    """The alembic configuration of the packaged migrations (``paohuzi/server/migrations``), wherever the
+    package is installed: a source checkout or a venv's site-packages (``paohuzi migrate``)."""
+    from alembic.config import Config
+
+    here = Path(__file__).parent
+    config = Config(str(here / "alembic.ini"))
+    config.set_main_option("script_location", str(here / "migrations"))
+    return config
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema up to the newest alembic revision. On PostgreSQL under an advisory lock held to
     the migration's commit: processes started together on a fresh database (the shared mode) migrate one
     after the other — the first creates the schema, the others find it at head — instead of racing to
     create the same tables."""
     from alembic import command
-    from alembic.config import Config
 
-    here = Path(__file__).parent
-    config = Config(str(here / "alembic.ini"))
-    config.set_main_option("script_location", str(here / "migrations"))
+    config = alembic_config()
     with engine.begin() as connection:
         if engine.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})

@@ -33,10 +33,11 @@ from paohuzi.server.frames import GameFrame, MatchInfo, MessageId, RoomError, Wa
 from paohuzi.server.logs import log
 from paohuzi.server.names import bot_nickname
 from paohuzi.server.room_options import RoomOptions
+from paohuzi.server.sent import Sent
 from paohuzi.server.services import RoomServices
 from paohuzi.server.turns import Decision, SeatState, Turns, bot_action
 
-__all__ = ["Game", "Lineup", "Sent", "Table"]
+__all__ = ["Game", "Lineup", "Table"]
 
 ERROR, WARNING, INFO, DEBUG = 40, 30, 20, 10
 
@@ -76,39 +77,6 @@ async def active_cards(services: RoomServices, lineup: Lineup) -> list[int]:
         return []
     active = await services.db.run(double_cards.active_players(sorted(humans)))
     return sorted(humans[pid] for pid in active)
-
-
-class Sent:
-    """What each seat was last sent about the hand on — its view and how many frames (its ``seq``): the
-    delivery cache that decides whether an ``update`` is worth a frame. Written only when a frame is sent.
-    A view is the seat's :class:`~paohuzi.engine.Observation` (R5: the engine decides what it shows), equal
-    field for field where its JSON is equal; it becomes JSON only in a frame."""
-
-    __slots__ = ("views", "counts")
-
-    def __init__(self) -> None:
-        self.views: dict[int, Observation] = {}
-        self.counts: dict[int, int] = {}
-
-    def clear(self) -> None:
-        self.views.clear()
-        self.counts.clear()
-
-    def seq(self, seat: int) -> int:
-        return self.counts.get(seat, 0)
-
-    def same_view(self, seat: int, view: Observation) -> bool:
-        return self.views.get(seat) == view
-
-    def snapshot(self, seat: int, view: Observation) -> None:
-        """A ``game`` frame with ``view`` was sent to ``seat`` (it does not count in ``seq``)."""
-        self.views[seat] = view
-
-    def update(self, seat: int, view: Observation) -> int:
-        """An ``update`` with ``view`` is sent to ``seat``: its ``seq``."""
-        self.views[seat] = view
-        self.counts[seat] = self.counts.get(seat, 0) + 1
-        return self.counts[seat]
 
 
 class Game:
@@ -206,6 +174,7 @@ class Game:
             if engine.hand.over:  # the last action was stored, its hand not yet closed
                 await self.finish_hand()
             else:
+                self.sent = Sent.replayed(engine.hand)  # the next ``game`` carries the count so far (seq)
                 self._schedule()
         elif engine.over:
             await self.finish_match()

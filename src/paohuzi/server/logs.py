@@ -43,8 +43,9 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(data, ensure_ascii=False, default=str)
 
 
-def configure(level: str = "INFO", json_lines: bool = True) -> dict[str, object]:
-    """Set up logging for the server process; returns a ``logging.config`` dict for uvicorn too."""
+def configure(level: str = "INFO", json_lines: bool = True, access_log: bool = False) -> dict[str, object]:
+    """Set up logging for the server process; returns a ``logging.config`` dict for uvicorn too. ``access_log``:
+    uvicorn's line per HTTP request (``PAOHUZI_ACCESS_LOG``), otherwise only its warnings."""
     formatter = (
         {"()": JsonFormatter} if json_lines else {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}
     )
@@ -59,7 +60,9 @@ def configure(level: str = "INFO", json_lines: bool = True) -> dict[str, object]
             "paohuzi": {"handlers": ["stderr"], "level": level.upper(), "propagate": False},
             "uvicorn": {"handlers": ["stderr"], "level": level.upper(), "propagate": False},
             "uvicorn.error": {"level": level.upper()},
-            "uvicorn.access": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+            "uvicorn.access": {
+                "handlers": ["stderr"], "level": "INFO" if access_log else "WARNING", "propagate": False
+            },
             "alembic": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
         },
     }

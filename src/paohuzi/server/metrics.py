@@ -5,24 +5,9 @@ process never clash). Counters and histograms are updated where things happen (t
 thread, the room leases); the gauges — tables, players online, websocket queues — are read from the hub
 when Prometheus scrapes, so keeping them costs nothing per action.
 
-========================================  =========  ==========================================================
-metric                                    type       meaning
-========================================  =========  ==========================================================
-``paohuzi_rooms``                         gauge      open rooms in this process
-``paohuzi_tables``                        gauge      rooms with a match being played (tables)
-``paohuzi_players_online``                gauge      players with an open websocket to this process
-``paohuzi_ws_queue_frames``               gauge      frames waiting in all websocket send queues
-``paohuzi_ws_queue_bytes``                gauge      bytes waiting in all websocket send queues
-``paohuzi_ws_queue_bytes_max``            gauge      the largest single connection's queue, in bytes
-``paohuzi_actions_total``                 counter    actions written to the action log (``by``: player/bot/…)
-``paohuzi_action_seconds``                histogram  an ``act`` frame: received → applied, committed, sent
-``paohuzi_db_commit_seconds``             histogram  one database batch (jobs + commit) on the database thread
-``paohuzi_db_batch_jobs``                 histogram  jobs per database batch (group commit)
-``paohuzi_lease_changes_total``           counter    room leases acquired/lost/released (shared mode)
-``paohuzi_ws_slow_disconnects_total``     counter    clients dropped for not reading (send queue full)
-``paohuzi_ws_bad_frames_total``           counter    frames answered with ``bad_json``/``bad_message``
-``process_*``                             various    RSS, CPU seconds, open files (prometheus-client)
-========================================  =========  ==========================================================
+Every metric, its labels and what it observes: the table in docs/server.md ("Metrics"), made by
+:func:`reference_table` from this registry and :data:`NOTES` (``tests/server/test_monitoring.py`` keeps the two
+in step: a metric added here without a note, or a table not regenerated, fails it).
 
 ``rate(paohuzi_actions_total[1m])`` is the actions per second.
 """
@@ -37,7 +22,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 
-__all__ = ["Metrics", "CONTENT_TYPE_LATEST"]
+__all__ = ["Metrics", "CONTENT_TYPE_LATEST", "NOTES", "reference_table"]
 
 _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
@@ -111,3 +96,47 @@ class Metrics:
     def render(self) -> bytes:
         """The text exposition format."""
         return generate_latest(self.registry)
+
+
+# What each metric observes beyond its help text, for the operator's table (docs/server.md "Metrics"): labels,
+# where it is counted, how to read it. Keyed by the name as scraped (counters with ``_total``).
+NOTES = {
+    "paohuzi_rooms": "open rooms owned by this process (each process reports its own: sum them)",
+    "paohuzi_tables": "its rooms with a match being played",
+    "paohuzi_players_online": "websockets held by this process (the edge), whichever process owns their rooms",
+    "paohuzi_queue_waiting": "匹配: players waiting for a public table (the shared mode: the whole Redis queue, "
+    "the same on every process — take `max`, not `sum`)",
+    "paohuzi_ws_queue_frames": "frames waiting in this process's websocket send queues",
+    "paohuzi_ws_queue_bytes": "their bytes; a client over `PAOHUZI_SEND_QUEUE_BYTES` is dropped",
+    "paohuzi_ws_queue_bytes_max": "the largest single connection's queue",
+    "paohuzi_actions_total": "label `by`: `player`, `bot` (a computer seat), `auto` (托管 or a missed deadline). "
+    "Counted by the process that owns the room, when the action is written to the log. `rate(…[1m])`: actions/s",
+    "paohuzi_action_seconds": "label `result`: `ok`, `refused`, `failed`. One observation per `act` frame a "
+    "player sent over this process's websocket, from receipt to the hub's answer (applied, committed, sent). "
+    "Bots' and 托管 actions are not `act` frames, so it counts fewer than `paohuzi_actions_total` (29 against 94 "
+    "in a hand against two computers). In the shared mode the edge holding the websocket observes it: for a "
+    "room owned elsewhere it is the relay (the owner's work is in its `paohuzi_db_commit_seconds`)",
+    "paohuzi_db_commit_seconds": "one batch of database jobs with its commit, on the database thread",
+    "paohuzi_db_batch_jobs": "jobs per batch (group commit: many actions, one commit)",
+    "paohuzi_lease_changes_total": "shared mode, label `change`: `acquired` (a room made or taken over), `lost` "
+    "(a lease not renewed in time: the process stalled or lost Redis — alert), `released` (handed over at a stop)",
+    "paohuzi_ws_slow_disconnects_total": "clients dropped because their send queue was full (they do not read)",
+    "paohuzi_ws_bad_frames_total": "label `code`: `bad_json`, `bad_message`… frames refused at the wire edge",
+    "process_resident_memory_bytes": "RSS (the unit's `MemoryMax=2G` kills the process beyond)",
+    "process_virtual_memory_bytes": "virtual memory",
+    "process_cpu_seconds_total": "user + system CPU; `rate(…[1m])` is the share of one core",
+    "process_open_fds": "open files and sockets (each websocket is one)",
+    "process_max_fds": "the limit: 65,536 from the unit's `LimitNOFILE` (1,024 when started by hand)",
+    "process_start_time_seconds": "start time (Unix seconds): a restart shows as a jump",
+}
+
+
+def reference_table() -> str:
+    """The Markdown table of every metric this server exports — name as scraped, type, help text, note —
+    read from a fresh registry (docs/server.md "Metrics" holds its output)."""
+    rows = ["| metric | type | help | what it observes |", "|---|---|---|---|"]
+    for family in Metrics(lambda: None).registry.collect():
+        name = f"{family.name}_total" if family.type == "counter" else family.name
+        note = NOTES.get(name, "")
+        rows.append(f"| `{name}` | {family.type} | {family.documentation} | {note} |")
+    return "\n".join(rows)
