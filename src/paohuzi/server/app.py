@@ -176,13 +176,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await server.life.recover()
         hub.start_housekeeping()
         await _warm_routes(app)
-        mode = "shared" if redis is not None else "one process"
-        prefix = settings.redis_prefix if redis is not None else None
-        log(20, "server started", mode=mode, database=db.backend, version=__version__, writer_token=server.token,
-            process=server.process, pid=os.getpid(), redis_prefix=prefix)
-        log(20, _mode_line(mode, db.backend, prefix, server.process), mode=mode)
-        if settings.testing:
-            log(30, "TESTING MODE: not for production", test_match_seed=settings.test_match_seed)
+        _log_started(settings, server)
         on_started = getattr(app.state, "on_started", None)
         if on_started is not None:
             on_started()
@@ -233,6 +227,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     _add_web_client(app)
     return app
+
+
+def _log_started(settings: Settings, server: Server) -> None:
+    """The start-up lines: the mode, the database, the Redis prefix and the process (issue 35 §7)."""
+    shared = server.redis is not None
+    mode = "shared" if shared else "one process"
+    prefix = settings.redis_prefix if shared else None
+    backend = server.hub.db.backend
+    log(20, "server started", mode=mode, database=backend, version=__version__, writer_token=server.token,
+        process=server.process, pid=os.getpid(), redis_prefix=prefix)
+    log(20, _mode_line(mode, backend, prefix, server.process), mode=mode)
+    if settings.testing:
+        log(30, "TESTING MODE: not for production", test_match_seed=settings.test_match_seed)
 
 
 def redis_client(settings: Settings) -> Redis:
