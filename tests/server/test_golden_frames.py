@@ -31,8 +31,14 @@ CLOCKS = {"server_time", "deadline", "remaining_ms", "ready_deadline", "ready_re
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    env = {"PAOHUZI_TESTING": "1", "PAOHUZI_TEST_MATCH_SEED": str(SEED), "PAOHUZI_TURN_SECONDS": "300",
-           "PAOHUZI_CLAIM_SECONDS": "300", "PAOHUZI_RATE": "1000", "PAOHUZI_BURST": "1000"}
+    env = {
+        "PAOHUZI_TESTING": "1",
+        "PAOHUZI_TEST_MATCH_SEED": str(SEED),
+        "PAOHUZI_TURN_SECONDS": "300",
+        "PAOHUZI_CLAIM_SECONDS": "300",
+        "PAOHUZI_RATE": "1000",
+        "PAOHUZI_BURST": "1000",
+    }
     with running(tmp_path_factory.mktemp("golden"), env=env) as proc:
         yield proc
 
@@ -93,7 +99,7 @@ def _hand_end(players: list[Client]) -> bool:
     over = _count(players[0].frames, "match_over") > 0
     if over:
         for p in players:
-            _until(p, lambda fs: any(f["type"] == "room" and f["room"]["status"] == "waiting" for f in fs[_ends(fs):]))
+            _until(p, lambda fs: any(f["type"] == "room" and f["room"]["status"] == "waiting" for f in fs[_ends(fs) :]))
     _sync(players)
     return over
 
