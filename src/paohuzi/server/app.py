@@ -35,7 +35,7 @@ from paohuzi.server.metrics import CONTENT_TYPE_LATEST, Metrics
 from paohuzi.server.profile_api import router as profile_router
 from paohuzi.server.room import RoomError
 from paohuzi.server.wiring import FencedRooms, Server, one_process, shared_mode
-from paohuzi.server.ws import websocket_endpoint
+from paohuzi.server.ws import RawSend, websocket_endpoint
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -173,6 +173,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.limits = Limits(redis, settings.redis_prefix)
         await server.life.recover()
         hub.start_housekeeping()
+        lag = asyncio.get_running_loop().create_task(metrics.watch_loop())  # paohuzi_loop_lag_seconds (issue 33)
         log(20, "server started", database=db.backend, version=__version__, writer_token=server.token,
             process=server.process)
         if settings.testing:
@@ -183,6 +184,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            lag.cancel()
             await server.life.shutdown()
             db.stop()
             if redis is not None:
@@ -209,6 +211,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(HttpRateLimit, rate=settings.http_rate, burst=settings.http_burst)
     docs_paths = ("/docs", "/docs/oauth2-redirect") if settings.docs else ()
     app.add_middleware(SecurityHeaders, docs_paths=docs_paths)  # outermost: the 429s get the headers too
+    app.add_middleware(RawSend)  # the websocket's own send, for the direct writes of connection.py (issue 33)
 
     _add_health_routes(app, settings, metrics)
     app.include_router(health_router)
