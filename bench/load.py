@@ -221,7 +221,6 @@ async def _drive(  # noqa: PLR0913 (the worker's settings, passed through a proc
         "errors": stats.errors,
         "hands": stats.hands,
         "elapsed": elapsed,
-        "cpu": time.process_time(),
     }
 
 
@@ -294,8 +293,8 @@ def _lag_quantile(before: dict[str, float], after: dict[str, float], q: float) -
     buckets = []
     for name, value in after.items():
         if name.startswith("paohuzi_loop_lag_seconds_bucket"):
-            bound = name.split('le="', 1)[1].split('"', 1)[0]
-            buckets.append((float("inf") if bound == "+Inf" else float(bound), value - before.get(name, 0.0)))
+            le = name.split('le="', 1)[1].split('"', 1)[0]
+            buckets.append((float("inf") if le == "+Inf" else float(le), value - before.get(name, 0.0)))
     buckets.sort()
     if not buckets or buckets[-1][1] <= 0:
         return None

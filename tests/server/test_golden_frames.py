@@ -25,7 +25,7 @@ from ..support.clients import Client
 from ..support.server import ServerProcess, running
 
 SEED = 4242
-GOLDEN = Path(__file__).with_name("golden") / f"frames_seed_{SEED}.json"
+GOLDEN = Path(__file__).parents[1] / "golden" / f"server_frames_seed_{SEED}.json"
 CLOCKS = {"server_time", "deadline", "remaining_ms", "ready_deadline", "ready_remaining_ms", "created_at"}
 
 

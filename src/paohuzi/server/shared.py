@@ -189,7 +189,7 @@ class Cluster:
     async def _renew(self) -> None:
         """The leases are renewed by a thread (:class:`~paohuzi.server.lease.Keeper`: a slow loop keeps its rooms,
         issue 33), as long as this loop beats; a room whose lease was found gone is given up."""
-        keeper = Keeper(self.leases, self.settings.redis_url, lambda lost: [self._drop(c, "lease lost") for c in lost])
+        keeper = Keeper(self.leases, self.settings.redis_url, self._lost)
         keeper.start()
         try:
             while True:
@@ -197,6 +197,10 @@ class Cluster:
                 await asyncio.sleep(min(0.5, self.leases.ttl_ms / 6000))
         finally:
             keeper.stop()
+
+    def _lost(self, codes: list[str]) -> None:
+        for code in codes:
+            self._drop(code, "lease lost")
 
     async def _adopt_loop(self) -> None:
         while True:

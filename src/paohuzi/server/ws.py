@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from paohuzi.server import frames
@@ -95,10 +96,10 @@ class RawSend:
     in the scope (``RAW_SEND``), before any middleware wraps it, so that a :class:`Connection` can write its
     frames to uvicorn's websocket directly (issue 33). HTTP passes untouched."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
             scope[RAW_SEND] = send
         await self.app(scope, receive, send)
