@@ -16,14 +16,22 @@ Where the servers keep their data:
   same schema and Redis, and each player connects to any process, round-robin, whatever process holds its
   room.
 
-Reports actions/s, p50/p90/p99/max action latency, the CPU used by the servers (and PostgreSQL's backends)
-over the measured seconds, per action, and the machine's CPU use meanwhile. Figures go to
+Reports actions/s, p50/p90/p99/max action latency and one CPU figure: ``server_cpu_ms_per_action``, the CPU
+seconds of every server process (all its threads: the event loop, the database thread, uvloop's) over the
+measured seconds, divided by the actions played in them (acknowledged ``act`` frames); ``split_ms_per_action``
+divides the same total between the first server's event-loop thread and its other threads (same
+denominator: the two add up to that server's share). Also the event loop's lag (p50/p99 of how late the
+server's 0.1 s timer ran, from ``paohuzi_loop_lag_seconds``), the database thread's jobs per transaction (more
+under load: the CPU per action falls when the server is starved, issue 33), PostgreSQL's and the clients' CPU,
+and the machine's. ``--client-nice``/``--client-cpus`` run the client processes (each in a process group of
+its own) at a lower priority or on chosen cores, so that they take less of the server's CPU. Figures go to
 docs/PERFORMANCE.md with the command that produced them.
 
     .venv/bin/python bench/load.py --tables 300 --duration 60
     .venv/bin/python bench/load.py --tables 1000 --servers 2 --database-url postgresql://postgres@127.0.0.1/test
     .venv/bin/python bench/load.py --tables 50 --think 0 --duration 30      # flat out
     .venv/bin/python bench/load.py --tables 300 --profile /tmp/p.txt       # py-spy samples of the server
+    .venv/bin/python bench/load.py --tables 1000 --procs 2 --client-nice 10  # clients yield to the server
 """
 
 from __future__ import annotations
@@ -213,13 +221,18 @@ async def _drive(  # noqa: PLR0913 (the worker's settings, passed through a proc
         "errors": stats.errors,
         "hands": stats.hands,
         "elapsed": elapsed,
-        "cpu": time.process_time(),
     }
 
 
 def _worker(  # noqa: PLR0913 (the worker's settings, passed through a process boundary)
-    tables: list[Table], think: float, warmup: float, duration: float, seed: int, out: Any
+    tables: list[Table], think: float, warmup: float, duration: float, seed: int, out: Any, nice: int = 0,
+    cpus: tuple[int, ...] = (),
 ) -> None:
+    os.setpgid(0, 0)  # a process group of its own: the clients apart from the servers
+    if nice:
+        os.nice(nice)
+    if cpus:
+        os.sched_setaffinity(0, cpus)
     try:
         out.put(asyncio.run(_drive(tables, think, warmup, duration, seed, out)))
     except BaseException as exc:  # noqa: BLE001 — told to the main process, which stops
@@ -257,6 +270,42 @@ def _postgres_cpu() -> float:
                 if (entry / "comm").read_text().strip().startswith("postgres"):
                     total += _cpu_seconds(int(entry.name))
     return total
+
+
+def _scrape(url: str) -> dict[str, float]:
+    """The server's Prometheus samples that the report uses: the loop-lag histogram and the database batches."""
+    wanted = ("paohuzi_loop_lag_seconds_bucket", "paohuzi_db_batch_jobs_sum", "paohuzi_db_batch_jobs_count")
+    try:
+        text = httpx.get(url + "/metrics", timeout=30).text
+    except httpx.HTTPError:
+        return {}
+    return {
+        name: float(value)
+        for line in text.splitlines()
+        if line.startswith(wanted)
+        for name, value in [line.rsplit(" ", 1)]
+    }
+
+
+def _lag_quantile(before: dict[str, float], after: dict[str, float], q: float) -> float | None:
+    """The ``q`` quantile (seconds) of the loop lag observed between two scrapes, interpolated in its bucket as
+    Prometheus' ``histogram_quantile`` does; None without observations."""
+    buckets = []
+    for name, value in after.items():
+        if name.startswith("paohuzi_loop_lag_seconds_bucket"):
+            le = name.split('le="', 1)[1].split('"', 1)[0]
+            buckets.append((float("inf") if le == "+Inf" else float(le), value - before.get(name, 0.0)))
+    buckets.sort()
+    if not buckets or buckets[-1][1] <= 0:
+        return None
+    rank, low, below = q * buckets[-1][1], 0.0, 0.0
+    for bound, count in buckets:
+        if count >= rank:
+            if bound == float("inf"):
+                return low
+            return low + (bound - low) * ((rank - below) / (count - below) if count > below else 1.0)
+        low, below = bound, count
+    return low
 
 
 def _machine_busy() -> tuple[float, float]:
@@ -383,8 +432,12 @@ def _measure(urls: list[str], pids: list[int], args: argparse.Namespace) -> tupl
     context = multiprocessing.get_context("spawn")
     queue: Any = context.Queue()
     shares = [tables[i :: args.procs] for i in range(args.procs)]
+    cpus = tuple(int(c) for c in args.client_cpus.split(",")) if args.client_cpus else ()
     workers = [
-        context.Process(target=_worker, args=(share, args.think, args.warmup, args.duration, args.seed + i, queue))
+        context.Process(
+            target=_worker,
+            args=(share, args.think, args.warmup, args.duration, args.seed + i, queue, args.client_nice, cpus),
+        )
         for i, share in enumerate(shares)
         if share
     ]
@@ -392,6 +445,8 @@ def _measure(urls: list[str], pids: list[int], args: argparse.Namespace) -> tupl
         w.start()
     results: list[dict[str, Any]] = []
     _wait_for(queue, "measuring", len(workers), results)
+    scraped0 = [_scrape(url) for url in urls]
+    clients0 = [_cpu_seconds(w.pid) for w in workers if w.pid is not None]
     cpu0 = [_cpu_seconds(pid) for pid in pids]
     threads0 = _thread_cpu(pids[0]) if pids else {}
     pg0, (busy0, total0) = _postgres_cpu(), _machine_busy()
@@ -401,8 +456,13 @@ def _measure(urls: list[str], pids: list[int], args: argparse.Namespace) -> tupl
     wall = time.perf_counter() - wall0
     busy1, total1 = _machine_busy()
     threads1 = _thread_cpu(pids[0]) if pids else {}
+    cpu1 = [_cpu_seconds(pid) for pid in pids]
+    clients1 = [_cpu_seconds(w.pid) for w in workers if w.pid is not None]
+    scraped1 = [_scrape(url) for url in urls]
     usage = {
-        "servers": [(_cpu_seconds(pid) - c) / wall for pid, c in zip(pids, cpu0, strict=True)],
+        "servers": [(c1 - c0) / wall for c1, c0 in zip(cpu1, cpu0, strict=True)],
+        "clients": sum(c1 - c0 for c1, c0 in zip(clients1, clients0, strict=True)) / wall,
+        "scraped": list(zip(scraped0, scraped1, strict=True)),
         "postgres": (_postgres_cpu() - pg0) / wall,
         "machine": (busy1 - busy0) / (total1 - total0) * (os.cpu_count() or 1),
         "threads": {k: (v - threads0.get(k, 0.0)) / wall for k, v in threads1.items() if v > threads0.get(k, 0.0)},
@@ -430,6 +490,14 @@ def _report(args: argparse.Namespace, results: list[dict[str, Any]], usage: dict
             errors[k] = errors.get(k, 0) + v
     ms = [x * 1000 for x in latencies]
     server_cpu = sum(usage["servers"])
+    per_action = 1000 * elapsed / actions if actions else float("nan")  # ms per action for 1 core busy
+    lags = [(_lag_quantile(b, a, 0.5), _lag_quantile(b, a, 0.99)) for b, a in usage["scraped"]]
+    batches = [
+        (a.get("paohuzi_db_batch_jobs_sum", 0.0) - b.get("paohuzi_db_batch_jobs_sum", 0.0),
+         a.get("paohuzi_db_batch_jobs_count", 0.0) - b.get("paohuzi_db_batch_jobs_count", 0.0))
+        for b, a in usage["scraped"]
+    ]
+    jobs, txns = sum(j for j, _ in batches), sum(t for _, t in batches)
     mode = "shared (one schema, Redis)" if args.redis_url else "own database per process"
     return {
         "tables": args.tables,
@@ -449,11 +517,20 @@ def _report(args: argparse.Namespace, results: list[dict[str, Any]], usage: dict
         },
         "server_cpu": round(server_cpu, 2),
         "server_cpu_each": [round(x, 2) for x in usage["servers"]],
-        "server_cpu_ms_per_action": round(1000 * server_cpu * elapsed / actions, 2) if actions else None,
-        "first_server_main_others": {k: round(v, 3) for k, v in usage["threads"].items()},
+        "server_cpu_ms_per_action": round(server_cpu * per_action, 3) if actions else None,
+        "split_ms_per_action": {
+            "event_loop": round(usage["threads"].get("main", 0.0) * per_action, 3),
+            "other_threads": round(usage["threads"].get("others", 0.0) * per_action, 3),
+        },
+        "loop_lag_ms": {
+            "p50": [round(1000 * p50, 1) if p50 is not None else None for p50, _ in lags],
+            "p99": [round(1000 * p99, 1) if p99 is not None else None for _, p99 in lags],
+        },
+        "db_jobs_per_transaction": round(jobs / txns, 2) if txns else None,
         "postgres_cpu": round(usage["postgres"], 2) if args.database_url else None,
         "machine_cpu": round(usage["machine"], 2),
-        "client_cpu_s": round(sum(r["cpu"] for r in results), 1),
+        "client_cpu": round(usage["clients"], 2),
+        "client_nice_cpus": [args.client_nice, args.client_cpus],
         "errors": errors,
         "cpus": os.cpu_count(),
         "loadavg": [round(x, 2) for x in os.getloadavg()],
@@ -474,6 +551,8 @@ def main(argv: list[str] | None = None) -> int:
         "--redis-url", default=None, help="the shared mode: every server on one schema and this Redis"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--client-nice", type=int, default=0, help="niceness of the client processes (0-19)")
+    parser.add_argument("--client-cpus", default="", help="cores the client processes may use, e.g. 1 or 0,1")
     parser.add_argument(
         "--profile", default=None, metavar="FILE", help="py-spy samples of the (first) server to FILE while measuring"
     )

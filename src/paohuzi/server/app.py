@@ -37,7 +37,7 @@ from paohuzi.server.review_api import router as review_router
 from paohuzi.server.room import RoomError
 from paohuzi.server.watchdog import Notifier
 from paohuzi.server.wiring import FencedRooms, Server, one_process, shared_mode
-from paohuzi.server.ws import websocket_endpoint
+from paohuzi.server.ws import RawSend, websocket_endpoint
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -175,6 +175,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.limits = Limits(redis, settings.redis_prefix)
         await server.life.recover()
         hub.start_housekeeping()
+        lag = asyncio.get_running_loop().create_task(metrics.watch_loop())  # paohuzi_loop_lag_seconds (issue 33)
         await _warm_routes(app)
         _log_started(settings, server)
         on_started = getattr(app.state, "on_started", None)
@@ -186,6 +187,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await systemd.stopping()
+            lag.cancel()
             await server.life.shutdown()
             reviews = getattr(app.state, "reviewer", None)  # 复盘's worker processes, if any was started
             if reviews is not None:
@@ -215,6 +217,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(HttpRateLimit, rate=settings.http_rate, burst=settings.http_burst)
     docs_paths = ("/docs", "/docs/oauth2-redirect") if settings.docs else ()
     app.add_middleware(SecurityHeaders, docs_paths=docs_paths)  # outermost: the 429s get the headers too
+    app.add_middleware(RawSend)  # the websocket's own send, for the direct writes of connection.py (issue 33)
 
     _add_health_routes(app, settings, metrics)
     app.include_router(health_router)

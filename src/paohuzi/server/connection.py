@@ -4,12 +4,21 @@ table), a token-bucket rate limit, and strike counting for bad frames (docs/prot
 The queue is bounded in bytes (``Settings.send_queue_bytes``): a client that does not read what it is sent
 (a slow link or a deliberate non-reader) is disconnected at once — its queue is dropped and its socket
 aborted — so the server's memory stays bounded however many such clients connect (issue 14).
+
+A frame is encoded once, as UTF-8 JSON bytes (:func:`encode`), and while nothing waits in the queue and the
+socket takes more (uvicorn's websocket is not paused for back-pressure) it goes straight to the socket as one
+websocket text frame: one ``transport.write`` per frame, without the queue's task switch, Starlette's and
+uvicorn's send layers or a second encoding (issue 33). Otherwise — a client that reads slowly, or a socket
+other than uvicorn's — it waits in the queue as before, in order.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import socket
+import struct
 import time
 from typing import Any
 
@@ -20,48 +29,97 @@ try:
 except ImportError:  # pragma: no cover — a plain install without the server extra's orjson
     orjson = None  # type: ignore[assignment]
 
+try:
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    from websockets.protocol import State
+except ImportError:  # pragma: no cover — served by something else: every frame goes through the queue
+    WebSocketsSansIOProtocol = None  # type: ignore[assignment,misc]
+    State = None  # type: ignore[assignment,misc]
+
 from paohuzi.server.config import Settings
 from paohuzi.server.logs import log
 
-__all__ = ["Connection", "TokenBucket", "dumps"]
+__all__ = ["RAW_SEND", "Connection", "TokenBucket", "dumps", "encode", "text_frame"]
 
 _QUEUE_LIMIT = 512  # frames waiting for a slow client before it is dropped (besides the byte limit)
+RAW_SEND = "paohuzi.raw_send"  # the scope key where :class:`paohuzi.server.ws.RawSend` keeps the server's send
 
 
-def dumps(message: dict[str, Any]) -> str:
-    """The JSON text of a server frame (compact, UTF-8 kept; orjson when installed, ~10× faster). A string
+def encode(message: dict[str, Any]) -> bytes:
+    """The UTF-8 JSON of a server frame (compact, non-ASCII kept; orjson when installed, ~10× faster). A string
     that UTF-8 cannot encode (a lone surrogate) is written as a ``\\u`` escape instead of failing.
 
-    >>> dumps({"type": "pong", "text": "七"})
+    >>> encode({"type": "pong", "text": "七"}).decode()
     '{"type":"pong","text":"七"}'
-    >>> dumps({"type": "pong", "id": "\\ud800"})
-    '{"type":"pong","id":"\\\\ud800"}'
+    >>> encode({"type": "pong", "id": "\\ud800"})
+    b'{"type":"pong","id":"\\\\ud800"}'
     """
     if orjson is not None:
         try:
-            return orjson.dumps(message).decode()
+            return orjson.dumps(message)
         except TypeError:  # orjson.JSONEncodeError: a lone surrogate (or a type orjson does not know)
             pass
     try:
-        return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8").decode("utf-8")
+        return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     except UnicodeEncodeError:
-        return json.dumps(message, ensure_ascii=True, separators=(",", ":"))
+        return json.dumps(message, ensure_ascii=True, separators=(",", ":")).encode("ascii")
 
 
-def text_size(text: str) -> int:
-    """The UTF-8 size of a frame in bytes (O(1) for ASCII text, the usual case).
+def dumps(message: dict[str, Any]) -> str:
+    """:func:`encode` as text.
 
-    >>> text_size('{"a":1}'), text_size("七")
-    (7, 3)
+    >>> dumps({"type": "pong", "text": "七"})
+    '{"type":"pong","text":"七"}'
     """
-    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+    return encode(message).decode("utf-8")
+
+
+def text_frame(payload: bytes) -> bytes:
+    """A whole, unmasked websocket text frame (RFC 6455 §5.2: FIN and opcode 1, the length in 7, 16 or 64 bits)
+    of ``payload`` (UTF-8 text): what a server sends, byte for byte as the ``websockets`` library writes it
+    without extensions.
+
+    >>> text_frame(b"hi")
+    b'\\x81\\x02hi'
+    >>> text_frame(b"x" * 200)[:4], text_frame(b"x" * 70000)[:10]
+    (b'\\x81~\\x00\\xc8', b'\\x81\\x7f\\x00\\x00\\x00\\x00\\x00\\x01\\x11p')
+    """
+    n = len(payload)
+    if n < 126:
+        return bytes((0x81, n)) + payload
+    if n < 65536:
+        return struct.pack("!BBH", 0x81, 126, n) + payload
+    return struct.pack("!BBQ", 0x81, 127, n) + payload
+
+
+def _protocol(websocket: WebSocket) -> Any:
+    """uvicorn's websocket protocol object under a Starlette websocket (its send kept in the scope by
+    :class:`paohuzi.server.ws.RawSend`), or None: then frames take the queue and Starlette's send."""
+    send = websocket.scope.get(RAW_SEND)
+    proto = getattr(send, "__self__", None)
+    if WebSocketsSansIOProtocol is None or not isinstance(proto, WebSocketsSansIOProtocol):
+        return None
+    return proto
 
 
 def _transport(websocket: WebSocket) -> Any:
     """The asyncio transport under a Starlette websocket served by uvicorn, or None. Used only to abort
     a connection whose peer stopped reading: an orderly close would wait for a buffer that never drains."""
+    proto = _protocol(websocket)
+    if proto is not None:
+        return proto.transport
     send = getattr(websocket, "_send", None)
     return getattr(getattr(send, "__self__", None), "transport", None)
+
+
+def _bound_send_buffer(transport: Any, limit: int) -> None:
+    """Hold the socket's kernel send buffer to ``limit`` bytes (``SO_SNDBUF``; the system's default grows to
+    megabytes). Frames go straight to the socket, so the kernel's buffer is where a peer that stops reading
+    piles them up first; bounded like the queue, such a peer reaches the queue's limit — and is dropped —
+    after a few hundred KiB, however fast the server writes."""
+    sock = transport.get_extra_info("socket")
+    with contextlib.suppress(AttributeError, OSError):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, limit)
 
 
 class TokenBucket:
@@ -114,19 +172,51 @@ class Connection:
         self.strikes = 0
         self.closed = False
         self._last_limit_error = 0.0
-        self._queue: asyncio.Queue[tuple[str, int] | None] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[bytes, int] | None] = asyncio.Queue()
+        self._sending = False  # the writer task is sending a frame it took from the queue
+        self._proto = _protocol(websocket)
+        if self._proto is not None:
+            _bound_send_buffer(self._proto.transport, self.limit_bytes)
         self._writer = asyncio.get_running_loop().create_task(self._write())
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a frame (never blocks). A client that lets too many frames pile up is disconnected."""
-        self.send_text(dumps(message))
+        self.send_bytes(encode(message))
 
     def send_text(self, text: str) -> None:
-        """Queue a frame's text. A client with more than ``send_queue_bytes`` (or 512 frames) still
-        unsent is too slow: it is aborted and what it had queued is dropped."""
+        """Queue a frame's text (see :meth:`send_bytes`)."""
+        self.send_bytes(text.encode("utf-8"))
+
+    def _direct(self) -> Any:
+        """The transport to write a frame to now, or None when the frame must wait in the queue: something is
+        queued or being sent, the socket is paused for back-pressure, or it is not an open uvicorn websocket."""
+        proto = self._proto
+        if proto is None or self._sending or self._queue.qsize():
+            return None
+        transport = proto.transport
+        if (
+            proto.close_sent
+            or proto.disconnected
+            or not proto.handshake_complete
+            or not proto.writable.is_set()
+            or proto.conn.state is not State.OPEN
+            or proto.conn.extensions
+            or transport.is_closing()
+        ):
+            return None
+        return transport
+
+    def send_bytes(self, payload: bytes) -> None:
+        """Send a frame's UTF-8 JSON: straight to the socket when it takes it, else queued. A client with more
+        than ``send_queue_bytes`` (or 512 frames) still queued is too slow: it is aborted and what it had
+        queued is dropped."""
         if self.closed:
             return
-        size = text_size(text)
+        transport = self._direct()
+        if transport is not None:
+            transport.write(text_frame(payload))
+            return
+        size = len(payload)
         if self.queued_bytes + size > self.limit_bytes or self._queue.qsize() >= _QUEUE_LIMIT:
             log(
                 30,
@@ -139,7 +229,7 @@ class Connection:
             self.abort()
             return
         self.queued_bytes += size
-        self._queue.put_nowait((text, size))
+        self._queue.put_nowait((payload, size))
 
     @property
     def queued_frames(self) -> int:
@@ -185,7 +275,9 @@ class Connection:
                     if ws.application_state == WebSocketState.CONNECTED:
                         await ws.close(code=code, reason=reason)
                     return
-                await ws.send_text(item[0])
+                self._sending = True
+                await ws.send_text(item[0].decode("utf-8"))
+                self._sending = False
                 self.queued_bytes -= item[1]
         except asyncio.CancelledError:
             raise

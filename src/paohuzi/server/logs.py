@@ -73,5 +73,8 @@ def configure(level: str = "INFO", json_lines: bool = True, access_log: bool = F
 
 
 def log(level: int, msg: str, exc_info: ExcInfo = None, **fields: object) -> None:
-    """Log ``msg`` with structured ``fields`` on the server's logger (``exc_info`` as for :mod:`logging`)."""
+    """Log ``msg`` with structured ``fields`` on the server's logger (``exc_info`` as for :mod:`logging`).
+    A level the logger does not show costs one cached check (``log(DEBUG, "action", …)`` runs for every action)."""
+    if not _LOGGER.isEnabledFor(level):
+        return
     _LOGGER.log(level, msg, exc_info=exc_info, extra={"fields": fields})

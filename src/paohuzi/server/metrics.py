@@ -10,10 +10,15 @@ Every metric, its labels and what it observes: the table in docs/server.md ("Met
 in step: a metric added here without a note, or a table not regenerated, fails it).
 
 ``rate(paohuzi_actions_total[1m])`` is the actions per second.
+
+On the path of every action (issue 33) the labelled children are looked up once and kept (``labels()`` takes a
+lock and builds a key each time).
 """
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -25,6 +30,8 @@ from prometheus_client.registry import Collector
 __all__ = ["Metrics", "CONTENT_TYPE_LATEST", "NOTES", "reference_table"]
 
 _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+_LAG_BUCKETS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
+LAG_PERIOD = 0.1  # seconds between two readings of the event loop's lag
 
 
 class _HubGauges(Collector):
@@ -74,6 +81,9 @@ class Metrics:
         self.db_batch_jobs = Histogram(
             "paohuzi_db_batch_jobs", "jobs per database batch", buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256), registry=r
         )
+        self.loop_lag = Histogram(
+            "paohuzi_loop_lag_seconds", "how late the event loop ran a timer", buckets=_LAG_BUCKETS, registry=r
+        )
         self.lease_changes = Counter("paohuzi_lease_changes", "room leases changing hands", ["change"], registry=r)
         for change in ("acquired", "lost", "released"):
             self.lease_changes.labels(change=change)  # shown as 0 from the start
@@ -83,6 +93,8 @@ class Metrics:
         self.bad_frames = Counter("paohuzi_ws_bad_frames", "frames refused at the wire edge", ["code"], registry=r)
         ProcessCollector(registry=r)
         r.register(_HubGauges(hub))
+        self._by: dict[str, Any] = {}  # the labelled children on the path of every action, kept
+        self._results: dict[str, Any] = {}
 
     def observe_batch(self, seconds: float, jobs: int) -> None:
         """Called on the database thread after each batch (prometheus-client is thread-safe)."""
@@ -91,7 +103,26 @@ class Metrics:
 
     def observe_action(self, by: str) -> None:
         """An action was appended to the log, played by ``by`` (player, bot or auto)."""
-        self.actions.labels(by=by).inc()
+        child = self._by.get(by)
+        if child is None:
+            child = self._by[by] = self.actions.labels(by=by)
+        child.inc()
+
+    def observe_act(self, result: str, seconds: float) -> None:
+        """An ``act`` frame was handled (``result``: ok, refused or failed) in ``seconds``."""
+        child = self._results.get(result)
+        if child is None:
+            child = self._results[result] = self.action_seconds.labels(result=result)
+        child.observe(seconds)
+
+    async def watch_loop(self, period: float = LAG_PERIOD) -> None:
+        """Read the event loop's lag for ever: how much later than asked a ``period`` sleep wakes up (the time the
+        loop was busy with other work or stalled). Run as a task of the app."""
+        clock = time.monotonic
+        while True:
+            before = clock()
+            await asyncio.sleep(period)
+            self.loop_lag.observe(max(0.0, clock() - before - period))
 
     def render(self) -> bytes:
         """The text exposition format."""
@@ -118,6 +149,9 @@ NOTES = {
     "room owned elsewhere it is the relay (the owner's work is in its `paohuzi_db_commit_seconds`)",
     "paohuzi_db_commit_seconds": "one batch of database jobs with its commit, on the database thread",
     "paohuzi_db_batch_jobs": "jobs per batch (group commit: many actions, one commit)",
+    "paohuzi_loop_lag_seconds": "how late the event loop ran a 0.1 s timer: a busy or stalled process (its p99 "
+    "over ~50 ms is felt by players; the shared mode's leases are renewed off the loop, so a slow loop keeps "
+    "its rooms)",
     "paohuzi_lease_changes_total": "shared mode, label `change`: `acquired` (a room made or taken over), `lost` "
     "(a lease not renewed in time: the process stalled or lost Redis — alert), `released` (handed over at a stop)",
     "paohuzi_ws_slow_disconnects_total": "clients dropped because their send queue was full (they do not read)",

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any, cast
 
 from paohuzi.scoring import level_title
-from paohuzi.server.connection import Connection
+from paohuzi.server.connection import Connection, encode
 from paohuzi.server.frames import Frame, PlayerCard
 from paohuzi.server.rows import PlayerProfile, PlayerRow
 
@@ -21,6 +21,7 @@ class Connections:
 
     def __init__(self) -> None:
         self._sockets: dict[int, Connection] = {}
+        self._last: tuple[object, bytes] | None = None  # the frame encoded last, and its bytes
 
     def get(self, player: int) -> Connection | None:
         return self._sockets.get(player)
@@ -54,7 +55,18 @@ class Connections:
     def send(self, player: int, frame: Frame) -> None:
         conn = self._sockets.get(player)
         if conn is not None:
-            conn.send(cast("dict[str, Any]", frame))
+            conn.send_bytes(self.encoded(frame))
+
+    def encoded(self, frame: Frame) -> bytes:
+        """The frame's UTF-8 JSON, encoded once for all its recipients (issue 33): a broadcast — a room's state,
+        a match's end, a chat line — sends one frame object to each seat in turn, and the one encoded last is
+        kept. (A frame is never changed once sent: each builder in frames.py makes a new one.)"""
+        last = self._last
+        if last is not None and last[0] is frame:
+            return last[1]
+        payload = encode(cast("dict[str, Any]", frame))
+        self._last = (frame, payload)
+        return payload
 
     def online(self, player: int) -> bool:
         return player in self._sockets

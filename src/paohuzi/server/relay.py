@@ -162,7 +162,7 @@ class RelayedConnections:
     def send(self, player: int, frame: Frame) -> None:
         conn = self.local_sockets.get(player)
         if conn is not None:
-            conn.send(cast("dict[str, Any]", frame))
+            conn.send_bytes(self.local_sockets.encoded(frame))
             return
         edge = self.remote.get(player)
         if edge is None:

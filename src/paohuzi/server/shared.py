@@ -38,7 +38,7 @@ from paohuzi.server.directory import RoomDirectory
 from paohuzi.server.edge import Edge, unavailable
 from paohuzi.server.frames import RoomError, error
 from paohuzi.server.hub import Hub
-from paohuzi.server.lease import Leases
+from paohuzi.server.lease import Keeper, Leases
 from paohuzi.server.logs import log
 from paohuzi.server.ports import new_code
 from paohuzi.server.relay import Bus, RelayedConnections, Seats
@@ -187,16 +187,20 @@ class Cluster:
                 self._drop(room.code, "fenced")
 
     async def _renew(self) -> None:
-        """Renew the leases every third of their time to live; a room whose lease was found gone is given up."""
-        while True:
-            await asyncio.sleep(self.leases.ttl_ms / 3000)
-            try:
-                lost = await self.leases.renew()
-            except Exception as exc:  # noqa: BLE001 — Redis away: try again; the leases may expire meanwhile
-                log(WARNING, "lease renewal failed", error=repr(exc))
-                continue
-            for code in lost:
-                self._drop(code, "lease lost")
+        """The leases are renewed by a thread (:class:`~paohuzi.server.lease.Keeper`: a slow loop keeps its rooms,
+        issue 33), as long as this loop beats; a room whose lease was found gone is given up."""
+        keeper = Keeper(self.leases, self.settings.redis_url, self._lost)
+        keeper.start()
+        try:
+            while True:
+                keeper.beat()
+                await asyncio.sleep(min(0.5, self.leases.ttl_ms / 6000))
+        finally:
+            keeper.stop()
+
+    def _lost(self, codes: list[str]) -> None:
+        for code in codes:
+            self._drop(code, "lease lost")
 
     async def _adopt_loop(self) -> None:
         while True:

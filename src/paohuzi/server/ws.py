@@ -10,18 +10,19 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from paohuzi.server import frames
 from paohuzi.server.config import Settings
-from paohuzi.server.connection import Connection
+from paohuzi.server.connection import RAW_SEND, Connection
 from paohuzi.server.hub import Hub
 from paohuzi.server.logs import log
 from paohuzi.server.metrics import Metrics
 from paohuzi.server.protocol import Act, ClientMessage, Hello, ProtocolError, parse_client_frame
 from paohuzi.server.room import RoomError
 
-__all__ = ["websocket_endpoint", "origin_allowed"]
+__all__ = ["RawSend", "websocket_endpoint", "origin_allowed"]
 
 WARNING, ERROR, INFO = 30, 40, 20
 
@@ -88,6 +89,20 @@ def origin_allowed(origin: str | None, host: str | None, scheme: str, settings: 
     if any(_origin_site(allowed) == site for allowed in settings.allow_origins):
         return True
     return bool(host) and _site(scheme, host or "") == site
+
+
+class RawSend:
+    """Pure ASGI middleware, the outermost of the app's own: keeps a websocket's ``send`` as the server gave it
+    in the scope (``RAW_SEND``), before any middleware wraps it, so that a :class:`Connection` can write its
+    frames to uvicorn's websocket directly (issue 33). HTTP passes untouched."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            scope[RAW_SEND] = send
+        await self.app(scope, receive, send)
 
 
 def _text(message: Mapping[str, Any]) -> str | bytes | None:
@@ -257,4 +272,4 @@ async def _handle(conn: Connection, msg: ClientMessage, text: str, hub: Hub, met
         result = "failed"
         _error(conn, "internal", "the server failed on this frame; nothing changed", msg.id)
     if isinstance(msg, Act):
-        metrics.action_seconds.labels(result=result).observe(time.perf_counter() - started)
+        metrics.observe_act(result, time.perf_counter() - started)
