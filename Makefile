@@ -66,10 +66,14 @@ test-fast: export PAOHUZI_WEB_SHOTS ?= 0
 # both ways. What the pure pass keeps: every rule, engine, env and bots unit test and the compiled modules' doctests.
 PURE_BULK := tests/analysis/test_properties.py tests/analysis/test_agreement.py tests/engine/test_prefilter.py \
 	tests/engine/test_r4_r6_1_oracle_crosscheck.py tests/engine/test_from_position.py tests/test_cli_analyze.py
+# And the test that runs the same whatever the pass (PURE_SAME: its children choose their own path, a compiled
+# one and a Python one, and compare them; 8-15 s, the pure pass's longest): the first pass has run it.
+PURE_SAME := tests/test_compiled.py::test_compiled_and_python_paths_agree_on_everything
 test-fast: $(STAMP)
 	@.ci/need-chromium
 	$(BIN)/python -m pytest -n $(FAST_WORKERS) -m "not soak"
-	PAOHUZI_PURE=1 $(BIN)/python -m pytest -n $(FAST_WORKERS) -m "not soak" $(filter-out $(PURE_BULK),$(PURE_TESTS)) $(addprefix --ignore=,$(PURE_BULK))
+	PAOHUZI_PURE=1 $(BIN)/python -m pytest -n $(FAST_WORKERS) -m "not soak" $(filter-out $(PURE_BULK),$(PURE_TESTS)) \
+		$(addprefix --ignore=,$(PURE_BULK)) $(addprefix --deselect=,$(PURE_SAME))
 
 # ruff check and mypy --strict, as tests/test_lint.py runs them (paths not yet under the gate: PENDING there).
 lint: $(STAMP)

@@ -19,23 +19,27 @@ ROOT = Path(__file__).resolve().parent
 
 # The order in which the modules run. pyproject.toml distributes whole modules (--dist loadfile: a module's
 # server starts once, on one worker) in the order collected (--no-loadscope-reorder), so that the longest start
-# first and the two workers end together on the short ones: the browser tests (tests/web) first, longest
-# first, then the rest, longest first (seconds of test time under pytest -n 2, measured 2026-12-05 with
-# --durations=0). The browser tests stay together at the start of each worker's run, so that the one Chromium a
-# worker launches (tests/web/conftest.py, for the package) is closed before the other tests run: Playwright's
-# event loop, open while it runs, would refuse their asyncio.run(). A module missing here runs after these
-# (tests/web's before the others); the list orders, it selects nothing.
+# first and the workers end together on the short ones: the browser tests (tests/web) first, longest first, then
+# the rest, longest first. The seconds are each module's test time (setup + call + teardown) in one
+# `pytest -n 4 -m "not soak" --durations=0` of 2026-12-06 on a machine shared with other sessions (load 13-25:
+# about twice a quiet run's; only their order counts). The browser tests stay together at the start of each
+# worker's run, so that the one Chromium a worker launches (tests/web/conftest.py, for the package) is closed
+# before the other tests run: Playwright's event loop, open while it runs, would refuse their asyncio.run(). A
+# module missing here runs after these (tests/web's before the others); the list orders, it selects nothing.
 LONGEST = (
-    "tests/web/test_browser.py",  # 154
-    "tests/web/test_public.py",  # 74
-    "tests/web/test_dissolve.py",  # 72
-    "tests/web/test_rooms.py",  # 69
-    "tests/web/test_families.py",  # 80 measured at load 14 without the accelerator (issue 29); less when quiet
-    "tests/web/test_economy.py",  # 62
-    "tests/web/test_account.py",  # 43
-    "tests/web/test_layout.py",  # 35
-    "tests/web/test_liuhuqiang.py",  # 23 (four browsers, one hand) at load 16
-    "tests/web/test_double_card.py",  # 25
+    "tests/web/test_browser.py",  # 197
+    "tests/web/test_families.py",  # 95
+    "tests/web/test_dissolve.py",  # 85
+    "tests/web/test_rooms.py",  # 80
+    "tests/web/test_layout.py",  # 67
+    "tests/web/test_account.py",  # 65
+    "tests/web/test_public.py",  # 50
+    "tests/web/test_economy.py",  # 50
+    "tests/web/test_liuhuqiang.py",  # 47
+    "tests/web/test_clubs.py",  # 45
+    "tests/web/test_fair.py",  # 32
+    "tests/web/test_double_card.py",  # 26
+    "tests/web/test_replay_codes.py",  # 18
     "tests/web/test_hints.py",  # 17
     # the soak runs (make test only: make test-fast deselects them), the engine's ~170 s, the env's ~60 s
     "tests/engine/test_random_play.py",
@@ -45,15 +49,26 @@ LONGEST = (
     "tests/env/test_doc_commands.py",  # ~40 (docs/env.md's $ commands: training runs)
     "tests/server/test_ledger.py",
     # make test-fast's longest after the browser tests
-    "tests/server/test_one_room.py",  # 69
-    "tests/server/test_public.py",  # 40
-    "tests/test_lint.py",  # 25 (mypy without its cache)
-    "tests/server/test_play.py",  # 21
+    "tests/analysis/test_properties.py",  # 144 (hypothesis: CPU, so the most inflated by the load)
+    "tests/server/test_public.py",  # 115
+    "tests/server/test_accounts.py",  # 110
+    "tests/server/test_one_room.py",  # 99
+    "tests/server/test_clubs.py",  # 93
+    "tests/test_cli_analyze.py",  # 85
+    "tests/server/test_wallet_concurrency.py",  # 82
+    "tests/test_compiled.py",  # 64
+    "tests/analysis/test_agreement.py",  # 60
+    "tests/engine/test_r4_r6_1_oracle_crosscheck.py",  # 56
+    "tests/bots/test_r9_legality.py",  # 54
+    "tests/bots/test_evaluation_accel.py",  # 48
+    "tests/server/test_play.py",  # 45
     "tests/env/test_state.py",  # 20 (round trips at every position of random hands)
-    "tests/server/test_accounts.py",  # 21
-    "tests/server/test_security.py",  # 18
-    "tests/server/test_recovery.py",  # 17
-    "tests/bots/test_legality.py",  # 16
+    "tests/server/test_outsider.py",  # 42
+    "tests/engine/test_prefilter.py",  # 41
+    "tests/server/test_security.py",  # 41
+    "tests/server/test_dissolve.py",  # 36
+    "tests/server/test_recovery.py",  # 34
+    "tests/test_lint.py",  # 5 with mypy's cache (.mypy_cache), ~25 without: a fresh checkout
 )
 _RANK = {path: rank for rank, path in enumerate(LONGEST)}
 

@@ -6,6 +6,7 @@ Each module may import only the layers below it; the engine stays pure (no I/O, 
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +35,12 @@ for _layer_imports in ALLOWED.values():
 # Modules the pure core must never import (R2 decision: a hand is reproducible from rules, seed, actions).
 IMPURE = {"time", "datetime", "socket", "asyncio", "os", "subprocess", "threading", "sqlalchemy", "fastapi"}
 PURE_LAYERS = {"cards", "groups", "rules", "analysis", "scoring", "engine"}
+
+
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """The syntax tree of a source file, parsed once for all the checks of a run (they only read it)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
 
 
 def _layer(path: Path) -> str:
@@ -94,7 +101,7 @@ class _Imports(ast.NodeVisitor):
 
 def _imports(path: Path) -> list[Import]:
     visitor = _Imports()
-    visitor.visit(ast.parse(path.read_text(encoding="utf-8")))
+    visitor.visit(_tree(path))
     return visitor.found
 
 
@@ -195,7 +202,7 @@ def test_the_package_has_no_import_cycle() -> None:
 
 @pytest.mark.parametrize("path", [p for p in FILES if _layer(p) in PURE_LAYERS], ids=lambda p: str(p.relative_to(SRC)))
 def test_core_uses_no_global_random(path: Path) -> None:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     for node in ast.walk(tree):
         if (
             isinstance(node, ast.Attribute)
@@ -275,7 +282,7 @@ def test_no_test_module_edits_sys_path() -> None:
         name
         for p in sorted(TESTS.rglob("*.py"))
         if (name := str(p.relative_to(TESTS.parent))) not in SYS_PATH_ALLOWED
-        and _edits_sys_path(ast.parse(p.read_text(encoding="utf-8")))
+        and _edits_sys_path(_tree(p))
     ]
     assert not editing, f"edit sys.path (use tests/support/ instead): {editing}"
 
@@ -306,7 +313,7 @@ def _server_classes() -> dict[str, tuple[str, list[str]]]:
     """Class name → (module, base names) for every class defined in src/paohuzi/server."""
     found = {}
     for path in sorted(SERVER.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.ClassDef):
                 found[node.name] = (path.stem, [_base_name(b) for b in node.bases])
     return found
@@ -361,7 +368,7 @@ def test_no_type_checking_import_describes_a_siblings_private_methods() -> None:
     bad = [
         f"{path.relative_to(SRC)} {where}"
         for path in ALL_FILES
-        for where in _type_checking_members(ast.parse(path.read_text(encoding="utf-8")))
+        for where in _type_checking_members(_tree(path))
     ]
     assert not bad, f"classes declaring members under TYPE_CHECKING: {bad}"
 
@@ -379,7 +386,7 @@ def test_no_module_is_kept_short_by_a_mixin() -> None:
     bad = [
         f"{path.relative_to(SRC)}: {node.name}"
         for path in ALL_FILES
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        for node in ast.walk(_tree(path))
         if isinstance(node, ast.ClassDef) and node.name.endswith("Mixin")
     ]
     assert not bad, f"mixin classes (compose instead): {bad}"
@@ -459,7 +466,7 @@ def _public_functions(tree: ast.Module) -> list[tuple[str, ast.FunctionDef | ast
 
 
 def _signatures_mentioning_any(paths: list[Path]) -> list[str]:
-    trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in paths}
+    trees = {path: _tree(path) for path in paths}
     names = _any_aliases(list(trees.values()))
     offenders = []
     for path, tree in trees.items():

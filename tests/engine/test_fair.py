@@ -94,6 +94,7 @@ def _chi2_limit(df: int, z: float) -> float:
     return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
 
 
+@pytest.mark.soak  # 100,000 shuffles (~14 s of CPU): make test runs it, make test-fast leaves it out
 def test_each_cards_position_is_uniform_over_100000_decks() -> None:
     """Chi-square over 100,000 deterministic decks: each of the 80 cards (as a physical card, its index in
     kind order) is equally likely at each of the 80 places, and the dealer draw at each of 3 seats."""

@@ -227,6 +227,17 @@ def play_to_settlement(people: list[Person], timeout: float = 180.0, shoot_first
     raise TimeoutError(f"no settlement within {timeout} s: {states}")
 
 
+def play_by_tuoguan(person: Person, timeout: float = 90_000) -> None:
+    """托管 on (the top bar's toggle, as a person taps it) and wait for the settlement: the server plays the
+    seat at the computers' pace. For a test whose subject is what follows a hand (its settlement, code,
+    replay, verification), not the clicking through it — the click walks are test_browser.py's. A hand that
+    the computers ended first (a dealt 天胡) needs no 托管: its settlement covers the toggle."""
+    toggle = person.page.locator("[data-action='auto'][aria-pressed='false']")
+    if not person.settled() and not _click(toggle):
+        assert person.settled(), "托管 could not be turned on, and the hand is not over"
+    person.page.wait_for_selector(".settle-modal", timeout=timeout)
+
+
 class Friend:
     """Another player at the table, played by the test over the real websocket (no browser): joins a room
     by code, says ready, and plays at once the action ``choose`` picks from each decision's legal actions —

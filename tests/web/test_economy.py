@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from ..support.server import ServerProcess, running_web
-from .helpers import Friend, Person, first_claim
+from .helpers import Friend, Person, first_claim, play_by_tuoguan
 from .test_account import _failed_requests, _submit, _wait_nickname
 from .test_browser import CJK_OUTSIDE_CARDS_AND_NAMES, PHONE, _no_errors
 
@@ -79,17 +79,11 @@ def _api(page: Any, method: str, path: str, body: Any = None) -> Any:
 
 
 def _play_hand(person: Person) -> dict[str, Any]:
-    """Play by clicking until the settlement shows; what it shows: each seat's 积分 and 欢乐豆 change, the
-    formula, the winner, my seat."""
+    """Play the hand by 托管 (what follows the hand is checked here, not the clicking: test_browser.py's) until
+    the settlement shows; what it shows: each seat's 积分 and 欢乐豆 change, the formula, the winner, my seat."""
     page = person.page
     page.wait_for_selector(".table .hand .card")
-    while not person.settled():
-        try:
-            done = person.step()
-        except Exception:  # noqa: BLE001 - the table changed under the click; look again
-            done = None
-        if done is None and not person.settled():
-            person.wait_for_decision(timeout=60_000)
+    play_by_tuoguan(person)
     page.wait_for_selector(".settle-modal .results")
     return dict(page.evaluate(SETTLEMENT_SHOWN))
 

@@ -14,7 +14,7 @@ from paohuzi.cards import full_deck
 from paohuzi.engine import FairSeed, fair_shuffled
 
 from ..support.server import ServerProcess
-from .helpers import Friend, Person, play_to_settlement
+from .helpers import Friend, Person, play_by_tuoguan
 
 DECK = tuple(str(c) for c in full_deck())
 
@@ -76,7 +76,7 @@ def test_a_browser_hand_shows_verified_at_settlement_and_in_its_replay(
         host.page.wait_for_function("() => document.querySelectorAll('.seats li.taken').length === 3")
         host.page.click("[data-action='ready']")
         host.page.wait_for_selector(".table .hand .card")
-        play_to_settlement([host])
+        play_by_tuoguan(host)
         badge = host.page.wait_for_selector(".settle-modal [data-testid='fair'][data-status='ok']", timeout=15_000)
         assert badge.inner_text().startswith("已验证 ✓")
         assert host.page.get_attribute(".settle-modal [data-testid='fair-method']", "href") == "fair.html"

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..support.server import ServerProcess
-from .helpers import Friend, Person, play_to_settlement
+from .helpers import Friend, Person, play_by_tuoguan
 
 
 def test_a_replay_code_typed_in_the_lobby_by_an_outsider_opens_the_hand(
@@ -30,7 +30,7 @@ def test_a_replay_code_typed_in_the_lobby_by_an_outsider_opens_the_hand(
         host.page.wait_for_function("() => document.querySelectorAll('.seats li.taken').length === 3")
         host.page.click("[data-action='ready']")
         host.page.wait_for_selector(".table .hand .card")
-        play_to_settlement([host])
+        play_by_tuoguan(host)
         replay_code = host.page.inner_text("[data-testid='replay-code']").strip()
         link = host.page.get_attribute("[data-testid='replay-code']", "href") or ""
         assert len(replay_code) >= 7 and link.endswith("#/r/" + replay_code), (replay_code, link)
