@@ -42,7 +42,7 @@ import time
 import weakref
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from sqlalchemy import Connection, Engine, Table, create_engine, event, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -53,6 +53,9 @@ from sqlalchemy.orm import Session
 from paohuzi.server.logs import log
 from paohuzi.server.models import ActionRow, RoomFence, WriterFence, utcnow
 from paohuzi.server.rows import ActionLogRow, ActionLogValues
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 __all__ = ["Database", "Fenced", "alone", "RoomFenced", "RoomStore", "fence_room", "normalize_url", "migrate",
            "alembic_config"]
@@ -160,7 +163,7 @@ def fence_room(room_id: int, token: int, holder: str) -> Callable[[Session], boo
 _MIGRATION_LOCK = 0x70616F68  # "paoh": the advisory lock that one migration at a time holds on PostgreSQL
 
 
-def alembic_config() -> Any:
+def alembic_config() -> Config:
     """The alembic configuration of the packaged migrations (``paohuzi/server/migrations``), wherever the
     package is installed: a source checkout or a venv's site-packages (``paohuzi migrate``)."""
     from alembic.config import Config

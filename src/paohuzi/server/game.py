@@ -92,7 +92,8 @@ class Game:
         self.lineup = lineup
         self.number = 1
         self.hand_id = 0
-        self._stored: Hand | None = None  # the engine's hand whose row is ``hand_id`` (see send_snapshot)
+        # the engine's hand is dealt and its row not written yet (no ``hand_id`` of its own): no snapshot of it
+        self._storing = True
         self.seq = 0
         self.finished = False
         self.penalty: int | None = None
@@ -169,7 +170,7 @@ class Game:
         last = data.hands[-1]
         self.number, self.hand_id, self.seq = last.number, last.id, len(last.actions)
         engine = self.engine
-        self._stored = engine.hand
+        self._storing = False
         if last.status == "playing":
             if engine.hand.over:  # the last action was stored, its hand not yet closed
                 await self.finish_hand()
@@ -254,7 +255,7 @@ class Game:
         pid = seat.player_id
         if pid is None or not self.services.delivery.online(pid):
             return
-        if self._stored is not self.hand:  # dealt, not stored yet: begin_hand sends it once it has its id
+        if self._storing:  # dealt, not stored yet: begin_hand sends it once it has its id
             return
         view = self.hand.observation(seat.index)
         frame = self.snapshot(seat.index, view)
@@ -436,6 +437,7 @@ class Game:
     async def begin_hand(self, number: int = 1) -> None:
         """Store the engine's hand just dealt as hand ``number`` of the match, and send it to every seat."""
         hand = self.hand
+        self._storing = True  # the engine has just dealt it (nothing ran in between: no await)
         fair = hand.fair.to_dict() if hand.fair is not None else None  # issue 32: kept to deal it again
         hand_id = await self.services.db.run(
             store.create_hand(
@@ -445,7 +447,7 @@ class Game:
         # number, id and hand change together: a player who (re)connected while the row was being stored was
         # sent no snapshot then (send_snapshot), never the new hand under the last one's id and number —
         # with another deal commitment (issue 32) — and gets it below with everyone
-        self.number, self.hand_id, self._stored = number, hand_id, hand
+        self.number, self.hand_id, self._storing = number, hand_id, False
         self.seq = len(hand.actions)
         self.sent.clear()
         self.turns.cancel()
