@@ -259,7 +259,10 @@ def _club_table_to_records(server: ServerProcess) -> None:
     code = room["code"]
     assert (room["kind"], room["share_path"], room["share_url"], room["owner"]) == ("club", None, None, None)
     assert room["options"]["hints"] is True and room["options"]["bots_fill"] is False
-    listed = m2.expect("club_tables", where=lambda f: bool(f["tables"]))["tables"]
+    # the table is listed when it opens, and again once its creator sits (two frames; the first may be seen)
+    listed = m2.expect("club_tables", where=lambda f: bool(f["tables"]) and f["tables"][0]["seats"][0]["player"])[
+        "tables"
+    ]
     assert [(t["code"], t["template"], t["name"], t["status"], t["hands"]) for t in listed] == [
         (code, tid, "周五 一局", "waiting", 1)
     ]

@@ -234,6 +234,8 @@ def test_owner_starts_with_bots_filling_free_seats(server: ServerProcess) -> Non
     owner.send({"type": "start", "id": "s2"})
     assert owner.expect("error")["code"] == "not_ready"
     friend.send({"type": "ready", "ready": True})
+    # two websockets: the owner starts once it has seen the friend ready (its start could overtake the ready)
+    owner.expect("room", where=lambda f: f["room"]["seats"][1]["ready"])
     owner.send({"type": "start"})
     room = owner.expect("room", where=lambda f: f["room"]["status"] == "playing")["room"]
     assert [s["bot"] for s in room["seats"]] == [None, None, "normal"]
