@@ -199,6 +199,10 @@ class Matchmaker:
                 raise RoomError("already_queued", "you already wait for a table")  # joined elsewhere meanwhile
             tier, preset = line
             self.entries[player_id] = Entry(player_id, tier, now, offline, self.settings.offline_grace, preset)
+            if offline is not None and await self.keeper.online(player_id):
+                # its websocket came up while the entry was being written: connected() found no entry to mark
+                # then, and an entry left offline would be dropped after offline_grace, the player online
+                self.keeper.connected(self, player_id)
             log(INFO, "queued", player=player_id, tier=tier, preset=preset)
             self._tell(line)
             return await self._match(line)
