@@ -206,6 +206,7 @@ def test_r9_3_four_browsers_play_a_liuhuqiang_room_to_an_exact_settlement(
             p.shot("settlement")
         # 总结算 with four columns, and its share PNG
         summary = zh_phone.page.locator(".settle-modal [data-testid='summary']")
+        summary.locator("th.sum-seat").nth(3).wait_for()  # drawn when match_over comes, after the hand's settlement
         assert summary.locator("th.sum-seat").count() == 4
         zh_phone.page.click("[data-testid='summary'] [data-action='share']")
         png = zh_phone.page.evaluate("() => window.paohuzi.lastShare")

@@ -424,7 +424,10 @@ class Game:
             return
         seat = self.table.seats[d.seat]
         settings = self.services.settings
-        action = await bot_action(d, seat, self.hand, self.table.lock, self.services.bots, settings.bot_name)
+        # a test server dealing from one seed seeds its bots from it too: its hands replay the same (docs/server.md)
+        fixed = settings.testing and settings.test_match_seed >= 0
+        seed = settings.test_match_seed * 16 + d.seat if fixed else None
+        action = await bot_action(d, seat, self.hand, self.table.lock, self.services.bots, settings.bot_name, seed)
         if not self._open(d) or not (seat.bot_plays or d.timed_out):
             return
         try:

@@ -169,13 +169,15 @@ class Turns:
 
 
 async def bot_action(
-    d: Decision, seat: SeatState, hand: Hand, lock: asyncio.Lock, bots: BotPool, default_bot: str
+    d: Decision, seat: SeatState, hand: Hand, lock: asyncio.Lock, bots: BotPool, default_bot: str,
+    seed: int | None = None,
 ) -> Action:
     """What the seat's bot plays for ``d`` (``lock`` is held). The bot sees only the seat's observation and
     legal actions (R5), and thinks on the pool with the lock released, so that the event loop and the other
-    tables go on meanwhile; the caller must check that ``d`` is still open before playing the answer."""
+    tables go on meanwhile; the caller must check that ``d`` is still open before playing the answer. A new
+    bot is seeded with ``seed``, or a secret random one."""
     if seat.brain is None:
-        seat.brain = make_seat_bot(seat.bot or default_bot, secrets.randbits(32))
+        seat.brain = make_seat_bot(seat.bot or default_bot, secrets.randbits(32) if seed is None else seed)
     legal = hand.legal_actions(d.seat)
     observation = hand.observation(d.seat)
     brain = seat.brain
