@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import warnings
-from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -21,18 +20,6 @@ from paohuzi.rules import find_preset
 QQ = find_preset("qq")
 FOUR = find_preset("hunan").with_options(four_players=True)
 DEALT_TIANHU_SEED = 2857  # Hand(QQ, seed=2857) ends as dealt (R6.4)
-
-
-@pytest.fixture
-def strict_warnings() -> Iterator[None]:
-    """Warnings are errors, except two that PettingZoo's api_test raises for every environment whose
-    observation is a dict with an action mask, unless its name is on PettingZoo's own list of classic
-    environments (``env_obs_dicts``, ``env_obs_space`` in ``pettingzoo/test/api_test.py``)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
-        warnings.filterwarnings("ignore", message="Observation space for each agent probably should be")
-        yield
 
 
 def masked_random(e: object, rng: random.Random) -> int | None:

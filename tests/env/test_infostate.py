@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import random
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -45,16 +44,6 @@ RULES = [
 ]
 IDS = ["qq", "hengyang", "hunan", "huayang", "changde", "changde_qmt", "shihuka", "liuhuqiang",
        "hunan-four", "lhq3-yiwushi", "lhq4-yiwushi-mingwei"]
-
-
-@pytest.fixture
-def strict_warnings() -> Iterator[None]:
-    """As tests/env/test_aec.py: warnings are errors but PettingZoo's two about dict observations."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
-        warnings.filterwarnings("ignore", message="Observation space for each agent probably should be")
-        yield
 
 
 def random_hand(rules: RuleSet, seed: int) -> tuple[Hand, list[tuple[int, str]]]:

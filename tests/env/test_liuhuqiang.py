@@ -5,8 +5,6 @@ and the 一五十 吃 IDs."""
 from __future__ import annotations
 
 import random
-import warnings
-from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -34,16 +32,6 @@ LHQ = find_preset("liuhuqiang")
 LHQ3 = LHQ.with_options(players=3)
 LHQ_ALL = LHQ.with_options(yiwushi=True, mingwei=True)
 LHQ3_ALL = LHQ.with_options(players=3, yiwushi=True, mingwei=True)
-
-
-@pytest.fixture
-def strict_warnings() -> Iterator[None]:
-    """As tests/env/test_aec.py: warnings are errors but PettingZoo's two about dict observations."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
-        warnings.filterwarnings("ignore", message="Observation space for each agent probably should be")
-        yield
 
 
 # (rules, agents, observation size, action count, stock high, hand_count high): the table of docs/env.md.

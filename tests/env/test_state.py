@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -27,16 +26,6 @@ QQ = find_preset("qq")
 LHQ = find_preset("liuhuqiang")
 RULES: list[Any] = ["qq", "shihuka", {"name": "hunan", "four_players": True}, "liuhuqiang",
                     {"name": "liuhuqiang", "players": 3, "yiwushi": True}]
-
-
-@pytest.fixture
-def strict_warnings() -> Iterator[None]:
-    """As tests/env/test_aec.py: warnings are errors but PettingZoo's two about dict observations."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
-        warnings.filterwarnings("ignore", message="Observation space for each agent probably should be")
-        yield
 
 
 def snapshot(e: PaohuziEnv) -> dict[str, Any]:
