@@ -173,3 +173,42 @@ def test_a_stale_owner_whose_row_is_already_there_is_told_it_is_fenced(database:
         asyncio.run(main())
     finally:
         observed.stop()
+
+
+def test_appends_are_stored_as_sqlalchemy_stores_them(tmp_path: Path) -> None:
+    """Issue 33: on SQLite a batch of appends only is written through sqlite3 itself; its rows are the ones
+    the general path writes — ``created_at`` in SQLAlchemy's text (microseconds even when 0) and read back
+    as the same instant — and a batch that mixes a job with appends still goes the general way."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy import select
+
+    from paohuzi.server.models import ActionRow
+    from paohuzi.server.rows import ActionLogRow
+
+    db = Database(f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    db.migrate()
+    db.take_over("test")
+    at = datetime(2026, 12, 6, 3, 4, 5, tzinfo=UTC)
+
+    def read(s: Session) -> list[tuple[int, datetime]]:
+        return [(r.seq, r.created_at) for r in s.scalars(select(ActionRow).order_by(ActionRow.seq))]
+
+    async def main() -> None:
+        db.start()
+        room = await db.run(store.create_room("123458", "private", None, OPTIONS, 3))
+        match = await db.run(store.create_match(room, 7, QQ, 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
+        hand = await db.run(store.create_hand(match, 1, 7, 0, QQ))
+        await db.append_action(ActionLogRow(hand, 1, 0, "pass", "bot", at))  # appends only: sqlite3
+        await asyncio.gather(  # a job and an append in one batch: SQLAlchemy's Core insert
+            db.run(store.hand_actions(hand)), db.append_action(ActionLogRow(hand, 2, 1, "pass", "bot", at))
+        )
+        assert await db.run(read) == [(1, at.replace(tzinfo=None)), (2, at.replace(tzinfo=None))]
+
+    try:
+        asyncio.run(main())
+    finally:
+        db.stop()
+    with db.engine.connect() as conn:
+        stored = conn.exec_driver_sql("SELECT seq, created_at FROM actions ORDER BY seq").all()
+    assert [tuple(r) for r in stored] == [(1, "2026-12-06 03:04:05.000000"), (2, "2026-12-06 03:04:05.000000")]

@@ -7,8 +7,7 @@ up with many tables: each action costs a row, not a commit — all but a wallet 
 has a transaction of its own. If a batch fails, its jobs are run again one
 by one so that one bad job fails alone. The worker keeps one connection of its own from batch to batch (no
 pool check-out, ping and reset per transaction) and writes the appends with one SQLAlchemy Core insert (no
-ORM unit of work): a one-row transaction costs ~0.1 ms of CPU on SQLite instead of ~0.6 (issue 14 item 6,
-docs/PERFORMANCE.md). On PostgreSQL a batch of appends only goes through psycopg itself, pipelined: the
+ORM unit of work); a batch of appends only goes through sqlite3 itself (:mod:`.db_appends`, issue 33). On PostgreSQL a batch of appends only goes through psycopg itself, pipelined: the
 fence checks and the insert in one round trip, then the commit. A connection found broken before its commit
 is replaced and the batch run again.
 
@@ -50,6 +49,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
+from paohuzi.server.db_appends import sqlite_appends
 from paohuzi.server.logs import log
 from paohuzi.server.models import ActionRow, RoomFence, WriterFence, utcnow
 from paohuzi.server.rows import ActionLogRow, ActionLogValues
@@ -404,6 +404,8 @@ class Database:
         was written: the jobs are run once more on a new connection."""
         for attempt in (1, 2):
             conn = self._connection()
+            if self.backend == "sqlite" and all(job.row is not None for job in jobs):
+                return self._sqlite_appends(conn, jobs)
             transaction = conn.begin()
             try:
                 if self.backend == "postgresql" and all(job.row is not None for job in jobs):
@@ -440,9 +442,9 @@ class Database:
             outcomes = [(job, True, result) for job, result in zip(batch, results, strict=False)]
         except Fenced as exc:
             outcomes = [(job, False, exc) for job in batch]
-        except Exception:
+        except Exception as failed:
             if len(batch) == 1:
-                outcomes = [(batch[0], False, _current_exception())]
+                outcomes = [(batch[0], False, failed)]
             else:
                 for job in batch:  # one by one, so that one bad job fails alone
                     try:
@@ -497,6 +499,18 @@ class Database:
             self._judge_fence(int(token[0]))
         if wanted:
             self._judge_rooms(wanted, {int(r): int(t) for r, t in current})
+        return [None] * len(batch)
+
+    def _sqlite_appends(self, conn: Connection, batch: list[_Job]) -> list[Any]:
+        """A batch of action-log appends only on SQLite, through sqlite3 itself (:mod:`.db_appends`)."""
+        wanted = {job.fence for job in batch if job.fence is not None}
+        sqlite_appends(
+            cast(Any, conn.connection.driver_connection),
+            [job.row for job in batch if job.row is not None],
+            writer=self._judge_fence if self.token is not None else None,
+            rooms=sorted({r for r, _ in wanted}),
+            judge_rooms=lambda current: self._judge_rooms(wanted, current),
+        )
         return [None] * len(batch)
 
     def _execute(self, conn: Connection, batch: list[_Job]) -> list[Any]:
@@ -572,14 +586,6 @@ def _apart(batch: list[_Job]) -> list[list[_Job]]:
         else:
             parts.append([job])
     return [part for part in parts if part]
-
-
-def _current_exception() -> BaseException:
-    import sys
-
-    exc = sys.exc_info()[1]
-    assert exc is not None
-    return exc
 
 
 def _resolve(items: list[tuple[_Job, bool, Any]]) -> None:
