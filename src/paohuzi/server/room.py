@@ -20,7 +20,7 @@ from paohuzi.server.fair_deal import DealSeeds
 from paohuzi.server.frames import MessageId, RoomError, RoomState, SeatInfo
 from paohuzi.server.game import Game
 from paohuzi.server.logs import log
-from paohuzi.server.room_options import RoomOptions
+from paohuzi.server.room_options import RoomOptions, RoomOptionsData
 from paohuzi.server.services import RoomServices
 from paohuzi.server.turns import SeatState
 
@@ -68,6 +68,9 @@ class Room:
         # start-up does not know whether it played one, and gives nobody a clock: docs/decisions.md).
         self.first_match_pending = status == "waiting" and kind == "private"
         self._ready_timers: dict[int, asyncio.TimerHandle] = {}  # seat → its ready clock
+        # RoomState's options, built once for the (frozen) options they are of: each hand's start and end
+        # broadcast the room, and the rules' ``dataclasses.asdict`` was most of that (issue 33)
+        self._options: tuple[RoomOptions, RoomOptionsData] | None = None
 
     # ---- queries -----------------------------------------------------------------------------------
 
@@ -115,11 +118,17 @@ class Room:
             "share_path": f"/?room={self.code}" if self.kind not in ("public", "club") else None,
             "owner": self.owner_id,
             "status": self.status,
-            "options": self.options.to_dict(),
+            "options": self._options_data(),
             "seats": seats,
             "match": self.match.info() if self.match is not None else None,
             "dissolution": self.votes.info(),
         }
+
+    def _options_data(self) -> RoomOptionsData:
+        cached = self._options
+        if cached is None or cached[0] is not self.options:
+            cached = self._options = (self.options, self.options.to_dict())
+        return cached[1]
 
     # ---- sending -----------------------------------------------------------------------------------
 
