@@ -4,13 +4,14 @@
   does it, and room-fenced as the shared mode does it;
 - a hand's settlement (``store.finish_hand`` inside ``ledger_store.settle_hand``) for three players.
 
-Each is run in a fresh PostgreSQL schema (dropped afterwards), called inline (no event loop), and timed with
-the calling thread's CPU clock; the median over the runs after a warm-up is printed. To compare two versions
-of the server, run the same command with ``PYTHONPATH`` naming each one's ``src`` in turn (A/B, several
-times: the machine is shared).
+Each is run in a fresh PostgreSQL schema (dropped afterwards; ``--sqlite``: a fresh SQLite file), called
+inline (no event loop), and timed with the calling thread's CPU clock; the median over the runs after a
+warm-up is printed. To compare two versions of the server, run the same command with ``PYTHONPATH`` naming
+each one's ``src`` in turn (A/B, several times: the machine is shared).
 
     PYTHONPATH=src .venv/bin/python bench/db_jobs.py
     PYTHONPATH=/tmp/old/src .venv/bin/python bench/db_jobs.py
+    PYTHONPATH=src .venv/bin/python bench/db_jobs.py --sqlite     # one process's SQLite (issue 33)
 """
 
 from __future__ import annotations
@@ -27,12 +28,27 @@ from typing import Any
 PG = "host=127.0.0.1 port=5432 user=postgres dbname=test"
 
 
+SQLITE = False  # --sqlite: the jobs run on a SQLite file instead
+
+
 @contextmanager
 def _database() -> Iterator[Any]:
     import psycopg
 
     from paohuzi.server.db import Database
 
+    if SQLITE:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:
+            db = Database(f"sqlite:///{folder}/bench.sqlite3")
+            try:
+                db.migrate()
+                db.take_over("bench")
+                yield db
+            finally:
+                db.stop()
+        return
     schema = "paohuzi_bench_" + uuid.uuid4().hex[:8]
     with psycopg.connect(PG, autocommit=True) as conn:
         conn.execute(f'CREATE SCHEMA "{schema}"')
@@ -45,6 +61,21 @@ def _database() -> Iterator[Any]:
         db.stop()
         with psycopg.connect(PG, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+def _rules() -> Any:
+    from paohuzi.rules import find_preset
+
+    return find_preset("qq")
+
+
+def _options() -> Any:
+    """A quick play's room options (what the server stores for a room)."""
+    from paohuzi.server.config import Settings
+    from paohuzi.server.protocol import QuickPlayIn
+    from paohuzi.server.room_options import room_options
+
+    return room_options(Settings(), QuickPlayIn(), quick=True)
 
 
 def _median_ms(step: Callable[[], None], runs: int, warmup: int = 20) -> float:
@@ -63,9 +94,9 @@ def appends(runs: int, room_fenced: bool) -> float:
     from paohuzi.server.db import _Job, fence_room
 
     with _database() as db:
-        room = db.run_now(store.create_room("123456", "private", None, {}, 3))
-        match = db.run_now(store.create_match(room, 7, {}, 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
-        hand = db.run_now(store.create_hand(match, 1, 7, 0, {}))
+        room = db.run_now(store.create_room("123456", "private", None, _options(), 3))
+        match = db.run_now(store.create_match(room, 7, _rules(), 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
+        hand = db.run_now(store.create_hand(match, 1, 7, 0, _rules()))
         fence = None
         if room_fenced:
             db.run_now(fence_room(room, 5, "bench"))
@@ -85,11 +116,11 @@ def settlements(runs: int) -> float:
 
     with _database() as db:
         players = [db.run_now(store.create_player(uuid.uuid4().hex, f"p{i}")).id for i in range(3)]
-        room = db.run_now(store.create_room("123456", "private", players[0], {}, 3))
+        room = db.run_now(store.create_room("123456", "private", players[0], _options(), 3))
         seats = [store.MatchSeatRow(pid, None, f"p{i}") for i, pid in enumerate(players)]
-        match = db.run_now(store.create_match(room, 7, {}, 10**6, seats))
+        match = db.run_now(store.create_match(room, 7, _rules(), 10**6, seats))
         outcome, record = {"winner": 0, "payments": [6, -3, -3]}, {"actions": [[0, "pass"]] * 30, "seed": 1}
-        hands = iter([(n, db.run_now(store.create_hand(match, n, 7, 0, {}))) for n in range(1, runs + 21)])
+        hands = iter([(n, db.run_now(store.create_hand(match, n, 7, 0, _rules()))) for n in range(1, runs + 21)])
 
         def step() -> None:
             n, hand = next(hands)
@@ -104,11 +135,15 @@ def settlements(runs: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=300)
+    parser.add_argument("--sqlite", action="store_true", help="a SQLite file instead of PostgreSQL")
     args = parser.parse_args()
+    global SQLITE  # noqa: PLW0603 (one switch for the jobs' database)
+    SQLITE = args.sqlite
     report = {
         "append_writer_fenced_ms": appends(args.runs, False),
         "append_room_fenced_ms": appends(args.runs, True),
         "settlement_ms": settlements(max(20, args.runs // 3)),
+        "database": "sqlite" if SQLITE else "postgresql",
         "loadavg": [round(x, 2) for x in __import__("os").getloadavg()],
     }
     print(json.dumps(report))

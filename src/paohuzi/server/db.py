@@ -7,9 +7,9 @@ up with many tables: each action costs a row, not a commit — all but a wallet 
 has a transaction of its own. If a batch fails, its jobs are run again one
 by one so that one bad job fails alone. The worker keeps one connection of its own from batch to batch (no
 pool check-out, ping and reset per transaction) and writes the appends with one SQLAlchemy Core insert (no
-ORM unit of work); a batch of appends only goes through sqlite3 itself (:mod:`.db_appends`, issue 33). On PostgreSQL a batch of appends only goes through psycopg itself, pipelined: the
-fence checks and the insert in one round trip, then the commit. A connection found broken before its commit
-is replaced and the batch run again.
+ORM unit of work). A batch of appends only skips SQLAlchemy: on SQLite sqlite3 itself (:mod:`.db_appends`,
+issue 33), on PostgreSQL psycopg, pipelined: the fence checks and the insert in one round trip, then the
+commit. A connection found broken before its commit is replaced and the batch run again.
 
 SQLite runs in WAL mode with ``synchronous=NORMAL`` (a commit survives a crash of the server process, which
 is what the recovery promise is about), every transaction ``BEGIN IMMEDIATE`` (serialised with any other
