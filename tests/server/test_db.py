@@ -212,3 +212,38 @@ def test_appends_are_stored_as_sqlalchemy_stores_them(tmp_path: Path) -> None:
     with db.engine.connect() as conn:
         stored = conn.exec_driver_sql("SELECT seq, created_at FROM actions ORDER BY seq").all()
     assert [tuple(r) for r in stored] == [(1, "2026-12-06 03:04:05.000000"), (2, "2026-12-06 03:04:05.000000")]
+
+
+def test_a_stale_writer_appends_nothing_on_sqlite(tmp_path: Path) -> None:
+    """Issue 33: the appends-only batch on SQLite (sqlite3 itself) still reads the writer fence in its
+    transaction: once another process took the database over, the old writer's append fails with Fenced
+    (it is told once, and stops), nothing is written, and its connection is left usable, not mid-transaction."""
+    from paohuzi.server.db import Fenced
+
+    told: list[str] = []
+    url = f"sqlite:///{tmp_path / 'x.sqlite3'}"
+    old = Database(url, on_fenced=lambda: told.append("fenced"))
+    old.migrate()
+    old.take_over("old")
+
+    async def main() -> None:
+        old.start()
+        room = await old.run(store.create_room("123459", "private", None, OPTIONS, 3))
+        match = await old.run(store.create_match(room, 7, QQ, 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
+        hand = await old.run(store.create_hand(match, 1, 7, 0, QQ))
+        await old.append_action(store.action_row(hand, 1, 0, "pass", "bot"))
+        new = Database(url)
+        new.take_over("new")
+        new.stop()
+        with pytest.raises(Fenced):
+            await old.append_action(store.action_row(hand, 2, 1, "pass", "bot"))
+        with pytest.raises(Fenced):
+            await old.append_action(store.action_row(hand, 2, 1, "pass", "bot"))
+        assert told == ["fenced"]
+
+    try:
+        asyncio.run(main())
+    finally:
+        old.stop()
+    with old.engine.connect() as conn:
+        assert [tuple(r) for r in conn.exec_driver_sql("SELECT seq, action FROM actions").all()] == [(1, "pass")]

@@ -59,7 +59,8 @@ def sqlite_appends(
             current = raw.execute(_rooms_query(len(rooms)), tuple(rooms)).fetchall()
             judge_rooms({int(r): int(t) for r, t in current})
         raw.executemany(_INSERT, [(r.hand_id, r.seq, r.seat, r.action, r.by, _STAMP(r.created_at)) for r in rows])
+        raw.commit()
     except BaseException:
-        raw.rollback()
+        if raw.in_transaction:  # a failed COMMIT (SQLITE_BUSY) leaves it open: the next BEGIN would fail
+            raw.rollback()
         raise
-    raw.commit()
