@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from paohuzi import __version__
+from paohuzi.server import gc_tuning
 from paohuzi.server.account_api import router as account_router
 from paohuzi.server.api import health_router, router
 from paohuzi.server.club_api import router as club_router
@@ -267,13 +268,16 @@ async def _open_hub(settings: Settings, fenced: Callable[[], None], metrics: Met
         await asyncio.to_thread(db.migrate)
         token = await asyncio.to_thread(db.take_over, f"{socket.gethostname()}:{os.getpid()}")
         db.start()
-        return one_process(settings, db, token)
+        server = one_process(settings, db, token)
+        gc_tuning.tune()  # what lasts as long as the process frozen, before any room is made (issue 33)
+        return server
     fences = FencedRooms()  # the database thread's reports of rooms fenced, for the Cluster
     db = Database(url, on_fenced=fenced, on_room_fenced=fences.report, on_batch=batch, on_action=action)
     await asyncio.to_thread(db.migrate)
     db.start()
     server = shared_mode(settings, db, redis_client(settings), fences,
                          on_lease=lambda change: metrics.lease_changes.labels(change=change).inc())
+    gc_tuning.tune()
     await server.life.start()
     return server
 
