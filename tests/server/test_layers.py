@@ -14,6 +14,7 @@ SERVER = Path(__file__).resolve().parents[2] / "src" / "paohuzi" / "server"
 ALLOWED = {
     "config": set(),
     "logs": set(),
+    "gc_tuning": set(),  # the process's garbage collector, tuned at start-up (issue 33)
     "protocol": set(),
     "frames": set(),
     "models": set(),
@@ -28,7 +29,8 @@ ALLOWED = {
     "ledger_store": {"crash", "db", "double_cards", "economy", "models", "store", "wallet"},
     "wallet": {"models"},  # a wallet change under concurrency: row locks, increments (issue 27)
     "profile_store": {"economy", "models", "store"},
-    "db": {"logs", "models", "rows"},
+    "db_appends": {"models", "rows"},  # the appends-only batch on SQLite, in sqlite3's terms (issue 33)
+    "db": {"db_appends", "logs", "models", "rows"},
     "bots": set(),
     "metrics": set(),  # reads the hub it is handed, imports none of it
     "connection": {"config", "logs"},
@@ -104,7 +106,7 @@ ALLOWED = {
     "review_api": {"api", "hub", "limits", "models", "room", "store"},
     "app": {
         *("account_api", "api", "profile_api", "config", "connection", "db", "hub", "logs", "metrics", "room"),
-        *("limits", "wiring", "ws", "club_api", "review_api", "watchdog"),
+        *("limits", "wiring", "ws", "club_api", "review_api", "watchdog", "gc_tuning"),
     },
     "watchdog": set(),  # sd_notify: READY=1, WATCHDOG=1, STOPPING=1 to systemd (issue 35)
 }
