@@ -29,19 +29,38 @@ nothing is made for seats that do not act (``bench/env.py``; docs/PERFORMANCE.md
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from paohuzi.cards import PaohuziError
+from paohuzi.cards import NUM_KINDS, PaohuziError
 from paohuzi.engine import Hand, Observation, Outcome
 from paohuzi.env.actions import action_ids, decode, num_actions
 from paohuzi.env.aec import Dealer, EnvError, decision_order, make_rules
-from paohuzi.env.features import featurize_bytes, observation_size
+from paohuzi.env.features import LAYOUTS, _relative, featurize_bytes, observation_size
 from paohuzi.env.single import DEFAULT_ILLEGAL_REWARD
 from paohuzi.rules import RuleSet
 
-__all__ = ["BatchEnv"]
+__all__ = ["BatchEnv", "ACCELERATED"]
+
+
+def _load_accelerator() -> ModuleType | None:
+    """The compiled tensor (``paohuzi._accel_tensor``), set up with this layout, or None (not built, stale, or
+    ``PAOHUZI_PURE=1``): then :func:`featurize_bytes` writes the tensor, with the same values."""
+    try:
+        from paohuzi import _accel_tensor  # type: ignore[attr-defined]  # compiled; absent without a C compiler
+    except ImportError:
+        return None
+    if not _accel_tensor.usable():
+        return None
+    _accel_tensor.setup(LAYOUTS, _relative, NUM_KINDS)
+    return _accel_tensor  # type: ignore[no-any-return]
+
+
+_ACCEL = _load_accelerator()
+#: True when the compiled tensor writes the batch's observations (the tests check it is loaded whenever built).
+ACCELERATED: bool = _ACCEL is not None
 
 
 class BatchEnv:
@@ -181,7 +200,10 @@ class BatchEnv:
         seat = self._seats[i] = deciding[0] if len(deciding) == 1 else decision_order(hand)[0]
         obs = hand.observation(seat)
         size = self.observation_size
-        self._buffer[i * size : (i + 1) * size] = featurize_bytes(obs)
+        if _ACCEL is not None:
+            _ACCEL.featurize_into(obs, self._buffer, i * size)
+        else:
+            self._buffer[i * size : (i + 1) * size] = featurize_bytes(obs)
         pending = obs.pending
         base = i * self.num_actions
         for a in action_ids(obs.legal, None if pending is None else pending.card):
