@@ -14,8 +14,41 @@ include "_accel_guard.pxi"
 
 DEF W = 20  # card kinds (paohuzi.cards.NUM_KINDS; setup() checks it)
 
-cdef dict _LAYOUTS = {}
+cdef dict _LAYOUTS = {}  # players in the hand -> _Layout
 cdef object _relative = None
+
+
+cdef class _Layout:
+    """A layout's offsets (``paohuzi.env.features.Layout``) as C integers: read once at setup, not per call."""
+
+    cdef Py_ssize_t size, pending, liangzhang, chou_chi, chou_peng, renpeng, unseen, stock
+    cdef Py_ssize_t pending_drawn, pending_last, deciding
+    # per relative seat (3 or 4 in the hand)
+    cdef Py_ssize_t hidden_wei[4]
+    cdef Py_ssize_t chi[4]
+    cdef Py_ssize_t discarded[4]
+    cdef Py_ssize_t unclaimed[4]
+    cdef Py_ssize_t dealer[4]
+    cdef Py_ssize_t turn[4]
+    cdef Py_ssize_t dead[4]
+    cdef Py_ssize_t hand_count[4]
+    cdef Py_ssize_t pending_from[4]
+    cdef dict same_by_kind  # id(GroupKind) -> offsets by relative seat, or None (句/绞)
+    cdef dict phase_of
+
+    def __init__(self, lay):
+        cdef Py_ssize_t r
+        self.size, self.pending, self.liangzhang = lay.size, lay.pending, lay.liangzhang
+        self.chou_chi, self.chou_peng, self.renpeng = lay.chou_chi, lay.chou_peng, lay.renpeng
+        self.unseen, self.stock = lay.unseen, lay.stock
+        self.pending_drawn, self.pending_last, self.deciding = lay.pending_drawn, lay.pending_last, lay.deciding
+        for r in range(lay.players):
+            self.hidden_wei[r], self.chi[r] = lay.hidden_wei[r], lay.chi[r]
+            self.discarded[r], self.unclaimed[r] = lay.discarded[r], lay.unclaimed[r]
+            self.dealer[r], self.turn[r], self.dead[r] = lay.dealer[r], lay.turn[r], lay.dead[r]
+            self.hand_count[r], self.pending_from[r] = lay.hand_count[r], lay.pending_from[r]
+        self.same_by_kind = dict(lay.same_by_kind)
+        self.phase_of = dict(lay.phase_of)
 
 
 def setup(layouts, relative, int kinds):
@@ -25,7 +58,8 @@ def setup(layouts, relative, int kinds):
     if kinds != W:
         raise ValueError(f"the compiled tensor counts {W} card kinds, the cards module {kinds}")
     _LAYOUTS.clear()
-    _LAYOUTS.update(layouts)
+    for players, lay in layouts.items():
+        _LAYOUTS[players] = _Layout(lay)
     _relative = relative
 
 
@@ -33,6 +67,7 @@ def featurize_into(obs, unsigned char[::1] out, Py_ssize_t start):  # noqa: C901
     """Write the tensor of ``obs`` (an :class:`~paohuzi.engine.Observation`) into ``out[start:start + size]``."""
     cdef Py_ssize_t i, k, r, s, off, base, nrel, size, disc, uncl
     cdef int seen[W]
+    cdef _Layout lay
     seats = obs.seats
     rel = _relative(seats, obs.seat)
     lay = _LAYOUTS[len(seats)]
@@ -51,8 +86,6 @@ def featurize_into(obs, unsigned char[::1] out, Py_ssize_t start):  # noqa: C901
         b[k] = seen[k]
         b[W + k] = 1 if seen[k] == 3 else 0
     same_by_kind = lay.same_by_kind
-    hidden_wei = lay.hidden_wei
-    chi = lay.chi
     nrel = len(rel)
     s = 0
     for groups in obs.tables:
@@ -68,13 +101,12 @@ def featurize_into(obs, unsigned char[::1] out, Py_ssize_t start):  # noqa: C901
                 r = seat_rel
                 for g in groups:
                     if g is None:  # another seat's 偎: three backs (R5)
-                        off = hidden_wei[r]
-                        b[off] += 1
+                        b[lay.hidden_wei[r]] += 1
                         continue
                     bases = same_by_kind[id(g.kind)]
                     cards = g.cards
                     if bases is None:  # 句 / 绞
-                        off = chi[r]
+                        off = lay.chi[r]
                         for card in cards:
                             k = card
                             b[off + k] += 1
@@ -85,14 +117,12 @@ def featurize_into(obs, unsigned char[::1] out, Py_ssize_t start):  # noqa: C901
                         b[base + k] = 1
                         seen[k] += len(cards)
         s += 1
-    discarded = lay.discarded
-    unclaimed = lay.unclaimed
     s = 0
     for row in obs.rows:
         if row:
             r = rel[s]
-            disc = discarded[r]
-            uncl = unclaimed[r]
+            disc = lay.discarded[r]
+            uncl = lay.unclaimed[r]
             for entry in row:
                 k = entry.card
                 if entry.discarded:
@@ -104,53 +134,43 @@ def featurize_into(obs, unsigned char[::1] out, Py_ssize_t start):  # noqa: C901
     pending = obs.pending
     if pending is not None:
         k = pending.card
-        off = lay.pending
-        b[off + k] = 1
+        b[lay.pending + k] = 1
         seen[k] += 1
-        off = lay.pending_from[rel[pending.from_seat]]
-        b[off] = 1
-        off = lay.pending_drawn
-        b[off] = 1 if pending.drawn else 0
-        off = lay.pending_last
-        b[off] = 1 if pending.last else 0
+        r = rel[pending.from_seat]
+        b[lay.pending_from[r]] = 1
+        b[lay.pending_drawn] = 1 if pending.drawn else 0
+        b[lay.pending_last] = 1 if pending.last else 0
     k = obs.liangzhang
-    off = lay.liangzhang
-    b[off + k] = 1
+    b[lay.liangzhang + k] = 1
     chou = obs.chou
-    off = lay.chou_chi
     for card in chou.chi:
         k = card
-        b[off + k] = 1
-    off = lay.chou_peng
+        b[lay.chou_chi + k] = 1
     for card in chou.peng:
         k = card
-        b[off + k] = 1
-    off = lay.renpeng
+        b[lay.chou_peng + k] = 1
     for card in chou.renpeng:
         k = card
-        b[off + k] = 1
-    off = lay.dealer[rel[obs.dealer]]
-    b[off] = 1
+        b[lay.renpeng + k] = 1
+    r = rel[obs.dealer]
+    b[lay.dealer[r]] = 1
     turn = obs.turn
     if turn < nrel and rel[turn] is not None:
-        off = lay.turn[rel[turn]]
-        b[off] = 1
+        r = rel[turn]
+        b[lay.turn[r]] = 1
     for dead in obs.dead:
-        off = lay.dead[rel[dead]]
-        b[off] = 1
+        r = rel[dead]
+        b[lay.dead[r]] = 1
     phase = lay.phase_of.get(obs.phase)
     if phase is not None:
         off = phase
         b[off] = 1
-    off = lay.deciding
-    b[off] = 1 if obs.deciding else 0
-    off = lay.stock
-    b[off] = obs.stock
+    b[lay.deciding] = 1 if obs.deciding else 0
+    b[lay.stock] = obs.stock
     hand_counts = obs.hand_counts
-    hand_count = lay.hand_count
     for seat in obs.seats:
-        off = hand_count[rel[seat]]
-        b[off] = hand_counts[seat]
+        r = rel[seat]
+        b[lay.hand_count[r]] = hand_counts[seat]
     off = lay.unseen
     for k in range(W):  # R5: never below 0
         b[off + k] = 4 - seen[k] if seen[k] < 4 else 0
