@@ -14,7 +14,9 @@ Same observations, masks, action IDs and rewards as the AEC environment, step fo
 environment selects its agents; an illegal ID ends the hand as in ``env()`` (``illegal_reward`` for the
 offender, 0 for the others). The AEC environment's dead steps at the end of a hand have no row here. It is
 faster because the tensors of a step are made into one buffer and converted once for the whole batch, and
-nothing is made for seats that do not act (``bench/env.py``; docs/PERFORMANCE.md).
+nothing is made for seats that do not act; when the compiled tensor is built (``paohuzi._accel_tensor``,
+:data:`ACCELERATED`) it writes each tensor straight into that buffer, the values of
+:func:`~paohuzi.env.features.featurize_bytes` (``bench/env.py``; docs/PERFORMANCE.md).
 
 >>> import numpy as np
 >>> batch = BatchEnv(num_hands=4, rules="qq")
