@@ -13,6 +13,7 @@ STAMP := $(VENV)/.installed
 # source runs as Python until then: its compiled build is refused as stale).
 COMPILED_SOURCES := $(shell sed -n 's/^    "paohuzi\.\([a-z_]*\)\.\([a-z_]*\)",$$/src\/paohuzi\/\1\/\2.py/p' src/paohuzi/_compiled.py)
 $(STAMP): pyproject.toml setup.py src/paohuzi/_accel.pyx src/paohuzi/_accel_yiwushi.pyx src/paohuzi/_accel_bots.pyx \
+		src/paohuzi/_accel_tensor.pyx \
 		src/paohuzi/_accel_guard.pxi \
 		src/paohuzi/_accel_objects.pxi src/paohuzi/_accel_search.pxi src/paohuzi/_accel_every.pxi \
 		src/paohuzi/_compiled.py $(COMPILED_SOURCES)
@@ -90,4 +91,5 @@ clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info src/paohuzi/_accel.c src/paohuzi/_accel.*.so src/paohuzi/_accel.*.pyd \
 		src/paohuzi/_accel_bots.c src/paohuzi/_accel_bots.*.so src/paohuzi/_accel_bots.*.pyd \
 		src/paohuzi/_accel_yiwushi.c src/paohuzi/_accel_yiwushi.*.so src/paohuzi/_accel_yiwushi.*.pyd \
+		src/paohuzi/_accel_tensor.c src/paohuzi/_accel_tensor.*.so src/paohuzi/_accel_tensor.*.pyd \
 		src/paohuzi/_compiled.json src/paohuzi/_engine__mypyc.*.so src/paohuzi/engine/*.so src/paohuzi/env/*.so src/paohuzi/bots/*.so

@@ -1,6 +1,7 @@
-"""The optional compiled accelerators (docs/decisions.md "Speed"): the hand analysis (``paohuzi._accel``) and the
-bots' split search (``paohuzi._accel_bots``), Cython; and the engine's own modules compiled by mypyc as they are
-(``paohuzi._compiled.MODULES``), with a manifest of the sources they were compiled from.
+"""The optional compiled accelerators (docs/decisions.md "Speed"): the hand analysis (``paohuzi._accel``), the
+bots' split search (``paohuzi._accel_bots``) and the batched environment's tensor (``paohuzi._accel_tensor``),
+Cython; and the engine's own modules compiled by mypyc as they are (``paohuzi._compiled.MODULES``), with a
+manifest of the sources they were compiled from.
 
 Everything else is in pyproject.toml. The extension is optional: without Cython or a working C compiler the
 build says so in one line and goes on, and ``paohuzi.analysis`` / ``paohuzi.bots.evaluation`` run their
@@ -34,6 +35,7 @@ SOURCES = {
         PACKAGE / "_accel_every.pxi",
     ),
     "paohuzi._accel_bots": (PACKAGE / "_accel_bots.pyx", PACKAGE / "_accel_guard.pxi"),
+    "paohuzi._accel_tensor": (PACKAGE / "_accel_tensor.pyx", PACKAGE / "_accel_guard.pxi"),
 }
 # The analysis again, with the 一五十 shape set (R9.3): the same sources (and hash), compiled from a one-line
 # wrapper that includes _accel.pyx, as a second module with its own tables and memo.

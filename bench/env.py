@@ -18,6 +18,7 @@ hand. The vector row is :class:`paohuzi.env.PaohuziVectorEnv` (8 copies of the G
     .venv/bin/python bench/env.py                 # 3 rounds of 3 s
     .venv/bin/python bench/env.py --only batch,env     # only some rows (names start with these)
     .venv/bin/python bench/env.py --seconds 5 --rounds 5 --rules hunan
+    valgrind --tool=callgrind .venv/bin/python bench/env.py --steps 220   # instructions, whatever the load
 """
 
 from __future__ import annotations
@@ -160,6 +161,17 @@ def pieces(rules: str, n: int = 200) -> dict[str, float]:
     return out
 
 
+def fixed_batch_steps(rules: str, steps: int, hands: int = 64) -> None:
+    """Exactly ``steps`` batch steps of :func:`batch_round`'s play (seed 1, no clock): for counting
+    instructions, which the machine's load does not change (``--steps``; docs/PERFORMANCE.md)."""
+    rng = np.random.default_rng(0)
+    batch = BatchEnv(hands, rules)
+    _, masks, _ = batch.reset(seed=1)
+    for _ in range(steps):
+        actions = np.argmax(rng.random(masks.shape, np.float32) * masks, axis=1)
+        _, masks, _, _, _ = batch.step(actions)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="qq")
@@ -167,7 +179,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--batch", type=int, default=64, help="hands of the batched row (default 64)")
     parser.add_argument("--only", default="", help="comma-separated row-name prefixes to run (default: all)")
+    parser.add_argument("--steps", type=int, default=None,
+                        help="only play this many BatchEnv steps, untimed (count instructions under callgrind)")
     args = parser.parse_args(argv)
+    if args.steps is not None:
+        fixed_batch_steps(args.rules, args.steps, args.batch)
+        return 0
     print(f"paohuzi env benchmark — rules {args.rules}, Python {platform.python_version()}, "
           f"{platform.machine()}, {args.rounds} rounds of {args.seconds:g} CPU s (median, best)")
     rounds: list[tuple[str, Callable[[str, float, int], tuple[int, int, float]]]] = [

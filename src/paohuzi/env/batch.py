@@ -14,7 +14,9 @@ Same observations, masks, action IDs and rewards as the AEC environment, step fo
 environment selects its agents; an illegal ID ends the hand as in ``env()`` (``illegal_reward`` for the
 offender, 0 for the others). The AEC environment's dead steps at the end of a hand have no row here. It is
 faster because the tensors of a step are made into one buffer and converted once for the whole batch, and
-nothing is made for seats that do not act (``bench/env.py``; docs/PERFORMANCE.md).
+nothing is made for seats that do not act; when the compiled tensor is built (``paohuzi._accel_tensor``,
+:data:`ACCELERATED`) it writes each tensor straight into that buffer, the values of
+:func:`~paohuzi.env.features.featurize_bytes` (``bench/env.py``; docs/PERFORMANCE.md).
 
 >>> import numpy as np
 >>> batch = BatchEnv(num_hands=4, rules="qq")
@@ -29,19 +31,38 @@ nothing is made for seats that do not act (``bench/env.py``; docs/PERFORMANCE.md
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from paohuzi.cards import PaohuziError
+from paohuzi.cards import NUM_KINDS, PaohuziError
 from paohuzi.engine import Hand, Observation, Outcome
 from paohuzi.env.actions import action_ids, decode, num_actions
 from paohuzi.env.aec import Dealer, EnvError, decision_order, make_rules
-from paohuzi.env.features import featurize_bytes, observation_size
+from paohuzi.env.features import LAYOUTS, _relative, featurize_bytes, observation_size
 from paohuzi.env.single import DEFAULT_ILLEGAL_REWARD
 from paohuzi.rules import RuleSet
 
-__all__ = ["BatchEnv"]
+__all__ = ["BatchEnv", "ACCELERATED"]
+
+
+def _load_accelerator() -> ModuleType | None:
+    """The compiled tensor (``paohuzi._accel_tensor``), set up with this layout, or None (not built, stale, or
+    ``PAOHUZI_PURE=1``): then :func:`featurize_bytes` writes the tensor, with the same values."""
+    try:
+        from paohuzi import _accel_tensor  # type: ignore[attr-defined]  # compiled; absent without a C compiler
+    except ImportError:
+        return None
+    if not _accel_tensor.usable():
+        return None
+    _accel_tensor.setup(LAYOUTS, _relative, NUM_KINDS)
+    return _accel_tensor  # type: ignore[no-any-return]
+
+
+_ACCEL = _load_accelerator()
+#: True when the compiled tensor writes the batch's observations (the tests check it is loaded whenever built).
+ACCELERATED: bool = _ACCEL is not None
 
 
 class BatchEnv:
@@ -181,7 +202,10 @@ class BatchEnv:
         seat = self._seats[i] = deciding[0] if len(deciding) == 1 else decision_order(hand)[0]
         obs = hand.observation(seat)
         size = self.observation_size
-        self._buffer[i * size : (i + 1) * size] = featurize_bytes(obs)
+        if _ACCEL is not None:
+            _ACCEL.featurize_into(obs, self._buffer, i * size)
+        else:
+            self._buffer[i * size : (i + 1) * size] = featurize_bytes(obs)
         pending = obs.pending
         base = i * self.num_actions
         for a in action_ids(obs.legal, None if pending is None else pending.card):
