@@ -184,9 +184,9 @@ class Edge:
             return
         if out.code is not None:
             self.edge_room[out.player] = out.code
-        elif out.frame.get("type") == "room":
+        elif out.kind == "room":
             self.edge_room.pop(out.player, None)
-        conn.send(out.frame)
+        conn.send_bytes(out.frame)  # the owner's encoding, untouched (issue 33)
 
     async def _attach(self, pid: int) -> None:
         await self.redis.hset(self.presence, str(pid), self.me)

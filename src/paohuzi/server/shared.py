@@ -366,7 +366,7 @@ class Cluster:
         room = self._owned_room(m.code, m.player)
         if room is None:
             if m.code in self.rooms:  # the player left that room meanwhile
-                self.bus.send(m.edge, Out(m.player, None, dict(frames.room(None))))
+                self.bus.send(m.edge, self.conns.out(m.player, None, frames.room(None)))
             return
         old = self.conns.remote.get(m.player)
         if old is not None and old != m.edge:
@@ -389,7 +389,8 @@ class Cluster:
         room = self._owned_room(m.code, m.player)
         if room is None:
             msg_id = _frame_id(m.text)
-            self.bus.send(m.edge, Out(m.player, m.code, dict(error("moving", unavailable().message, msg_id))))
+            moving = error("moving", unavailable().message, msg_id)
+            self.bus.send(m.edge, self.conns.out(m.player, m.code, moving))
             return
         if m.player not in self.sockets:
             self.conns.remote[m.player] = m.edge
