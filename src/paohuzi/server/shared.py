@@ -236,6 +236,7 @@ class Cluster:
             self._adopting.discard(code)
 
     async def _adopt(self, room_id: int, code: str, token: int) -> None:
+        self.edge.moved(code)
         if not await self.db.run(fence_room(room_id, token, self.me)):
             self.leases.forget(code)
             return
@@ -274,6 +275,7 @@ class Cluster:
     def _drop(self, code: str, why: str, reattach: bool = True) -> None:
         """Give a room up (another process holds it now, or will): forget it without writing anything."""
         self.leases.forget(code)
+        self.edge.moved(code)
         room = self.rooms.get(code)
         if room is None:
             return
@@ -350,6 +352,7 @@ class Cluster:
                 self._on_adopted(m)
             case Released() if not self.stopping:
                 for room_id, code in m.rooms:
+                    self.edge.moved(code)
                     self.hub.spawn(self._adopt_soon(room_id, code))
             case Revoked():
                 self.hub.forget_sessions_here(set(m.sessions))
@@ -442,6 +445,7 @@ class Cluster:
         raise RoomError("bad_request", f"unknown call {m.op!r}", 400)
 
     def _on_adopted(self, m: Adopted) -> None:
+        self.edge.owned(m.code, m.owner)
         if m.code in self.rooms:
             self._drop(m.code, "taken over by another process", reattach=False)
         for pid in m.players:
