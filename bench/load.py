@@ -447,10 +447,13 @@ def _measure(urls: list[str], pids: list[int], args: argparse.Namespace) -> tupl
         for i, share in enumerate(shares)
         if share
     ]
+    t_start = time.perf_counter()
     for w in workers:
         w.start()
     results: list[dict[str, Any]] = []
     _wait_for(queue, "measuring", len(workers), results)
+    took = time.perf_counter() - t_start - args.warmup
+    print(f"every table dealt {took:.1f} s after its players began connecting (+ {args.warmup} s warm-up)", flush=True)
     scraped0 = [_scrape(url) for url in urls]
     clients0 = [_cpu_seconds(w.pid) for w in workers if w.pid is not None]
     cpu0 = [_cpu_seconds(pid) for pid in pids]
@@ -544,10 +547,10 @@ def _report(args: argparse.Namespace, results: list[dict[str, Any]], usage: dict
         # lost since the servers started, and the relay's messages per action and per Redis publish
         "lease_changes": leases if args.redis_url else None,
         "leases_lost_since_start": lost_since_start if args.redis_url else None,
-        "relay": {
+        "relay": {  # None from a server without the relay's counters (before issue 33)
             "messages_per_action": round(relay["sent"] / actions, 2) if actions else None,
             "messages_per_publish": round(relay["sent"] / relay["packets_sent"], 2) if relay["packets_sent"] else None,
-        } if args.redis_url else None,
+        } if relay["packets_sent"] else None,
         "postgres_cpu": round(usage["postgres"], 2) if args.database_url else None,
         "machine_cpu": round(usage["machine"], 2),
         "client_cpu": round(usage["clients"], 2),
