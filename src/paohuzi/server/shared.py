@@ -445,9 +445,9 @@ class Cluster:
         raise RoomError("bad_request", f"unknown call {m.op!r}", 400)
 
     def _on_adopted(self, m: Adopted) -> None:
-        self.edge.owned(m.code, m.owner)
         if m.code in self.rooms:
             self._drop(m.code, "taken over by another process", reattach=False)
+        self.edge.owned(m.code, m.owner)
         for pid in m.players:
             if pid in self.sockets and pid not in self.directory:
                 self.edge.edge_room[pid] = m.code
