@@ -577,6 +577,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--all-relayed", action="store_true", help="shared mode: every player on a server other than its room's"
     )
+    parser.add_argument("--logs", default=None, metavar="DIR", help="keep the servers' logs in DIR/server<i>/")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--client-nice", type=int, default=0, help="niceness of the client processes (0-19)")
     parser.add_argument("--client-cpus", default="", help="cores the client processes may use, e.g. 1 or 0,1")
@@ -601,7 +602,8 @@ def main(argv: list[str] | None = None) -> int:
                 with _databases(args, Path(tmp)) as databases, _redis_prefix(args.redis_url) as prefix:
                     urls = []
                     for i, database in enumerate(databases):
-                        proc, url = _start_server(Path(tmp) / f"server{i}", database, args.redis_url, prefix)
+                        logs = Path(args.logs) if args.logs else Path(tmp)
+                        proc, url = _start_server(logs / f"server{i}", database, args.redis_url, prefix)
                         procs.append(proc)
                         urls.append(url)
                     try:
