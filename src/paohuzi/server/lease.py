@@ -129,7 +129,8 @@ class Leases:
 
 class Keeper:
     """Renews a :class:`Leases`' leases every third of their time to live from a thread of its own, with a
-    blocking Redis client of its own (``redis_url``), so that a busy event loop does not let them run out.
+    blocking Redis client of its own (``redis_url``), so that a busy event loop does not let them run out
+    (``RENEW_CHUNK`` leases per script call, so that the thread's own Python under the GIL stays short).
     Leases found gone are handed to ``on_lost`` (codes) on the loop, after :meth:`Leases.lost`. The loop
     calls :meth:`beat` often (the renewal task of :class:`~paohuzi.server.shared.Cluster`); without a beat for
     ``STALL_LIMIT`` times the time to live, nothing is renewed."""
