@@ -168,14 +168,17 @@ def _make_table(http: httpx.Client) -> list[str]:
     return tokens
 
 
-def _make_tables(urls: list[str], tables: int, shared: bool) -> list[Table]:
+def _make_tables(urls: list[str], tables: int, shared: bool, relayed: bool = False) -> list[Table]:
     """``tables`` rooms dealt round-robin over the servers, made two at a time per server. A player
-    connects to the server of its room, or in the shared mode to the next server in turn."""
+    connects to the server of its room, or in the shared mode to the next server in turn (``relayed``: every
+    player to a server other than its room's, so that every frame is relayed)."""
 
     def on(i: int) -> Table:
         url = urls[i % len(urls)]
         with httpx.Client(base_url=url, timeout=120) as http:
             tokens = _make_table(http)
+        if shared and relayed:
+            return tokens, [urls[(i + 1 + k % (len(urls) - 1)) % len(urls)] for k in range(3)]
         if shared:
             return tokens, [urls[(3 * i + k) % len(urls)] for k in range(3)]
         return tokens, [url] * 3
@@ -274,7 +277,10 @@ def _postgres_cpu() -> float:
 
 def _scrape(url: str) -> dict[str, float]:
     """The server's Prometheus samples that the report uses: the loop-lag histogram and the database batches."""
-    wanted = ("paohuzi_loop_lag_seconds_bucket", "paohuzi_db_batch_jobs_sum", "paohuzi_db_batch_jobs_count")
+    wanted = (
+        "paohuzi_loop_lag_seconds_bucket", "paohuzi_db_batch_jobs_sum", "paohuzi_db_batch_jobs_count",
+        "paohuzi_lease_changes_total", "paohuzi_relay_messages_total",
+    )
     try:
         text = httpx.get(url + "/metrics", timeout=30).text
     except httpx.HTTPError:
@@ -426,7 +432,7 @@ def _pct(values: list[float], p: float) -> float:
 def _measure(urls: list[str], pids: list[int], args: argparse.Namespace) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Set the tables up, play them, and read the CPU counters over the measured seconds."""
     t_setup = time.perf_counter()
-    tables = _make_tables(urls, args.tables, bool(args.redis_url))
+    tables = _make_tables(urls, args.tables, bool(args.redis_url), args.all_relayed)
     took = time.perf_counter() - t_setup
     print(f"{args.tables} tables ({3 * args.tables} players) on {len(urls)} servers set up in {took:.1f} s", flush=True)
     context = multiprocessing.get_context("spawn")
@@ -441,10 +447,13 @@ def _measure(urls: list[str], pids: list[int], args: argparse.Namespace) -> tupl
         for i, share in enumerate(shares)
         if share
     ]
+    t_start = time.perf_counter()
     for w in workers:
         w.start()
     results: list[dict[str, Any]] = []
     _wait_for(queue, "measuring", len(workers), results)
+    took = time.perf_counter() - t_start - args.warmup
+    print(f"every table dealt {took:.1f} s after its players began connecting (+ {args.warmup} s warm-up)", flush=True)
     scraped0 = [_scrape(url) for url in urls]
     clients0 = [_cpu_seconds(w.pid) for w in workers if w.pid is not None]
     cpu0 = [_cpu_seconds(pid) for pid in pids]
@@ -498,6 +507,13 @@ def _report(args: argparse.Namespace, results: list[dict[str, Any]], usage: dict
         for b, a in usage["scraped"]
     ]
     jobs, txns = sum(j for j, _ in batches), sum(t for _, t in batches)
+
+    def delta(name: str) -> int:  # a counter's increase over the measured seconds, every server together
+        return round(sum(a.get(name, 0.0) - b.get(name, 0.0) for b, a in usage["scraped"]))
+
+    leases = {c: delta(f'paohuzi_lease_changes_total{{change="{c}"}}') for c in ("acquired", "lost", "released")}
+    lost_since_start = round(sum(a.get('paohuzi_lease_changes_total{change="lost"}', 0.0) for _, a in usage["scraped"]))
+    relay = {w: delta(f'paohuzi_relay_messages_total{{way="{w}"}}') for w in ("sent", "packets_sent")}
     mode = "shared (one schema, Redis)" if args.redis_url else "own database per process"
     return {
         "tables": args.tables,
@@ -527,6 +543,14 @@ def _report(args: argparse.Namespace, results: list[dict[str, Any]], usage: dict
             "p99": [round(1000 * p99, 1) if p99 is not None else None for _, p99 in lags],
         },
         "db_jobs_per_transaction": round(jobs / txns, 2) if txns else None,
+        # the shared mode: rooms changing owner while measured (acquired/lost; none is created then), leases
+        # lost since the servers started, and the relay's messages per action and per Redis publish
+        "lease_changes": leases if args.redis_url else None,
+        "leases_lost_since_start": lost_since_start if args.redis_url else None,
+        "relay": {  # None from a server without the relay's counters (before issue 33)
+            "messages_per_action": round(relay["sent"] / actions, 2) if actions else None,
+            "messages_per_publish": round(relay["sent"] / relay["packets_sent"], 2) if relay["packets_sent"] else None,
+        } if relay["packets_sent"] else None,
         "postgres_cpu": round(usage["postgres"], 2) if args.database_url else None,
         "machine_cpu": round(usage["machine"], 2),
         "client_cpu": round(usage["clients"], 2),
@@ -550,6 +574,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--redis-url", default=None, help="the shared mode: every server on one schema and this Redis"
     )
+    parser.add_argument(
+        "--all-relayed", action="store_true", help="shared mode: every player on a server other than its room's"
+    )
+    parser.add_argument("--logs", default=None, metavar="DIR", help="keep the servers' logs in DIR/server<i>/")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--client-nice", type=int, default=0, help="niceness of the client processes (0-19)")
     parser.add_argument("--client-cpus", default="", help="cores the client processes may use, e.g. 1 or 0,1")
@@ -559,6 +587,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.redis_url and not args.database_url:
         parser.error("--redis-url needs --database-url (the processes share one PostgreSQL)")
+    if args.all_relayed and (not args.redis_url or args.servers < 2):
+        parser.error("--all-relayed needs the shared mode (--redis-url) and --servers 2 or more")
     # SIGTERM (e.g. from `timeout`) unwinds like an error, so the servers stop and the schemas are dropped
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("bench/load.py: terminated"))
 
@@ -572,7 +602,8 @@ def main(argv: list[str] | None = None) -> int:
                 with _databases(args, Path(tmp)) as databases, _redis_prefix(args.redis_url) as prefix:
                     urls = []
                     for i, database in enumerate(databases):
-                        proc, url = _start_server(Path(tmp) / f"server{i}", database, args.redis_url, prefix)
+                        logs = Path(args.logs) if args.logs else Path(tmp)
+                        proc, url = _start_server(logs / f"server{i}", database, args.redis_url, prefix)
                         procs.append(proc)
                         urls.append(url)
                     try:

@@ -11,7 +11,7 @@ import uuid
 import pytest
 from redis.asyncio import Redis
 
-from paohuzi.server.lease import STALL_LIMIT, Keeper, Leases
+from paohuzi.server.lease import RENEW_CHUNK, STALL_LIMIT, Keeper, Leases
 
 from ..support.databases import redis_url
 
@@ -85,6 +85,42 @@ def test_a_lease_found_gone_is_handed_to_the_loop_once() -> None:
             assert lost == ["ROOM1"] and leases.held == {}
         finally:
             keeper.stop()
+            await redis.aclose()
+
+    asyncio.run(main())
+
+
+def test_many_leases_are_renewed_in_chunks_and_only_those_gone_are_handed_back() -> None:
+    url = _url()
+    codes = [f"R{i:03d}" for i in range(2 * RENEW_CHUNK + 50)]  # three script calls
+    gone = {codes[0], codes[RENEW_CHUNK + 7], codes[-1]}  # in the first, second and last chunk
+
+    async def main() -> None:
+        lost: list[str] = []
+        redis = Redis.from_url(url)
+        ttl = 4 * TTL_MS  # 450 leases take a while to acquire on a loaded machine: renewed meanwhile
+        leases = Leases(redis, f"keeper-test-{uuid.uuid4().hex[:8]}", "p1", ttl)
+        keeper = Keeper(leases, url, lost.extend)
+        keeper.start()
+        try:
+            for code in codes:
+                keeper.beat()
+                assert await leases.acquire(code) is not None
+            await redis.delete(*[leases.key(code) for code in gone])
+            for _ in range(200):  # wait on the state (bounded): the keeper's first round finds them
+                keeper.beat()
+                if lost:
+                    break
+                await asyncio.sleep(ttl / 3000)
+            time.sleep(2 * ttl / 1000)  # a stalled loop: the others are still renewed meanwhile
+            await asyncio.sleep(0)
+            assert sorted(lost) == sorted(gone) and set(leases.held) == set(codes) - gone
+            values = await redis.mget([leases.key(code) for code in codes])
+            kept = [code for code, value in zip(codes, values, strict=True) if value is not None]
+            assert kept == [code for code in codes if code not in gone]
+        finally:
+            keeper.stop()
+            await redis.delete(*[leases.key(code) for code in codes], f"{leases.prefix}:fence")
             await redis.aclose()
 
     asyncio.run(main())

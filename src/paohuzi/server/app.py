@@ -277,6 +277,7 @@ async def _open_hub(settings: Settings, fenced: Callable[[], None], metrics: Met
     db.start()
     server = shared_mode(settings, db, redis_client(settings), fences,
                          on_lease=lambda change: metrics.lease_changes.labels(change=change).inc())
+    metrics.relay.counts = server.relay_counts or {}
     gc_tuning.tune()
     await server.life.start()
     return server

@@ -29,9 +29,13 @@ from paohuzi.server.services import Tasks
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
-__all__ = ["CALL_TIMEOUT", "Edge", "unavailable"]
+__all__ = ["CALL_TIMEOUT", "OWNER_TTL", "Edge", "unavailable"]
 
 CALL_TIMEOUT = 5.0
+#: Seconds the edge trusts a room's owner it looked up, for relaying: every change of owner is told (``adopted``,
+#: ``released``) or found (nobody listening, an error from the owner) and forgets it sooner; this bounds the
+#: rest (a message lost while Redis was away).
+OWNER_TTL = 10.0
 
 
 def unavailable() -> RoomError:
@@ -82,6 +86,8 @@ class Edge:
         self.stopping = False  # set by the Cluster at shutdown: nothing more is relayed
         self._calls: dict[int, asyncio.Future[Reply]] = {}
         self._call_ids = itertools.count(1)
+        # code → (owner, when looked up): a relayed frame asked Redis for its room's lease every time (issue 33)
+        self._owners: dict[str, tuple[str, float]] = {}
 
     # ---- RoomsElsewhere ------------------------------------------------------------------------------
 
@@ -165,11 +171,13 @@ class Edge:
         """Send a message about the player to the room's owner; False when nobody (else) holds the room now.
         A frame (``In``) that no process received (the owner died and its lease has not run out yet) is
         answered with a ``moving`` error; the player gets the snapshot once another process has the room."""
-        owner = await self.leases.owner(code)
+        owner = await self._relay_owner(code, fresh=not isinstance(message, In))  # attach, detach: rare, looked up
         if owner is None or owner == self.me:
             return False
 
         def counted(n: int) -> None:
+            if n == 0:  # that process is gone
+                self.moved(code, owner)
             conn = self.sockets.get(player)
             if n == 0 and isinstance(message, In) and conn is not None:
                 conn.send(dict(frames.error("moving", unavailable().message, msg_id)))
@@ -177,16 +185,43 @@ class Edge:
         self.bus.send(owner, message, counted)
         return True
 
+    async def _relay_owner(self, code: str, fresh: bool = False) -> str | None:
+        """The room's owner, for relaying: looked up in Redis at most every ``OWNER_TTL`` s (``fresh``: now)."""
+        now = asyncio.get_running_loop().time()
+        known = self._owners.get(code)
+        if known is not None and not fresh and now - known[1] < OWNER_TTL:
+            return known[0]
+        owner = await self.leases.owner(code)
+        if owner is None:
+            self._owners.pop(code, None)
+        else:
+            self._owners[code] = (owner, now)
+        return owner
+
+    def owned(self, code: str, owner: str) -> None:
+        """Process ``owner`` took the room over (``adopted``)."""
+        self._owners[code] = (owner, asyncio.get_running_loop().time())
+
+    def moved(self, code: str, owner: str | None = None) -> None:
+        """The room's owner may have changed (``owner``: only if it was that one): look it up again."""
+        known = self._owners.get(code)
+        if known is not None and (owner is None or known[0] == owner):
+            del self._owners[code]
+
     def delivered(self, out: Out) -> None:
         """A frame from the owner of the player's room, for its websocket here."""
         conn = self.sockets.get(out.player)
         if conn is None or out.player in self.directory:
             return
+        if out.kind == "error" and out.code is not None:
+            self.moved(out.code)  # perhaps "moving": the room is not that process's any more (rare: look again)
         if out.code is not None:
             self.edge_room[out.player] = out.code
-        elif out.frame.get("type") == "room":
-            self.edge_room.pop(out.player, None)
-        conn.send(out.frame)
+        elif out.kind == "room":
+            left = self.edge_room.pop(out.player, None)
+            if left is not None:
+                self.moved(left)
+        conn.send_bytes(out.frame)  # the owner's encoding, untouched (issue 33)
 
     async def _attach(self, pid: int) -> None:
         await self.redis.hset(self.presence, str(pid), self.me)

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 
@@ -61,6 +61,23 @@ class _HubGauges(Collector):
             yield GaugeMetricFamily(name, doc, value=float(value))
 
 
+class _RelayCounts(Collector):
+    """The shared mode's relay counters (:attr:`paohuzi.server.relay.Bus.counts`, kept by the bus as plain
+    numbers: nothing is added on the path of a relayed frame), read at scrape time; zeros with one process."""
+
+    WAYS = ("sent", "received", "packets_sent", "packets_received")
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+
+    def collect(self) -> Iterator[Metric]:
+        doc = "messages relayed between server processes"
+        family = CounterMetricFamily("paohuzi_relay_messages", doc, labels=["way"])
+        for way in self.WAYS:
+            family.add_metric([way], float(self.counts.get(way, 0)))
+        yield family
+
+
 class Metrics:
     """The app's metrics. ``hub`` returns the running hub (None before start-up)."""
 
@@ -93,6 +110,8 @@ class Metrics:
         self.bad_frames = Counter("paohuzi_ws_bad_frames", "frames refused at the wire edge", ["code"], registry=r)
         ProcessCollector(registry=r)
         r.register(_HubGauges(hub))
+        self.relay = _RelayCounts()  # app.py hands it the bus's counts in the shared mode
+        r.register(self.relay)
         self._by: dict[str, Any] = {}  # the labelled children on the path of every action, kept
         self._results: dict[str, Any] = {}
 
@@ -154,6 +173,9 @@ NOTES = {
     "its rooms)",
     "paohuzi_lease_changes_total": "shared mode, label `change`: `acquired` (a room made or taken over), `lost` "
     "(a lease not renewed in time: the process stalled or lost Redis — alert), `released` (handed over at a stop)",
+    "paohuzi_relay_messages_total": "shared mode, label `way`: relay messages `sent` and `received` by this process "
+    "(a frame in from an edge, a frame out to one, attach, calls …), and the `packets_sent`/`packets_received` that "
+    "carried them (one Redis publish per receiving process and loop turn)",
     "paohuzi_ws_slow_disconnects_total": "clients dropped because their send queue was full (they do not read)",
     "paohuzi_ws_bad_frames_total": "label `code`: `bad_json`, `bad_message`… frames refused at the wire edge",
     "process_resident_memory_bytes": "RSS (the unit's `MemoryMax=2G` kills the process beyond)",

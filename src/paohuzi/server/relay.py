@@ -6,8 +6,12 @@ holding its lease (the *owner*). The edge forwards the player's frames to the ow
 the player comes and goes (``attach``, ``detach``); the owner sends each seat's frames back to the edge
 (``out``). Lobby calls for a room of another process are requests with a reply (``call``, ``reply``).
 
-:class:`Bus` publishes in order from one task (pipelined), and keeps every message received, in order, for its
-reader (:meth:`Bus.received`; :class:`~paohuzi.server.shared.Cluster` reads them). The messages are typed
+:class:`Bus` publishes in order from one task: what was sent in one loop turn goes out as one pipeline, with
+one ``PUBLISH`` per receiving process carrying all its messages (a packet, :func:`~paohuzi.server.relay_messages.pack`;
+issue 33: a relayed action's three updates were three publishes, and each a pub/sub message for the
+receiver's Redis client to read). It keeps every message received, in order, for its reader
+(:meth:`Bus.received`; :class:`~paohuzi.server.shared.Cluster` reads them), and counts what it sent and received
+(:attr:`Bus.counts`, the ``paohuzi_relay_*`` metrics). The messages are typed
 (:mod:`paohuzi.server.relay_messages`). :class:`RelayedConnections` is the owner's delivery port: the local
 websockets, and for the players of its rooms connected elsewhere, the edge to relay to. :class:`Seats` mirrors
 which room each player sits in (``<prefix>:seat:<player>`` → room code) for the edges and the other processes'
@@ -19,16 +23,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
-
-import orjson
+from typing import TYPE_CHECKING, Any
 
 from paohuzi.server.connection import Connection
 from paohuzi.server.directory import RoomDirectory
 from paohuzi.server.frames import Frame
 from paohuzi.server.logs import log
 from paohuzi.server.registry import Connections
-from paohuzi.server.relay_messages import Message, Out, from_wire
+from paohuzi.server.relay_messages import Message, Out, pack, unpack
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -46,6 +48,9 @@ return 0
 """
 
 
+Counted = Callable[[int], None] | None  # told how many processes received a message (0: its process is gone)
+
+
 class Bus:
     """Messages between the server processes over Redis pub/sub."""
 
@@ -54,10 +59,13 @@ class Bus:
         self.prefix = prefix
         self.me = me
         self._in: asyncio.Queue[Message] = asyncio.Queue()  # received, for the reader (in order)
-        self._out: asyncio.Queue[tuple[str, bytes, Callable[[int], None] | None]] = asyncio.Queue()
+        self._out: list[tuple[str, Message, Counted]] = []  # sent since the publisher last took them
+        self._waiting = asyncio.Event()  # something is in ``_out``
         self._pubsub: Any = None
         self._tasks: list[asyncio.Task[Any]] = []
         self._ready = asyncio.Event()
+        #: messages sent and received, and the publishes (packets) that carried them, since the start
+        self.counts = {"sent": 0, "received": 0, "packets_sent": 0, "packets_received": 0}
 
     def channel(self, proc: str) -> str:
         return f"{self.prefix}:proc:{proc}"
@@ -77,13 +85,15 @@ class Bus:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
-    def send(self, proc: str, message: Message, counted: Callable[[int], None] | None = None) -> None:
+    def send(self, proc: str, message: Message, counted: Counted = None) -> None:
         """Publish ``message`` to process ``proc`` (in order with every other); ``counted`` gets how many
         listeners received it (0: that process is gone)."""
-        self._out.put_nowait((self.channel(proc), orjson.dumps(message.to_wire()), counted))
+        self._out.append((self.channel(proc), message, counted))
+        self._waiting.set()
 
     def broadcast(self, message: Message) -> None:
-        self._out.put_nowait((f"{self.prefix}:all", orjson.dumps(message.to_wire()), None))
+        self._out.append((f"{self.prefix}:all", message, None))
+        self._waiting.set()
 
     async def received(self) -> Message:
         """The next message received (in the order they came)."""
@@ -92,26 +102,32 @@ class Bus:
     async def flush(self, timeout: float = 2.0) -> None:
         """Wait until everything sent so far is published (at shutdown)."""
         deadline = asyncio.get_running_loop().time() + timeout
-        while not self._out.empty() and asyncio.get_running_loop().time() < deadline:
+        while self._out and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(0.01)
         await asyncio.sleep(0.02)
 
     async def _publish(self) -> None:
         while True:
-            batch = [await self._out.get()]
-            while not self._out.empty() and len(batch) < 500:
-                batch.append(self._out.get_nowait())
+            await self._waiting.wait()
+            self._waiting.clear()
+            batch, self._out = self._out, []
+            packets: dict[str, list[tuple[Message, Counted]]] = {}  # per channel, in the order sent
+            for channel, message, counted in batch:
+                packets.setdefault(channel, []).append((message, counted))
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, data, _ in batch:
-                        pipe.publish(channel, data)
+                    for channel, items in packets.items():
+                        pipe.publish(channel, pack([m for m, _ in items]))
                     counts = await pipe.execute()
             except Exception as exc:  # noqa: BLE001 — Redis away: these messages are lost, like a dropped socket
                 log(WARNING, "relay publish failed", error=repr(exc), messages=len(batch))
-                counts = [0] * len(batch)
-            for (_, _, counted), n in zip(batch, counts, strict=True):
-                if counted is not None:
-                    counted(int(n))
+                counts = [0] * len(packets)
+            self.counts["sent"] += len(batch)
+            self.counts["packets_sent"] += len(packets)
+            for items, n in zip(packets.values(), counts, strict=True):
+                for _, counted in items:
+                    if counted is not None:
+                        counted(int(n))
 
     async def _listen(self) -> None:
         while True:
@@ -142,11 +158,14 @@ class Bus:
 
     def _dispatch(self, data: bytes) -> None:
         try:
-            message = orjson.loads(data)
-            if isinstance(message, dict):
-                self._in.put_nowait(from_wire(message))
-        except Exception:  # noqa: BLE001 — one bad message must not stop the listener
+            messages = unpack(data)
+        except Exception:  # noqa: BLE001 — one bad packet must not stop the listener
             log(ERROR, "relay message failed", exc_info=True)
+            return
+        self.counts["received"] += len(messages)
+        self.counts["packets_received"] += 1
+        for message in messages:
+            self._in.put_nowait(message)
 
 
 class RelayedConnections:
@@ -173,7 +192,12 @@ class RelayedConnections:
                 del self.remote[player]
                 self._gone(player)
 
-        self.bus.send(edge, Out(player, self.directory.code_of(player), cast("dict[str, Any]", frame)), counted)
+        self.bus.send(edge, self.out(player, self.directory.code_of(player), frame), counted)
+
+    def out(self, player: int, code: str | None, frame: Frame) -> Out:
+        """The relay message carrying ``frame`` to the player's edge, encoded here once (the edge writes these
+        bytes to the websocket as they are; a broadcast's frame is encoded once for all its seats)."""
+        return Out(player, code, frame["type"], self.local_sockets.encoded(frame))
 
     def _gone(self, player: int) -> None:
         room = self.directory.room_of(player)

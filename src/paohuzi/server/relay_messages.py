@@ -6,12 +6,17 @@ The edge (the process holding a player's websocket) and the owner (the process h
 
 - :class:`In` — edge → owner: a frame of the player's, as the client sent it (its text; the owner parses
   it once, the edge checked it already);
-- :class:`Out` — owner → edge: a frame for the player (``code``: the room it comes from, None for none);
+- :class:`Out` — owner → edge: a frame for the player (``code``: the room it comes from, None for none), as the
+  owner encoded it (its UTF-8 JSON bytes, written to the player's websocket untouched: issue 33);
 - :class:`Attach` / :class:`Detach` — edge → owner: the player's websocket came or went;
 - :class:`Close` — to the edge holding an older websocket of the player's: close it (4000);
 - :class:`Call` / :class:`Reply` — a lobby request about a room of another process, and its answer;
 - :class:`Adopted`, :class:`Released`, :class:`Revoked` — broadcasts: a room taken over, the rooms of a
   stopping process, sessions revoked.
+
+On Redis the messages of one publish travel together (:func:`pack`, :func:`unpack`: a *packet*, one per
+receiving process and loop turn, issue 33): each message is its wire dict as one line of JSON, and an
+:class:`Out`'s frame follows its line as a body of the length the line gives (``"b"``), never parsed on the way.
 
 >>> from_wire(In(7, "123456", "edge-1", '{"type":"ping"}').to_wire())
 In(player=7, code='123456', edge='edge-1', text='{"type":"ping"}')
@@ -24,6 +29,8 @@ ValueError: unknown relay message kind 'nonsense'
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import orjson
 
 __all__ = [
     "Adopted",
@@ -38,9 +45,11 @@ __all__ = [
     "Reply",
     "Revoked",
     "from_wire",
+    "pack",
+    "unpack",
 ]
 
-Wire = dict[str, object]  # a message as JSON: what enters and leaves through Redis
+Wire = dict[str, object]  # a message as JSON: what enters and leaves through Redis (an Out's frame: bytes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,14 +67,18 @@ class In:
 
 @dataclass(frozen=True, slots=True)
 class Out:
-    """A frame for ``player`` (at the edge), from the room ``code`` (None: from no room, e.g. the queue)."""
+    """A frame for ``player`` (at the edge), from the room ``code`` (None: from no room, e.g. the queue):
+    ``frame`` is its UTF-8 JSON as the owner encoded it (frames.py, ``connection.encode``), ``kind`` its
+    ``type`` (the edge reads that, never the frame)."""
 
     player: int
     code: str | None
-    frame: Wire  # a server frame (frames.py)
+    kind: str
+    frame: bytes
 
     def to_wire(self) -> Wire:
-        return {"k": "out", "p": self.player, "c": self.code, "f": self.frame}
+        """The frame stays bytes (:func:`pack` sends it as a body; ``orjson.Fragment`` embeds it as JSON)."""
+        return {"k": "out", "p": self.player, "c": self.code, "t": self.kind, "f": self.frame}
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +205,14 @@ def _dict(value: object) -> Wire:
     raise ValueError(f"expected an object, got {value!r}")
 
 
+def _bytes(value: object) -> bytes:
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, dict):  # the frame parsed (a wire dict read as plain JSON): its JSON again
+        return orjson.dumps(value)
+    raise ValueError(f"expected a frame, got {value!r}")
+
+
 def _code(value: object) -> str | None:
     return None if value is None else _str(value)
 
@@ -207,7 +228,7 @@ def from_wire(data: Wire) -> Message:  # noqa: PLR0911 (one return per kind)
     if kind == "in":
         return In(_int(data["p"]), _str(data["c"]), _str(data["e"]), _str(data["f"]))
     if kind == "out":
-        return Out(_int(data["p"]), _code(data.get("c")), _dict(data["f"]))
+        return Out(_int(data["p"]), _code(data.get("c")), _str(data["t"]), _bytes(data["f"]))
     if kind == "attach":
         return Attach(_int(data["p"]), _str(data["c"]), _str(data["e"]))
     if kind == "detach":
@@ -234,3 +255,46 @@ def from_wire(data: Wire) -> Message:  # noqa: PLR0911 (one return per kind)
 
 def _error(err: list[object]) -> tuple[str, str, int]:
     return _str(err[0]), _str(err[1]), _int(err[2])
+
+
+def pack(messages: list[Message]) -> bytes:
+    """The messages for one process, as one Redis payload: each its wire dict as a line of JSON; an ``Out``'s
+    frame is left out of its line (``"b"``: its length) and follows it as is.
+
+    >>> pack([Close(7), Out(7, None, "pong", b'{"type":"pong"}')])
+    b'{"k":"close","p":7}\\n{"k":"out","p":7,"c":null,"t":"pong","b":15}\\n{"type":"pong"}'
+    """
+    records: list[bytes] = []
+    for message in messages:
+        wire = message.to_wire()
+        body = wire.pop("f") if isinstance(message, Out) else None
+        if isinstance(body, bytes):
+            wire["b"] = len(body)
+            records.append(orjson.dumps(wire) + b"\n" + body)
+        else:
+            records.append(orjson.dumps(wire))
+    return b"\n".join(records)
+
+
+def unpack(data: bytes) -> list[Message]:
+    """The messages of a payload made by :func:`pack`. :raises ValueError: a payload it did not make (a line
+    that is not JSON, an unknown kind, a body shorter than its line says)."""
+    messages: list[Message] = []
+    pos, size = 0, len(data)
+    while pos < size:
+        end = data.find(b"\n", pos)
+        end = size if end < 0 else end
+        try:
+            wire = _dict(orjson.loads(data[pos:end]))
+        except orjson.JSONDecodeError as exc:
+            raise ValueError(f"a relay message's line is not JSON ({exc})") from None
+        pos = end + 1
+        length = wire.pop("b", None) if wire.get("k") == "out" else None
+        if length is not None:
+            n = _int(length)
+            if pos + n > size:
+                raise ValueError(f"a relay message's body is cut short ({size - pos} of {n} bytes)")
+            wire["f"] = data[pos : pos + n]
+            pos += n + 1
+        messages.append(from_wire(wire))
+    return messages

@@ -236,6 +236,7 @@ class Cluster:
             self._adopting.discard(code)
 
     async def _adopt(self, room_id: int, code: str, token: int) -> None:
+        self.edge.moved(code)
         if not await self.db.run(fence_room(room_id, token, self.me)):
             self.leases.forget(code)
             return
@@ -274,6 +275,7 @@ class Cluster:
     def _drop(self, code: str, why: str, reattach: bool = True) -> None:
         """Give a room up (another process holds it now, or will): forget it without writing anything."""
         self.leases.forget(code)
+        self.edge.moved(code)
         room = self.rooms.get(code)
         if room is None:
             return
@@ -350,6 +352,7 @@ class Cluster:
                 self._on_adopted(m)
             case Released() if not self.stopping:
                 for room_id, code in m.rooms:
+                    self.edge.moved(code)
                     self.hub.spawn(self._adopt_soon(room_id, code))
             case Revoked():
                 self.hub.forget_sessions_here(set(m.sessions))
@@ -366,7 +369,7 @@ class Cluster:
         room = self._owned_room(m.code, m.player)
         if room is None:
             if m.code in self.rooms:  # the player left that room meanwhile
-                self.bus.send(m.edge, Out(m.player, None, dict(frames.room(None))))
+                self.bus.send(m.edge, self.conns.out(m.player, None, frames.room(None)))
             return
         old = self.conns.remote.get(m.player)
         if old is not None and old != m.edge:
@@ -389,7 +392,8 @@ class Cluster:
         room = self._owned_room(m.code, m.player)
         if room is None:
             msg_id = _frame_id(m.text)
-            self.bus.send(m.edge, Out(m.player, m.code, dict(error("moving", unavailable().message, msg_id))))
+            moving = error("moving", unavailable().message, msg_id)
+            self.bus.send(m.edge, self.conns.out(m.player, m.code, moving))
             return
         if m.player not in self.sockets:
             self.conns.remote[m.player] = m.edge
@@ -443,6 +447,7 @@ class Cluster:
     def _on_adopted(self, m: Adopted) -> None:
         if m.code in self.rooms:
             self._drop(m.code, "taken over by another process", reattach=False)
+        self.edge.owned(m.code, m.owner)
         for pid in m.players:
             if pid in self.sockets and pid not in self.directory:
                 self.edge.edge_room[pid] = m.code

@@ -34,7 +34,6 @@ from paohuzi.server.frames import Frame
 from paohuzi.server.logs import log
 from paohuzi.server.matchmaking import Entry, Line, Matchmaker
 from paohuzi.server.relay import Bus, RelayedConnections
-from paohuzi.server.relay_messages import Out
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -121,7 +120,7 @@ class QueueFrames:
                     if conn is not None:
                         conn.send(frame)  # type: ignore[arg-type]
                     elif edge is not None:
-                        self.bus.send(_text(edge), Out(pid, None, dict(frame)))
+                        self.bus.send(_text(edge), self.conns.out(pid, None, frame))
             except Exception as exc:  # noqa: BLE001 — Redis away: these frames are lost; `sync` asks again
                 log(WARNING, "queue frames not relayed", error=repr(exc), frames=len(batch))
             finally:

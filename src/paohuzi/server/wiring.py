@@ -87,6 +87,7 @@ class Server:
     redis: Redis | None = None  # the shared mode's Redis client (the app's rate limits use it; closed at exit)
     token: int | None = None  # one process: its writer token (db.py)
     process: str | None = None  # the shared mode: this process's name on the relay
+    relay_counts: dict[str, int] | None = None  # the shared mode: what the relay sent and received (metrics)
 
 
 def one_process(settings: Settings, db: Database, token: int) -> Server:
@@ -120,4 +121,4 @@ def shared_mode(
     claims = RedisClaims(redis, prefix, seats.settled, settings.seat_wait)  # held across the processes
     home = LeasedHome(me, leases, db, tasks, on_lease)
     hub = Hub(settings, db, HubPorts(directory, sockets, conns, claims, home, edge, queue, tasks))
-    return Server(hub, Cluster(settings, hub, edge, conns, fences, on_lease), redis, None, me)
+    return Server(hub, Cluster(settings, hub, edge, conns, fences, on_lease), redis, None, me, bus.counts)
