@@ -23,6 +23,10 @@ import httpx
 
 from . import forkserver
 
+# Password hashes at argon2id's least cost (testing mode only): a claim or log-in cost ~0.3 s of CPU at the
+# production cost, which test_accounts.py's server keeps checking (docs/DEVELOPING.md).
+CHEAP_PASSWORDS = {"PAOHUZI_TESTING": "1", "PAOHUZI_TEST_CHEAP_PASSWORDS": "1"}
+
 # Short time-outs so that the server tests run fast; tests that need others pass their own.
 TEST_ENV = {
     "PAOHUZI_BOT_DELAY": "0.01",
@@ -35,6 +39,7 @@ TEST_ENV = {
     "PAOHUZI_CLAIM_SECONDS": "30",
     "PAOHUZI_HELLO_TIMEOUT": "5",
     "PAOHUZI_LOG_LEVEL": "DEBUG",  # one line per action: the server log tells a failing test's story
+    **CHEAP_PASSWORDS,
 }
 
 # The browser tests: fast computers and short pauses so that a whole hand takes seconds; people (the tests) get
@@ -47,6 +52,7 @@ WEB_ENV = {
     "PAOHUZI_CLAIM_SECONDS": "60",
     "PAOHUZI_QUICK_HANDS": "2",
     "PAOHUZI_LOG_LEVEL": "WARNING",
+    **CHEAP_PASSWORDS,
 }
 WEB_ARGS = ["--plain-logs", "--log-level", "INFO"]
 
