@@ -23,6 +23,11 @@ import httpx
 
 from . import forkserver
 
+# The tests' one HTTP client: ``httpx.request`` builds a client (and its TLS context) per call, ~25 ms of
+# CPU each — hundreds of calls per module. Without keep-alive, as before: each call its own connection, so a
+# server restarted on the same port never meets a stale pooled one. httpx clients may be shared by threads.
+HTTP = httpx.Client(timeout=30, limits=httpx.Limits(max_keepalive_connections=0))
+
 # Password hashes at argon2id's least cost (testing mode only): a claim or log-in cost ~0.3 s of CPU at the
 # production cost, which test_accounts.py's server keeps checking (docs/DEVELOPING.md).
 CHEAP_PASSWORDS = {"PAOHUZI_TESTING": "1", "PAOHUZI_TEST_CHEAP_PASSWORDS": "1"}
@@ -177,7 +182,7 @@ class ServerProcess:
         expect: int | None = 200,
     ) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        r = httpx.request(method, self.url + path, headers=headers, json=json_body, timeout=30)
+        r = HTTP.request(method, self.url + path, headers=headers, json=json_body)
         if expect is not None:
             assert r.status_code == expect, f"{method} {path}: {r.status_code} {r.text}"
         return r.json()
