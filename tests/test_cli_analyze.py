@@ -1,13 +1,19 @@
-"""``paohuzi analyze`` through the real console script: human output, --json, --batch, errors (exit 2)."""
+"""``paohuzi analyze``: human output, --json, --batch, errors (exit 2). In process (``paohuzi.cli.main`` with the
+command line, stdin, stdout and stderr of a run: a subprocess cost ~1 s of CPU each, ~60 of them), and through the
+real console script in :class:`TestConsoleScript` (the entry point, the exit status, the encoding of a pipe)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from paohuzi.cli import main
 
 SCRIPT = Path(sys.executable).with_name("paohuzi")
 
@@ -32,6 +38,23 @@ def sorted_groups(groups: object) -> list[str]:
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``paohuzi analyze ARGS`` in this process, with ``stdin`` as its standard input; what a subprocess would
+    have given (exit status, stdout, stderr). An argparse exit (``SystemExit``) counts as the exit status."""
+    out, err, saved = io.StringIO(), io.StringIO(), sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = main(["analyze", *args])
+            except SystemExit as exc:
+                status = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        sys.stdin = saved
+    return subprocess.CompletedProcess(["paohuzi", "analyze", *args], status, out.getvalue(), err.getvalue())
+
+
+def run_script(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``paohuzi analyze ARGS`` through the installed console script, in a subprocess."""
     if not SCRIPT.exists():  # pragma: no cover - the venv always has it
         pytest.skip(f"no console script at {SCRIPT}")
     return subprocess.run(
@@ -317,3 +340,34 @@ class TestBatch:
         requests.write_text(json.dumps({"hand": "x1 x2"}) + "\n", encoding="utf-8")
         done = run("--json", "--batch", str(requests))
         assert done.returncode == 0 and json.loads(done.stdout) == {"complete": False, "waits": []}
+
+
+class TestConsoleScript:
+    """The same through the installed ``paohuzi`` script, once per mode: what the in-process runs above cannot
+    show (the entry point, the exit status of a process, a traceback-free error, UTF-8 through a pipe)."""
+
+    def test_human(self) -> None:
+        done = run_script(RED_HAND, "--table", "peng:x7x7x7", "--card", "x10", "--source", "self", "--rules", "qq")
+        assert done.returncode == 0 and done.stderr == ""
+        assert "complete with the card: 25 胡息, 10 points" in done.stdout
+        assert "坎 kan   d4 d4 d4   肆肆肆" in done.stdout
+
+    def test_human_error_is_one_line_and_exit_2(self) -> None:
+        done = run_script("x1 y2")
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr == "paohuzi analyze: error: bad card token 'y2' at position 3 in 'x1 y2'\n"
+
+    def test_json(self) -> None:
+        done = run_script("--json", stdin=json.dumps({"hand": WU_HAND, "table": "pao:d9d9d9d9"}))
+        assert done.returncode == 0 and done.stderr == ""
+        assert json.loads(done.stdout) == {
+            "complete": False,
+            "waits": [{"card": "x4", "huxi": 30, "points": 70}, {"card": "d4", "huxi": 33, "points": 80}],
+        }
+
+    def test_batch_with_a_bad_line_exits_2(self) -> None:
+        lines = [json.dumps({"hand": RED_HAND, "table": "peng:x7x7x7", "card": "x10"}), "{oops"]
+        done = run_script("--batch", "-", stdin="\n".join(lines) + "\n")
+        assert done.returncode == 2 and done.stderr == ""
+        answers = [json.loads(line) for line in done.stdout.splitlines()]
+        assert answers[0]["points"] == 10 and answers[1]["error"].startswith("invalid JSON")

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from sqlalchemy import select
 
-from paohuzi.server import ledger_store
+from paohuzi.server import accounts, ledger_store
 from paohuzi.server.db import Database
 from paohuzi.server.models import Player, SessionRow
 
@@ -243,3 +243,25 @@ def test_export_and_deletion_anonymise_the_player(accounts_server: ServerProcess
     # a guest deletes itself with its token alone
     assert bob.api("DELETE", "/api/me") == {"deleted": bob.id}
     assert bob.api("GET", "/api/me", expect=401)["error"]["code"] == "unauthorized"
+
+
+
+def test_a_server_hashes_at_the_production_cost_unless_testing_says_otherwise(tmp_path: Path) -> None:
+    """The test servers hash new passwords at argon2id's least cost (``PAOHUZI_TEST_CHEAP_PASSWORDS``, testing
+    mode only: tests/support/server.py); a server without it stores the production cost — RFC 9106's low-memory
+    profile: 64 MiB, 3 passes, 4 lanes — and checks a log-in at the cost its stored hash names."""
+    assert accounts.hash_password("correct horse", cheap=True).startswith("$argon2id$v=19$m=8,t=1,p=1$")
+    env = dict(ENV, PAOHUZI_TESTING="0", PAOHUZI_TEST_CHEAP_PASSWORDS="0")
+    with running(tmp_path, env=env) as server:
+        guest = Client(server)
+        guest.api("POST", "/api/me/claim", {"username": "cost_check", "password": "correct horse"})
+        db = Database(server.database_url)
+        try:
+            stored = db.run_now(lambda s: s.scalars(select(Player.password_hash).where(Player.id == guest.id)).one())
+        finally:
+            db.stop()
+        assert stored.startswith("$argon2id$v=19$m=65536,t=3,p=4$")
+        login = server.api("POST", "/api/login", json_body={"username": "cost_check", "password": "correct horse"},
+                           expect=201)  # fmt: skip
+        assert login["player"]["id"] == guest.id
+        server.api("POST", "/api/login", json_body={"username": "cost_check", "password": "wrong horse"}, expect=401)

@@ -145,6 +145,43 @@ def test_processes_started_together_on_a_fresh_postgresql_migrate_one_after_the_
             db.stop()
 
 
+def test_a_migration_outlasts_the_sessions_idle_in_transaction_limit() -> None:
+    """``paohuzi migrate`` exited 2 once in a loaded test run: its transaction waits on Python between
+    statements (alembic loading the scripts after the lock), and one wait passed the 5 s idle-in-transaction
+    limit every connection gets, so PostgreSQL ended the session. Here the limit is 100 ms and the wait
+    after the lock 0.5 s: the migration raises the limit for its own transaction and goes through."""
+    if not postgres_available():
+        pytest.skip("no PostgreSQL on 127.0.0.1:5432")
+    import time
+
+    from sqlalchemy import event
+
+    from paohuzi.server.db import make_engine, migrate
+
+    with postgres_schema() as url:
+        engine = make_engine(url)
+
+        @event.listens_for(engine, "connect")
+        def _short_limit(dbapi_connection: object, _record: object) -> None:
+            with dbapi_connection.cursor() as cursor:  # type: ignore[attr-defined]
+                cursor.execute("SET idle_in_transaction_session_timeout = 100")
+            dbapi_connection.commit()  # type: ignore[attr-defined]
+
+        @event.listens_for(engine, "after_cursor_execute")
+        def _slow_after_the_lock(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
+            if "pg_advisory_xact_lock" in statement:
+                time.sleep(0.5)
+
+        try:
+            migrate(engine)
+            with engine.connect() as conn:
+                assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+                # The raised limit was the migration's alone: the session's own is as it was.
+                assert conn.exec_driver_sql("SHOW idle_in_transaction_session_timeout").scalar() == "100ms"
+        finally:
+            engine.dispose()
+
+
 def test_a_stale_owner_whose_row_is_already_there_is_told_it_is_fenced(database: Database) -> None:
     """The shared mode: a room's new owner (a newer token in its fence) wrote action 1; the old owner's
     append of its own action 1 is refused as fenced (RoomFenced, the room reported once) — not as a key

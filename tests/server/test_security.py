@@ -20,7 +20,7 @@ import pytest
 
 from ..support.clients import Client
 from ..support.databases import postgres_available, postgres_schema
-from ..support.server import ServerProcess, running
+from ..support.server import HTTP, ServerProcess, running
 
 
 def _sqlite(workdir: Path) -> str:
@@ -69,11 +69,11 @@ def test_room_codes_are_shown_only_to_the_matchs_own_players(server: ServerProce
     # walking the ids (they count up from 1) yields no code at all
     leaked = []
     for mid in range(1, match_id + 3):
-        r = httpx.get(f"{server.url}/api/matches/{mid}")
+        r = HTTP.get(f"{server.url}/api/matches/{mid}")
         if r.status_code == 200 and r.json()["match"]["room_code"] is not None:
             leaked.append(mid)
     for pid in range(1, outsider.id + 2):
-        r = httpx.get(f"{server.url}/api/players/{pid}/history")
+        r = HTTP.get(f"{server.url}/api/players/{pid}/history")
         if pid > outsider.id:  # no such player: 404, like its profile (issue 27)
             assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", r.text
             continue
@@ -90,13 +90,13 @@ _ID_PATHS = ("/api/players/{}", "/api/players/{}/history", "/api/matches/{}", "/
 def _check_bounded_ids(server: ServerProcess) -> None:
     for template in _ID_PATHS:
         for bad in (2**31, 9223372036854775808, 2**70, 0, -1):
-            r = httpx.get(server.url + template.format(bad))
+            r = HTTP.get(server.url + template.format(bad))
             assert r.status_code == 422, (template, bad, r.text)
             err = r.json()["error"]
             assert err["code"] == "invalid", err
             bound = "less than or equal to 2147483647" if bad > 0 else "greater than or equal to 1"
             assert bound in err["message"], err
-        r = httpx.get(server.url + template.format(2**31 - 1))  # the largest id is a fine id
+        r = HTTP.get(server.url + template.format(2**31 - 1))  # the largest id is a fine id
         # no such player, match or replay: 404 (a history too, like its profile: issue 27)
         assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", r.text
     _no_traces(server)
@@ -140,7 +140,7 @@ def test_a_lone_surrogate_id_is_a_bad_message_strike_not_a_1011(server: ServerPr
     assert other.expect("error")["code"] == "bad_message"
     assert other.closed_with()[0] == 4001
     # over HTTP a message quoting such input is escaped, not a 500
-    r = httpx.post(
+    r = HTTP.post(
         server.url + "/api/rooms",
         content='{"preset": "\\ud800"}',
         headers={"Authorization": f"Bearer {other.token}", "Content-Type": "application/json"},
@@ -156,7 +156,7 @@ def test_a_lone_surrogate_id_is_a_bad_message_strike_not_a_1011(server: ServerPr
 
 def test_every_response_has_strict_security_headers(server: ServerProcess) -> None:
     for path in ("/", "/js/main.js", "/api/presets", "/api/me", "/openapi.json", "/nowhere", "/healthz"):
-        r = httpx.get(server.url + path)
+        r = HTTP.get(server.url + path)
         h = r.headers
         assert h["x-content-type-options"] == "nosniff", path
         assert h["x-frame-options"] == "DENY" and h["referrer-policy"] == "no-referrer", path
@@ -165,8 +165,8 @@ def test_every_response_has_strict_security_headers(server: ServerProcess) -> No
         assert "unsafe-inline" not in csp and "unsafe-eval" not in csp and "https:" not in csp, path
         assert f"ws://127.0.0.1:{server.port}" in csp, path
     # no Swagger UI (it comes from a CDN) unless --docs is given; the OpenAPI document stays
-    assert httpx.get(server.url + "/docs").status_code == 404
-    assert httpx.get(server.url + "/redoc").status_code == 404
+    assert HTTP.get(server.url + "/docs").status_code == 404
+    assert HTTP.get(server.url + "/redoc").status_code == 404
 
 
 def test_the_web_client_needs_no_inline_script_and_no_other_origin() -> None:
@@ -182,10 +182,10 @@ def test_the_web_client_needs_no_inline_script_and_no_other_origin() -> None:
 
 def test_docs_flag_serves_swagger_ui_under_its_own_policy(tmp_path: Path) -> None:
     with running(tmp_path, _sqlite(tmp_path), args=["--docs"]) as proc:
-        r = httpx.get(proc.url + "/docs")
+        r = HTTP.get(proc.url + "/docs")
         assert r.status_code == 200 and "swagger" in r.text.lower()
         assert "cdn.jsdelivr.net" in r.headers["content-security-policy"]
-        assert "cdn.jsdelivr.net" not in httpx.get(proc.url + "/").headers["content-security-policy"]
+        assert "cdn.jsdelivr.net" not in HTTP.get(proc.url + "/").headers["content-security-policy"]
 
 
 # ---- 3. trusted proxies are explicit; unknown room codes are limited ------------------------------------
@@ -240,16 +240,16 @@ def test_unknown_room_codes_are_limited_per_address_and_per_player(tmp_path: Pat
         wrong = [f"{(int(code) + k) % 1_000_000:06d}" for k in range(1, 40)]
         statuses = []
         for i, guess in enumerate(wrong[:12]):
-            r = httpx.post(
+            r = HTTP.post(
                 f"{proc.url}/api/rooms/{guess}/join",
                 headers={"Authorization": f"Bearer {guesser.token}", "X-Forwarded-For": f"10.0.0.{i}"},
             )
             statuses.append(r.status_code)
         assert statuses[:10] == [404] * 10 and statuses[10:] == [429, 429], statuses
         # out of tries, the right code is refused the same way (429): a guess learns nothing
-        r = httpx.get(f"{proc.url}/api/rooms/{code}")
+        r = HTTP.get(f"{proc.url}/api/rooms/{code}")
         assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
-        r = httpx.post(f"{proc.url}/api/rooms/{code}/join", headers={"Authorization": f"Bearer {guesser.token}"})
+        r = HTTP.post(f"{proc.url}/api/rooms/{code}/join", headers={"Authorization": f"Bearer {guesser.token}"})
         assert r.status_code == 429
     finally:
         proc.stop()
@@ -353,7 +353,7 @@ def test_a_hundred_clients_that_never_read_are_dropped_and_memory_stays_bounded(
         # on how busy the machine is — all 3,000 on a quiet one — so it proves nothing and is not checked.)
         growth = peak - before
         assert growth < 40 * 2**20, f"RSS grew {growth / 2**20:.1f} MiB"
-        text = httpx.get(proc.url + "/metrics").text
+        text = HTTP.get(proc.url + "/metrics").text
         assert "paohuzi_ws_slow_disconnects_total 100.0" in text
         reader.send({"type": "ping", "id": "after"})
         assert reader.expect("pong")["id"] == "after"

@@ -33,7 +33,7 @@ def postgres_schema() -> Iterator[str]:
     with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=test", autocommit=True) as conn:
         conn.execute(f'CREATE SCHEMA "{schema}"')
     try:
-        yield f"{PG_BASE}?options=-csearch_path%3D{schema}"
+        yield f"{PG_BASE}?options=-csynchronous_commit%3Doff+-csearch_path%3D{schema}"
     finally:
         with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=test", autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')

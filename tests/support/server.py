@@ -23,6 +23,15 @@ import httpx
 
 from . import forkserver
 
+# The tests' one HTTP client: ``httpx.request`` builds a client (and its TLS context) per call, ~25 ms of
+# CPU each — hundreds of calls per module. Without keep-alive, as before: each call its own connection, so a
+# server restarted on the same port never meets a stale pooled one. httpx clients may be shared by threads.
+HTTP = httpx.Client(timeout=30, limits=httpx.Limits(max_keepalive_connections=0))
+
+# Password hashes at argon2id's least cost (testing mode only): a claim or log-in cost ~0.3 s of CPU at the
+# production cost, which test_accounts.py's server keeps checking (docs/DEVELOPING.md).
+CHEAP_PASSWORDS = {"PAOHUZI_TESTING": "1", "PAOHUZI_TEST_CHEAP_PASSWORDS": "1"}
+
 # Short time-outs so that the server tests run fast; tests that need others pass their own.
 TEST_ENV = {
     "PAOHUZI_BOT_DELAY": "0.01",
@@ -35,6 +44,7 @@ TEST_ENV = {
     "PAOHUZI_CLAIM_SECONDS": "30",
     "PAOHUZI_HELLO_TIMEOUT": "5",
     "PAOHUZI_LOG_LEVEL": "DEBUG",  # one line per action: the server log tells a failing test's story
+    **CHEAP_PASSWORDS,
 }
 
 # The browser tests: fast computers and short pauses so that a whole hand takes seconds; people (the tests) get
@@ -47,6 +57,7 @@ WEB_ENV = {
     "PAOHUZI_CLAIM_SECONDS": "60",
     "PAOHUZI_QUICK_HANDS": "2",
     "PAOHUZI_LOG_LEVEL": "WARNING",
+    **CHEAP_PASSWORDS,
 }
 WEB_ARGS = ["--plain-logs", "--log-level", "INFO"]
 
@@ -171,7 +182,7 @@ class ServerProcess:
         expect: int | None = 200,
     ) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        r = httpx.request(method, self.url + path, headers=headers, json=json_body, timeout=30)
+        r = HTTP.request(method, self.url + path, headers=headers, json=json_body)
         if expect is not None:
             assert r.status_code == expect, f"{method} {path}: {r.status_code} {r.text}"
         return r.json()

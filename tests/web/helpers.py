@@ -245,20 +245,20 @@ class Friend:
     deal, as ``never_hu`` in tests/support/clients.py)."""
 
     def __init__(self, base_url: str, choose: Callable[[list[str]], str] | None = None) -> None:
-        import httpx
+        from ..support.server import HTTP
 
         self.base_url = base_url
         self.choose = choose or (lambda legal: next((a for a in legal if a != "hu"), legal[0]))
-        made = httpx.post(base_url + "/api/guests", json={}, timeout=10).json()
+        made = HTTP.post(base_url + "/api/guests", json={}, timeout=10).json()
         self.token = made["token"]
         self.stop = threading.Event()
         self.thread: threading.Thread | None = None
         self.error: BaseException | None = None
 
     def join(self, code: str) -> None:
-        import httpx
+        from ..support.server import HTTP
 
-        r = httpx.post(
+        r = HTTP.post(
             f"{self.base_url}/api/rooms/{code}/join",
             json={},
             headers={"Authorization": f"Bearer {self.token}"},

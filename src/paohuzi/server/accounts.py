@@ -40,6 +40,10 @@ USERNAME_MIN, USERNAME_MAX = 3, 16
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
 
 _hasher = PasswordHasher()  # argon2id, RFC 9106 low-memory defaults
+# TESTING ONLY (``Settings.test_cheap_passwords``): argon2id at the least cost argon2-cffi takes (8 KiB, 1 pass,
+# 1 lane) for the test servers, whose few hundred claims and log-ins paid ~0.3 s of CPU each (docs/DEVELOPING.md).
+# Never in production: a stolen cheap hash falls to a guess a microsecond.
+_cheap_hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 
 
 class AccountError(ValueError):
@@ -123,13 +127,18 @@ def check_password(password: str, username: str) -> None:
         raise AccountError("weak_password", "password: must not be the username")
 
 
-def hash_password(password: str) -> str:
-    """The argon2id hash (PHC string, salt inside) to store."""
-    return _hasher.hash(password)
+def hash_password(password: str, cheap: bool = False) -> str:
+    """The argon2id hash (PHC string, salt and parameters inside) to store; ``cheap``: the test servers' cost.
+
+    >>> hash_password("correct horse").startswith("$argon2id$v=19$m=65536,t=3,p=4$")
+    True
+    """
+    return (_cheap_hasher if cheap else _hasher).hash(password)
 
 
 def verify_password(stored: str, password: str) -> bool:
-    """Whether ``password`` matches ``stored`` (always the full argon2 cost, found or not)."""
+    """Whether ``password`` matches ``stored`` (always the full argon2 cost, found or not: the cost is the one
+    written in ``stored``)."""
     try:
         return _hasher.verify(stored, password)
     except (VerifyMismatchError, VerificationError, InvalidHashError):
@@ -137,6 +146,7 @@ def verify_password(stored: str, password: str) -> bool:
 
 
 @functools.cache
-def dummy_hash() -> str:
-    """Verified against when the username is unknown, so that a miss costs as long as a wrong password."""
-    return _hasher.hash("no such account: this hash is only there to spend the time")
+def dummy_hash(cheap: bool = False) -> str:
+    """Verified against when the username is unknown, so that a miss costs as long as a wrong password (the
+    stored hashes' cost: ``cheap`` as for :func:`hash_password`)."""
+    return hash_password("no such account: this hash is only there to spend the time", cheap)

@@ -94,6 +94,9 @@ class Settings:
     :ivar test_match_seed: TESTING ONLY: every match is dealt from this seed (the same deal every time), so a
         browser test can script a known win (docs/server.md). -1 (the default): a secret random seed per
         match. Refused (the server does not start) unless ``testing`` is on.
+    :ivar test_cheap_passwords: TESTING ONLY: new password hashes at argon2id's least cost instead of the
+        production one (server/accounts.py), for the test servers' hundreds of accounts. Refused unless
+        ``testing`` is on.
     """
 
     host: str = "127.0.0.1"
@@ -150,6 +153,7 @@ class Settings:
     seed_wait: float = 1.5
     testing: bool = False
     test_match_seed: int = -1
+    test_cheap_passwords: bool = False
 
     def __post_init__(self) -> None:
         _check_match_presets(self.match_presets)
@@ -164,6 +168,11 @@ class Settings:
             raise ValueError(
                 "PAOHUZI_TEST_MATCH_SEED deals every match the same cards and is for tests only: "
                 "it needs PAOHUZI_TESTING=1 (never in production)"
+            )
+        if self.test_cheap_passwords and not self.testing:
+            raise ValueError(
+                "PAOHUZI_TEST_CHEAP_PASSWORDS hashes passwords at a cost any guesser can pay and is for tests "
+                "only: it needs PAOHUZI_TESTING=1 (never in production)"
             )
 
     @classmethod

@@ -161,6 +161,7 @@ def fence_room(room_id: int, token: int, holder: str) -> Callable[[Session], boo
 
 
 _MIGRATION_LOCK = 0x70616F68  # "paoh": the advisory lock that one migration at a time holds on PostgreSQL
+_MIGRATION_IDLE_MS = 120_000  # a migration's idle-in-transaction limit (make_engine's 5 s is for the game's jobs)
 
 
 def alembic_config() -> Config:
@@ -178,12 +179,18 @@ def migrate(engine: Engine) -> None:
     """Bring the schema up to the newest alembic revision. On PostgreSQL under an advisory lock held to
     the migration's commit: processes started together on a fresh database (the shared mode) migrate one
     after the other — the first creates the schema, the others find it at head — instead of racing to
-    create the same tables."""
+    create the same tables.
+
+    The migration's transaction waits on Python between its statements (alembic loads the scripts after the
+    lock is taken): on a loaded machine one such wait passed ``make_engine``'s 5 s idle-in-transaction limit
+    and PostgreSQL ended the session (``paohuzi migrate`` exit 2). The limit is raised for this transaction
+    only — still finite, so a frozen migrator lets the next one through."""
     from alembic import command
 
     config = alembic_config()
     with engine.begin() as connection:
         if engine.dialect.name == "postgresql":
+            connection.execute(text(f"SET LOCAL idle_in_transaction_session_timeout = {_MIGRATION_IDLE_MS}"))
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")

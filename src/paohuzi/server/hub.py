@@ -160,7 +160,7 @@ class Hub:
             accounts.check_password(password, name)
         except accounts.AccountError as exc:
             raise RoomError(exc.code, exc.message, 422) from None
-        digest = await asyncio.to_thread(accounts.hash_password, password)
+        digest = await asyncio.to_thread(accounts.hash_password, password, self.settings.test_cheap_passwords)
         failed = await self.db.run(account_store.claim(player_id, name, accounts.username_key(name), digest))
         if failed == "username_taken":
             raise RoomError(failed, f"username {name!r} is taken (or looks too much like one that is)", 409)
@@ -184,7 +184,7 @@ class Hub:
         except accounts.AccountError:
             key = None
         creds = None if key is None else await self.db.run(account_store.credentials(key))
-        stored = creds.password_hash if creds is not None else accounts.dummy_hash()
+        stored = creds.password_hash if creds else accounts.dummy_hash(self.settings.test_cheap_passwords)
         ok = await asyncio.to_thread(accounts.verify_password, stored, password)
         return creds.player_id if creds is not None and ok else None
 
