@@ -77,7 +77,7 @@ def test_an_unreachable_database_is_one_line_with_the_password_hidden(capsys: py
 
 def test_no_source_checkout_needed() -> None:
     """The ini and the migrations are package data (pyproject.toml), found beside the module."""
-    from paohuzi.server.db import alembic_config
+    from paohuzi.server.schema import alembic_config
 
     location = Path(alembic_config().get_main_option("script_location"))
     import paohuzi

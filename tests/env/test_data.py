@@ -114,7 +114,8 @@ def test_an_escape_ends_the_hand_with_its_settlement() -> None:
 def _stored_hands(url: str, records: list[dict[str, Any]]) -> None:
     """Store finished hands as the server does: its migrations, then its store's jobs."""
     from paohuzi.server import store
-    from paohuzi.server.db import make_engine, migrate
+    from paohuzi.server.db import make_engine
+    from paohuzi.server.schema import migrate
     from paohuzi.server.room_options import RoomOptions
     from paohuzi.server.rows import MatchSeatRow
 

@@ -156,7 +156,8 @@ def test_a_migration_outlasts_the_sessions_idle_in_transaction_limit() -> None:
 
     from sqlalchemy import event
 
-    from paohuzi.server.db import make_engine, migrate
+    from paohuzi.server.db import make_engine
+    from paohuzi.server.schema import migrate
 
     with postgres_schema() as url:
         engine = make_engine(url)

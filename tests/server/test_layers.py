@@ -30,7 +30,8 @@ ALLOWED = {
     "wallet": {"models"},  # a wallet change under concurrency: row locks, increments (issue 27)
     "profile_store": {"economy", "models", "store"},
     "db_appends": {"models", "rows"},  # the appends-only batch on SQLite, in sqlite3's terms (issue 33)
-    "db": {"db_appends", "logs", "models", "rows"},
+    "schema": set(),  # the packaged alembic migrations, run at start-up or by `paohuzi migrate`
+    "db": {"db_appends", "logs", "models", "rows", "schema"},
     "bots": set(),
     "metrics": set(),  # reads the hub it is handed, imports none of it
     "connection": {"config", "logs"},

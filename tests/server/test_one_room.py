@@ -267,6 +267,7 @@ def test_migration_0008_writes_the_hands_into_the_stored_rules_rounds(database_u
     from sqlalchemy import create_engine, text
 
     import paohuzi.server.db as db
+    from paohuzi.server import schema
 
     engine = create_engine(db.normalize_url(database_url))
     config = Config(str(Path(db.__file__).parent / "alembic.ini"))
@@ -286,7 +287,7 @@ def test_migration_0008_writes_the_hands_into_the_stored_rules_rounds(database_u
         with engine.begin() as connection:
             for code, options in rooms.items():
                 connection.execute(insert, {"c": code, "o": json.dumps(options), "t": "2026-01-01 00:00:00+00:00"})
-        db.migrate(engine)
+        schema.migrate(engine)
         with engine.connect() as connection:
             stored = dict(connection.execute(text("SELECT code, options FROM rooms")).all())
         got = {code: o if isinstance(o, dict) else json.loads(o) for code, o in stored.items()}

@@ -66,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
     from sqlalchemy.engine import make_url
 
     from paohuzi.server.config import DEFAULT_DATABASE_URL
-    from paohuzi.server.db import alembic_config, make_engine, migrate
+    from paohuzi.server.db import make_engine
+    from paohuzi.server.schema import alembic_config, migrate
 
     url = args.database_url or os.environ.get("PAOHUZI_DATABASE_URL") or DEFAULT_DATABASE_URL
     try:

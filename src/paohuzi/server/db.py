@@ -43,22 +43,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from sqlalchemy import Connection, Engine, Table, create_engine, event, select, text, update
+from sqlalchemy import Connection, Engine, Table, create_engine, event, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
+from paohuzi.server import schema
 from paohuzi.server.db_appends import sqlite_appends
 from paohuzi.server.logs import log
 from paohuzi.server.models import ActionRow, RoomFence, WriterFence, utcnow
 from paohuzi.server.rows import ActionLogRow, ActionLogValues
 
 if TYPE_CHECKING:
-    from alembic.config import Config
+    pass
 
-__all__ = ["Database", "Fenced", "alone", "RoomFenced", "RoomStore", "fence_room", "normalize_url", "migrate",
-           "alembic_config"]
+__all__ = ["Database", "Fenced", "alone", "RoomFenced", "RoomStore", "fence_room", "normalize_url"]
 
 T = TypeVar("T")
 _MAX_BATCH = 256
@@ -160,42 +160,6 @@ def fence_room(room_id: int, token: int, holder: str) -> Callable[[Session], boo
     return job
 
 
-_MIGRATION_LOCK = 0x70616F68  # "paoh": the advisory lock that one migration at a time holds on PostgreSQL
-_MIGRATION_IDLE_MS = 120_000  # a migration's idle-in-transaction limit (make_engine's 5 s is for the game's jobs)
-
-
-def alembic_config() -> Config:
-    """The alembic configuration of the packaged migrations (``paohuzi/server/migrations``), wherever the
-    package is installed: a source checkout or a venv's site-packages (``paohuzi migrate``)."""
-    from alembic.config import Config
-
-    here = Path(__file__).parent
-    config = Config(str(here / "alembic.ini"))
-    config.set_main_option("script_location", str(here / "migrations"))
-    return config
-
-
-def migrate(engine: Engine) -> None:
-    """Bring the schema up to the newest alembic revision. On PostgreSQL under an advisory lock held to
-    the migration's commit: processes started together on a fresh database (the shared mode) migrate one
-    after the other — the first creates the schema, the others find it at head — instead of racing to
-    create the same tables.
-
-    The migration's transaction waits on Python between its statements (alembic loads the scripts after the
-    lock is taken): on a loaded machine one such wait passed ``make_engine``'s 5 s idle-in-transaction limit
-    and PostgreSQL ended the session (``paohuzi migrate`` exit 2). The limit is raised for this transaction
-    only — still finite, so a frozen migrator lets the next one through."""
-    from alembic import command
-
-    config = alembic_config()
-    with engine.begin() as connection:
-        if engine.dialect.name == "postgresql":
-            connection.execute(text(f"SET LOCAL idle_in_transaction_session_timeout = {_MIGRATION_IDLE_MS}"))
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
-
-
 class _Job:
     __slots__ = ("fn", "future", "loop", "row", "fence")
 
@@ -249,7 +213,7 @@ class Database:
         self._conn: Connection | None = None  # the worker thread's own connection
 
     def migrate(self) -> None:
-        migrate(self.engine)
+        schema.migrate(self.engine)
 
     def start(self) -> None:
         if self._thread is None:
