@@ -115,9 +115,9 @@ def _stored_hands(url: str, records: list[dict[str, Any]]) -> None:
     """Store finished hands as the server does: its migrations, then its store's jobs."""
     from paohuzi.server import store
     from paohuzi.server.db import make_engine
-    from paohuzi.server.schema import migrate
     from paohuzi.server.room_options import RoomOptions
     from paohuzi.server.rows import MatchSeatRow
+    from paohuzi.server.schema import migrate
 
     options = RoomOptions.from_dict({"preset": "qq", "four_players": False, "hands": 8, "stake": 3,
                                      "turn_seconds": 20.0, "claim_seconds": 10.0, "bots_fill": True,
