@@ -48,7 +48,10 @@ def test_a_replay_code_holder_reviews_a_seat_and_sees_the_marks(
         assert review["cached"] is True and review["seat"] == seat
         data = review["review"]
         marked = [d for d in data["decisions"] if d["marked"]]
-        assert data["marked"] == len(marked) >= 1, data  # the first legal action is often a poor one
+        # The first legal action is often a poor one. It flaked once (0 marks, in a `-n 4` run of tests/web at
+        # 2026-12-06 05:20 UTC; never alone, nor under a CPU load): the message carries the hand's actions.
+        actions = me.api("GET", f"/api/replays/{hand_id}?steps=false")["record"]["actions"]
+        assert data["marked"] == len(marked) >= 1, (data, actions)
         figure = outsider.page.inner_text("[data-testid='review-figure']")
         assert f"准确率 {round(data['accuracy'] * 1000) / 10:g}%" in figure
         assert f"失误 {data['marked']}/{data['judged']}" in figure
