@@ -32,33 +32,36 @@ SQLITE = False  # --sqlite: the jobs run on a SQLite file instead
 
 
 @contextmanager
-def _database() -> Iterator[Any]:
-    import psycopg
-
+def _running(url: str) -> Iterator[Any]:
+    """The server's database on ``url``, migrated and taken over, stopped afterwards."""
     from paohuzi.server.db import Database
 
-    if SQLITE:
-        import tempfile
-
-        with tempfile.TemporaryDirectory() as folder:
-            db = Database(f"sqlite:///{folder}/bench.sqlite3")
-            try:
-                db.migrate()
-                db.take_over("bench")
-                yield db
-            finally:
-                db.stop()
-        return
-    schema = "paohuzi_bench_" + uuid.uuid4().hex[:8]
-    with psycopg.connect(PG, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    db = Database(f"postgresql+psycopg://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}")
+    db = Database(url)
     try:
         db.migrate()
         db.take_over("bench")
         yield db
     finally:
         db.stop()
+
+
+@contextmanager
+def _database() -> Iterator[Any]:
+    import psycopg
+
+    if SQLITE:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder, _running(f"sqlite:///{folder}/bench.sqlite3") as db:
+            yield db
+        return
+    schema = "paohuzi_bench_" + uuid.uuid4().hex[:8]
+    with psycopg.connect(PG, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        with _running(f"postgresql+psycopg://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}") as db:
+            yield db
+    finally:
         with psycopg.connect(PG, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
