@@ -524,7 +524,7 @@ def _report(args: argparse.Namespace, results: list[dict[str, Any]], usage: dict
         "duration_s": round(elapsed, 1),
         "actions": actions,
         "actions_per_s": round(actions / elapsed, 1),
-        "hands": sum(r["hands"] for r in results),
+        "hands": sum(r["hands"] for r in results) // 3,  # each of a table's three players reads the hand_over
         "latency_ms": {
             "p50": round(_pct(ms, 50), 1),
             "p90": round(_pct(ms, 90), 1),
