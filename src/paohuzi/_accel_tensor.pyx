@@ -22,6 +22,8 @@ DEF W = 20  # card kinds (paohuzi.cards.NUM_KINDS; setup() checks it)
 DEF KINDS = 16  # room for the group kinds (paohuzi.groups.GroupKind: 9)
 DEF MEMO = 8192  # slots of the identity memo (a power of two)
 DEF MEMO_FULL = 4096  # objects it holds at most (then the others are read each time)
+DEF ACTS = 4096  # slots of the action IDs' memo (a power of two)
+DEF ACTS_FULL = 2048
 
 cdef dict _LAYOUTS = {}  # players in the hand -> _Layout
 cdef object _relative = None
@@ -111,6 +113,44 @@ cdef inline int _group(object g, _Entry *out) except -1:
         out.cards[i] = _card(cards[i])
     _keep(g, out)  # holds g, which holds its kind
     return 0
+
+
+# The action IDs' memo: a legal action's ID for each card on offer (index W: none; -1: not asked yet), asked of
+# ``paohuzi.env.actions.action_ids`` once per (action, card) — the engine's legal actions are shared instances
+# too. Held and bounded as the memo above.
+cdef struct _ActionIds:
+    PyObject *key
+    int ids[W + 1]
+
+
+cdef _ActionIds _acts[ACTS]
+cdef Py_ssize_t _acts_used = 0
+
+
+cdef inline _ActionIds *_probe_action(PyObject *o) noexcept:
+    cdef size_t h = ((<size_t>o) >> 4) & (ACTS - 1)
+    while _acts[h].key != NULL and _acts[h].key != o:
+        h = (h + 1) & (ACTS - 1)
+    return &_acts[h]
+
+
+cdef Py_ssize_t _action_id(object action, object card, Py_ssize_t row) except -1:
+    """The ID of a legal ``action`` with ``card`` on offer (``row``: its kind, or W for none)."""
+    global _acts_used
+    cdef _ActionIds *slot = _probe_action(<PyObject *>action)
+    cdef Py_ssize_t i, a
+    if slot.key != NULL and slot.ids[row] >= 0:
+        return slot.ids[row]
+    a = _action_ids((action,), card)[0]
+    if slot.key == NULL and _acts_used < ACTS_FULL:
+        Py_INCREF(action)
+        slot.key = <PyObject *>action
+        for i in range(W + 1):
+            slot.ids[i] = -1
+        _acts_used += 1
+    if slot.key != NULL:
+        slot.ids[row] = a
+    return a
 
 
 cdef class _Layout:
@@ -203,7 +243,7 @@ cdef class Rows:
         """Row ``row`` is ``hand`` (an engine :class:`~paohuzi.engine.Hand` whose hand is on): write its deciding
         seat (the AEC environment's ``agent_selection``), that seat's tensor and its legal IDs as a 0/1 mask;
         returns that seat's observation."""
-        cdef Py_ssize_t k
+        cdef Py_ssize_t k, offer
         if row < 0 or row >= self.rows:
             raise IndexError(f"row {row} of {self.rows}")
         deciding = hand.deciding
@@ -212,11 +252,12 @@ cdef class Rows:
         if _write(obs, &self._observations[row, 0], self.size) != self.size:
             raise ValueError(f"the tensor of {len(obs.seats)} seats in play does not fit rows of {self.size}")
         pending = obs.pending
-        ids = _action_ids(obs.legal, None if pending is None else pending.card)
+        card = None if pending is None else pending.card
+        offer = W if card is None else _card(card)
         cdef signed char *m = &self._masks[row, 0]
         memset(m, 0, self.actions)
-        for a in ids:
-            k = a
+        for action in obs.legal:
+            k = _action_id(action, card, offer)
             if k < 0 or k >= self.actions:
                 raise ValueError(f"action ID {k} out of range for {self.actions} IDs")
             m[k] = 1
