@@ -105,11 +105,25 @@ class BatchEnv:
         self._tensors = np.zeros((self.num_hands, self.observation_size), np.uint8)
         self._masks = np.zeros((self.num_hands, self.num_actions), np.int8)
         self._seats = np.zeros(self.num_hands, np.int64)
-        self._observe_row: Callable[[Hand, int], Observation] = (
-            self._observe if _ACCEL is None else _ACCEL.Rows(self._tensors, self._masks, self._seats).observe
-        )
+        self._observe_row = self._row_observer()
         #: Per row, the outcome of the hand that ended at the last step (None for a row whose hand goes on).
         self.outcomes: list[Outcome | None] = [None] * self.num_hands
+
+    def _row_observer(self) -> Callable[[Hand, int], Observation]:
+        """What observes a row into this batch's arrays: the compiled ``Rows.observe`` on them, or :meth:`_observe`."""
+        if _ACCEL is None:
+            return self._observe
+        return _ACCEL.Rows(self._tensors, self._masks, self._seats).observe  # type: ignore[no-any-return]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """For copy and pickle: the compiled observer holds this batch's arrays, so a copy makes its own."""
+        state = self.__dict__.copy()
+        del state["_observe_row"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._observe_row = self._row_observer()
 
     @property
     def hands(self) -> list[Hand]:
