@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
+from typing import Final
 
 __all__ = [
     "Card",
@@ -37,8 +38,8 @@ __all__ = [
     "TOKENS",
 ]
 
-NUM_KINDS = 20
-COPIES = 4
+NUM_KINDS: Final = 20
+COPIES: Final = 4
 DECK_SIZE = NUM_KINDS * COPIES
 
 SMALL_CHARS = "一二三四五六七八九十"

@@ -4,6 +4,8 @@ ending a hand as ``env()`` does, and clear errors for bad input."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 from typing import Any
 
 import numpy as np
@@ -113,6 +115,26 @@ def test_the_same_seed_gives_the_same_run() -> None:
         for x, y in zip(row_a, row_b, strict=True):
             np.testing.assert_array_equal(x[0], y[0])
             assert x[2:4] == y[2:4]
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_copy_goes_on_alone_with_the_same_steps(how: str) -> None:
+    """A copied batch (its rows' arrays too: the compiled observer writes into the copy's own) plays on exactly
+    as the original, and neither disturbs the other."""
+    batch = BatchEnv(3, "qq")
+    _, masks, _ = batch.reset(seed=2)
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        _, masks, _, _, _ = batch.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
+    twin = copy.deepcopy(batch) if how == "deepcopy" else pickle.loads(pickle.dumps(batch))
+    for _ in range(60):
+        actions = np.argmax(rng.random(masks.shape) * masks, axis=1)
+        ours, theirs = batch.step(actions), twin.step(actions)
+        for x, y in zip(ours, theirs, strict=True):
+            np.testing.assert_array_equal(x, y)
+        masks = ours[1]
+    assert [h.record() for h in batch.hands] == [h.record() for h in twin.hands]
+    assert batch.hands[0] is not twin.hands[0]
 
 
 def test_a_finished_hand_s_outcome_is_kept() -> None:

@@ -10,12 +10,14 @@ import random
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paohuzi.engine import Hand
+from paohuzi.engine import Hand, Observation
 from paohuzi.env import batch
+from paohuzi.env.actions import action_ids
 from paohuzi.env.aec import make_rules
 from paohuzi.env.features import featurize_bytes
 from paohuzi.rules import preset_names
@@ -84,6 +86,72 @@ def test_a_tensor_that_does_not_fit_is_refused() -> None:
     for buffer, start in ((bytearray(605), 0), (bytearray(700), 100), (bytearray(700), -1)):
         with pytest.raises(ValueError, match="does not fit"):
             accel.featurize_into(obs, buffer, start)
+
+
+@needs_build
+@pytest.mark.parametrize("rules", ["qq", {"name": "liuhuqiang", "yiwushi": True, "mingwei": True}], ids=str)
+def test_fresh_objects_give_the_same_tensor(rules: Any) -> None:
+    """Observations read back from their JSON form hold their own cards, row cards and groups (not the
+    engine's shared instances, which the compiled tensor remembers by identity): the same values."""
+    accel = batch._ACCEL
+    assert accel is not None
+    ruleset = make_rules(rules)
+    rng = random.Random(7)
+    compared = 0
+    for _ in range(6):
+        hand = Hand(ruleset, seed=rng.randrange(2**32))
+        while not hand.over:
+            seat = hand.deciding[0]
+            obs = Observation.from_dict(hand.observation(seat).to_dict())
+            expected = bytes(featurize_bytes(obs))
+            buffer = bytearray(len(expected))
+            accel.featurize_into(obs, buffer, 0)
+            assert bytes(buffer) == expected
+            compared += 1
+            hand.apply(seat, rng.choice(hand.observation(seat).legal))
+    assert compared > 100
+
+
+@needs_build
+def test_rows_write_the_seat_tensor_and_mask_of_each_row() -> None:
+    """``Rows.observe``: row i gets the deciding seat, its tensor and its legal IDs, and no other row changes."""
+    accel = batch._ACCEL
+    assert accel is not None
+    ruleset = make_rules("qq")
+    hands = [Hand(ruleset, seed=s) for s in (3, 4)]
+    tensors = np.full((2, 606), 9, np.uint8)
+    masks = np.full((2, 115), 5, np.int8)
+    seats = np.full(2, -1, np.int64)
+    rows = accel.Rows(tensors, masks, seats)
+    obs = rows.observe(hands[1], 1)
+    seat = hands[1].deciding[0]
+    assert obs == hands[1].observation(seat)
+    assert seats.tolist() == [-1, seat]
+    assert bytes(tensors[1]) == bytes(featurize_bytes(obs))
+    expected = np.zeros(115, np.int8)
+    expected[action_ids(obs.legal)] = 1
+    assert masks[1].tolist() == expected.tolist() and expected.sum() == len(obs.legal)
+    assert tensors[0].tolist() == [9] * 606 and masks[0].tolist() == [5] * 115
+
+
+@needs_build
+def test_rows_refuse_what_does_not_fit() -> None:
+    accel = batch._ACCEL
+    assert accel is not None
+    with pytest.raises(ValueError, match="one row per hand"):
+        accel.Rows(np.zeros((2, 606), np.uint8), np.zeros((3, 115), np.int8), np.zeros(2, np.int64))
+    with pytest.raises(ValueError):  # not the dtype of a row's values
+        accel.Rows(np.zeros((2, 606), np.float32), np.zeros((2, 115), np.int8), np.zeros(2, np.int64))
+    rows = accel.Rows(np.zeros((2, 606), np.uint8), np.zeros((2, 115), np.int8), np.zeros(2, np.int64))
+    hand = Hand(make_rules("qq"), seed=1)
+    with pytest.raises(IndexError, match="row 2 of 2"):
+        rows.observe(hand, 2)
+    four = Hand(make_rules({"name": "liuhuqiang"}), seed=1)  # 4 in play: 752 values
+    with pytest.raises(ValueError, match="does not fit"):
+        rows.observe(four, 0)
+    narrow = accel.Rows(np.zeros((1, 606), np.uint8), np.zeros((1, 5), np.int8), np.zeros(1, np.int64))
+    with pytest.raises(ValueError, match="out of range for 5 IDs"):  # the dealer's discards of x6 … d10
+        narrow.observe(hand, 0)
 
 
 @pytest.mark.skipif(not BUILT or PURE_FORCED, reason="needs a built accelerator")

@@ -9,6 +9,7 @@ the card, and the turn logic (``turns.py``) goes on from there.
 from __future__ import annotations
 
 from enum import Enum
+from typing import Final
 
 from paohuzi.analysis import Source
 from paohuzi.cards import Card
@@ -22,9 +23,9 @@ from paohuzi.groups import Group
 
 __all__ = ["WAITING", "ClaimWindow"]
 
-_CHI_GROUPS: dict[tuple[int, ...], Group] = {}
-_CHI_ACTIONS: dict[tuple[int, int, tuple[tuple[int, ...], ...]], Action] = {}
-_NO_BI: list[tuple[tuple[int, ...], ...]] = [()]  # _bi_options when no copy of the card is left in hand
+_CHI_GROUPS: Final[dict[tuple[int, ...], Group]] = {}
+_CHI_ACTIONS: Final[dict[tuple[int, int, tuple[tuple[int, ...], ...]], Action]] = {}
+_NO_BI: Final[list[tuple[tuple[int, ...], ...]]] = [()]  # _bi_options when no copy of the card is left in hand
 
 
 class _Waiting(Enum):
@@ -34,9 +35,12 @@ class _Waiting(Enum):
     WAITING = "waiting"
 
 
-WAITING = _Waiting.WAITING
+WAITING: Final = _Waiting.WAITING
 # Claim types, in priority order (R4.4).
-C_HU, C_PAO, C_PENG, C_CHI = range(4)
+C_HU: Final = 0
+C_PAO: Final = 1
+C_PENG: Final = 2
+C_CHI: Final = 3
 
 
 def _chi_group(cards: tuple[int, ...]) -> Group:

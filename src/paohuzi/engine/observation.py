@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from paohuzi._compiled import reduce_frozen
 from paohuzi.cards import COPIES, NUM_KINDS, Card, PaohuziError
@@ -94,12 +94,13 @@ class RowCard:
         return {"card": CARD_TEXT[self.card], "discarded": self.discarded}
 
 
-_ROW_CARDS = {(c, d): RowCard(Card(c), d) for c in range(NUM_KINDS) for d in (False, True)}
+# Index 2 × kind + discarded (a tuple index, not a dict lookup on a tuple key: this runs at every observation).
+_ROW_CARDS: Final = tuple(RowCard(Card(c), d) for c in range(NUM_KINDS) for d in (False, True))
 
 
 def row_card(card: int, discarded: bool) -> RowCard:
     """The (shared, immutable) :class:`RowCard` of a card kind."""
-    return _ROW_CARDS[card, discarded]
+    return _ROW_CARDS[2 * card + 1 if discarded else 2 * card]
 
 
 @dataclass(frozen=True, slots=True, init=False)

@@ -6,7 +6,7 @@ Functions on a :class:`~paohuzi.engine.state.HandState`; :class:`~paohuzi.engine
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from paohuzi.cards import COPIES, NUM_KINDS, Card
 from paohuzi.engine import turns
@@ -96,8 +96,8 @@ def observation(st: HandState, seat: int) -> Observation:
     for s, p in enumerate(players):  # one pass over the seats: this runs at every step of the env and search
         sizes.append(p.size)
         rview = p.rview
-        if len(p.row) != len(rview):
-            rview = p.rview = tuple([row_card(c, d) for c, d in p.row])
+        if len(p.row) != len(rview):  # rows only grow: the new cards after the cached ones
+            rview = p.rview = rview + tuple([row_card(c, d) for c, d in p.row[len(rview) :]])
         rows.append(rview)
         # R5: a 偎's kind is hidden from the other seats while the hand is on; everything is shown once over
         tables.append(p.table_groups() if s == seat or shown else p.table_view())
@@ -361,9 +361,9 @@ def _decided(st: HandState, phase: Phase, hidden: Hidden) -> None:
 
 # By id(rules) -> (rules, options): a RuleSet's hash is a Python-level call over every field, and the entry
 # holds the rule set, so its id is not reused while it is cached.
-_OPTIONS: dict[int, tuple[RuleSet, dict[str, Any]]] = {}
+_OPTIONS: Final[dict[int, tuple[RuleSet, dict[str, Any]]]] = {}
 # The card on offer as observed, by (card, from, drawn, last): immutable, shared.
-_PENDING: dict[tuple[int, int, bool, bool], Pending] = {}
+_PENDING: Final[dict[tuple[int, int, bool, bool], Pending]] = {}
 
 
 def _options(rules: RuleSet) -> dict[str, Any]:

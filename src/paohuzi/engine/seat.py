@@ -8,6 +8,8 @@ and :meth:`Seat.upgrade`, which keep its sizes and caches true.
 
 from __future__ import annotations
 
+from typing import Final
+
 from paohuzi import analysis
 from paohuzi._compiled import mypyc_attr
 from paohuzi.analysis import Source
@@ -17,19 +19,26 @@ from paohuzi.groups import PARTNERS, Group, GroupKind, partners, same_kind_huxi
 
 __all__ = ["Seat"]
 
-_CARDS = tuple(Card)
-_TI, _PAO, _WEI, _CHOUWEI, _PENG_G = GroupKind.TI, GroupKind.PAO, GroupKind.WEI, GroupKind.CHOUWEI, GroupKind.PENG
+# (Final: the compiled modules read them as C statics, not from the module's dict.)
+_CARDS: Final = tuple(Card)
+_TI: Final = GroupKind.TI
+_PAO: Final = GroupKind.PAO
+_WEI: Final = GroupKind.WEI
+_CHOUWEI: Final = GroupKind.CHOUWEI
+_PENG_G: Final = GroupKind.PENG
 # Every group of four, three or two cards of one kind (提, 跑, 偎, 臭偎, 碰, 坎), by group kind and card kind.
-SAME = {kind: [Group(kind, (Card(k),) * kind.size) for k in range(NUM_KINDS)] for kind in GroupKind if kind.same_kind}
+SAME: Final = {
+    kind: [Group(kind, (Card(k),) * kind.size) for k in range(NUM_KINDS)] for kind in GroupKind if kind.same_kind
+}
 
 # For each card kind c, the pairs of other cards (a, b), a <= b, that make a 句 or 绞 with c (R3 shape table).
 _PARTNERS = PARTNERS
 # 胡息 of a 坎 (R3) and of a 偎, the most a hand pair can grow into (R4.2), by card kind.
-_KAN_HUXI = [same_kind_huxi(GroupKind.KAN, k) for k in range(NUM_KINDS)]
-_WEI_HUXI = [same_kind_huxi(GroupKind.WEI, k) for k in range(NUM_KINDS)]
+_KAN_HUXI: Final = [same_kind_huxi(GroupKind.KAN, k) for k in range(NUM_KINDS)]
+_WEI_HUXI: Final = [same_kind_huxi(GroupKind.WEI, k) for k in range(NUM_KINDS)]
 # Bit of "no card" (the cards as they stand) in a partner mask; bits 0–19 are the card kinds.
-NO_CARD = NUM_KINDS
-_ALL_CARDS = (1 << (NUM_KINDS + 1)) - 1
+NO_CARD: Final = NUM_KINDS
+_ALL_CARDS: Final = (1 << (NUM_KINDS + 1)) - 1
 
 
 def _partner_mask(loose: list[int], pairs: tuple[tuple[tuple[int, int], ...], ...] = _PARTNERS) -> int:
@@ -179,12 +188,13 @@ class Seat:
         """The hand, sorted."""
         cards = self.hcache
         if cards is None:
-            h = self.hand
             out: list[Card] = []
-            for k in range(NUM_KINDS):
-                n = h[k]
-                if n:
-                    out += (_CARDS[k],) * n
+            k = 0
+            for n in self.hand:  # one append per card: no tuple made per kind (compiled, a native append)
+                while n > 0:
+                    out.append(_CARDS[k])
+                    n -= 1
+                k += 1
             cards = self.hcache = tuple(out)
         return cards
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from paohuzi._compiled import mypyc_attr, reduce_frozen
 from paohuzi.analysis import Arrangement
@@ -32,11 +32,16 @@ if TYPE_CHECKING:
 
 __all__ = ["EngineError", "HandState", "Outcome"]
 
-CARDS = tuple(Card)
+CARDS: Final = tuple(Card)
 #: The keys of a win (:meth:`paohuzi.scoring.Win.to_dict`) that only the R9 families write.
 _FAMILY_KEYS = ("tun", "xing", "xing_card", "combine")
 # Phases: who must decide what.
-OVER, DISCARD, CLAIM, SELF, LIANG = Phase.OVER, Phase.DISCARD, Phase.CLAIM, Phase.SELF_HU, Phase.LIANGZHANG
+# (Final: the compiled modules read them as C statics, not from the module's dict.)
+OVER: Final = Phase.OVER
+DISCARD: Final = Phase.DISCARD
+CLAIM: Final = Phase.CLAIM
+SELF: Final = Phase.SELF_HU
+LIANG: Final = Phase.LIANGZHANG
 
 
 class EngineError(PaohuziError):

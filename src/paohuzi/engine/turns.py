@@ -9,6 +9,8 @@ goes on from whoever took the card.
 
 from __future__ import annotations
 
+from typing import Final
+
 from paohuzi import analysis
 from paohuzi.analysis import Source
 from paohuzi.cards import NUM_KINDS, Card
@@ -21,7 +23,7 @@ from paohuzi.engine.observation import WinHow
 from paohuzi.engine.seat import _CHOUWEI, _TI, _WEI, SAME
 from paohuzi.engine.state import CARDS, CLAIM, DISCARD, LIANG, SELF, HandState
 
-_DISCARD_ACTIONS = tuple(Action.discard(k) for k in range(NUM_KINDS))
+_DISCARD_ACTIONS: Final = tuple(Action.discard(k) for k in range(NUM_KINDS))
 
 
 def start(st: HandState) -> None:

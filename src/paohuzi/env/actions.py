@@ -55,7 +55,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable
 from itertools import combinations_with_replacement
-from typing import SupportsIndex
+from typing import Final, SupportsIndex
 
 from paohuzi.cards import NUM_KINDS, Card, PaohuziError
 from paohuzi.engine import HU, PASS, PENG, Action
@@ -157,11 +157,11 @@ def _combos(shapes: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
 
 #: The 吃 combinations (shape, 比 shapes) in ID order: ``CHI_COMBOS[i]`` has ID ``CHI_BASE + i``.
 CHI_COMBOS = _combos(_CLASSIC_SHAPES)
-NUM_ACTIONS = CHI_BASE + len(CHI_COMBOS)
+NUM_ACTIONS: Final = CHI_BASE + len(CHI_COMBOS)
 #: With ``yiwushi`` (R9.3): :data:`CHI_COMBOS`, then every combination that uses ``yws`` (一五十), so the first
 #: :data:`NUM_ACTIONS` IDs mean the same under every rule set.
 CHI_COMBOS_YIWUSHI = CHI_COMBOS + tuple(c for c in _combos(len(SHAPES)) if c not in CHI_COMBOS)
-NUM_ACTIONS_YIWUSHI = CHI_BASE + len(CHI_COMBOS_YIWUSHI)
+NUM_ACTIONS_YIWUSHI: Final = CHI_BASE + len(CHI_COMBOS_YIWUSHI)
 
 
 def num_actions(yiwushi: bool = False) -> int:
@@ -208,8 +208,11 @@ def _build() -> tuple[list[list[Action | None]], list[dict[Action, int]], list[d
     return decode_t, encode_t, text_t
 
 
-_DECODE, _ENCODE, _TEXT = _build()
-_NONE = NUM_KINDS  # the row for "no card on offer"
+_TABLES: Final = _build()
+_DECODE: Final = _TABLES[0]
+_ENCODE: Final = _TABLES[1]
+_TEXT: Final = _TABLES[2]
+_NONE: Final = NUM_KINDS  # the row for "no card on offer"
 
 
 def _row(card: Card | int | None | object) -> int:
@@ -279,8 +282,8 @@ def legal_ids(legal: Iterable[str], card: Card | int | None = None) -> list[int]
 # Per row of _TEXT: id(action) -> (action, its ID). The engine hands out a few shared Action instances (the
 # discards, hu, peng, pass, each 吃 with its 比), so most legal actions are found by identity instead of by
 # their text; the entry holds the action, so its id cannot be reused while it is cached. Bounded.
-_BY_IDENTITY: list[dict[int, tuple[Action, int]]] = [{} for _ in range(NUM_KINDS + 1)]
-_BY_IDENTITY_LIMIT = 50_000
+_BY_IDENTITY: Final[list[dict[int, tuple[Action, int]]]] = [{} for _ in range(NUM_KINDS + 1)]
+_BY_IDENTITY_LIMIT: Final = 50_000
 
 
 def action_ids(legal: Iterable[Action], card: Card | int | None = None) -> list[int]:

@@ -15,8 +15,9 @@ environment selects its agents; an illegal ID ends the hand as in ``env()`` (``i
 offender, 0 for the others). The AEC environment's dead steps at the end of a hand have no row here. It is
 faster because the tensors of a step are made into one buffer and converted once for the whole batch, and
 nothing is made for seats that do not act; when the compiled tensor is built (``paohuzi._accel_tensor``,
-:data:`ACCELERATED`) it writes each tensor straight into that buffer, the values of
-:func:`~paohuzi.env.features.featurize_bytes` (``bench/env.py``; docs/PERFORMANCE.md).
+:data:`ACCELERATED`) it observes each row in one call, writing its tensor (the values of
+:func:`~paohuzi.env.features.featurize_bytes`), its mask and its seat straight into the batch's arrays
+(``bench/env.py``; docs/PERFORMANCE.md).
 
 >>> import numpy as np
 >>> batch = BatchEnv(num_hands=4, rules="qq")
@@ -31,6 +32,7 @@ nothing is made for seats that do not act; when the compiled tensor is built (``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -42,6 +44,7 @@ from paohuzi.env.actions import action_ids, decode, num_actions
 from paohuzi.env.aec import Dealer, EnvError, decision_order, make_rules
 from paohuzi.env.features import LAYOUTS, _relative, featurize_bytes, observation_size
 from paohuzi.env.single import DEFAULT_ILLEGAL_REWARD
+from paohuzi.groups import GroupKind
 from paohuzi.rules import RuleSet
 
 __all__ = ["BatchEnv", "ACCELERATED"]
@@ -56,7 +59,7 @@ def _load_accelerator() -> ModuleType | None:
         return None
     if not _accel_tensor.usable():
         return None
-    _accel_tensor.setup(LAYOUTS, _relative, NUM_KINDS)
+    _accel_tensor.setup(LAYOUTS, _relative, NUM_KINDS, tuple(GroupKind), action_ids, decision_order)
     return _accel_tensor  # type: ignore[no-any-return]
 
 
@@ -96,12 +99,31 @@ class BatchEnv:
         self.num_seats = self.rules.players_at_table
         self._dealers = [Dealer(self.rules) for _ in range(self.num_hands)]
         self._hands: list[Hand] = []
-        self._seats: list[int] = []
         self._observations: list[Observation] = []
+        # Each row's tensor, mask and deciding seat, written in place by _observe (the compiled Rows.observe when
+        # built: the same values).
+        self._tensors = np.zeros((self.num_hands, self.observation_size), np.uint8)
         self._masks = np.zeros((self.num_hands, self.num_actions), np.int8)
-        self._buffer = bytearray(self.num_hands * self.observation_size)
+        self._seats = np.zeros(self.num_hands, np.int64)
+        self._observe_row = self._row_observer()
         #: Per row, the outcome of the hand that ended at the last step (None for a row whose hand goes on).
         self.outcomes: list[Outcome | None] = [None] * self.num_hands
+
+    def _row_observer(self) -> Callable[[Hand, int], Observation]:
+        """What observes a row into this batch's arrays: the compiled ``Rows.observe`` on them, or :meth:`_observe`."""
+        if _ACCEL is None:
+            return self._observe
+        return _ACCEL.Rows(self._tensors, self._masks, self._seats).observe  # type: ignore[no-any-return]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """For copy and pickle: the compiled observer holds this batch's arrays, so a copy makes its own."""
+        state = self.__dict__.copy()
+        del state["_observe_row"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._observe_row = self._row_observer()
 
     @property
     def hands(self) -> list[Hand]:
@@ -125,13 +147,10 @@ class BatchEnv:
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
             raise EnvError(f"seed must be an int, got {seed!r}")
         self._hands = [dealer.deal(None if seed is None else int(seed) + i) for i, dealer in enumerate(self._dealers)]
-        self._seats = [0] * self.num_hands
-        self._observations = []
         self.outcomes = [None] * self.num_hands
-        marks: list[int] = []
-        for i in range(self.num_hands):
-            self._observations.append(self._observe(i, marks))
-        return self._arrays(marks)
+        observe = self._observe_row
+        self._observations = [observe(hand, i) for i, hand in enumerate(self._hands)]
+        return self._arrays()
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Play one action ID in every row, for that row's deciding seat.
@@ -152,14 +171,15 @@ class BatchEnv:
         rewards = np.zeros((n, self.num_seats), np.float32)
         dones = np.zeros(n, np.bool_)
         outcomes: list[Outcome | None] = [None] * n
-        hands, seats, observations, dealers = self._hands, self._seats, self._observations, self._dealers
+        hands, observations, dealers = self._hands, self._observations, self._dealers
         yiwushi, stake = self.rules.yiwushi, self.rules.stake
-        marks: list[int] = []
+        observe = self._observe_row
         for i in range(n):
             hand = hands[i]
+            obs = observations[i]
             if legal[i]:
-                pending = observations[i].pending
-                hand.apply(seats[i], decode(chosen[i], None if pending is None else pending.card, yiwushi))
+                pending = obs.pending
+                hand.apply(obs.seat, decode(chosen[i], None if pending is None else pending.card, yiwushi))
                 if hand.over:
                     outcome = outcomes[i] = hand.outcome
                     assert outcome is not None
@@ -168,12 +188,12 @@ class BatchEnv:
                     dones[i] = True
                     hands[i] = dealers[i].deal(None)
             else:
-                rewards[i, seats[i]] = self.illegal_reward
+                rewards[i, obs.seat] = self.illegal_reward
                 dones[i] = True
                 hands[i] = dealers[i].deal(None)
-            observations[i] = self._observe(i, marks)
+            observations[i] = observe(hands[i], i)
         self.outcomes = outcomes
-        observations_out, masks, seats_out = self._arrays(marks)
+        observations_out, masks, seats_out = self._arrays()
         return observations_out, masks, seats_out, rewards, dones
 
     def _check(self, actions: Any) -> np.ndarray:
@@ -194,28 +214,20 @@ class BatchEnv:
                            f"({bad.size} out of range)")
         return ids.astype(np.int64, copy=False)
 
-    def _observe(self, i: int, marks: list[int]) -> Observation:
-        """Row ``i``'s deciding seat (the AEC environment's ``agent_selection``), its tensor in the buffer and its
-        legal IDs (as flat indices into the masks) in ``marks``; returns its observation."""
-        hand = self._hands[i]
+    def _observe(self, hand: Hand, i: int) -> Observation:
+        """Row ``i`` is ``hand``: its deciding seat (the AEC environment's ``agent_selection``), that seat's
+        tensor and its legal IDs as a 0/1 mask, written into the row's place in the batch's arrays; returns the
+        seat's observation. The compiled ``Rows.observe`` does the same in one call."""
         deciding = hand.deciding
-        seat = self._seats[i] = deciding[0] if len(deciding) == 1 else decision_order(hand)[0]
+        seat = deciding[0] if len(deciding) == 1 else decision_order(hand)[0]
         obs = hand.observation(seat)
-        size = self.observation_size
-        if _ACCEL is not None:
-            _ACCEL.featurize_into(obs, self._buffer, i * size)
-        else:
-            self._buffer[i * size : (i + 1) * size] = featurize_bytes(obs)
+        self._tensors[i] = np.frombuffer(featurize_bytes(obs), np.uint8)
         pending = obs.pending
-        base = i * self.num_actions
-        for a in action_ids(obs.legal, None if pending is None else pending.card):
-            marks.append(base + a)
+        mask = self._masks[i]
+        mask[:] = 0
+        mask[action_ids(obs.legal, None if pending is None else pending.card)] = 1
+        self._seats[i] = seat
         return obs
 
-    def _arrays(self, marks: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        observations = np.frombuffer(self._buffer, np.uint8).reshape(self.num_hands, self.observation_size)
-        masks = np.zeros((self.num_hands, self.num_actions), np.int8)
-        masks.flat[marks] = 1
-        self._masks = masks
-        return observations.astype(np.float32), masks.copy(), np.array(self._seats, np.int64)
-
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self._tensors.astype(np.float32), self._masks.copy(), self._seats.copy()

@@ -23,7 +23,7 @@ piece by name. Seats are relative to the observing seat: ``me``, ``next`` (下�
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -176,7 +176,7 @@ def _typed(obs: Observation | Mapping[str, Any]) -> Observation:
 
 
 # Per (seats in play, observing seat): each seat at the table -> its relative index (None: sitting out).
-_RELATIVE: dict[tuple[tuple[int, ...], int], tuple[int | None, ...]] = {}
+_RELATIVE: Final[dict[tuple[tuple[int, ...], int], tuple[int | None, ...]]] = {}
 _COPIES_LEFT = bytes(max(0, 4 - x) for x in range(256))  # seen copies -> unseen copies (R5: never below 0)
 _IS_KAN = bytes(int(x == 3) for x in range(256))  # copies in hand -> 1 for a 坎
 
