@@ -57,9 +57,9 @@ class Contexts:
         page that would not leave, data that stayed) it is closed."""
         from playwright.sync_api import Error as PlaywrightError
 
-        parked = self._parked.pop(id(context))
+        parked = self._parked.pop(id(context), None)
         try:
-            clean = _clean(context, parked, origins)
+            clean = parked is not None and _clean(context, parked, origins)
         except PlaywrightError:
             clean = False
         if clean:

@@ -45,6 +45,7 @@ class Person:
         self.context = browser.lend(**context_options)
         self.page = self.context.new_page()
         self.page.set_viewport_size(viewport)
+        self.closed = False
         self.origins: set[str] = set()  # every origin the page showed: their stored data is cleared in close()
         self.page.on("framenavigated", self._navigated)
         self.page.set_default_timeout(15_000)
@@ -85,7 +86,10 @@ class Person:
         return str(self.page.get_attribute("[data-screen]", "data-screen"))
 
     def close(self) -> None:
-        """Done: the page closed, the context cleared and given back (tests/web/contexts.py)."""
+        """Done: the page closed, the context cleared and given back (tests/web/contexts.py); once."""
+        if self.closed:
+            return
+        self.closed = True
         home = origin_of(self.base_url)
         self.browser.take_back(self.context, self.options, self.origins | ({home} if home else set()))
 
