@@ -60,6 +60,9 @@ test test-fast: export PYTHONDONTWRITEBYTECODE :=
 # load-like runs: pyproject.toml's markers), both passes, and no screenshots from the browser tests (their
 # artifacts; PAOHUZI_WEB_SHOTS=1 make test-fast takes them). `make test` still runs all of them.
 test-fast: export PAOHUZI_WEB_SHOTS ?= 0
+# And a quarter of the largest hypothesis properties' examples (tests/support/fast.py: analysis, 一五十, 六胡抢, the
+# families' best win); `make test` runs them all.
+test-fast: export PAOHUZI_TEST_FAST := 1
 # Its pure pass leaves out the bulk checks that hold whatever the path (PURE_BULK: thousands of random or
 # hypothesis cases on the analysis and the engine, and the CLI's subprocesses): the first pass runs them on the
 # compiled code and proves both paths equal on corpora and random hands (tests/test_compiled.py,

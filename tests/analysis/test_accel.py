@@ -29,12 +29,15 @@ from paohuzi.rules import find_preset
 
 from ..support.accel import PURE_FORCED, built, check_a_stale_copy_is_refused, check_loaded_when_built
 from ..support.accel import python_only as accel_python_only
+from ..support.fast import examples
 from .cases import generate
 
 BUILT = built("_accel")
 needs_accel = pytest.mark.skipif(not analysis.ACCELERATED, reason="the compiled accelerator is not loaded")
 PRESETS = [find_preset(name) for name in ("qq", "hunan", "hengyang", "huayang")]
-SETTINGS = settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=examples(400), deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def test_accelerator_loaded_exactly_when_built_and_wanted() -> None:

@@ -30,6 +30,7 @@ from paohuzi.analysis import (
 from paohuzi.cards import NUM_KINDS, Card
 from paohuzi.groups import Group, GroupKind
 
+from ..support.fast import examples
 from .cases import generate, random_deal
 from .reference import best_by_shape, ref_dealt_tianhu, ref_partial_huxi, ref_tianhu_huxi
 
@@ -37,7 +38,7 @@ from .reference import best_by_shape, ref_dealt_tianhu, ref_partial_huxi, ref_ti
 # ``PAOHUZI_HYPOTHESIS_EXAMPLES=5000 pytest tests/analysis/test_properties.py``.
 _EXAMPLES = os.environ.get("PAOHUZI_HYPOTHESIS_EXAMPLES")
 SETTINGS = settings(
-    max_examples=int(_EXAMPLES or 300),
+    max_examples=int(_EXAMPLES or examples(300)),
     deadline=None,
     derandomize=_EXAMPLES is None,
     suppress_health_check=[HealthCheck.too_slow],

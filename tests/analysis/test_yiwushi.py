@@ -25,9 +25,12 @@ from paohuzi.cards import Card, parse_cards
 from paohuzi.groups import Group, GroupKind, is_sequence, parse_groups
 
 from ..support.accel import built
+from ..support.fast import examples
 from .reference import FREE_GROUPS, YIWUSHI_GROUPS, best_by_shape, ref_partial_huxi, ref_waits
 
-SETTINGS = settings(max_examples=250, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=examples(250), deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 needs_accel = pytest.mark.skipif(analysis._ACCEL_Y is None, reason="the compiled 一五十 accelerator is not loaded")
 
 
@@ -245,7 +248,7 @@ class TestR9_3Partial:
         a = analysis.partial_arrangement(cards, yiwushi=True)
         assert a.huxi == 12 and [str(c) for c in a.loose] == ["d4"]  # + 一五十 3 + 壹伍拾 6
 
-    @settings(max_examples=200, deadline=None, derandomize=True)
+    @settings(max_examples=examples(200), deadline=None, derandomize=True)
     @given(st.lists(st.sampled_from(_DECK), min_size=0, max_size=15))
     def test_r9_3_partial_agrees_with_brute_force(self, cards: list[Card]) -> None:
         if any(cards.count(c) > 4 for c in cards):

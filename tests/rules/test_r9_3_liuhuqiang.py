@@ -19,6 +19,7 @@ from paohuzi.rules.families import HAND_FIELDS
 from paohuzi.scoring import PlayFacts, analyze_hand, escape_settlement, evaluate, formula, score, settle
 from paohuzi.scoring.family import tun_liuhuqiang
 
+from ..support.fast import examples
 from .fan_hands import arr
 
 L = find_preset("liuhuqiang")
@@ -297,7 +298,7 @@ def hands15(draw: st.DrawFn) -> tuple[list[Card], tuple[object, ...], Card, Sour
     return cards, (), card, draw(st.sampled_from([Source.SELF, Source.OTHER, Source.DISCARD]))
 
 
-@settings(max_examples=200, deadline=None, derandomize=True)
+@settings(max_examples=examples(200), deadline=None, derandomize=True)
 @given(hands15(), st.sampled_from(L_RULES), st.sampled_from([None, Card.X1, Card.D2, Card.X10]))
 def test_r6_2_r9_3_chosen_win_has_the_maximum_points(
     h: tuple[list[Card], tuple[object, ...], Card, Source], rules: RuleSet, xing_card: Card | None

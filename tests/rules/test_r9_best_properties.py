@@ -18,6 +18,7 @@ from paohuzi.rules import RuleSet, find_preset
 from paohuzi.scoring import PlayFacts, evaluate, score
 from tests.analysis.reference import all_arrangements
 from tests.analysis.test_properties import HAND_GROUP_CARDS, KINDS, TABLE_GROUPS, Hand, built_hands
+from tests.support.fast import examples
 
 RULES = [
     find_preset("shihuka"),
@@ -94,7 +95,11 @@ def _reference_best(h: Hand, rules: RuleSet, facts: PlayFacts) -> tuple[int, int
     return best
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=examples(300),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(
     st.one_of(complete_hands(), pao_choice_hands(), built_hands()),
     st.sampled_from(RULES),

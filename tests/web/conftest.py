@@ -11,11 +11,11 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from ..support.server import ServerProcess, running_web
+from .contexts import Contexts
 
 CHROMIUM = os.environ.get("PAOHUZI_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
@@ -45,10 +45,11 @@ def player_deals(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPro
 
 
 @pytest.fixture(scope="package")
-def browser() -> Iterator[Any]:
-    """One Chromium for the browser tests a worker runs (each ``Person`` opens a context of its own in it),
-    closed when they are done: Playwright's event loop, open while it runs, would refuse the ``asyncio.run()``
-    of the tests that come after on the worker (the root conftest.py runs tests/web first)."""
+def browser() -> Iterator[Contexts]:
+    """One Chromium for the browser tests a worker runs, as its :class:`Contexts` (each ``Person`` borrows a
+    clean context of it and gives it back cleared: tests/web/contexts.py), closed when they are done:
+    Playwright's event loop, open while it runs, would refuse the ``asyncio.run()`` of the tests that come
+    after on the worker (the root conftest.py runs tests/web first)."""
     if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
         pytest.fail(
             f"Chromium is needed for the browser tests and was not found at {CHROMIUM} "
@@ -64,9 +65,11 @@ def browser() -> Iterator[Any]:
             headless=True,
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"],
         )
+        contexts = Contexts(chromium)
         try:
-            yield chromium
+            yield contexts
         finally:
+            contexts.close()
             chromium.close()
 
 

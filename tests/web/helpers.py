@@ -11,9 +11,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .contexts import origin_of
+
 # Screenshots into the test's artifacts (``Person.shot``): on unless PAOHUZI_WEB_SHOTS=0, which make test-fast sets
 # (docs/DEVELOPING.md): a shot costs a capture and a PNG, ~130 of them a run, and nothing asserts on them.
 SHOTS = os.environ.get("PAOHUZI_WEB_SHOTS", "1") != "0"
+
+# A person's page size unless the test gives one (Playwright's default).
+DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
 
 # Which claim a person picks when offered several (the hand always goes on; 胡 ends it sooner).
 CLAIM_ORDER = ("hu", "peng", "chi", "pass")
@@ -30,8 +35,19 @@ class Person:
         # Reduced motion: no card moves while a test points at it (the dealing animation, the pops); the
         # animations themselves are checked by switching it back (test_browser.py).
         context_options.setdefault("reduced_motion", "reduce")
-        self.context = browser.new_context(locale="zh-CN", **context_options)
+        context_options.setdefault("locale", "zh-CN")
+        # A context lent by the worker's Chromium (``browser``: tests/web/contexts.py), clean, back in close();
+        # the viewport is the page's (Playwright's default size unless given), so that one context serves
+        # every size.
+        viewport = context_options.pop("viewport", DEFAULT_VIEWPORT)
+        self.browser = browser
+        self.options = context_options
+        self.context = browser.lend(**context_options)
         self.page = self.context.new_page()
+        self.page.set_viewport_size(viewport)
+        self.closed = False
+        self.origins: set[str] = set()  # every origin the page showed: their stored data is cleared in close()
+        self.page.on("framenavigated", self._navigated)
         self.page.set_default_timeout(15_000)
         self.errors: list[str] = []
         self.page.on("console", self._console)
@@ -40,6 +56,11 @@ class Person:
         self.shots = 0
         self.moves = 0
         self.discards = 0
+
+    def _navigated(self, frame: Any) -> None:
+        origin = origin_of(frame.url)
+        if origin:
+            self.origins.add(origin)
 
     def _console(self, msg: Any) -> None:
         if msg.type == "error":
@@ -65,7 +86,12 @@ class Person:
         return str(self.page.get_attribute("[data-screen]", "data-screen"))
 
     def close(self) -> None:
-        self.context.close()
+        """Done: the page closed, the context cleared and given back (tests/web/contexts.py); once."""
+        if self.closed:
+            return
+        self.closed = True
+        home = origin_of(self.base_url)
+        self.browser.take_back(self.context, self.options, self.origins | ({home} if home else set()))
 
     # ---- playing ---------------------------------------------------------------------------------
 
