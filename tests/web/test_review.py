@@ -6,8 +6,11 @@ per mistake; a chip jumps to the step, where the better move is shown. The page'
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from ..support.clients import Client, play_seat
 from ..support.server import ServerProcess
@@ -48,10 +51,13 @@ def test_a_replay_code_holder_reviews_a_seat_and_sees_the_marks(
         assert review["cached"] is True and review["seat"] == seat
         data = review["review"]
         marked = [d for d in data["decisions"] if d["marked"]]
-        # The first legal action is often a poor one. It flaked once (0 marks, in a `-n 4` run of tests/web at
-        # 2026-12-06 05:20 UTC; never alone, nor under a CPU load): the message carries the hand's actions.
-        actions = me.api("GET", f"/api/replays/{hand_id}?steps=false")["record"]["actions"]
-        assert data["marked"] == len(marked) >= 1, (data, actions)
+        # The first legal action is often a poor one. It flaked twice (0 marks, in `-n 4` runs at 2026-12-06 05:20
+        # and 07:40 UTC; never alone): the review is the same for the same record (in a fresh process, after other
+        # reviews, pure or compiled), so the hand must have differed — a clock running out under load is the one
+        # timing-dependent path found (unconfirmed). The message carries the whole replay, with who acted.
+        if not data["marked"] == len(marked) >= 1:  # in full (an assert's message is cut short)
+            record = me.api("GET", f"/api/replays/{hand_id}")
+            pytest.fail(f"no mark: review {json.dumps(data)}\nreplay {json.dumps(record, ensure_ascii=False)}")
         figure = outsider.page.inner_text("[data-testid='review-figure']")
         assert f"准确率 {round(data['accuracy'] * 1000) / 10:g}%" in figure
         assert f"失误 {data['marked']}/{data['judged']}" in figure
