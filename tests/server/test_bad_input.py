@@ -8,6 +8,7 @@ import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -15,7 +16,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
-from ..support.clients import Client
+from ..support.clients import Client, play_seat
 from ..support.server import ServerProcess, running
 
 
@@ -91,6 +92,37 @@ def test_game_frames_outside_a_room(player: Client) -> None:
     ):
         player.send(dict(msg, id=msg["type"]))
         assert player.expect("error")["code"] == "not_in_room"
+
+
+def test_an_act_chosen_on_another_view_than_the_newest_is_refused_and_nothing_is_played(
+    server: ServerProcess, player: Client
+) -> None:
+    """``seq`` (docs/protocol.md §3.6): an ``act`` names the frame it was chosen on; any other than the newest
+    the seat was sent is ``stale_view`` and changes nothing; the newest is played."""
+    player.api("POST", "/api/rooms/quick", {"hands": 1}, expect=201)
+    # a discard of seat 0's (while a seat discards, nobody else can act: no frame can overtake ours)
+    player.expect("game")
+
+    def discarding(frame: dict[str, Any]) -> bool:
+        return bool(frame["view"]["legal"]) and all(a.startswith("discard") for a in frame["view"]["legal"])
+
+    assert play_seat(player, stop_when=discarding, choose=lambda legal: legal[-1]) is None, "the hand ended first"
+    frame = [f for f in player.frames if f["type"] in ("game", "update")][-1]
+    seq, action = frame["seq"], frame["view"]["legal"][0]
+    for other in {seq + 1, max(seq - 1, 0)} - {seq}:
+        ref = player.next_id()
+        player.send({"type": "act", "action": action, "hand": frame["hand"], "seq": other, "id": ref})
+        err = player.expect("error", where=lambda f, r=ref: f.get("id") == r)
+        assert err["code"] == "stale_view" and f"frame {other} " in err["message"], err
+    before = len(player.frames)
+    player.drain(0.3)
+    assert not [f for f in player.frames[before:] if f["type"] == "update"]  # nothing was played
+    ref = player.next_id()
+    player.send({"type": "act", "action": action, "hand": frame["hand"], "seq": seq, "id": ref})
+    done = player.expect("update", where=lambda f: f.get("id") == ref)
+    assert done["seq"] == seq + 1
+    player.send({"type": "act", "action": "pass", "seq": -1, "id": "neg"})
+    assert player.expect("error", where=lambda f: f.get("id") == "neg")["code"] == "bad_message"
 
 
 def test_wrong_seat_illegal_action_out_of_turn_and_stale_hand(server: ServerProcess, player: Client) -> None:

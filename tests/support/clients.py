@@ -142,6 +142,7 @@ def play_seat(
                     "type": "act",
                     "action": choose(latest["view"]["legal"]),
                     "hand": latest["hand"],
+                    "seq": latest["seq"],  # a view overtaken meanwhile is refused (stale_view), not misplayed
                     "id": waiting_for,
                 }
             )

@@ -523,6 +523,9 @@ def test_a_discard_goes_out_once_and_the_hand_stops_at_once(
         )
         discards = [f for f in sent if f.get("type") == "act" and f["action"].startswith("discard")]
         assert len(discards) == 2, discards
+        # each act names the view it was chosen on (protocol §3.6), and none was refused as stale_view
+        acts = [f for f in sent if f.get("type") == "act"]
+        assert acts and all(isinstance(f.get("seq"), int) for f in acts), acts
         assert not [f for f in got if f.get("type") == "error"], got
         me.shot("second-discard")
         _no_errors(me)

@@ -53,8 +53,10 @@ def test_a_replay_code_holder_reviews_a_seat_and_sees_the_marks(
         marked = [d for d in data["decisions"] if d["marked"]]
         # The first legal action is often a poor one. It flaked twice (0 marks, in `-n 4` runs at 2026-12-06 05:20
         # and 07:40 UTC; never alone): the review is the same for the same record (in a fresh process, after other
-        # reviews, pure or compiled), so the hand must have differed — a clock running out under load is the one
-        # timing-dependent path found (unconfirmed). The message carries the whole replay, with who acted.
+        # reviews, pure or compiled), so the hand had differed. The likely cause: `play_seat` answered a view
+        # overtaken meanwhile (a claim window closed by a computer's 碰, the next opened on another card) and
+        # the server played that stale 过/碰 on the new card; an `act` now names its view (`seq`, stale_view).
+        # The message carries the whole replay if it comes back.
         if not data["marked"] == len(marked) >= 1:  # in full (an assert's message is cut short)
             record = me.api("GET", f"/api/replays/{hand_id}")
             pytest.fail(f"no mark: review {json.dumps(data)}\nreplay {json.dumps(record, ensure_ascii=False)}")

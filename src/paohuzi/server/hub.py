@@ -544,7 +544,7 @@ class Hub:
     async def _in_room(room: Room, player_id: int, msg: p.ClientMessage) -> None:
         match msg:
             case p.Act():
-                await room.act(player_id, msg.action, msg.hand, msg.seat, msg.id)
+                await room.act(player_id, msg.action, msg.hand, msg.seat, msg.id, msg.seq)
             case p.Ready():
                 await room.set_ready(player_id, msg.ready)
             case p.Start():

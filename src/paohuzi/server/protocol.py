@@ -134,6 +134,7 @@ class Act(_Message):
     action: Annotated[Action, BeforeValidator(_parse_action)]
     hand: Annotated[int, Field(ge=0, le=2**62)] | None = None
     seat: Annotated[int, Field(ge=0, le=3)] | None = None
+    seq: Annotated[int, Field(ge=0, le=2**31)] | None = None  # the newest frame's ``seq`` the choice was made on
 
 
 class Auto(_Message):

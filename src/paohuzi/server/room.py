@@ -485,8 +485,10 @@ class Room:
         hand_id: int | None,
         seat_index: int | None,
         msg_id: MessageId | None = None,
+        seq: int | None = None,
     ) -> None:
-        """A player's action, checked: the current hand, the player's seat, its turn, then the engine."""
+        """A player's action, checked: the current hand, the player's seat, its turn, the view it was chosen on
+        (``seq``, when given: the seat was sent no newer frame since), then the engine."""
         async with self.lock:
             seat = self._seated(player_id)
             m = self.match
@@ -498,6 +500,14 @@ class Room:
                 raise RoomError("wrong_seat", f"seat {seat_index} is not yours (you sit at seat {seat.index})")
             if seat.index not in m.hand.deciding:
                 raise RoomError("not_your_turn", f"seat {seat.index} has no decision to make now")
+            if seq is not None and seq != m.sent.seq(seat.index):
+                # chosen on an older view: a claim window that closed and opened on another card would take
+                # a 过 or a 碰 meant for the card before (docs/protocol.md §3.3)
+                raise RoomError(
+                    "stale_view",
+                    f"the action was chosen on frame {seq} of this hand, and frame {m.sent.seq(seat.index)} "
+                    "has been sent since: choose again on the newest view",
+                )
             was_auto, reason, missed = seat.auto, seat.auto_reason, seat.missed
             seat.auto, seat.auto_reason, seat.missed = False, None, 0  # playing yourself ends 托管
             try:

@@ -41,7 +41,8 @@ function act(app, action) {
     toast(t("waitServer"), "warn");
     return;
   }
-  const id = app.send({ type: "act", action, hand: g.hand });
+  // `seq`: the view this was chosen on; if the table moved on meanwhile the server refuses it (stale_view)
+  const id = app.send({ type: "act", action, hand: g.hand, seq: g.seq });
   if (id === null) return;
   const pending = { id, hand: g.hand };
   app.commit(actSent(state, pending));
