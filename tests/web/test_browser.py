@@ -414,7 +414,13 @@ def test_a_lifted_card_stays_lifted_across_frames(browser: Any, server: ServerPr
     count too. The lifted card is dropped when it is no longer the player's discard (here: 托管 plays it)."""
     me = Person(browser, server.url, artifacts, "lifted", viewport={"width": 1024, "height": 768})
     sent: list[dict[str, Any]] = []
-    me.page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload))))
+    got: list[dict[str, Any]] = []
+
+    def watch(ws: Any) -> None:
+        ws.on("framesent", lambda payload: sent.append(json.loads(payload)))
+        ws.on("framereceived", lambda payload: got.append(json.loads(payload)))
+
+    me.page.on("websocket", watch)
     page = me.page
     try:
         me.open()
@@ -442,7 +448,11 @@ def test_a_lifted_card_stays_lifted_across_frames(browser: Any, server: ServerPr
         page.wait_for_function("() => window.paohuzi.state.selected === null")
         discards = [f["action"] for f in sent if f.get("type") == "act" and f["action"].startswith("discard")]
         assert discards == [f"discard {kind}"], sent
-        page.wait_for_selector(".hand.my-turn", state="detached")
+        # answered (not a wait for `.hand.my-turn` to go: after an automatic 偎 the player may be discarding again
+        # before a slow check of the page saw it go — that flaked at load)
+        page.wait_for_function("() => window.paohuzi.state.pendingAct === null")
+        acted = next(f for f in sent if f.get("type") == "act" and f["action"] == f"discard {kind}")
+        assert any(f.get("type") == "update" and f.get("id") == acted["id"] for f in got), got[-3:]
         me.discards += 1
         me.shot("discarded")
 
