@@ -8,7 +8,7 @@ at all is ``bad_message``; an action that is well formed but not legal now is th
 (``illegal_action``).
 
 >>> parse_client_frame('{"type": "act", "action": "discard x7", "id": 3}')
-Act(id=3, type='act', action=Action.parse('discard x7'), hand=None, seat=None)
+Act(id=3, type='act', action=Action.parse('discard x7'), hand=None, seat=None, seq=None)
 >>> for text in ('{"type": "dance"}', '{"type": "act", "action": "chi x8"}'):
 ...     try:  # doctest: +ELLIPSIS
 ...         parse_client_frame(text)
