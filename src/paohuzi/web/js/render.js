@@ -1,9 +1,12 @@
-// Drawing the screen: the one the state asks for (state.js currentScreen), redrawn whole from the state, with
-// what the user was doing carried across the redraw (typed text, the focus) — and the countdowns, which tick
-// without a redraw.
+// Drawing the screen: the one the state asks for (state.js currentScreen), built whole from the state. The
+// table and the replay, redrawn by every frame and step, are morphed into the page (dom.js `morph`: only what
+// changed is touched; a press, the focus, the lifted card, scroll positions stay as they are). The other
+// screens are drawn anew (`mount`), with what the user was doing carried across (typed text, the focus, the
+// scroll): their forms' handlers read the fields they were drawn with. And the countdowns, which tick without
+// a redraw.
 
 import { loggedOutNotice } from "./account.js";
-import { h, mount } from "./dom.js";
+import { h, morph, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { renderDialog, renderLobby, renderRoom } from "./lobby.js";
 import { renderQueue } from "./match.js";
@@ -13,6 +16,9 @@ import { currentScreen } from "./state.js";
 import { renderTableScreen } from "./table_screen.js";
 import { restyleDrag } from "./table.js";
 
+// The screens morphed in place (their handlers read elements from the event, never from their closure).
+const MORPHED = new Set(["table", "replay"]);
+
 const SCREENS = { replay: renderReplay, page: renderPage, table: renderTableScreen, room: renderRoom, queue: renderQueue, lobby: renderLobby };
 
 /** Draw the app's screen into `app.root` (nothing before start-up found it). */
@@ -21,20 +27,36 @@ export function render(app) {
   const rootEl = app.root;
   if (!rootEl) return;
   const screen = currentScreen(state);
-  const scrollY = window.scrollY;
   const wrap = h("div", { class: `screen screen-${screen}`, "data-screen": screen }, SCREENS[screen](app));
   if (state.dialog && screen === "lobby") wrap.append(renderDialog(app, state.dialog));
   if (state.loggedOut) wrap.append(loggedOutNotice());
   if (screen !== "table" && state.conn !== "online" && state.conn !== "idle") {
     wrap.append(h("div", { class: `conn-float conn-${state.conn}`, "data-conn": state.conn }, h("i", {}), t(state.conn)));
   }
-  // What was typed into the page's fields survives the redraw (a username typed before the password) …
+  const shown = rootEl.firstElementChild;
+  if (MORPHED.has(screen) && shown && shown.dataset.screen === screen) morph(shown, wrap);
+  else redraw(rootEl, wrap, state.screen === screen && screen !== "table");
+  restyleDrag();
+  document.body.dataset.screen = screen;
+  // Ready: start-up finished and the game connection is up (what a test waits for before it clicks).
+  document.body.toggleAttribute("data-ready", state.booted && state.conn === "online");
+  if (state.screen !== screen) {
+    state.screen = screen;
+    if (screen === "lobby") app.refreshLobby();
+  }
+}
+
+/** Put `wrap` in place of the screen shown, keeping what the user was doing: what was typed into the page's
+ * fields (a username typed before the password), the focus of an input being typed into or of a hand card
+ * (keyboard play), and the scroll position (`keepScroll`: the same screen). */
+function redraw(rootEl, wrap, keepScroll) {
+  const scrollY = window.scrollY;
   const typed = typedFields(rootEl);
-  // … and the focus of an input being typed into (a lobby re-render while typing).
+  // The focus of an input being typed into (a lobby re-render while typing) …
   const active = document.activeElement;
   const activeName = active && active.name && rootEl.contains(active) ? active.name : null;
   const activeValue = activeName ? active.value : null;
-  // … and the focus of a hand card (keyboard play).
+  // … or of a hand card (keyboard play).
   const activeCard = active && active.matches && active.matches(".hand .card[data-key]") && rootEl.contains(active) ? active.dataset : null;
   mount(rootEl, wrap);
   restoreFields(rootEl, typed);
@@ -42,10 +64,6 @@ export function render(app) {
     const again = rootEl.querySelector(`.hand .card[data-key="${activeCard.key}"][data-card="${activeCard.card}"][tabindex]`);
     if (again) again.focus();
   }
-  restyleDrag();
-  document.body.dataset.screen = screen;
-  // Ready: start-up finished and the game connection is up (what a test waits for before it clicks).
-  document.body.toggleAttribute("data-ready", state.booted && state.conn === "online");
   if (activeName) {
     const again = rootEl.querySelector(`[name="${activeName}"]`);
     if (again && again.tagName === "INPUT" && again.type !== "checkbox") {
@@ -53,11 +71,7 @@ export function render(app) {
       again.focus();
     }
   }
-  if (state.screen === screen && screen !== "table") window.scrollTo(0, scrollY);
-  if (state.screen !== screen) {
-    state.screen = screen;
-    if (screen === "lobby") app.refreshLobby();
-  }
+  if (keepScroll) window.scrollTo(0, scrollY);
 }
 
 /** The page's named fields a person changed and has not sent yet (value ≠ the one it was drawn with). */

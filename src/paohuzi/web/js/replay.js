@@ -7,7 +7,7 @@
 //  3. otherwise only the action list and the outcome of the record.
 
 import { api } from "./api.js";
-import { h } from "./dom.js";
+import { h, on } from "./dom.js";
 import { t } from "./i18n.js";
 import { nameEl, renderTable, seatName } from "./table.js";
 import { cardEl } from "./cards.js";
@@ -204,7 +204,7 @@ export function renderReplay(app) {
     app.rerender();
   };
   const slider = h("input", { type: "range", min: "0", max: String(n - 1), value: String(i), "aria-label": t("stepOf", { i: i + 1, n }) });
-  slider.addEventListener("input", () => go(Number(slider.value)));
+  on(slider, "input", (ev) => go(Number(ev.currentTarget.value)));
   const views = h("div", { class: "view-pick" });
   if (rp.mode === "server") {
     const seats = rp.steps[0].views.length;

@@ -1,7 +1,7 @@
 // A room's rules in words (R8, R8.1): a one-line summary shown to everyone in the waiting room and on the
 // table, which opens (a tap) to the full list. The rules are the room's `options.rules` (the server's).
 
-import { h } from "./dom.js";
+import { h, on } from "./dom.js";
 import { presetText, t } from "./i18n.js";
 
 /** The 放炮 choice of a rule set: no win on a discard, a win on a discard, or the discarder pays all. */
@@ -154,8 +154,8 @@ export function rulesEl(options, cls = "") {
       rulesList(options).map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]),
     ),
   );
-  el.addEventListener("toggle", () => {
-    if (el.open) openAt = place;
+  on(el, "toggle", (ev) => {
+    if (ev.currentTarget.open) openAt = place;
     else if (openAt === place) openAt = null;
   });
   return el;

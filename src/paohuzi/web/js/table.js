@@ -2,7 +2,7 @@
 // the replay viewer. Nothing here decides a rule: the buttons and playable cards come from `view.legal`.
 
 import { cardEl, groupFaces, handColumns, point, shownHuxi } from "./cards.js";
-import { h } from "./dom.js";
+import { h, on } from "./dom.js";
 import { seatDoubleBadge } from "./double_card.js";
 import { lang, t, tx } from "./i18n.js";
 import { botName } from "./levels.js";
@@ -126,6 +126,8 @@ function timerEl(timer) {
   el.textContent = String(Math.max(0, Math.ceil((timer.localDeadline - performance.now()) / 1000)));
   return el;
 }
+
+let dealDrawn = null; // {hand, t}: the deal's --t when its hand was first drawn dealing
 
 /**
  * The whole table. `g` = {view, seat, timers, scores, auto, hand, number, hands}; `ctx` = {room, names,
@@ -301,13 +303,15 @@ export function renderTable(g, ctx) {
   // ---- my hand ---------------------------------------------------------------------------------------
   const hand = view.hands && view.hands[me] ? view.hands[me] : view.hand;
   const columns = handColumns(hand || []);
-  // The deal (a new hand): the cards fly in one after another; a redraw meanwhile goes on where it was
-  // (--t, the time since the deal began). prefers-reduced-motion turns it off (css/app.css).
+  // The deal (a new hand): the cards fly in one after another. --t, the time since the deal began when the
+  // hand was first drawn dealing, stays the same while it lasts: the morph keeps the cards, whose animations
+  // go on (a hand drawn anew mid-deal starts where the deal is). prefers-reduced-motion turns it off (css/app.css).
   const dealing = typeof ctx.dealt === "number" && ctx.dealt < 1600;
+  if (dealing && (!dealDrawn || dealDrawn.hand !== g.hand)) dealDrawn = { hand: g.hand, t: Math.round(ctx.dealt) };
   const handEl = h("section", {
     class: `hand${discards.size ? " my-turn" : ""}${dealing ? " dealing" : ""}`,
     "data-count": String((hand || []).length),
-    style: { "--cols": String(Math.max(columns.length, 7)), "--t": dealing ? `${Math.round(ctx.dealt)}ms` : null },
+    style: { "--cols": String(Math.max(columns.length, 7)), "--t": dealing ? `${dealDrawn.t}ms` : null },
   });
   let dealIndex = 0;
   // The gestures act on the latest table: a press that began before a redraw ends on this one.
@@ -475,26 +479,27 @@ function attachDiscardGestures(el, cell) {
     document.addEventListener("pointerup", (ev) => pressEnd(ev, false));
     document.addEventListener("pointercancel", (ev) => pressEnd(ev, true));
   }
-  el.addEventListener("pointerdown", (ev) => {
+  // Through dom.js `on`: a card the morph keeps takes the handlers of its latest drawing (this `cell`).
+  on(el, "pointerdown", (ev) => {
     if (ev.button !== undefined && ev.button !== 0) return;
     press = { id: ev.pointerId, x: ev.clientX, y: ev.clientY, cell, moved: false, last: null };
     try {
-      el.setPointerCapture(ev.pointerId);
+      ev.currentTarget.setPointerCapture(ev.pointerId);
     } catch {
       /* ignore */
     }
   });
   // A card taken out of the page by a redraw may still get the rest of its press (touch keeps its target).
-  el.addEventListener("pointermove", (ev) => {
-    if (!el.isConnected) pressMove(ev);
+  on(el, "pointermove", (ev) => {
+    if (!ev.currentTarget.isConnected) pressMove(ev);
   });
-  el.addEventListener("pointerup", (ev) => {
-    if (!el.isConnected) pressEnd(ev, false);
+  on(el, "pointerup", (ev) => {
+    if (!ev.currentTarget.isConnected) pressEnd(ev, false);
   });
-  el.addEventListener("pointercancel", (ev) => {
-    if (!el.isConnected) pressEnd(ev, true);
+  on(el, "pointercancel", (ev) => {
+    if (!ev.currentTarget.isConnected) pressEnd(ev, true);
   });
-  el.addEventListener("keydown", (ev) => {
+  on(el, "keydown", (ev) => {
     if (ev.key === "Enter" || ev.key === " ") {
       ev.preventDefault();
       const action = live && live.discards.get(cell.card);
