@@ -303,9 +303,9 @@ export function renderTable(g, ctx) {
   // ---- my hand ---------------------------------------------------------------------------------------
   const hand = view.hands && view.hands[me] ? view.hands[me] : view.hand;
   const columns = handColumns(hand || []);
-  // The deal (a new hand): the cards fly in one after another. --t, the time since the deal began when the
-  // hand was first drawn dealing, stays the same while it lasts: the morph keeps the cards, whose animations
-  // go on (a hand drawn anew mid-deal starts where the deal is). prefers-reduced-motion turns it off (css/app.css).
+  // The deal (a new hand): the cards fly in one after another. --t is the time since the deal began at the
+  // hand's first drawing (a table shown late in the deal starts there) and stays so while the deal lasts: the
+  // morph keeps the cards, whose animations go on. prefers-reduced-motion turns it off (css/app.css).
   const dealing = typeof ctx.dealt === "number" && ctx.dealt < 1600;
   if (dealing && (!dealDrawn || dealDrawn.hand !== g.hand)) dealDrawn = { hand: g.hand, t: Math.round(ctx.dealt) };
   const handEl = h("section", {
