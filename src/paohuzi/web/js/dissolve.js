@@ -74,7 +74,7 @@ export function dissolvePanel(room, mySeat, nameOf, send, floating = false) {
     },
     h("b", { class: "dissolve-title" }, title),
     votes,
-    h("span", { class: "dissolve-left", "data-testid": "dissolve-left" }, h("b", { "data-deadline": String(Math.round(deadline.at)) }, String(left)), t("secondsShort")),
+    h("span", { class: "dissolve-left", "data-testid": "dissolve-left" }, h("b", { class: left <= 5 ? "low" : null, "data-deadline": String(Math.round(deadline.at)) }, String(left)), t("secondsShort")),
     buttons.length ? h("span", { class: "dissolve-buttons" }, buttons) : null,
   );
 }

@@ -122,9 +122,9 @@ function rowEl(row, { size, freshFrom }) {
 
 function timerEl(timer) {
   if (!timer) return null;
-  const el = h("span", { class: `timer timer-${timer.kind}`, "data-deadline": String(timer.localDeadline) });
-  el.textContent = String(Math.max(0, Math.ceil((timer.localDeadline - performance.now()) / 1000)));
-  return el;
+  // drawn as the ticker (render.js tickCountdowns) keeps it, "low" included: a redraw changes nothing of it
+  const left = Math.max(0, Math.ceil((timer.localDeadline - performance.now()) / 1000));
+  return h("span", { class: `timer timer-${timer.kind}${left <= 5 ? " low" : ""}`, "data-deadline": String(timer.localDeadline) }, String(left));
 }
 
 let dealDrawn = null; // {hand, t}: the deal's --t when its hand was first drawn dealing
