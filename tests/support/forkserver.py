@@ -186,8 +186,9 @@ def _child(request: dict[str, Any]) -> None:
 def _serve(status: Path) -> None:
     # What every child imports: the command line (each command's module, to build the parser), the server
     # (FastAPI, SQLAlchemy, pydantic models), uvicorn with the loop, HTTP and websocket protocols it picks, and
-    # what a start imports on its way: alembic for the migrations (with mako and pygments), anyio's backend.
-    # A child imported these itself at every start: ~0.05 s of CPU each.
+    # what a start imports on its way: alembic for the migrations (with mako and pygments), anyio's backend, the
+    # database driver and Redis's client.
+    # A child imported these itself at every start: ~0.05 s of CPU each (alembic more).
     import alembic.command  # noqa: F401
     import alembic.config  # noqa: F401
     import anyio._backends._asyncio  # noqa: F401
@@ -200,6 +201,10 @@ def _serve(status: Path) -> None:
     import paohuzi.server.app  # noqa: F401
     from paohuzi import cli
 
+    with contextlib.suppress(ImportError):  # PostgreSQL's driver, the shared mode's Redis client
+        import psycopg  # noqa: F401
+        import redis.asyncio  # noqa: F401
+        import sqlalchemy.dialects.postgresql.psycopg  # noqa: F401
     with contextlib.suppress(ImportError):  # uvicorn's "auto" choices where installed (uvicorn[standard])
         import uvicorn.loops.uvloop  # noqa: F401
         import uvicorn.protocols.http.httptools_impl  # noqa: F401
