@@ -108,6 +108,31 @@ def _workers(pid: int) -> list[int]:
     return found
 
 
+def test_the_review_workers_end_with_a_killed_server(tmp_path: Path) -> None:
+    """kill -9 of the server: its review worker (and multiprocessing's resource tracker beside it) end too,
+    instead of living on as orphans blocked on a queue whose write end they hold themselves."""
+    url = f"sqlite:///{tmp_path / 'p.sqlite3'}"
+    with running(tmp_path, url, {**ENV, "PAOHUZI_BOT_DELAY": "0"}) as server:
+        me, hand_id, _ = _played(server)
+        me.api("GET", f"/api/replays/{hand_id}/review")  # the pool is made on the first review
+        workers = _workers(server.pid)
+        assert len(workers) == 1, workers
+        me.close()
+        server.kill()
+        deadline = time.monotonic() + 10
+        while any(Path(f"/proc/{pid}").exists() and not _zombie(pid) for pid in workers):
+            assert time.monotonic() < deadline, f"the review worker {workers} outlived its server"
+            time.sleep(0.05)
+
+
+def _zombie(pid: int) -> bool:
+    """Whether ``pid`` has ended and waits to be reaped (an orphan's new parent does it in its own time)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return True
+
+
 def test_a_killed_worker_is_a_503_and_the_next_review_starts_a_new_one(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'p.sqlite3'}"
     env = {**ENV, "PAOHUZI_BOT_DELAY": "0", "PAOHUZI_REVIEW_WORLDS": "64", "PAOHUZI_REVIEW_BURST": "5"}

@@ -6,12 +6,12 @@ observation and its legal actions, like a person.
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import random
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Protocol
 
 from paohuzi.engine import Action, ActionKind, Observation
+from paohuzi.server.process_pool import process_pool
 
 __all__ = ["BotPool", "SeatBot", "make_seat_bot", "choose"]
 
@@ -65,7 +65,7 @@ class BotPool:
 
     def __init__(self, workers: int) -> None:
         self._executor: Executor = (
-            ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+            process_pool(workers)
             if workers > 0
             else ThreadPoolExecutor(max_workers=1, thread_name_prefix="paohuzi-bots")
         )

@@ -18,9 +18,8 @@ the same numbers.
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 from collections.abc import Mapping
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Annotated, TypedDict, cast
 
@@ -36,6 +35,7 @@ from paohuzi.server.hub import Hub
 from paohuzi.server.limits import Limits
 from paohuzi.server.models import HandReview, MatchSeat
 from paohuzi.server.models import HandRow as HandModel
+from paohuzi.server.process_pool import process_pool
 from paohuzi.server.room import RoomError
 
 __all__ = ["router", "Reviewer", "compute"]
@@ -75,7 +75,7 @@ class Reviewer:
     def _pool(self) -> Executor:
         if self._executor is None:
             self._executor = (
-                ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+                process_pool(self.workers)
                 if self.workers > 0
                 else ThreadPoolExecutor(max_workers=1, thread_name_prefix="paohuzi-review")
             )
