@@ -49,7 +49,7 @@ async def _hands(db: Database, count: int) -> list[int]:
 def test_each_hands_appends_are_committed_in_order_across_the_workers(url: str) -> None:
     """Sixteen hands append 25 actions each, every append in a turn of its own and none awaited before the
     next is made: each hand's rows are committed in seq order — the transaction ids (``xmin``) of its rows
-    never go down — though every worker committed some of the 400 and jobs ran beside them."""
+    never go down — though three workers committed the 400 and jobs ran beside them on the first."""
     db = Database(url, connections=WORKERS)
     db.take_over("test")  # every transaction also reads the writer fence
 
@@ -98,7 +98,7 @@ def test_a_process_taken_over_writes_nothing_on_any_of_its_connections(url: str)
 
     async def main() -> list[int]:
         old.start()
-        hands = await _hands(old, WORKERS)  # consecutive ids: one hand on each worker
+        hands = await _hands(old, WORKERS - 1)  # consecutive ids: one hand on each appending worker
         await asyncio.gather(*(old.append_action(store.action_row(h, 1, 0, "pass", "bot")) for h in hands))
         new = Database(url, connections=1)
         new.take_over("new")
@@ -113,12 +113,12 @@ def test_a_process_taken_over_writes_nothing_on_any_of_its_connections(url: str)
         hands = asyncio.run(main())
     finally:
         old.stop()
-    assert len({h % WORKERS for h in hands}) == WORKERS and all(w.batches > 0 for w in old.workers)
+    assert {old.worker_of(h) for h in hands} == set(range(1, WORKERS)) and all(w.batches > 0 for w in old.workers)
     assert told == ["fenced"]
     engine = create_engine(url)
     try:
         with engine.connect() as conn:
-            assert conn.execute(text("SELECT max(seq), count(*) FROM actions")).one() == (1, WORKERS)
+            assert conn.execute(text("SELECT max(seq), count(*) FROM actions")).one() == (1, WORKERS - 1)
     finally:
         engine.dispose()
 
@@ -126,8 +126,8 @@ def test_a_process_taken_over_writes_nothing_on_any_of_its_connections(url: str)
 def test_kill_9_while_actions_are_in_flight_on_several_connections_loses_none_acknowledged(
     url: str, tmp_path: Path
 ) -> None:
-    """Three tables play at once on a server with four database connections (the three hands on three of
-    them); the server is killed (SIGKILL) while their actions are in flight. Every action a player saw
+    """Three tables play at once on a server with four database connections (the three hands' appends on
+    three of them, the deals on the fourth); the server is killed (SIGKILL) while their actions are in flight. Every action a player saw
     accepted is in the log, in its order, with no gap; at most the one action of a seat that was in flight
     is there without having been answered."""
     env = {"PAOHUZI_TURN_SECONDS": "300", "PAOHUZI_CLAIM_SECONDS": "300", "PAOHUZI_DB_CONNECTIONS": str(WORKERS)}
@@ -173,3 +173,17 @@ def test_kill_9_while_actions_are_in_flight_on_several_connections_loses_none_ac
             assert kept[: len(acked)] == acked and len(kept) - len(acked) <= 1, (seat, acked, kept)
             acked_in_all += len(acked)
     assert acked_in_all >= 30  # the kill came mid-play, not after it
+
+
+def test_sqlite_keeps_one_writer_and_the_setting_is_checked(tmp_path: Path) -> None:
+    """SQLite has one writer, whatever ``connections`` says; ``PAOHUZI_DB_CONNECTIONS`` outside 1–64 stops the
+    server at start-up, naming the variable."""
+    db = Database(f"sqlite:///{tmp_path / 'x.sqlite3'}", connections=WORKERS)
+    try:
+        assert len(db.workers) == 1
+    finally:
+        db.stop()
+    assert Settings.from_env({"PAOHUZI_DB_CONNECTIONS": "8"}).db_connections == 8
+    for bad in ("0", "65"):
+        with pytest.raises(ValueError, match="PAOHUZI_DB_CONNECTIONS"):
+            Settings.from_env({"PAOHUZI_DB_CONNECTIONS": bad})

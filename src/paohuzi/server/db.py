@@ -11,7 +11,8 @@ insert in one round trip, then the commit.
 them (``PAOHUZI_DB_CONNECTIONS``), each with its own transaction in flight: one connection committed one
 transaction at a time, each waiting for its WAL flush, and at a thousand tables the actions queued behind
 it. A hand's appends always go to the same worker (by its id), so they are committed in their order, as
-with one; every other job goes to the first worker, in the order the jobs came, as they always did. Across
+with one; every other job goes to the first worker, in the order the jobs came, as they always did, and
+with two or more workers the appends never do (a settlement is a dozen round trips). Across
 workers nothing is ordered but what the callers await: a room awaits each append (under its lock) and
 each of its jobs before the next, so its hand row is committed before its first append and its last
 append before its settlement.
@@ -316,9 +317,15 @@ class Database:
         parts: dict[int, list[Job]] = {}
         for job in jobs:
             assert job.row is not None
-            parts.setdefault(job.row.hand_id % len(workers), []).append(job)
+            parts.setdefault(self.worker_of(job.row.hand_id), []).append(job)
         for index, part in parts.items():
             workers[index].put(part)
+
+    def worker_of(self, hand_id: int) -> int:
+        """The worker that commits a hand's appends: with several, never the first, whose settlements and
+        other jobs of many round trips each would hold them up."""
+        count = len(self.workers)
+        return 0 if count == 1 else 1 + hand_id % (count - 1)
 
     def _transact(self, conn: Connection, jobs: list[Job]) -> list[Any]:
         """Run ``jobs`` in one transaction on a worker's connection and commit it; their results (the
