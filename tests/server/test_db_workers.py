@@ -127,9 +127,9 @@ def test_kill_9_while_actions_are_in_flight_on_several_connections_loses_none_ac
     url: str, tmp_path: Path
 ) -> None:
     """Three tables play at once on a server with four database connections (the three hands' appends on
-    three of them, the deals on the fourth); the server is killed (SIGKILL) while their actions are in flight. Every action a player saw
-    accepted is in the log, in its order, with no gap; at most the one action of a seat that was in flight
-    is there without having been answered."""
+    three of them, the deals on the fourth); the server is killed (SIGKILL) while their actions are in
+    flight. Every action a player saw accepted is in the log, in its order, with no gap; at most the one
+    action of a seat that was in flight is there without having been answered."""
     env = {"PAOHUZI_TURN_SECONDS": "300", "PAOHUZI_CLAIM_SECONDS": "300", "PAOHUZI_DB_CONNECTIONS": str(WORKERS)}
     with running(tmp_path, url, env) as server:
         tables = [seated_table(server, [server] * 3, RecordingClient) for _ in range(3)]

@@ -10,12 +10,12 @@ insert in one round trip, then the commit.
 **Workers** (issue 33). SQLite has one writer, so one worker. On PostgreSQL there are ``connections`` of
 them (``PAOHUZI_DB_CONNECTIONS``), each with its own transaction in flight, so that a commit waiting for its
 WAL flush (or its thread for the GIL) does not hold up every other table's (what it measured:
-docs/PERFORMANCE.md, "several PostgreSQL transactions in flight"). A hand's appends always go to the same worker (by its id), so they are committed in their order, as
-with one; every other job goes to the first worker, in the order the jobs came, as they always did, and
-with two or more workers the appends never do (a settlement is a dozen round trips). Across
-workers nothing is ordered but what the callers await: a room awaits each append (under its lock) and
-each of its jobs before the next, so its hand row is committed before its first append and its last
-append before its settlement.
+docs/PERFORMANCE.md, "several PostgreSQL transactions in flight"). A hand's appends always go to the same
+worker (by its id), so they are committed in their order, as with one; every other job goes to the first
+worker, in the order the jobs came, as they always did, and with two or more workers the appends never do
+(a settlement is a dozen round trips). Across workers nothing is ordered but what the callers await: a room
+awaits each append (under its lock) and each of its jobs before the next, so its hand row is committed
+before its first append and its last append before its settlement.
 
 SQLite runs in WAL mode with ``synchronous=NORMAL`` (a commit survives a crash of the server process, which
 is what the recovery promise is about), every transaction ``BEGIN IMMEDIATE`` (serialised with any other
