@@ -94,7 +94,8 @@ def _median_ms(step: Callable[[], None], runs: int, warmup: int = 20) -> float:
 def appends(runs: int, room_fenced: bool) -> float:
     """Median CPU (ms) of a one-append transaction through the worker's batch path."""
     from paohuzi.server import store
-    from paohuzi.server.db import _Job, fence_room
+    from paohuzi.server.db import fence_room
+    from paohuzi.server.db_worker import Job
 
     with _database() as db:
         room = db.run_now(store.create_room("123456", "private", None, _options(), 3))
@@ -107,7 +108,7 @@ def appends(runs: int, room_fenced: bool) -> float:
         seq = iter(range(1, 10**6))
 
         def step() -> None:
-            db._run_batch([_Job(None, None, None, store.action_row(hand, next(seq), 0, "pass", "bot"), fence)])  # noqa: SLF001
+            db.workers[0].run_batch([Job(None, None, None, store.action_row(hand, next(seq), 0, "pass", "bot"), fence)])
 
         return _median_ms(step, runs)
 
@@ -115,7 +116,7 @@ def appends(runs: int, room_fenced: bool) -> float:
 def settlements(runs: int) -> float:
     """Median CPU (ms) of a three-player hand's settlement job, in its transaction."""
     from paohuzi.server import ledger_store, store
-    from paohuzi.server.db import _Job
+    from paohuzi.server.db_worker import Job
 
     with _database() as db:
         players = [db.run_now(store.create_player(uuid.uuid4().hex, f"p{i}")).id for i in range(3)]
@@ -130,7 +131,7 @@ def settlements(runs: int) -> float:
             results = [(players[0], 6, True), (players[1], -3, False), (players[2], -3, False)]
             finish = store.finish_hand(hand, outcome, record, match, [6 * n, -3 * n, -3 * n], results)
             job = ledger_store.settle_hand(finish, hand, players, [0, 1, 2], [6, -3, -3], 1, 0, [])
-            db._run_batch([_Job(job, None, None)])  # noqa: SLF001
+            db.workers[0].run_batch([Job(job, None, None)])
 
         return _median_ms(step, runs)
 

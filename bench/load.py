@@ -279,7 +279,8 @@ def _scrape(url: str) -> dict[str, float]:
     """The server's Prometheus samples that the report uses: the loop-lag histogram and the database batches."""
     wanted = (
         "paohuzi_loop_lag_seconds_bucket", "paohuzi_db_batch_jobs_sum", "paohuzi_db_batch_jobs_count",
-        "paohuzi_lease_changes_total", "paohuzi_relay_messages_total",
+        "paohuzi_lease_changes_total", "paohuzi_relay_messages_total", "paohuzi_db_commit_seconds_bucket",
+        "paohuzi_action_seconds_bucket",
     )
     try:
         text = httpx.get(url + "/metrics", timeout=30).text
@@ -293,12 +294,19 @@ def _scrape(url: str) -> dict[str, float]:
     }
 
 
-def _lag_quantile(before: dict[str, float], after: dict[str, float], q: float) -> float | None:
-    """The ``q`` quantile (seconds) of the loop lag observed between two scrapes, interpolated in its bucket as
-    Prometheus' ``histogram_quantile`` does; None without observations."""
+def _lag_quantile(
+    before: dict[str, float],
+    after: dict[str, float],
+    q: float,
+    metric: str = "paohuzi_loop_lag_seconds_bucket",
+    label: str = "",
+) -> float | None:
+    """The ``q`` quantile (seconds) of the loop lag (or another histogram, ``metric``: its buckets' name; only
+    the series with ``label``) observed between two scrapes, interpolated in its bucket as Prometheus'
+    ``histogram_quantile`` does; None without observations."""
     buckets = []
     for name, value in after.items():
-        if name.startswith("paohuzi_loop_lag_seconds_bucket"):
+        if name.startswith(metric) and label in name:
             le = name.split('le="', 1)[1].split('"', 1)[0]
             buckets.append((float("inf") if le == "+Inf" else float(le), value - before.get(name, 0.0)))
     buckets.sort()
@@ -501,6 +509,14 @@ def _report(args: argparse.Namespace, results: list[dict[str, Any]], usage: dict
     server_cpu = sum(usage["servers"])
     per_action = 1000 * elapsed / actions if actions else float("nan")  # ms per action for 1 core busy
     lags = [(_lag_quantile(b, a, 0.5), _lag_quantile(b, a, 0.99)) for b, a in usage["scraped"]]
+
+    def quantiles(metric: str, label: str = "") -> dict[str, list[float | None]]:  # ms, each server
+        found = [[_lag_quantile(b, a, q, metric, label) for q in (0.5, 0.99)] for b, a in usage["scraped"]]
+        return {
+            key: [round(1000 * x[i], 1) if x[i] is not None else None for x in found]
+            for i, key in ((0, "p50"), (1, "p99"))
+        }
+
     batches = [
         (a.get("paohuzi_db_batch_jobs_sum", 0.0) - b.get("paohuzi_db_batch_jobs_sum", 0.0),
          a.get("paohuzi_db_batch_jobs_count", 0.0) - b.get("paohuzi_db_batch_jobs_count", 0.0))
@@ -543,6 +559,10 @@ def _report(args: argparse.Namespace, results: list[dict[str, Any]], usage: dict
             "p99": [round(1000 * p99, 1) if p99 is not None else None for _, p99 in lags],
         },
         "db_jobs_per_transaction": round(jobs / txns, 2) if txns else None,
+        # the server's own share of the latency: an `act` from receipt to answered (applied, committed, sent),
+        # and one database transaction with its commit (both interpolated in their histograms' buckets)
+        "server_act_ms": quantiles("paohuzi_action_seconds_bucket", 'result="ok"'),
+        "db_transaction_ms": quantiles("paohuzi_db_commit_seconds_bucket"),
         # the shared mode: rooms changing owner while measured (acquired/lost; none is created then), leases
         # lost since the servers started, and the relay's messages per action and per Redis publish
         "lease_changes": leases if args.redis_url else None,

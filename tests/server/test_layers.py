@@ -31,7 +31,8 @@ ALLOWED = {
     "profile_store": {"economy", "models", "store"},
     "db_appends": {"models", "rows"},  # the appends-only batch on SQLite, in sqlite3's terms (issue 33)
     "schema": set(),  # the packaged alembic migrations, run at start-up or by `paohuzi migrate`
-    "db": {"db_appends", "logs", "models", "rows", "schema"},
+    "db_worker": {"logs", "rows"},  # a connection and its thread: group commit, a bad job alone (issue 33)
+    "db": {"db_appends", "db_worker", "logs", "models", "rows", "schema"},
     "bots": set(),
     "metrics": set(),  # reads the hub it is handed, imports none of it
     "connection": {"config", "logs"},

@@ -328,8 +328,11 @@ def test_a_paused_owner_is_refused_by_the_room_fence(shared: dict[str, str], tmp
     wakes up (SIGCONT) and its write is refused by the fence check — the action log never holds it."""
     import psycopg
 
-    # a fixed deal (testing only), so that the computers cannot end the hand before the test gets going
+    # a fixed deal (testing only), so that the computers cannot end the hand before the test gets going; one
+    # database worker, so that the action's append queues behind the job held on a row lock below (with
+    # several, a hand's appends have workers of their own and it would be committed at once)
     fixed = {"PAOHUZI_LEASE_MS": "1000", "PAOHUZI_TESTING": "1", "PAOHUZI_TEST_MATCH_SEED": "7"}
+    fixed["PAOHUZI_DB_CONNECTIONS"] = "1"
     a, b = start_many(2, tmp_path, shared, **fixed)
     try:
         me = Player(a)

@@ -264,7 +264,8 @@ async def _open_hub(settings: Settings, fenced: Callable[[], None], metrics: Met
     ``redis_url`` (rooms leased one by one, shared.py; no writer fence)."""
     url, batch, action = settings.database_url, metrics.observe_batch, metrics.observe_action
     if not settings.redis_url:
-        db = Database(url, on_fenced=fenced, on_batch=batch, on_action=action)
+        db = Database(url, connections=settings.db_connections, on_fenced=fenced, on_batch=batch, on_action=action)
+        metrics.db_connections.set(len(db.workers))
         await asyncio.to_thread(db.migrate)
         token = await asyncio.to_thread(db.take_over, f"{socket.gethostname()}:{os.getpid()}")
         db.start()
@@ -272,7 +273,9 @@ async def _open_hub(settings: Settings, fenced: Callable[[], None], metrics: Met
         gc_tuning.tune()  # what lasts as long as the process frozen, before any room is made (issue 33)
         return server
     fences = FencedRooms()  # the database thread's reports of rooms fenced, for the Cluster
-    db = Database(url, on_fenced=fenced, on_room_fenced=fences.report, on_batch=batch, on_action=action)
+    db = Database(url, connections=settings.db_connections, on_fenced=fenced, on_room_fenced=fences.report,
+                  on_batch=batch, on_action=action)
+    metrics.db_connections.set(len(db.workers))
     await asyncio.to_thread(db.migrate)
     db.start()
     server = shared_mode(settings, db, redis_client(settings), fences,

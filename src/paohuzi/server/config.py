@@ -81,6 +81,8 @@ class Settings:
     :ivar seat_wait: how long a seating request (quick play, join, 匹配) waits for the same player's other
         seating request to end before it answers 409 ``busy`` (server/seating.py).
     :ivar access_log: a log line per HTTP request (uvicorn's access log; nginx keeps its own too).
+    :ivar db_connections: PostgreSQL: the database connections (worker threads) of a process, each with a
+        transaction in flight; a hand's actions always on the same one (issue 33). SQLite: always one.
     :ivar redis_url: empty: one process (the embedded default); ``redis://…``: the shared mode (docs/server.md).
     :ivar redis_prefix: the prefix of every Redis key and channel of the shared mode (one per deployment).
     :ivar redis_connections: the shared mode's Redis connections per process (a blocking pool: a command
@@ -137,6 +139,7 @@ class Settings:
     join_guess_burst: int = 10
     recv_buffer_bytes: int = 8 * 1024
     access_log: bool = False
+    db_connections: int = 4
     redis_url: str = ""
     redis_prefix: str = "paohuzi"
     redis_connections: int = 64
@@ -159,6 +162,8 @@ class Settings:
         _check_match_presets(self.match_presets)
         if not 2 <= self.review_worlds <= 256:
             raise ValueError(f"PAOHUZI_REVIEW_WORLDS={self.review_worlds}: from 2 to 256 worlds a decision")
+        if not 1 <= self.db_connections <= 64:
+            raise ValueError(f"PAOHUZI_DB_CONNECTIONS={self.db_connections}: from 1 to 64 connections")
         if self.redis_url and self.database_url.startswith("sqlite"):
             raise ValueError(
                 "PAOHUZI_REDIS_URL is set (the shared mode) but the database is SQLite: the shared mode needs "

@@ -1,15 +1,21 @@
-"""The database: engine set-up, migrations, and one worker thread that runs every database job.
+"""The database: engine set-up, migrations, and the worker threads that run every database job.
 
 All database work goes through :meth:`Database.run`: the job (a function of a
-:class:`~sqlalchemy.orm.Session`) runs on the worker thread and its result comes back to the event loop.
-Jobs that arrive together are run in one transaction (group commit), so the append-only action log keeps
-up with many tables: each action costs a row, not a commit — all but a wallet change (:func:`alone`), which
-has a transaction of its own. If a batch fails, its jobs are run again one
-by one so that one bad job fails alone. The worker keeps one connection of its own from batch to batch (no
-pool check-out, ping and reset per transaction) and writes the appends with one SQLAlchemy Core insert (no
-ORM unit of work). A batch of appends only skips SQLAlchemy: on SQLite sqlite3 itself (:mod:`.db_appends`,
-issue 33), on PostgreSQL psycopg, pipelined: the fence checks and the insert in one round trip, then the
-commit. A connection found broken before its commit is replaced and the batch run again.
+:class:`~sqlalchemy.orm.Session`) runs on a worker thread (:mod:`.db_worker`: one connection each, group
+commit, a bad job failing alone) and its result comes back to the event loop. The appends are written with
+one SQLAlchemy Core insert (no ORM unit of work); a batch of appends only skips SQLAlchemy: on SQLite
+sqlite3 itself (:mod:`.db_appends`, issue 33), on PostgreSQL psycopg, pipelined: the fence checks and the
+insert in one round trip, then the commit.
+
+**Workers** (issue 33). SQLite has one writer, so one worker. On PostgreSQL there are ``connections`` of
+them (``PAOHUZI_DB_CONNECTIONS``), each with its own transaction in flight, so that a commit waiting for its
+WAL flush (or its thread for the GIL) does not hold up every other table's (what it measured:
+docs/PERFORMANCE.md, "several PostgreSQL transactions in flight"). A hand's appends always go to the same
+worker (by its id), so they are committed in their order, as with one; every other job goes to the first
+worker, in the order the jobs came, as they always did, and with two or more workers the appends never do
+(a settlement is a dozen round trips). Across workers nothing is ordered but what the callers await: a room
+awaits each append (under its lock) and each of its jobs before the next, so its hand row is committed
+before its first append and its last append before its settlement.
 
 SQLite runs in WAL mode with ``synchronous=NORMAL`` (a commit survives a crash of the server process, which
 is what the recovery promise is about), every transaction ``BEGIN IMMEDIATE`` (serialised with any other
@@ -35,34 +41,27 @@ writer's fail with :class:`RoomFenced` — a stale owner can never append to the
 from __future__ import annotations
 
 import asyncio
-import queue
 import threading
-import time
-import weakref
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import Connection, Engine, Table, create_engine, event, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from paohuzi.server import schema
 from paohuzi.server.db_appends import sqlite_appends
+from paohuzi.server.db_worker import Broken, Fence, Fenced, Job, Worker, alone
 from paohuzi.server.logs import log
 from paohuzi.server.models import ActionRow, RoomFence, WriterFence, utcnow
 from paohuzi.server.rows import ActionLogRow, ActionLogValues
 
-if TYPE_CHECKING:
-    pass
-
 __all__ = ["Database", "Fenced", "alone", "RoomFenced", "RoomStore", "fence_room", "normalize_url"]
 
 T = TypeVar("T")
-_MAX_BATCH = 256
-_STOP = object()
+DEFAULT_CONNECTIONS = 4  # PostgreSQL's workers unless told (PAOHUZI_DB_CONNECTIONS)
 _INSERT_ACTIONS = cast(Table, ActionRow.__table__).insert()  # Core: no ORM unit of work per append
 # The appends-only transaction on PostgreSQL, in psycopg's own terms (pipelined: one round trip, then COMMIT).
 _PG_WRITER = "SELECT token FROM writer_fence WHERE id = 1 FOR SHARE"
@@ -84,8 +83,9 @@ def normalize_url(url: str) -> str:
     return url
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; creates the folder of a SQLite file."""
+def make_engine(url: str, pool_size: int = 5) -> Engine:
+    """An engine for ``url``; creates the folder of a SQLite file. ``pool_size``: PostgreSQL's pool, which
+    must hold every worker's connection and a few more (start-up, health checks)."""
     url = normalize_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
@@ -111,7 +111,7 @@ def make_engine(url: str) -> Engine:
             connection.exec_driver_sql("BEGIN IMMEDIATE")
 
         return engine
-    engine = create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url, pool_pre_ping=True, pool_size=pool_size)
 
     @event.listens_for(engine, "connect")
     def _timeouts(dbapi_connection: Any, _record: Any) -> None:
@@ -125,10 +125,6 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-class Fenced(RuntimeError):
-    """Another server process took the database over: this one may not write any more."""
-
-
 class RoomFenced(RuntimeError):
     """Another server process took these rooms over (a newer fencing token): this one may not write for
     them any more."""
@@ -136,9 +132,6 @@ class RoomFenced(RuntimeError):
     def __init__(self, rooms: list[int]) -> None:
         super().__init__(f"rooms {rooms} are fenced: another process took them over")
         self.rooms = rooms
-
-
-Fence = tuple[int, int]  # (room id, fencing token)
 
 
 def fence_room(room_id: int, token: int, holder: str) -> Callable[[Session], bool]:
@@ -160,41 +153,36 @@ def fence_room(room_id: int, token: int, holder: str) -> Callable[[Session], boo
     return job
 
 
-class _Job:
-    __slots__ = ("fn", "future", "loop", "row", "fence")
-
-    def __init__(
-        self,
-        fn: Callable[[Session], Any] | None,
-        future: asyncio.Future[Any] | None,
-        loop: asyncio.AbstractEventLoop | None,
-        row: ActionLogRow | None = None,
-        fence: Fence | None = None,
-    ) -> None:
-        self.fn, self.future, self.loop, self.row, self.fence = fn, future, loop, row, fence
-
-
 class Database:
-    """The server's database: an engine and the worker thread that runs jobs on it."""
+    """The server's database: an engine and the worker threads that run jobs on it."""
 
     def __init__(  # noqa: PLR0913 (the observers, each named)
         self,
         url: str,
         *,
+        connections: int = DEFAULT_CONNECTIONS,
         on_fenced: Callable[[], None] | None = None,
         on_room_fenced: Callable[[list[int]], None] | None = None,
         on_batch: Callable[[float, int], None] | None = None,
         on_action: Callable[[str], None] | None = None,
     ) -> None:
+        """``connections``: PostgreSQL's workers, each a connection with a transaction in flight (SQLite:
+        always one)."""
+        if connections < 1:
+            raise ValueError(f"connections={connections}: at least one")
         self.url = normalize_url(url)
-        self.engine = make_engine(self.url)
+        count = 1 if make_url(self.url).get_backend_name() == "sqlite" else connections
+        self.engine = make_engine(self.url, pool_size=max(5, count + 2))
         self.backend = self.engine.dialect.name
-        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()  # a _Job, a list of them, or _STOP
-        self._pending: list[_Job] = []  # action-log appends not yet handed to the worker
-        self._thread: threading.Thread | None = None
+        self.workers = [
+            Worker(self.engine, f"paohuzi-db-{i}" if i else "paohuzi-db", self._transact, on_batch)
+            for i in range(count)
+        ]
+        self._pending: list[Job] = []  # action-log appends not yet handed to a worker
+        self._lock = threading.Lock()  # the fences' first reports, made once though several workers judge
         # Observers for the metrics (paohuzi.server.metrics): a batch's seconds and job count (called on the
-        # database thread), and who played each action-log row appended (called on the event loop).
-        self.on_batch = on_batch
+        # database threads: the workers hold it), and who played each action-log row appended (called on
+        # the event loop).
         self.on_action = on_action
         # The writer fence: this process's token once it has taken the database over (None: unchecked,
         # for tools and tests), and what to do, once, when another process has taken it (on the
@@ -210,24 +198,17 @@ class Database:
         if self.backend == "postgresql":
             fence = fence.with_for_update(read=True)  # FOR SHARE: a take-over waits for this transaction
         self._fence_query = fence
-        self._conn: Connection | None = None  # the worker thread's own connection
 
     def migrate(self) -> None:
         schema.migrate(self.engine)
 
     def start(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._work, name="paohuzi-db", daemon=True)
-            self._thread.start()
+        for worker in self.workers:
+            worker.start()
 
     def stop(self) -> None:
-        if self._thread is not None:
-            self._jobs.put(_STOP)
-            self._thread.join(timeout=10)
-            self._thread = None
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
+        for worker in self.workers:
+            worker.stop()
         self.engine.dispose()
 
     def take_over(self, holder: str) -> int:
@@ -254,15 +235,16 @@ class Database:
     def _judge_fence(self, current: int) -> None:
         """:raises Fenced: when the writer token read in this transaction is no longer this process's."""
         if current != self.token:
-            if not self.fenced:
-                self.fenced = True
+            with self._lock:
+                first, self.fenced = not self.fenced, True
+            if first:
                 log(50, "fenced: another server took the database over; this one stops", token=self.token,
                     current=int(current))
                 if self.on_fenced is not None:
                     self.on_fenced()
             raise Fenced(f"writer token {self.token} is stale (now {current})")
 
-    def _check_rooms(self, connection: Connection, batch: list[_Job]) -> None:
+    def _check_rooms(self, connection: Connection, batch: list[Job]) -> None:
         """Each room written for in ``batch`` still has the token of the job's fence. :raises RoomFenced:"""
         wanted = {job.fence for job in batch if job.fence is not None}
         if not wanted:
@@ -277,8 +259,9 @@ class Database:
         stale = sorted({f for f in wanted if current.get(f[0]) != f[1]})
         if not stale:
             return
-        new = [f for f in stale if f not in self._rooms_fenced]
-        self._rooms_fenced.update(new)
+        with self._lock:
+            new = [f for f in stale if f not in self._rooms_fenced]
+            self._rooms_fenced.update(new)
         for room_id, token in new:
             log(
                 40,
@@ -307,137 +290,65 @@ class Database:
         returns. ``fn`` must return plain data (no ORM objects bound to the session). With ``fence``
         (room id, token) the transaction first checks the room's fencing token. :raises RoomFenced:"""
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[T] = loop.create_future()
-        self._jobs.put(_Job(fn, future, loop, None, fence))
-        return await future
+        future: asyncio.Future[object] = loop.create_future()
+        self.workers[0].put(Job(fn, future, loop, None, fence))
+        return cast(T, await future)  # what fn returned
 
     async def append_action(self, row: ActionLogRow, fence: Fence | None = None) -> None:
-        """Append one row to the action log; committed
-        before this returns. Appends made in the same turn of the event loop go to the worker as one job
-        list (one hand-over between threads), and are written with one multi-row insert."""
+        """Append one row to the action log; committed before this returns. Appends made in the same turn
+        of the event loop go to each worker as one job list (one hand-over between threads), and are
+        written with one multi-row insert; a hand's always to the same worker, in the order they came."""
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
+        future: asyncio.Future[object] = loop.create_future()
         if not self._pending:
             loop.call_soon(self._flush_appends)
-        self._pending.append(_Job(None, future, loop, row, fence))
+        self._pending.append(Job(None, future, loop, row, fence))
         if self.on_action is not None:
             self.on_action(row.by)
         await future
 
     def _flush_appends(self) -> None:
         jobs, self._pending = self._pending, []
-        if jobs:
-            self._jobs.put(jobs)
+        workers = self.workers
+        if len(workers) == 1:
+            if jobs:
+                workers[0].put(jobs)
+            return
+        parts: dict[int, list[Job]] = {}
+        for job in jobs:
+            assert job.row is not None
+            parts.setdefault(self.worker_of(job.row.hand_id), []).append(job)
+        for index, part in parts.items():
+            workers[index].put(part)
 
-    def _work(self) -> None:
-        while True:
-            job = self._jobs.get()
-            if job is _STOP:
-                return
-            batch = list(job) if isinstance(job, list) else [job]
-            stop = False
-            while len(batch) < _MAX_BATCH:
-                try:
-                    more = self._jobs.get_nowait()
-                except queue.Empty:
-                    break
-                if more is _STOP:
-                    stop = True
-                    break
-                if isinstance(more, list):
-                    batch.extend(more)
-                else:
-                    batch.append(more)
-            for part in _apart(batch):
-                try:
-                    self._run_batch(part)
-                except BaseException as exc:  # noqa: BLE001 — the worker must never die: fail the batch, go on
-                    log(40, "database worker error", exc_info=True)
-                    for job in part:
-                        if job.loop is not None and job.future is not None:
-                            job.loop.call_soon_threadsafe(_resolve, [(job, False, exc)])
-            if stop:
-                return
+    def worker_of(self, hand_id: int) -> int:
+        """The worker that commits a hand's appends: with several, never the first, whose settlements and
+        other jobs of many round trips each would hold them up."""
+        count = len(self.workers)
+        return 0 if count == 1 else 1 + hand_id % (count - 1)
 
-    def _connection(self) -> Connection:
-        """The worker's own connection, kept from batch to batch (no pool check-out, ping and reset per
-        transaction: on PostgreSQL that is three round trips saved); a new one after it broke."""
-        conn = self._conn
-        if conn is None or conn.closed or conn.invalidated:
-            if conn is not None:
-                conn.close()
-            conn = self._conn = self.engine.connect()
-        return conn
-
-    def _transaction(self, jobs: list[_Job]) -> list[Any]:
-        """Run ``jobs`` in one transaction on the worker's connection and commit it; their results. When
-        the connection turns out broken before the commit (the database restarted, a timeout), nothing
-        was written: the jobs are run once more on a new connection."""
-        for attempt in (1, 2):
-            conn = self._connection()
-            if self.backend == "sqlite" and all(job.row is not None for job in jobs):
-                return self._sqlite_appends(conn, jobs)
-            transaction = conn.begin()
-            try:
-                if self.backend == "postgresql" and all(job.row is not None for job in jobs):
-                    results = self._pg_appends(conn, jobs)
-                else:
-                    self._check_fence(conn)
-                    self._check_rooms(conn, jobs)
-                    results = self._execute(conn, jobs)
-            except _Broken:
-                if transaction.is_active:
-                    transaction.rollback()
-                if attempt == 2:
-                    raise
-                continue
-            except DBAPIError as exc:
-                if transaction.is_active:
-                    transaction.rollback()
-                if attempt == 2 or not exc.connection_invalidated:
-                    raise
-                continue
-            except BaseException:
-                if transaction.is_active:
-                    transaction.rollback()
-                raise
-            transaction.commit()
-            return results
-        raise AssertionError("unreachable")
-
-    def _run_batch(self, batch: list[_Job]) -> None:
-        started = time.monotonic()
-        outcomes: list[tuple[_Job, bool, Any]] = []
+    def _transact(self, conn: Connection, jobs: list[Job]) -> list[Any]:
+        """Run ``jobs`` in one transaction on a worker's connection and commit it; their results (the
+        workers' ``transact``). :raises Broken: the connection broke before the commit: nothing written."""
+        if self.backend == "sqlite" and all(job.row is not None for job in jobs):
+            return self._sqlite_appends(conn, jobs)
+        transaction = conn.begin()
         try:
-            results = self._transaction(batch)
-            outcomes = [(job, True, result) for job, result in zip(batch, results, strict=False)]
-        except Fenced as exc:
-            outcomes = [(job, False, exc) for job in batch]
-        except Exception as failed:
-            if len(batch) == 1:
-                outcomes = [(batch[0], False, failed)]
+            if self.backend == "postgresql" and all(job.row is not None for job in jobs):
+                results = self._pg_appends(conn, jobs)
             else:
-                for job in batch:  # one by one, so that one bad job fails alone
-                    try:
-                        outcomes.append((job, True, self._transaction([job])[0]))
-                    except Exception as exc:  # noqa: BLE001 — handed to the caller
-                        outcomes.append((job, False, exc))
-        took = time.monotonic() - started
-        if self.on_batch is not None:
-            self.on_batch(took, len(batch))
-        if took > 2.0:
-            log(30, "slow database batch", jobs=len(batch), seconds=round(took, 2))
-        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[_Job, bool, Any]]] = {}
-        for outcome in outcomes:
-            if outcome[0].loop is not None:
-                by_loop.setdefault(outcome[0].loop, []).append(outcome)
-        for loop, items in by_loop.items():
-            try:
-                loop.call_soon_threadsafe(_resolve, items)
-            except RuntimeError:  # the loop is closed: nobody waits any more
-                log(30, "database result dropped: event loop closed", jobs=len(items))
+                self._check_fence(conn)
+                self._check_rooms(conn, jobs)
+                results = self._execute(conn, jobs)
+        except BaseException:
+            if transaction.is_active:
+                transaction.rollback()
+            raise
+        transaction.commit()
+        return results
 
-    def _pg_appends(self, conn: Connection, batch: list[_Job]) -> list[Any]:
+
+    def _pg_appends(self, conn: Connection, batch: list[Job]) -> list[Any]:
         """A batch of action-log appends only (the usual one) on PostgreSQL: the fence checks and the insert
         go to the server pipelined — one round trip instead of one per statement, and psycopg's own calls
         instead of SQLAlchemy's — then the tokens read are judged before the caller commits (a stale
@@ -459,7 +370,7 @@ class Database:
         except psycopg.Error as exc:
             if isinstance(exc, psycopg.OperationalError) and (raw.broken or raw.closed):
                 conn.invalidate(exc)
-                raise _Broken(str(exc)) from exc
+                raise Broken(str(exc)) from exc
             # the insert failed (a row already there: a stale owner's), so its fence was not judged: judge it
             # now, the general way, so that a stale owner learns it (RoomFenced) rather than a key error
             raw.rollback()
@@ -472,7 +383,7 @@ class Database:
             self._judge_rooms(wanted, {int(r): int(t) for r, t in current})
         return [None] * len(batch)
 
-    def _sqlite_appends(self, conn: Connection, batch: list[_Job]) -> list[Any]:
+    def _sqlite_appends(self, conn: Connection, batch: list[Job]) -> list[Any]:
         """A batch of action-log appends only on SQLite, through sqlite3 itself (:mod:`.db_appends`)."""
         wanted = {job.fence for job in batch if job.fence is not None}
         sqlite_appends(
@@ -484,7 +395,7 @@ class Database:
         )
         return [None] * len(batch)
 
-    def _execute(self, conn: Connection, batch: list[_Job]) -> list[Any]:
+    def _execute(self, conn: Connection, batch: list[Job]) -> list[Any]:
         """Run the jobs in order; runs of action-log appends become one multi-row insert (SQLAlchemy Core:
         no ORM unit of work), and the other jobs share one session on the same connection and
         transaction."""
@@ -516,10 +427,6 @@ class Database:
         return results
 
 
-class _Broken(RuntimeError):
-    """The worker's connection broke before the commit (nothing was written): run the batch again."""
-
-
 class RoomStore:
     """The database as one room sees it in the shared mode: every job and action-log append carries the
     room's fence (room id, token), checked in the job's transaction."""
@@ -532,39 +439,3 @@ class RoomStore:
 
     async def append_action(self, row: ActionLogRow) -> None:
         await self.db.append_action(row, self.fence)
-
-
-_ALONE: weakref.WeakSet[Callable[[Session], Any]] = weakref.WeakSet()
-
-
-def alone(fn: Callable[[Session], T]) -> Callable[[Session], T]:
-    """Mark a job to run in a transaction of its own, never batched with others: a wallet change
-    (:mod:`paohuzi.server.wallet`), whose row locks are taken in one order within its job — in a shared
-    transaction the locks of several jobs would pile up in any order, and two processes' batches could
-    wait on each other (a deadlock PostgreSQL breaks only after a second)."""
-    _ALONE.add(fn)
-    return fn
-
-
-def _apart(batch: list[_Job]) -> list[list[_Job]]:
-    """The batch in transactions, in order: each :func:`alone` job by itself, the others together."""
-    parts: list[list[_Job]] = []
-    for job in batch:
-        if job.fn is not None and job.fn in _ALONE:
-            parts += [[job], []]
-        elif parts:
-            parts[-1].append(job)
-        else:
-            parts.append([job])
-    return [part for part in parts if part]
-
-
-def _resolve(items: list[tuple[_Job, bool, Any]]) -> None:
-    for job, ok, value in items:
-        future = job.future
-        if future is None or future.done():
-            continue
-        if ok:
-            future.set_result(value)
-        else:
-            future.set_exception(value)

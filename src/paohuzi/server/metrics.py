@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
@@ -98,6 +98,9 @@ class Metrics:
         self.db_batch_jobs = Histogram(
             "paohuzi_db_batch_jobs", "jobs per database batch", buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256), registry=r
         )
+        self.db_connections = Gauge(
+            "paohuzi_db_connections", "database connections, each with a transaction in flight", registry=r
+        )
         self.loop_lag = Histogram(
             "paohuzi_loop_lag_seconds", "how late the event loop ran a timer", buckets=_LAG_BUCKETS, registry=r
         )
@@ -168,6 +171,8 @@ NOTES = {
     "room owned elsewhere it is the relay (the owner's work is in its `paohuzi_db_commit_seconds`)",
     "paohuzi_db_commit_seconds": "one batch of database jobs with its commit, on the database thread",
     "paohuzi_db_batch_jobs": "jobs per batch (group commit: many actions, one commit)",
+    "paohuzi_db_connections": "the database's workers (`PAOHUZI_DB_CONNECTIONS` on PostgreSQL, 1 on SQLite); a "
+    "hand's actions are committed on one of them, in order",
     "paohuzi_loop_lag_seconds": "how late the event loop ran a 0.1 s timer: a busy or stalled process (its p99 "
     "over ~50 ms is felt by players; the shared mode's leases are renewed off the loop, so a slow loop keeps "
     "its rooms)",
