@@ -33,7 +33,8 @@ ALLOWED = {
     "schema": set(),  # the packaged alembic migrations, run at start-up or by `paohuzi migrate`
     "db_worker": {"logs", "rows"},  # a connection and its thread: group commit, a bad job alone (issue 33)
     "db": {"db_appends", "db_worker", "logs", "models", "rows", "schema"},
-    "bots": set(),
+    "process_pool": set(),  # worker processes that end with the server (bots, reviews)
+    "bots": {"process_pool"},
     "metrics": set(),  # reads the hub it is handed, imports none of it
     "connection": {"config", "logs"},
     "registry": {"connection", "frames", "rows"},
@@ -105,7 +106,7 @@ ALLOWED = {
     "api": {"economy", "frames", "profile_store", "protocol", "rows", "store", "hub", "limits", "room"},
     "profile_api": {"account_api", "api", "economy", "frames", "hub", "profile_store", "room", "rows", "store"},
     # 复盘 (issue 34): the routes, their worker processes and the hand_reviews jobs
-    "review_api": {"api", "hub", "limits", "models", "room", "store"},
+    "review_api": {"api", "hub", "limits", "models", "process_pool", "room", "store"},
     "app": {
         *("account_api", "api", "profile_api", "config", "connection", "db", "hub", "logs", "metrics", "room"),
         *("limits", "wiring", "ws", "club_api", "review_api", "watchdog", "gc_tuning"),
