@@ -49,7 +49,8 @@ async def _hands(db: Database, count: int) -> list[int]:
 def test_each_hands_appends_are_committed_in_order_across_the_workers(url: str) -> None:
     """Sixteen hands append 25 actions each, every append in a turn of its own and none awaited before the
     next is made: each hand's rows are committed in seq order — the transaction ids (``xmin``) of its rows
-    never go down — though three workers committed the 400 and jobs ran beside them on the first."""
+    never go down — though two workers committed the 400, jobs ran beside them on the first, and each hand's
+    last job (as its settlement) on the fourth."""
     db = Database(url, connections=WORKERS)
     db.take_over("test")  # every transaction also reads the writer fence
 
@@ -62,6 +63,8 @@ def test_each_hands_appends_are_committed_in_order_across_the_workers(url: str) 
             if seq % 10 == 0:
                 await db.run(store.hand_actions(hand_id))  # a job on the first worker meanwhile
         await asyncio.gather(*pending)
+        # a job of the hand's (its settlement) on its settling worker sees every append awaited before it
+        assert len(await db.run(store.hand_actions(hand_id), hand=hand_id)) == 25
 
     async def main() -> list[int]:
         db.start()
@@ -98,13 +101,15 @@ def test_a_process_taken_over_writes_nothing_on_any_of_its_connections(url: str)
 
     async def main() -> list[int]:
         old.start()
-        hands = await _hands(old, WORKERS - 1)  # consecutive ids: one hand on each appending worker
+        hands = await _hands(old, WORKERS)  # consecutive ids: hands on each appending and settling worker
         await asyncio.gather(*(old.append_action(store.action_row(h, 1, 0, "pass", "bot")) for h in hands))
         new = Database(url, connections=1)
         new.take_over("new")
         new.stop()
         outcomes = await asyncio.gather(
-            *(old.append_action(store.action_row(h, 2, 1, "pass", "bot")) for h in hands), return_exceptions=True
+            *(old.append_action(store.action_row(h, 2, 1, "pass", "bot")) for h in hands),
+            *(old.run(store.hand_actions(h), hand=h) for h in hands),  # the settling worker's fence too
+            return_exceptions=True,
         )
         assert all(isinstance(o, Fenced) for o in outcomes), outcomes
         return hands
@@ -113,12 +118,13 @@ def test_a_process_taken_over_writes_nothing_on_any_of_its_connections(url: str)
         hands = asyncio.run(main())
     finally:
         old.stop()
-    assert {old.worker_of(h) for h in hands} == set(range(1, WORKERS)) and all(w.batches > 0 for w in old.workers)
+    assert {old.worker_of(h) for h in hands} == {1, 2} and {old.settler_of(h) for h in hands} == {3}
+    assert all(w.batches > 0 for w in old.workers)
     assert told == ["fenced"]
     engine = create_engine(url)
     try:
         with engine.connect() as conn:
-            assert conn.execute(text("SELECT max(seq), count(*) FROM actions")).one() == (1, WORKERS - 1)
+            assert conn.execute(text("SELECT max(seq), count(*) FROM actions")).one() == (1, WORKERS)
     finally:
         engine.dispose()
 

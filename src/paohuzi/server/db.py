@@ -11,11 +11,12 @@ insert in one round trip, then the commit.
 them (``PAOHUZI_DB_CONNECTIONS``), each with its own transaction in flight, so that a commit waiting for its
 WAL flush (or its thread for the GIL) does not hold up every other table's (what it measured:
 docs/PERFORMANCE.md, "several PostgreSQL transactions in flight"). A hand's appends always go to the same
-worker (by its id), so they are committed in their order, as with one; every other job goes to the first
-worker, in the order the jobs came, as they always did, and with two or more workers the appends never do
-(a settlement is a dozen round trips). Across workers nothing is ordered but what the callers await: a room
-awaits each append (under its lock) and each of its jobs before the next, so its hand row is committed
-before its first append and its last append before its settlement.
+worker (by its id), so they are committed in their order, as with one; its settlement (``run(…, hand=)``)
+to a settling worker; every other job goes to the first worker, in the order the jobs came, as they always
+did. With two or more workers the appends never go to the first, nor with three or more to the settlers
+(:meth:`Database.worker_of`): a deal or a settlement is a dozen round trips. Across workers nothing is
+ordered but what the callers await: a room awaits each append (under its lock) and each of its jobs before
+the next, so its hand row is committed before its first append and its last append before its settlement.
 
 SQLite runs in WAL mode with ``synchronous=NORMAL`` (a commit survives a crash of the server process, which
 is what the recovery promise is about), every transaction ``BEGIN IMMEDIATE`` (serialised with any other
@@ -178,6 +179,7 @@ class Database:
             Worker(self.engine, f"paohuzi-db-{i}" if i else "paohuzi-db", self._transact, on_batch)
             for i in range(count)
         ]
+        self._settlers = (count - 1) // 2 if count >= 3 else 0  # settlements' own workers (worker_of)
         self._pending: list[Job] = []  # action-log appends not yet handed to a worker
         self._lock = threading.Lock()  # the fences' first reports, made once though several workers judge
         # Observers for the metrics (paohuzi.server.metrics): a batch's seconds and job count (called on the
@@ -285,13 +287,18 @@ class Database:
             session.commit()
             return result
 
-    async def run(self, fn: Callable[[Session], T], fence: Fence | None = None) -> T:
-        """Run ``fn(session)`` on the worker thread, in a transaction that is committed before this
+    async def run(self, fn: Callable[[Session], T], fence: Fence | None = None, *, hand: int | None = None) -> T:
+        """Run ``fn(session)`` on a worker thread, in a transaction that is committed before this
         returns. ``fn`` must return plain data (no ORM objects bound to the session). With ``fence``
-        (room id, token) the transaction first checks the room's fencing token. :raises RoomFenced:"""
+        (room id, token) the transaction first checks the room's fencing token. :raises RoomFenced:
+
+        On the first worker, in the order the jobs came; with ``hand`` (a hand's settlement) on the worker of
+        that hand's appends (:meth:`worker_of`), which the caller has awaited: behind the first worker's
+        queue of deals and account jobs a thousand tables' settlements waited seconds (issue 33)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[object] = loop.create_future()
-        self.workers[0].put(Job(fn, future, loop, None, fence))
+        worker = self.workers[0 if hand is None else self.settler_of(hand)]
+        worker.put(Job(fn, future, loop, None, fence))
         return cast(T, await future)  # what fn returned
 
     async def append_action(self, row: ActionLogRow, fence: Fence | None = None) -> None:
@@ -322,10 +329,19 @@ class Database:
             workers[index].put(part)
 
     def worker_of(self, hand_id: int) -> int:
-        """The worker that commits a hand's appends: with several, never the first, whose settlements and
-        other jobs of many round trips each would hold them up."""
+        """The worker that commits a hand's appends: with several, never the first, whose deals and other
+        jobs of many round trips each would hold them up; with three or more, none of the settlers either."""
         count = len(self.workers)
-        return 0 if count == 1 else 1 + hand_id % (count - 1)
+        if count == 1:
+            return 0
+        appenders = count - 1 - self._settlers
+        return 1 + hand_id % appenders
+
+    def settler_of(self, hand_id: int) -> int:
+        """The worker that settles a hand: the first with one or two workers; with more, one of the last half."""
+        if not self._settlers:
+            return 0
+        return len(self.workers) - 1 - hand_id % self._settlers
 
     def _transact(self, conn: Connection, jobs: list[Job]) -> list[Any]:
         """Run ``jobs`` in one transaction on a worker's connection and commit it; their results (the
@@ -434,8 +450,8 @@ class RoomStore:
     def __init__(self, db: Database, fence: Fence) -> None:
         self.db, self.fence = db, fence
 
-    async def run(self, fn: Callable[[Session], T]) -> T:
-        return await self.db.run(fn, self.fence)
+    async def run(self, fn: Callable[[Session], T], *, hand: int | None = None) -> T:
+        return await self.db.run(fn, self.fence, hand=hand)
 
     async def append_action(self, row: ActionLogRow) -> None:
         await self.db.append_action(row, self.fence)

@@ -488,7 +488,8 @@ class Game:
                 hand.rules.stake,
                 self.table.options.multiplier,
                 doubled,
-            )
+            ),
+            hand=self.hand_id,  # on the worker that committed the hand's appends (issue 33)
         )
         crash_point("settled")
         for pid, delta, won in results:
