@@ -12,7 +12,6 @@ element (an entrance animation) is put in anew, once.
 
 from __future__ import annotations
 
-import mimetypes
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,9 +20,7 @@ import pytest
 from paohuzi.engine import Hand
 from paohuzi.rules import find_preset
 
-from .make_font import WEB
-
-ORIGIN = "http://client.test"
+from .module_page import module_page
 
 _HARNESS = """
 window.D = await import("/js/dom.js");
@@ -67,29 +64,7 @@ window.redraw = (first, second) => {
 @pytest.fixture(scope="module")
 def page(browser: Any) -> Iterator[Any]:
     """A page of the made-up origin with dom.js (``D``) and table.js (``T``) loaded, and ``redraw``."""
-    context = browser.new_context()
-
-    def serve(route: Any) -> None:
-        path = route.request.url[len(ORIGIN) :].split("?", 1)[0]
-        if path == "/blank.html":
-            route.fulfill(status=200, content_type="text/html", body="<!doctype html><title>morph</title>")
-            return
-        file = (WEB / path.lstrip("/")).resolve()
-        if WEB not in file.parents or not file.is_file():
-            route.fulfill(status=404, body="not found")
-            return
-        kind = "text/javascript" if file.suffix == ".js" else mimetypes.guess_type(file.name)[0] or "text/plain"
-        route.fulfill(status=200, content_type=kind, body=file.read_bytes())
-
-    context.route(f"{ORIGIN}/**", serve)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda err: errors.append(str(err)))
-    pg.goto(f"{ORIGIN}/blank.html")
-    pg.evaluate(f"async () => {{ {_HARNESS} }}")
-    yield pg
-    context.close()
-    assert not errors, errors
+    yield from module_page(browser, "morph", _HARNESS)
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import json
-import mimetypes
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,9 +20,8 @@ from paohuzi.engine import Hand, Outcome, OutcomeKind
 from paohuzi.rules import find_preset
 from paohuzi.server import frames
 
-from .make_font import WEB
+from .module_page import module_page
 
-ORIGIN = "http://client.test"
 NOW = 50_000.0  # the page's performance.now() as the caller passes it: every local deadline counts from it
 
 _HARNESS = """
@@ -49,29 +47,7 @@ window.run = (state, frame, now) => {
 @pytest.fixture(scope="module")
 def page(browser: Any) -> Iterator[Any]:
     """A page of the made-up origin with reducer.js and state.js loaded (``R``, ``S``) and ``run``."""
-    context = browser.new_context()
-
-    def serve(route: Any) -> None:
-        path = route.request.url[len(ORIGIN) :].split("?", 1)[0]
-        if path == "/blank.html":
-            route.fulfill(status=200, content_type="text/html", body="<!doctype html><title>reducer</title>")
-            return
-        file = (WEB / path.lstrip("/")).resolve()
-        if WEB not in file.parents or not file.is_file():
-            route.fulfill(status=404, body="not found")
-            return
-        kind = "text/javascript" if file.suffix == ".js" else mimetypes.guess_type(file.name)[0] or "text/plain"
-        route.fulfill(status=200, content_type=kind, body=file.read_bytes())
-
-    context.route(f"{ORIGIN}/**", serve)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda err: errors.append(str(err)))
-    pg.goto(f"{ORIGIN}/blank.html")
-    pg.evaluate(f"async () => {{ {_HARNESS} }}")
-    yield pg
-    context.close()
-    assert not errors, errors
+    yield from module_page(browser, "reducer", _HARNESS)
 
 
 def fresh(page: Any) -> dict[str, Any]:
