@@ -363,7 +363,6 @@ class Database:
         transaction.commit()
         return results
 
-
     def _pg_appends(self, conn: Connection, batch: list[Job]) -> list[Any]:
         """A batch of action-log appends only (the usual one) on PostgreSQL: the fence checks and the insert
         go to the server pipelined — one round trip instead of one per statement, and psycopg's own calls
