@@ -294,15 +294,11 @@ def _scrape(url: str) -> dict[str, float]:
     }
 
 
-def _lag_quantile(
-    before: dict[str, float],
-    after: dict[str, float],
-    q: float,
-    metric: str = "paohuzi_loop_lag_seconds_bucket",
-    label: str = "",
+def _quantile(
+    before: dict[str, float], after: dict[str, float], q: float, metric: str, label: str = ""
 ) -> float | None:
-    """The ``q`` quantile (seconds) of the loop lag (or another histogram, ``metric``: its buckets' name; only
-    the series with ``label``) observed between two scrapes, interpolated in its bucket as Prometheus'
+    """The ``q`` quantile (seconds) of a histogram (``metric``: its buckets' name; only the series with
+    ``label``) observed between two scrapes, interpolated in its bucket as Prometheus'
     ``histogram_quantile`` does; None without observations."""
     buckets = []
     for name, value in after.items():
@@ -508,10 +504,9 @@ def _report(args: argparse.Namespace, results: list[dict[str, Any]], usage: dict
     ms = [x * 1000 for x in latencies]
     server_cpu = sum(usage["servers"])
     per_action = 1000 * elapsed / actions if actions else float("nan")  # ms per action for 1 core busy
-    lags = [(_lag_quantile(b, a, 0.5), _lag_quantile(b, a, 0.99)) for b, a in usage["scraped"]]
 
     def quantiles(metric: str, label: str = "") -> dict[str, list[float | None]]:  # ms, each server
-        found = [[_lag_quantile(b, a, q, metric, label) for q in (0.5, 0.99)] for b, a in usage["scraped"]]
+        found = [[_quantile(b, a, q, metric, label) for q in (0.5, 0.99)] for b, a in usage["scraped"]]
         return {
             key: [round(1000 * x[i], 1) if x[i] is not None else None for x in found]
             for i, key in ((0, "p50"), (1, "p99"))
@@ -554,10 +549,7 @@ def _report(args: argparse.Namespace, results: list[dict[str, Any]], usage: dict
             "event_loop": round(usage["threads"].get("main", 0.0) * per_action, 3),
             "other_threads": round(usage["threads"].get("others", 0.0) * per_action, 3),
         },
-        "loop_lag_ms": {
-            "p50": [round(1000 * p50, 1) if p50 is not None else None for p50, _ in lags],
-            "p99": [round(1000 * p99, 1) if p99 is not None else None for _, p99 in lags],
-        },
+        "loop_lag_ms": quantiles("paohuzi_loop_lag_seconds_bucket"),
         "db_jobs_per_transaction": round(jobs / txns, 2) if txns else None,
         # the server's own share of the latency: an `act` from receipt to answered (applied, committed, sent),
         # and one database transaction with its commit (both interpolated in their histograms' buckets)
