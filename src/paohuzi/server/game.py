@@ -269,10 +269,11 @@ class Game:
         hand = self.hand
         delivery = self.services.delivery
         auto = [s.auto for s in self.table.seats]
-        for seat in self.table.seats:
+        seats = [seat for seat in self.table.seats if seat.player_id is not None and delivery.online(seat.player_id)]
+        timers = self.turns.timers_of([seat.index for seat in seats])
+        for seat in seats:
             pid = seat.player_id
-            if pid is None or not delivery.online(pid):
-                continue
+            assert pid is not None
             i = seat.index
             seen = [d for d in (e.for_seat(i) for e in events) if d is not None]
             view = hand.observation(i)
@@ -285,7 +286,7 @@ class Game:
                 events=seen,
                 view=view,
                 waits=self.waits(i),
-                timers=self.turns.timers(i),
+                timers=timers[i],
                 auto=auto,
                 msg_id=msg_id if own else None,  # the update caused by this seat's own `act`
             )

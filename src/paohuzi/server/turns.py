@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from paohuzi.engine import Action, ActionKind, Hand, Phase
@@ -148,24 +148,34 @@ class Turns:
     def timers(self, viewer: int) -> list[TimerInfo]:
         """The deadlines ``viewer`` may see: its own, and the other seats' discard decisions. Another
         seat's claim timer is never shown: it would tell that the seat may 碰/吃 the card (R5)."""
+        return self.timers_of([viewer])[viewer]
+
+    def timers_of(self, viewers: Iterable[int]) -> dict[int, list[TimerInfo]]:
+        """:meth:`timers` for each of ``viewers`` at once, as one round of ``update`` frames needs them: the
+        clocks read once and each deadline built once, shared by the viewers' lists (issue 33)."""
         now = asyncio.get_running_loop().time()
         wall = time.time()
-        out: list[TimerInfo] = []
+        entries: list[tuple[int, str, TimerInfo]] = []
         for seat in sorted(self.pending):
             d = self.pending[seat]
-            if seat != viewer and d.kind != "discard":
-                continue
             left = max(0.0, d.deadline - now)
-            out.append(
-                {
-                    "seat": seat,
-                    "kind": d.kind,
-                    "remaining_ms": int(left * 1000),
-                    "deadline": int((wall + left) * 1000),
-                    "auto": self.seats[seat].bot_plays,
-                }
+            entries.append(
+                (
+                    seat,
+                    d.kind,
+                    {
+                        "seat": seat,
+                        "kind": d.kind,
+                        "remaining_ms": int(left * 1000),
+                        "deadline": int((wall + left) * 1000),
+                        "auto": self.seats[seat].bot_plays,
+                    },
+                )
             )
-        return out
+        return {
+            viewer: [entry for seat, kind, entry in entries if seat == viewer or kind == "discard"]
+            for viewer in viewers
+        }
 
 
 async def bot_action(

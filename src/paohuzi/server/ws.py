@@ -129,12 +129,16 @@ def _encodable(text: str) -> bool:
     return True
 
 
-def _check_text(msg: Any) -> None:
+def _check_text(msg: Any, text: str | bytes) -> None:
     """Refuse a parsed frame holding a string that is not valid Unicode text (issue 14: such an ``id``
-    echoed back used to fail the encoder and close the sender with 1011).
+    echoed back used to fail the encoder and close the sender with 1011). Only a ``\\u`` escape in the
+    frame's ``text`` can make one — a websocket text frame is valid UTF-8, and so is a binary frame that JSON
+    decoded —, so a frame without one is not searched (issue 33: most frames).
 
     :raises ProtocolError: ``bad_message``, without the id (it is the unencodable part).
     """
+    if (b"\\u" if isinstance(text, bytes) else "\\u") not in text:
+        return
     for name, value in msg:
         if isinstance(value, str) and not _encodable(value):
             msg_id = msg.id if not isinstance(msg.id, str) or _encodable(msg.id) else None
@@ -203,7 +207,7 @@ async def _hello(websocket: WebSocket, conn: Connection, hub: Hub, settings: Set
         return False
     try:
         msg = parse_client_frame(text)
-        _check_text(msg)
+        _check_text(msg, text)
     except ProtocolError as exc:
         metrics.bad_frames.labels(code=exc.code).inc()
         _error(conn, exc.code, exc.message, exc.msg_id)
@@ -245,7 +249,7 @@ def _parse(conn: Connection, text: str | bytes, settings: Settings, metrics: Met
     connection is closed at ``max_strikes``)."""
     try:
         msg = parse_client_frame(text)
-        _check_text(msg)
+        _check_text(msg, text)
     except ProtocolError as exc:
         metrics.bad_frames.labels(code=exc.code).inc()
         conn.strikes += 1
