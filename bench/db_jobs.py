@@ -141,10 +141,10 @@ def settlements(runs: int) -> float:
 
 def _run(db: Any, fn: Callable[[Any], Any]) -> Any:
     """``fn`` as the worker runs a job (its own transaction, the fence checked); what it returned."""
-    from paohuzi.server.db_worker import Job, alone
+    from paohuzi.server.db_worker import Job
 
     out: list[Any] = []
-    db.workers[0].run_batch([Job(alone(lambda s: out.append(fn(s))), None, None)])
+    db.workers[0].run_batch([Job(lambda s: out.append(fn(s)), None, None)])
     return out[0]
 
 
