@@ -2,7 +2,10 @@
 
 - one action-log append in its own transaction (fence checks, insert, commit): writer-fenced as one process
   does it, and room-fenced as the shared mode does it;
-- a hand's settlement (``store.finish_hand`` inside ``ledger_store.settle_hand``) for three players.
+- a hand's settlement (``store.finish_hand`` inside ``ledger_store.settle_hand``) for three players;
+- a whole hand's per-hand jobs (issue 33), each in its own transaction as the server runs them: the
+  双倍积分卡 asked as it is dealt (``double_cards.active_players``), its row (``store.create_hand``), and its
+  settlement in a 欢乐豆 room (beans move; the winner's card doubled its 积分), each part's median too.
 
 Each is run in a fresh PostgreSQL schema (dropped afterwards; ``--sqlite``: a fresh SQLite file), called
 inline (no event loop), and timed with the calling thread's CPU clock; the median over the runs after a
@@ -136,6 +139,50 @@ def settlements(runs: int) -> float:
         return _median_ms(step, runs)
 
 
+def _run(db: Any, fn: Callable[[Any], Any]) -> Any:
+    """``fn`` as the worker runs a job (its own transaction, the fence checked); what it returned."""
+    from paohuzi.server.db_worker import Job
+
+    out: list[Any] = []
+    db.workers[0].run_batch([Job(lambda s: out.append(fn(s)), None, None)])
+    return out[0]
+
+
+def hands(runs: int, warmup: int = 20) -> dict[str, float]:
+    """Median CPU (ms) of a hand's jobs in a 欢乐豆 room (multiplier 5): ``active_players`` of its three
+    players (one with a card active), ``create_hand``, and the settlement (beans move, the winner doubled)."""
+    from datetime import timedelta
+
+    from paohuzi.server import double_cards, ledger_store, store
+
+    with _database() as db:
+        players = [db.run_now(store.create_player(uuid.uuid4().hex, f"p{i}")).id for i in range(3)]
+        db.run_now(double_cards.activate(players[0], timedelta(days=1).total_seconds()))
+        room = db.run_now(store.create_room("123456", "private", players[0], _options(), 3))
+        seats = [store.MatchSeatRow(pid, None, f"p{i}") for i, pid in enumerate(players)]
+        match = db.run_now(store.create_match(room, 7, _rules(), 10**6, seats))
+        outcome, record = {"winner": 0, "payments": [12, -3, -3]}, {"actions": [[0, "pass"]] * 30, "seed": 1}
+        parts: dict[str, list[float]] = {"active_players_ms": [], "create_hand_ms": [], "settle_ms": []}
+        totals = []
+        for n in range(1, warmup + runs + 1):
+            clock = [time.thread_time()]
+            active = _run(db, double_cards.active_players(players))
+            clock.append(time.thread_time())
+            doubled = sorted(i for i, pid in enumerate(players) if pid in active)
+            hand = _run(db, store.create_hand(match, n, 7, 0, _rules(), doubled))
+            clock.append(time.thread_time())
+            results = [(players[0], 12, True), (players[1], -3, False), (players[2], -3, False)]
+            finish = store.finish_hand(hand, outcome, record, match, [12 * n, -3 * n, -3 * n], results)
+            _run(db, ledger_store.settle_hand(finish, hand, players, [0, 1, 2], [12, -3, -3], 3, 5, doubled))
+            clock.append(time.thread_time())
+            if n > warmup:
+                for name, a, b in zip(parts, clock, clock[1:], strict=False):
+                    parts[name].append(b - a)
+                totals.append(clock[-1] - clock[0])
+        report = {name: round(statistics.median(xs) * 1000, 3) for name, xs in parts.items()}
+        return {"hand_jobs_ms": round(statistics.median(totals) * 1000, 3), **report}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=300)
@@ -147,6 +194,7 @@ def main() -> None:
         "append_writer_fenced_ms": appends(args.runs, False),
         "append_room_fenced_ms": appends(args.runs, True),
         "settlement_ms": settlements(max(20, args.runs // 3)),
+        **hands(max(20, args.runs // 3)),
         "database": "sqlite" if SQLITE else "postgresql",
         "loadavg": [round(x, 2) for x in __import__("os").getloadavg()],
     }

@@ -19,7 +19,7 @@ from paohuzi.bots.random_bot import RandomBot
 from paohuzi.engine import Action, ActionKind, Hand, Observation
 from paohuzi.rules import RuleSet, find_preset
 from paohuzi.scoring import level_number
-from paohuzi.server import account_store, double_cards, economy, ledger_store, store
+from paohuzi.server import account_store, double_cards, economy, ledger_store, models, store
 from paohuzi.server.config import Settings
 from paohuzi.server.db import Database
 from paohuzi.server.protocol import QuickPlayIn
@@ -255,3 +255,65 @@ def test_a_failed_settlement_leaves_neither_the_hand_nor_its_ledger_rows(databas
     assert db.run_now(ledger_store.balances())[pid] == {"beans": 1000, "points": 0, "cards": 0}
     assert [e.reason for e in db.run_now(ledger_store.entries(pid, None, 10))] == ["start"]
     assert db.run_now(store.match_summary(match)).hands[0].status == "playing"
+
+
+def test_a_hand_with_a_doubled_winner_writes_exactly_these_rows(database: Database) -> None:
+    """Two hands of three players in a 欢乐豆 room (stake 3, multiplier 5), run as the server runs them: the
+    first gives each its daily card (and A two level cards); A uses a card, and the second doubles A's 积分
+    win, never its beans. Every ledger row, wallet and card level is pinned (issue 33: the settlement's
+    statements were rewritten; these are the rows the ORM version wrote)."""
+    db = database
+    a, b, c = (db.run_now(account_store.create_guest(ch * 64, ch, ""))[0].id for ch in "abc")
+    rules = find_preset("qq")
+    room = db.run_now(store.create_room("333333", "quick", None, OPTIONS, 3))
+    match = db.run_now(store.create_match(room, 1, rules, 2, [store.MatchSeatRow(p, None, "x") for p in (a, b, c)]))
+
+    def hand(number: int, payments: list[int]) -> tuple[int, list[int]]:
+        active = db.run_now(double_cards.active_players([a, b, c]))
+        cards = sorted(s for s, pid in enumerate((a, b, c)) if pid in active)
+        hand_id = db.run_now(store.create_hand(match, number, number, 0, rules, cards))
+        doubled = [0] if 0 in cards else []
+        results = [(pid, payments[s], s == 0) for s, pid in enumerate((a, b, c))]
+        finish = store.finish_hand(hand_id, {"winner": 0}, {}, match, payments, results)
+        job = ledger_store.settle_hand(finish, hand_id, [a, b, c], [0, 1, 2], payments, 3, 5, doubled)
+        return hand_id, db.run_now(job)
+
+    h1, moves = hand(1, [60, -30, -30])
+    assert moves == [100, -50, -50]
+    assert db.run_now(double_cards.activate(a, 3600))[0] is None
+    h2, moves = hand(2, [120, -30, -30])
+    assert moves == [100, -50, -50]  # the 积分 doubled, the beans not
+    rows = {
+        pid: [(e.hand_id, e.currency, e.reason, e.amount, e.balance_after) for e in entries]
+        for pid in (a, b, c)
+        if (entries := db.run_now(ledger_store.entries(pid, None, 20))[::-1])
+    }
+    assert rows[a] == [
+        (None, "beans", "start", 1000, 1000),
+        (h1, "points", "hand", 60, 60),
+        (h1, "cards", "daily", 1, 1),
+        (h1, "cards", "level", 2, 3),
+        (h1, "beans", "hand", 100, 1100),
+        (None, "cards", "activate", -1, 2),
+        (h2, "points", "hand", 120, 180),
+        (h2, "cards", "level", 2, 4),
+        (h2, "beans", "hand", 100, 1200),
+    ]
+    for pid in (b, c):
+        assert rows[pid] == [
+            (None, "beans", "start", 1000, 1000),
+            (h1, "points", "hand", -30, -30),
+            (h1, "cards", "daily", 1, 1),
+            (h1, "beans", "hand", -50, 950),
+            (h2, "points", "hand", -30, -60),
+            (h2, "beans", "hand", -50, 900),
+        ]
+    assert db.run_now(ledger_store.balances()) == {
+        a: {"beans": 1200, "points": 180, "cards": 4},
+        b: {"beans": 900, "points": -60, "cards": 1},
+        c: {"beans": 900, "points": -60, "cards": 1},
+    }
+    players = db.run_now(store.players_by_ids([a, b, c]))
+    assert [(players[p].hands_played, players[p].hands_won) for p in (a, b, c)] == [(2, 2), (2, 0), (2, 0)]
+    levels = db.run_now(lambda s: [s.get_one(models.Player, pid).card_level for pid in (a, b, c)])
+    assert levels == [5, 1, 1]

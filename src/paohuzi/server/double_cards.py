@@ -22,13 +22,13 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TypedDict, cast
 
-from sqlalchemy import select
+from sqlalchemy import Table, bindparam, select
 from sqlalchemy.orm import Session
 
 from paohuzi.scoring import level_number
 from paohuzi.server import wallet
 from paohuzi.server.db import alone
-from paohuzi.server.models import CardActivation, LedgerRow, Player
+from paohuzi.server.models import CardActivation, LedgerRow, Player, core
 from paohuzi.server.store import Job, iso
 
 __all__ = [
@@ -147,17 +147,29 @@ def active_players(player_ids: Sequence[int], now: datetime | None = None) -> Jo
     def job(s: Session) -> set[int]:
         if not player_ids:
             return set()
-        at = _now(now)
-        rows = s.scalars(
-            select(CardActivation.player_id).where(
-                CardActivation.player_id.in_(list(player_ids)),
-                CardActivation.started_at <= at,
-                CardActivation.expires_at > at,
-            )
-        )
-        return set(rows)
+        return set(core(s).execute(_ACTIVE, {"b_ids": list(player_ids), "b_at": _now(now)}).scalars())
 
     return job
+
+
+_CARDS, _LEDGER = cast(Table, CardActivation.__table__), cast(Table, LedgerRow.__table__)
+# The per-hand queries (a hand dealt, a hand settled), built once: one compiled form whatever the number of
+# players (issue 33).
+_ACTIVE = select(_CARDS.c.player_id).where(
+    _CARDS.c.player_id.in_(bindparam("b_ids", expanding=True)),
+    _CARDS.c.started_at <= bindparam("b_at"),
+    _CARDS.c.expires_at > bindparam("b_at"),
+)
+_DAILY = (
+    select(_LEDGER.c.player_id)
+    .distinct()
+    .where(
+        _LEDGER.c.player_id.in_(bindparam("b_ids", expanding=True)),
+        _LEDGER.c.currency == "cards",
+        _LEDGER.c.reason == "daily",
+        _LEDGER.c.created_at >= bindparam("b_since"),
+    )
+)
 
 
 def _day_start(now: datetime) -> datetime:
@@ -190,14 +202,5 @@ def daily_given(s: Session, player_ids: Sequence[int]) -> set[int]:
     """Which of these players were given their ``daily`` card today (UTC) already: one query."""
     if not player_ids:
         return set()
-    rows = s.execute(
-        select(LedgerRow.player_id)
-        .where(
-            LedgerRow.player_id.in_(list(player_ids)),
-            LedgerRow.currency == "cards",
-            LedgerRow.reason == "daily",
-            LedgerRow.created_at >= _day_start(datetime.now(UTC)),
-        )
-        .distinct()
-    ).scalars()
-    return set(rows)
+    since = _day_start(datetime.now(UTC))
+    return set(core(s).execute(_DAILY, {"b_ids": list(player_ids), "b_since": since}).scalars())

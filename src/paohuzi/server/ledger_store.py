@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypedDict, cast
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from paohuzi.server import wallet
@@ -21,7 +21,7 @@ from paohuzi.server.crash import crash_point
 from paohuzi.server.db import alone
 from paohuzi.server.double_cards import cards_after_hand, daily_given
 from paohuzi.server.economy import RELIEF_AMOUNT, RELIEF_BELOW, RELIEF_PER_DAY, bean_moves
-from paohuzi.server.models import LedgerRow, Player, utcnow
+from paohuzi.server.models import LedgerRow, Player, core, utcnow
 from paohuzi.server.store import Job, iso
 
 __all__ = [
@@ -126,20 +126,15 @@ def settle_hand(
         crash_point("settle_begin")
         # One read of the balances after ``finish`` moved the points, one of the day's cards given: the
         # rows are then written together (one insert), in the order the changes happen.
-        now = {
-            row.id: row
-            for row in s.execute(
-                select(Player.id, Player.beans, Player.points, Player.double_cards, Player.card_level).where(
-                    Player.id.in_(ids)
-                )
-            )
-        }
+        conn = core(s)
+        now = {row.id: row for row in conn.execute(_BALANCES, {"b_ids": ids})} if ids else {}
         held: list[int | None] = [
             int(now[pid].beans) if (pid := players[i]) is not None and i in seated else None for i in range(n)
         ]
         moves = bean_moves([payments[i] if i in in_hand else 0 for i in range(n)], stake, multiplier, held, doubled)
         daily = daily_given(s, ids)
         rows: list[dict[str, Any]] = []
+        wallets: list[dict[str, Any]] = []
         for seat in seated:
             pid = players[seat]
             assert pid is not None
@@ -153,26 +148,41 @@ def settle_hand(
             for reason, count in given:
                 cards += count
                 rows.append(_row(pid, "cards", reason, count, cards, hand_id))
-            # increments, never balances written back (issue 27); the rows' balances are exact: locked
-            changes: dict[str, Any] = {}
-            if given:
-                changes["double_cards"] = Player.double_cards + (cards - int(row.double_cards))
-            if given or row.card_level != best:
-                changes["card_level"] = best
             if moves[seat]:
                 before = held[seat]
                 assert before is not None
-                changes["beans"] = Player.beans + moves[seat]
                 rows.append(_row(pid, "beans", "hand", moves[seat], before + moves[seat], hand_id))
-            if changes:
-                s.execute(update(Player).where(Player.id == pid).values(**changes))
+            if given or row.card_level != best or moves[seat]:
+                # increments, never balances written back (issue 27); the rows' balances are exact: locked.
+                # One statement for every player (issue 33): what does not change is added 0 or kept.
+                wallets.append(
+                    {"b_id": pid, "b_beans": moves[seat], "b_cards": cards - int(row.double_cards), "b_level": best}
+                )
+        if wallets:
+            conn.execute(_WALLET, wallets)
         if rows:
-            s.execute(insert(LedgerRow), rows)
-        s.flush()
+            conn.execute(_INSERT_LEDGER, rows)
+        s.expire_all()  # the players' objects in the session, if any, are stale
         crash_point("settle_end")
         return moves
 
     return alone(job)  # its own transaction: the row locks in one order (server/db.py)
+
+
+_PLAYERS, _LEDGER = cast(Table, Player.__table__), cast(Table, LedgerRow.__table__)
+# The settlement's statements, built once (issue 33: one compiled form each, no ORM bulk paths).
+_BALANCES = select(_PLAYERS.c.id, _PLAYERS.c.beans, _PLAYERS.c.points, _PLAYERS.c.double_cards)
+_BALANCES = _BALANCES.add_columns(_PLAYERS.c.card_level).where(_PLAYERS.c.id.in_(bindparam("b_ids", expanding=True)))
+_WALLET = (
+    update(_PLAYERS)
+    .where(_PLAYERS.c.id == bindparam("b_id"))
+    .values(
+        beans=_PLAYERS.c.beans + bindparam("b_beans"),
+        double_cards=_PLAYERS.c.double_cards + bindparam("b_cards"),
+        card_level=bindparam("b_level"),
+    )
+)
+_INSERT_LEDGER = insert(_LEDGER)
 
 
 def _today_start() -> datetime:

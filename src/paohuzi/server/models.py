@@ -30,8 +30,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy import JSON, BigInteger, Boolean, Connection, DateTime, ForeignKey, Index, Integer, String
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 __all__ = [
     "Base",
@@ -53,12 +53,22 @@ __all__ = [
     "ClubRequest",
     "ClubBan",
     "ClubTemplate",
+    "core",
     "utcnow",
 ]
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def core(s: Session) -> Connection:
+    """The session's connection, for a per-hand job's Core statements built once (issue 33: the ORM's
+    statements — bulk update and insert paths, per-call compiles — were most of the database thread's CPU
+    per hand, which holds the GIL the event loop needs): the session's pending writes are flushed first,
+    as an ORM statement's autoflush would. After Core updates, :meth:`Session.expire_all` the objects."""
+    s.flush()
+    return s.connection()
 
 
 class Base(DeclarativeBase):

@@ -14,11 +14,12 @@ and the ledger row carries the balance the database returned.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
 
-from sqlalchemy import select, update
+from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.orm import Session
 
-from paohuzi.server.models import Player
+from paohuzi.server.models import Player, core
 
 __all__ = ["lock", "add"]
 
@@ -31,7 +32,13 @@ def lock(s: Session, player_ids: Iterable[int]) -> None:
     SQLite the transaction holds the write lock already: nothing to do."""
     wanted = sorted(set(player_ids))
     if wanted and s.get_bind().dialect.name == "postgresql":
-        s.execute(select(Player.id).where(Player.id.in_(wanted)).order_by(Player.id).with_for_update()).all()
+        core(s).execute(_LOCK, {"b_ids": wanted}).all()
+
+
+_PLAYERS = cast(Table, Player.__table__)
+# built once, one compiled form whatever the number of players (issue 33)
+_LOCK = select(_PLAYERS.c.id).where(_PLAYERS.c.id.in_(bindparam("b_ids", expanding=True)))
+_LOCK = _LOCK.order_by(_PLAYERS.c.id).with_for_update()
 
 
 def add(s: Session, player_id: int, column: str, delta: int) -> int:
