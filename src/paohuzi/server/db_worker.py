@@ -196,7 +196,6 @@ class Worker:
             except RuntimeError:  # the loop is closed: nobody waits any more
                 log(30, "database result dropped: event loop closed", jobs=len(items))
 
-
     def _resolved(self, items: list[tuple[Job, bool, Any]]) -> None:
         """On the jobs' loop: their outcomes to their futures; they are no longer pending here."""
         self.pending = max(0, self.pending - len(items))  # never below: a failed batch's jobs told twice
