@@ -1,4 +1,5 @@
-"""The action log's appends-only transaction on SQLite, in the sqlite3 driver's own terms (issue 33).
+"""The action log's appends-only transaction in the driver's own terms (issue 33): SQLite's sqlite3 and
+PostgreSQL's psycopg.
 
 Most of the database thread's transactions are a few action-log appends and nothing else (the appends of
 one turn of the event loop, :meth:`paohuzi.server.db.Database.append_action`). Through SQLAlchemy each
@@ -8,6 +9,14 @@ bound and wrapped in a result — Python on the database thread, which holds the
 :mod:`sqlite3` directly: ``BEGIN IMMEDIATE``, the fences read in the transaction, one ``executemany``, the
 commit. The rows are the same as SQLAlchemy writes them: ``created_at`` goes through the column type's own
 bind processor for SQLite.
+
+On PostgreSQL (:func:`postgres_appends`) the whole transaction is one round trip: psycopg's pipeline sends
+``BEGIN``, one statement and ``COMMIT`` together. The statement reads the fences ``FOR SHARE`` (a take-over
+waits for it), inserts the rows only if every fence is still the writer's, and returns the tokens it read,
+which the same callbacks as on SQLite then judge (raising :class:`~paohuzi.server.db_worker.Fenced` or
+``RoomFenced``). A stale writer's transaction so commits nothing: the rows are kept out by the statement's
+own check of the very values the callbacks judge, not by a rollback after a second round trip — each round
+trip costs the database thread a wait for the GIL behind the busy event loop.
 """
 
 from __future__ import annotations
@@ -17,12 +26,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from sqlalchemy import Table
-from sqlalchemy.dialects import sqlite
+from sqlalchemy.dialects import postgresql, sqlite
 
 from paohuzi.server.models import ActionRow
 from paohuzi.server.rows import ActionLogRow
 
-__all__ = ["sqlite_appends"]
+__all__ = ["postgres_appends", "sqlite_appends"]
 
 _WRITER = "SELECT token FROM writer_fence WHERE id = 1"
 _INSERT = 'INSERT INTO actions (hand_id, seq, seat, action, "by", created_at) VALUES (?, ?, ?, ?, ?, ?)'
@@ -31,6 +40,13 @@ _DIALECT = sqlite.dialect()
 _STAMP = cast(
     Callable[[Any], Any],
     cast(Table, ActionRow.__table__).c.created_at.type.dialect_impl(_DIALECT).bind_processor(_DIALECT),
+)
+# What SQLAlchemy's psycopg dialect makes of a ``DateTime(timezone=True)`` value before binding it (today: the
+# datetime as it is, which psycopg sends as a timestamptz), so that both paths store the same instant.
+_PG_DIALECT = postgresql.psycopg.dialect()
+_PG_STAMP = cast(
+    Callable[[Any], Any] | None,
+    cast(Table, ActionRow.__table__).c.created_at.type.dialect_impl(_PG_DIALECT).bind_processor(_PG_DIALECT),
 )
 
 
@@ -64,3 +80,89 @@ def sqlite_appends(
         if raw.in_transaction:  # a failed COMMIT (SQLITE_BUSY) leaves it open: the next BEGIN would fail
             raw.rollback()
         raise
+
+
+def _postgres_query(writer: bool, rooms: bool) -> str:
+    """The one statement of :func:`postgres_appends`: the fences read ``FOR SHARE`` (as the general path
+    reads them), the rows inserted only when each fence read is the writer's, and what was read and how
+    many rows went in. A missing fence row is stale (NULL is equal to nothing), as the callbacks judge it."""
+    ctes, checks, out = [], [], ["(SELECT count(*) FROM ins)"]
+    if writer:
+        ctes.append("writer AS (SELECT token FROM writer_fence WHERE id = 1 FOR SHARE)")
+        checks.append("(SELECT token FROM writer) = %(token)s::bigint")
+        out.append("(SELECT token FROM writer)")
+    if rooms:
+        ctes.append(
+            "rooms AS (SELECT room_id, token FROM room_fences WHERE room_id = ANY(%(rooms)s::integer[]) FOR SHARE)"
+        )
+        checks.append(
+            "(SELECT count(*) FROM rooms JOIN unnest(%(fence_rooms)s::integer[], %(fence_tokens)s::bigint[])"
+            " AS wanted (room_id, token) USING (room_id, token)) = %(fences)s::bigint"
+        )
+        out += ["(SELECT array_agg(room_id ORDER BY room_id) FROM rooms)",
+                "(SELECT array_agg(token ORDER BY room_id) FROM rooms)"]
+    ctes.append(
+        'ins AS (INSERT INTO actions (hand_id, seq, seat, action, "by", created_at)'
+        " SELECT * FROM unnest(%(hand_id)s::integer[], %(seq)s::integer[], %(seat)s::integer[],"
+        " %(action)s::text[], %(by)s::text[], %(created_at)s::timestamptz[])"
+        f" WHERE {' AND '.join(checks) or 'true'} RETURNING 1)"
+    )
+    return f"WITH {', '.join(ctes)} SELECT {', '.join(out)}"
+
+
+_POSTGRES_QUERIES = {(w, r): _postgres_query(w, r) for w in (False, True) for r in (False, True)}
+
+
+def postgres_appends(  # noqa: PLR0913 (the fences and their judges, each named)
+    raw: Any,
+    rows: Sequence[ActionLogRow],
+    *,
+    token: int | None,
+    writer: Callable[[int], None],
+    fences: Sequence[tuple[int, int]],
+    judge_rooms: Callable[[dict[int, int]], None],
+) -> None:
+    """Append ``rows`` in one transaction of ``raw`` (a psycopg connection, not in autocommit mode, between
+    transactions), committed before this returns, in one round trip. ``token``: the writer fence's token
+    that must still be there (None: unchecked), the token read judged by ``writer``; ``fences``: the (room,
+    token) pairs that must still be there (the shared mode), the rooms' tokens read judged by
+    ``judge_rooms``. When a judge raises, nothing was written. Any error leaves ``raw`` between transactions
+    again (rolled back) unless the connection itself broke (``raw.broken``: the caller replaces it)."""
+    if _PG_STAMP is None:
+        stamps = [r.created_at for r in rows]
+    else:
+        stamps = [_PG_STAMP(r.created_at) for r in rows]
+    params: dict[str, Any] = {
+        "hand_id": [r.hand_id for r in rows],
+        "seq": [r.seq for r in rows],
+        "seat": [r.seat for r in rows],
+        "action": [r.action for r in rows],
+        "by": [r.by for r in rows],
+        "created_at": stamps,
+    }
+    if token is not None:
+        params["token"] = token
+    if fences:
+        params["rooms"] = sorted({room for room, _ in fences})
+        params["fence_rooms"] = [room for room, _ in fences]
+        params["fence_tokens"] = [fence for _, fence in fences]
+        params["fences"] = len(fences)
+    try:
+        with raw.pipeline():
+            cursor = raw.execute(_POSTGRES_QUERIES[token is not None, bool(fences)], params)  # after a BEGIN
+            raw.commit()  # COMMIT, and the pipeline's one sync: all of it in one round trip
+    except BaseException:
+        from psycopg.pq import TransactionStatus  # here: a server on SQLite needs no psycopg
+
+        if not raw.broken and not raw.closed and raw.info.transaction_status != TransactionStatus.IDLE:
+            raw.rollback()  # a failed statement (a row already there) leaves the transaction open, aborted
+        raise
+    found = cursor.fetchone()
+    inserted = int(found[0])
+    if token is not None:
+        writer(int(found[1]) if found[1] is not None else -1)
+    if fences:
+        ids, tokens = found[-2] or [], found[-1] or []
+        judge_rooms({int(r): int(t) for r, t in zip(ids, tokens, strict=True)})
+    if inserted != len(rows):  # the judges passed what the statement's own check refused: never, unless a bug
+        raise RuntimeError(f"{len(rows)} actions to append, {inserted} appended")
