@@ -392,7 +392,9 @@ def test_appends_only_on_postgresql_go_through_psycopg_and_keep_the_fences() -> 
         # either; the connection is rolled back, between transactions. Unchecked fences (token None, no
         # rooms: the tools') read nothing.
         schema = url.split("search_path%3D")[1]
-        with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=test", options=f"-csearch_path={schema}") as raw:
+        with psycopg.connect(
+            "host=127.0.0.1 port=5432 user=postgres dbname=test", options=f"-csearch_path={schema}"
+        ) as raw:
             rows = [ActionLogRow(hand, 5, 1, "pass", "bot", at), ActionLogRow(hand, 1, 0, "pass", "bot", at)]
             with pytest.raises(psycopg.errors.UniqueViolation):
                 postgres_appends(raw, rows, token=None, writer=told.append, fences=[], judge_rooms=told.append)
@@ -401,9 +403,7 @@ def test_appends_only_on_postgresql_go_through_psycopg_and_keep_the_fences() -> 
             assert stale is not None and int(stale[0]) == 2
             raw.rollback()
             with pytest.raises(Fenced):  # the judge raising: nothing written
-                postgres_appends(
-                    raw, rows[:1], token=1, writer=db._judge_fence, fences=[], judge_rooms=told.append
-                )
+                postgres_appends(raw, rows[:1], token=1, writer=db._judge_fence, fences=[], judge_rooms=told.append)
             assert raw.info.transaction_status == TransactionStatus.IDLE
             postgres_appends(raw, rows[:1], token=2, writer=told.append, fences=[(room, 6)], judge_rooms=told.append)
             assert told == [[room], [other], "fenced", 2, {room: 6}]

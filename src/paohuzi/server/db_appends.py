@@ -10,8 +10,8 @@ bound and wrapped in a result — Python on the database thread, which holds the
 commit. The rows are the same as SQLAlchemy writes them: ``created_at`` goes through the column type's own
 bind processor for SQLite.
 
-On PostgreSQL (:func:`postgres_appends`) the whole transaction is one round trip: psycopg's pipeline sends
-``BEGIN``, one statement and ``COMMIT`` together. The statement reads the fences ``FOR SHARE`` (a take-over
+On PostgreSQL (:func:`postgres_appends`) the whole transaction is one statement, sent in autocommit mode:
+a transaction of its own, in one round trip. The statement reads the fences ``FOR SHARE`` (a take-over
 waits for it), inserts the rows only if every fence is still the writer's, and returns the tokens it read,
 which the same callbacks as on SQLite then judge (raising :class:`~paohuzi.server.db_worker.Fenced` or
 ``RoomFenced``). A stale writer's transaction so commits nothing: the rows are kept out by the statement's
@@ -99,8 +99,10 @@ def _postgres_query(writer: bool, rooms: bool) -> str:
             "(SELECT count(*) FROM rooms JOIN unnest(%(fence_rooms)s::integer[], %(fence_tokens)s::bigint[])"
             " AS wanted (room_id, token) USING (room_id, token)) = %(fences)s::bigint"
         )
-        out += ["(SELECT array_agg(room_id ORDER BY room_id) FROM rooms)",
-                "(SELECT array_agg(token ORDER BY room_id) FROM rooms)"]
+        out += [
+            "(SELECT array_agg(room_id ORDER BY room_id) FROM rooms)",
+            "(SELECT array_agg(token ORDER BY room_id) FROM rooms)",
+        ]
     ctes.append(
         'ins AS (INSERT INTO actions (hand_id, seq, seat, action, "by", created_at)'
         " SELECT * FROM unnest(%(hand_id)s::integer[], %(seq)s::integer[], %(seat)s::integer[],"
@@ -123,11 +125,11 @@ def postgres_appends(  # noqa: PLR0913 (the fences and their judges, each named)
     judge_rooms: Callable[[dict[int, int]], None],
 ) -> None:
     """Append ``rows`` in one transaction of ``raw`` (a psycopg connection, not in autocommit mode, between
-    transactions), committed before this returns, in one round trip. ``token``: the writer fence's token
+    transactions: left so), committed before this returns, in one round trip. ``token``: the writer fence's token
     that must still be there (None: unchecked), the token read judged by ``writer``; ``fences``: the (room,
     token) pairs that must still be there (the shared mode), the rooms' tokens read judged by
     ``judge_rooms``. When a judge raises, nothing was written. Any error leaves ``raw`` between transactions
-    again (rolled back) unless the connection itself broke (``raw.broken``: the caller replaces it)."""
+    (rolled back) unless the connection itself broke (``raw.broken``: the caller replaces it)."""
     if _PG_STAMP is None:
         stamps = [r.created_at for r in rows]
     else:
@@ -147,17 +149,15 @@ def postgres_appends(  # noqa: PLR0913 (the fences and their judges, each named)
         params["fence_rooms"] = [room for room, _ in fences]
         params["fence_tokens"] = [fence for _, fence in fences]
         params["fences"] = len(fences)
+    # One statement in autocommit mode is a transaction of its own, committed at its Sync: BEGIN, the fence
+    # reads, the insert and COMMIT in one round trip (psycopg's own BEGIN, even pipelined, waits for its
+    # answer first: three round trips), and any error rolls it back, leaving the connection idle.
+    raw.autocommit = True
     try:
-        with raw.pipeline():
-            cursor = raw.execute(_POSTGRES_QUERIES[token is not None, bool(fences)], params)  # after a BEGIN
-            raw.commit()  # COMMIT, and the pipeline's one sync: all of it in one round trip
-    except BaseException:
-        from psycopg.pq import TransactionStatus  # here: a server on SQLite needs no psycopg
-
-        if not raw.broken and not raw.closed and raw.info.transaction_status != TransactionStatus.IDLE:
-            raw.rollback()  # a failed statement (a row already there) leaves the transaction open, aborted
-        raise
-    found = cursor.fetchone()
+        found = raw.execute(_POSTGRES_QUERIES[token is not None, bool(fences)], params).fetchone()
+    finally:
+        if not raw.broken and not raw.closed:  # a broken one is invalidated by the caller
+            raw.autocommit = False  # as SQLAlchemy left it: its next transaction begins as before
     inserted = int(found[0])
     if token is not None:
         writer(int(found[1]) if found[1] is not None else -1)
