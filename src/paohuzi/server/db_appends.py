@@ -43,7 +43,7 @@ _STAMP = cast(
 )
 # What SQLAlchemy's psycopg dialect makes of a ``DateTime(timezone=True)`` value before binding it (today: the
 # datetime as it is, which psycopg sends as a timestamptz), so that both paths store the same instant.
-_PG_DIALECT = postgresql.psycopg.dialect()
+_PG_DIALECT = postgresql.psycopg.dialect()  # type: ignore[no-untyped-call]  # (SQLAlchemy untyped)
 _PG_STAMP = cast(
     Callable[[Any], Any] | None,
     cast(Table, ActionRow.__table__).c.created_at.type.dialect_impl(_PG_DIALECT).bind_processor(_PG_DIALECT),
