@@ -190,8 +190,8 @@ def test_a_migration_outlasts_the_sessions_idle_in_transaction_limit() -> None:
 def test_a_stale_owner_whose_row_is_already_there_is_told_it_is_fenced(database: Database) -> None:
     """The shared mode: a room's new owner (a newer token in its fence) wrote action 1; the old owner's
     append of its own action 1 is refused as fenced (RoomFenced, the room reported once) — not as a key
-    error, which would leave the stale owner unaware (on PostgreSQL the fence check and the insert are
-    pipelined, and the insert's error comes first)."""
+    error, which would leave the stale owner unaware (on PostgreSQL the fence check and the insert are one
+    statement, and a key error there would come first)."""
     from paohuzi.server.db import RoomFenced, fence_room
 
     fenced: list[list[int]] = []
@@ -405,7 +405,13 @@ def test_appends_only_on_postgresql_go_through_psycopg_and_keep_the_fences() -> 
             with pytest.raises(Fenced):  # the judge raising: nothing written
                 postgres_appends(raw, rows[:1], token=1, writer=db._judge_fence, fences=[], judge_rooms=told.append)
             assert raw.info.transaction_status == TransactionStatus.IDLE
-            postgres_appends(raw, rows[:1], token=2, writer=told.append, fences=[(room, 6)], judge_rooms=told.append)
+            # the statement's own check, whatever the judges say: two rooms, one of them with no fence row
+            with pytest.raises(RuntimeError, match="1 actions to append, 0 appended"):
+                postgres_appends(
+                    raw, rows[:1], token=2, writer=told.append, fences=[(room, 6), (other, 1)], judge_rooms=told.append
+                )
             assert told == [[room], [other], "fenced", 2, {room: 6}]
+            postgres_appends(raw, rows[:1], token=2, writer=told.append, fences=[(room, 6)], judge_rooms=told.append)
+            assert told == [[room], [other], "fenced", 2, {room: 6}, 2, {room: 6}]
             written = raw.execute("SELECT seq FROM actions WHERE hand_id = %s ORDER BY seq", (hand,)).fetchall()
             assert [int(r[0]) for r in written] == [*(r[1] for r in before), 5]

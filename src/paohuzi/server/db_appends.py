@@ -21,6 +21,7 @@ trip costs the database thread a wait for the GIL behind the busy event loop.
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any, cast
@@ -82,37 +83,36 @@ def sqlite_appends(
         raise
 
 
-def _postgres_query(writer: bool, rooms: bool) -> str:
-    """The one statement of :func:`postgres_appends`: the fences read ``FOR SHARE`` (as the general path
-    reads them), the rows inserted only when each fence read is the writer's, and what was read and how
-    many rows went in. A missing fence row is stale (NULL is equal to nothing), as the callbacks judge it."""
+@functools.lru_cache(maxsize=1024)
+def _postgres_query(writer: bool, rows: int, fences: int) -> str:
+    """The one statement of :func:`postgres_appends` for ``rows`` rows and ``fences`` room fences: the fences
+    read ``FOR SHARE`` (as the general path reads them), the rows inserted only when each fence read is the
+    writer's, and what was read and how many rows went in. A missing fence row is stale (NULL is equal to
+    nothing), as the callbacks judge it. Each value is a parameter of its own — psycopg dumps a scalar in C,
+    a list in Python (six arrays cost more than the rest of the call) — and the text is made once per shape,
+    which psycopg then prepares."""
     ctes, checks, out = [], [], ["(SELECT count(*) FROM ins)"]
     if writer:
         ctes.append("writer AS (SELECT token FROM writer_fence WHERE id = 1 FOR SHARE)")
-        checks.append("(SELECT token FROM writer) = %(token)s::bigint")
+        checks.append("(SELECT token FROM writer) = %s::bigint")
         out.append("(SELECT token FROM writer)")
-    if rooms:
+    if fences:
+        pairs = ", ".join(["(%s::integer, %s::bigint)"] * fences)
+        ctes.append(f"wanted (room_id, token) AS (VALUES {pairs})")
         ctes.append(
-            "rooms AS (SELECT room_id, token FROM room_fences WHERE room_id = ANY(%(rooms)s::integer[]) FOR SHARE)"
+            "rooms AS (SELECT room_id, token FROM room_fences WHERE room_id IN (SELECT room_id FROM wanted) FOR SHARE)"
         )
-        checks.append(
-            "(SELECT count(*) FROM rooms JOIN unnest(%(fence_rooms)s::integer[], %(fence_tokens)s::bigint[])"
-            " AS wanted (room_id, token) USING (room_id, token)) = %(fences)s::bigint"
-        )
+        checks.append(f"(SELECT count(*) FROM rooms JOIN wanted USING (room_id, token)) = {fences:d}")
         out += [
             "(SELECT array_agg(room_id ORDER BY room_id) FROM rooms)",
             "(SELECT array_agg(token ORDER BY room_id) FROM rooms)",
         ]
+    values = ", ".join(["(%s::integer, %s::integer, %s::integer, %s::text, %s::text, %s::timestamptz)"] * rows)
     ctes.append(
         'ins AS (INSERT INTO actions (hand_id, seq, seat, action, "by", created_at)'
-        " SELECT * FROM unnest(%(hand_id)s::integer[], %(seq)s::integer[], %(seat)s::integer[],"
-        " %(action)s::text[], %(by)s::text[], %(created_at)s::timestamptz[])"
-        f" WHERE {' AND '.join(checks) or 'true'} RETURNING 1)"
+        f" SELECT * FROM (VALUES {values}) AS v WHERE {' AND '.join(checks) or 'true'} RETURNING 1)"
     )
     return f"WITH {', '.join(ctes)} SELECT {', '.join(out)}"
-
-
-_POSTGRES_QUERIES = {(w, r): _postgres_query(w, r) for w in (False, True) for r in (False, True)}
 
 
 def postgres_appends(  # noqa: PLR0913 (the fences and their judges, each named)
@@ -125,36 +125,25 @@ def postgres_appends(  # noqa: PLR0913 (the fences and their judges, each named)
     judge_rooms: Callable[[dict[int, int]], None],
 ) -> None:
     """Append ``rows`` in one transaction of ``raw`` (a psycopg connection, not in autocommit mode, between
-    transactions: left so), committed before this returns, in one round trip. ``token``: the writer fence's token
-    that must still be there (None: unchecked), the token read judged by ``writer``; ``fences``: the (room,
-    token) pairs that must still be there (the shared mode), the rooms' tokens read judged by
+    transactions: left so), committed before this returns, in one round trip. ``token``: the writer fence's
+    token that must still be there (None: unchecked), the token read judged by ``writer``; ``fences``: the
+    (room, token) pairs that must still be there (the shared mode), the rooms' tokens read judged by
     ``judge_rooms``. When a judge raises, nothing was written. Any error leaves ``raw`` between transactions
     (rolled back) unless the connection itself broke (``raw.broken``: the caller replaces it)."""
-    if _PG_STAMP is None:
-        stamps = [r.created_at for r in rows]
-    else:
-        stamps = [_PG_STAMP(r.created_at) for r in rows]
-    params: dict[str, Any] = {
-        "hand_id": [r.hand_id for r in rows],
-        "seq": [r.seq for r in rows],
-        "seat": [r.seat for r in rows],
-        "action": [r.action for r in rows],
-        "by": [r.by for r in rows],
-        "created_at": stamps,
-    }
+    params: list[Any] = []  # in the statement's order: the fences, the rows, the writer's token
+    for pair in fences:
+        params += pair
+    stamp = _PG_STAMP
+    for r in rows:
+        params += (r.hand_id, r.seq, r.seat, r.action, r.by, r.created_at if stamp is None else stamp(r.created_at))
     if token is not None:
-        params["token"] = token
-    if fences:
-        params["rooms"] = sorted({room for room, _ in fences})
-        params["fence_rooms"] = [room for room, _ in fences]
-        params["fence_tokens"] = [fence for _, fence in fences]
-        params["fences"] = len(fences)
+        params.append(token)
     # One statement in autocommit mode is a transaction of its own, committed at its Sync: BEGIN, the fence
     # reads, the insert and COMMIT in one round trip (psycopg's own BEGIN, even pipelined, waits for its
     # answer first: three round trips), and any error rolls it back, leaving the connection idle.
     raw.autocommit = True
     try:
-        found = raw.execute(_POSTGRES_QUERIES[token is not None, bool(fences)], params).fetchone()
+        found = raw.execute(_postgres_query(token is not None, len(rows), len(fences)), params).fetchone()
     finally:
         if not raw.broken and not raw.closed:  # a broken one is invalidated by the caller
             raw.autocommit = False  # as SQLAlchemy left it: its next transaction begins as before
