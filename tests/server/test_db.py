@@ -190,8 +190,8 @@ def test_a_migration_outlasts_the_sessions_idle_in_transaction_limit() -> None:
 def test_a_stale_owner_whose_row_is_already_there_is_told_it_is_fenced(database: Database) -> None:
     """The shared mode: a room's new owner (a newer token in its fence) wrote action 1; the old owner's
     append of its own action 1 is refused as fenced (RoomFenced, the room reported once) — not as a key
-    error, which would leave the stale owner unaware (on PostgreSQL the fence check and the insert are
-    pipelined, and the insert's error comes first)."""
+    error, which would leave the stale owner unaware (on PostgreSQL the fence check and the insert are one
+    statement, and a key error there would come first)."""
     from paohuzi.server.db import RoomFenced, fence_room
 
     fenced: list[list[int]] = []
@@ -289,3 +289,129 @@ def test_a_stale_writer_appends_nothing_on_sqlite(tmp_path: Path) -> None:
         old.stop()
     with old.engine.connect() as conn:
         assert [tuple(r) for r in conn.exec_driver_sql("SELECT seq, action FROM actions").all()] == [(1, "pass")]
+
+
+def test_appends_only_on_postgresql_go_through_psycopg_and_keep_the_fences() -> None:
+    """Issue 33: on PostgreSQL a batch of appends only skips SQLAlchemy (psycopg itself: BEGIN, one statement,
+    COMMIT in one round trip). Pinned on a real PostgreSQL: the rows written exactly (the instant of an
+    aware ``created_at`` whatever its offset, as the general path stores it); a stale room fence or a missing
+    one → RoomFenced, a stale writer token → Fenced, each reported once and nothing written; a failed
+    statement (a row already there) writes none of its batch; and the worker's connection is left between
+    transactions, usable by the next job."""
+    if not postgres_available():
+        pytest.skip("no PostgreSQL on 127.0.0.1:5432")
+    from datetime import UTC, datetime, timedelta, timezone
+
+    import psycopg
+    from psycopg.pq import TransactionStatus
+    from sqlalchemy import event
+
+    from paohuzi.server.db import Fenced, RoomFenced, fence_room
+    from paohuzi.server.db_appends import postgres_appends
+    from paohuzi.server.rows import ActionLogRow
+
+    at = datetime(2026, 12, 6, 3, 4, 5, 678901, tzinfo=UTC)
+    east = datetime(2026, 12, 6, 11, 4, 6, tzinfo=timezone(timedelta(hours=8)))  # 03:04:06 UTC
+    told: list[object] = []
+    with postgres_schema() as url:
+        db = Database(
+            url, connections=1, on_fenced=lambda: told.append("fenced"), on_room_fenced=lambda r: told.append(r)
+        )
+        db.migrate()
+        db.take_over("old")
+        seen: list[str] = []  # the statements SQLAlchemy ran on the workers' connections
+        event.listen(db.engine, "before_cursor_execute", lambda _c, _cur, statement, *_a: seen.append(statement))
+
+        def stored(s: Session) -> list[tuple[object, ...]]:
+            query = 'SELECT hand_id, seq, seat, action, "by", created_at FROM actions ORDER BY hand_id, seq'
+            return [tuple(r) for r in s.connection().exec_driver_sql(query)]
+
+        def between_transactions() -> None:
+            conn = db.workers[0]._conn
+            assert conn is not None and not conn.in_transaction() and not conn.invalidated
+            raw = conn.connection.driver_connection
+            assert raw is not None and raw.info.transaction_status == TransactionStatus.IDLE
+
+        async def main() -> tuple[int, list[tuple[object, ...]], int, int]:
+            db.start()
+            room = await db.run(store.create_room("123460", "private", None, OPTIONS, 3))
+            other = await db.run(store.create_room("123461", "private", None, OPTIONS, 3))  # no fence row
+            match = await db.run(store.create_match(room, 7, QQ, 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
+            hand = await db.run(store.create_hand(match, 1, 7, 0, QQ))
+            assert await db.run(fence_room(room, 5, "old"))
+            mine = db.for_room(room, 5)
+            seen.clear()
+            await asyncio.gather(  # one batch of appends only
+                mine.append_action(ActionLogRow(hand, 1, 0, "pass", "bot", at)),
+                mine.append_action(ActionLogRow(hand, 2, 1, "discard x1", "player", east)),
+                mine.append_action(ActionLogRow(hand, 3, 2, "chi x1 x2 x3", "auto", at)),
+            )
+            assert seen == []  # not one statement through SQLAlchemy
+            between_transactions()
+            assert await db.run(stored) == [
+                (hand, 1, 0, "pass", "bot", at),
+                (hand, 2, 1, "discard x1", "player", datetime(2026, 12, 6, 3, 4, 6, tzinfo=UTC)),
+                (hand, 3, 2, "chi x1 x2 x3", "auto", at),
+            ]
+            await asyncio.gather(  # the general path (a job in the batch) stores the same instant
+                db.run(store.hand_actions(hand)), mine.append_action(ActionLogRow(hand, 4, 0, "pass", "bot", east))
+            )
+            assert (await db.run(stored))[-1] == (hand, 4, 0, "pass", "bot", datetime(2026, 12, 6, 3, 4, 6, tzinfo=UTC))
+            before = await db.run(stored)
+
+            assert await db.run(fence_room(room, 6, "new"))  # another process took the room over
+            with pytest.raises(RoomFenced) as refused:
+                await mine.append_action(ActionLogRow(hand, 5, 1, "pass", "bot", at))
+            assert refused.value.rooms == [room]
+            with pytest.raises(RoomFenced):  # reported once
+                await mine.append_action(ActionLogRow(hand, 5, 1, "pass", "bot", at))
+            with pytest.raises(RoomFenced) as refused:  # a room with no fence row is not the writer's either
+                await db.for_room(other, 1).append_action(ActionLogRow(hand, 5, 1, "pass", "bot", at))
+            assert refused.value.rooms == [other]
+            assert told == [[room], [other]]
+            between_transactions()
+            assert await db.run(stored) == before  # nothing written, and the connection took the next job
+
+            new = Database(url)
+            new.take_over("new")  # another process took the database over
+            new.stop()
+            with pytest.raises(Fenced):
+                await db.append_action(ActionLogRow(hand, 5, 1, "pass", "bot", at))
+            with pytest.raises(Fenced):
+                await db.for_room(room, 6).append_action(ActionLogRow(hand, 5, 1, "pass", "bot", at))
+            assert told == [[room], [other], "fenced"]
+            between_transactions()
+            return hand, before, room, other
+
+        try:
+            hand, before, room, other = asyncio.run(main())
+        finally:
+            db.stop()
+
+        # One transaction: a row already there fails the statement, and the batch's new row is not written
+        # either; the connection is rolled back, between transactions. Unchecked fences (token None, no
+        # rooms: the tools') read nothing.
+        schema = url.split("search_path%3D")[1]
+        with psycopg.connect(
+            "host=127.0.0.1 port=5432 user=postgres dbname=test", options=f"-csearch_path={schema}"
+        ) as raw:
+            rows = [ActionLogRow(hand, 5, 1, "pass", "bot", at), ActionLogRow(hand, 1, 0, "pass", "bot", at)]
+            with pytest.raises(psycopg.errors.UniqueViolation):
+                postgres_appends(raw, rows, token=None, writer=told.append, fences=[], judge_rooms=told.append)
+            assert raw.info.transaction_status == TransactionStatus.IDLE
+            stale = raw.execute("SELECT token FROM writer_fence").fetchone()
+            assert stale is not None and int(stale[0]) == 2
+            raw.rollback()
+            with pytest.raises(Fenced):  # the judge raising: nothing written
+                postgres_appends(raw, rows[:1], token=1, writer=db._judge_fence, fences=[], judge_rooms=told.append)
+            assert raw.info.transaction_status == TransactionStatus.IDLE
+            # the statement's own check, whatever the judges say: two rooms, one of them with no fence row
+            with pytest.raises(RuntimeError, match="1 actions to append, 0 appended"):
+                postgres_appends(
+                    raw, rows[:1], token=2, writer=told.append, fences=[(room, 6), (other, 1)], judge_rooms=told.append
+                )
+            assert told == [[room], [other], "fenced", 2, {room: 6}]
+            postgres_appends(raw, rows[:1], token=2, writer=told.append, fences=[(room, 6)], judge_rooms=told.append)
+            assert told == [[room], [other], "fenced", 2, {room: 6}, 2, {room: 6}]
+            written = raw.execute("SELECT seq FROM actions WHERE hand_id = %s ORDER BY seq", (hand,)).fetchall()
+            assert [int(r[0]) for r in written] == [*(r[1] for r in before), 5]

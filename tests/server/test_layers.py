@@ -29,7 +29,7 @@ ALLOWED = {
     "ledger_store": {"crash", "db", "double_cards", "economy", "models", "store", "wallet"},
     "wallet": {"models"},  # a wallet change under concurrency: row locks, increments (issue 27)
     "profile_store": {"economy", "models", "store"},
-    "db_appends": {"models", "rows"},  # the appends-only batch on SQLite, in sqlite3's terms (issue 33)
+    "db_appends": {"models", "rows"},  # the appends-only batch in sqlite3's and psycopg's terms (issue 33)
     "schema": set(),  # the packaged alembic migrations, run at start-up or by `paohuzi migrate`
     "db_worker": {"logs", "rows"},  # a connection and its thread: group commit, a bad job alone (issue 33)
     "db": {"db_appends", "db_worker", "logs", "models", "rows", "schema"},

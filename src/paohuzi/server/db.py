@@ -4,8 +4,8 @@ All database work goes through :meth:`Database.run`: the job (a function of a
 :class:`~sqlalchemy.orm.Session`) runs on a worker thread (:mod:`.db_worker`: one connection each, group
 commit, a bad job failing alone) and its result comes back to the event loop. The appends are written with
 one SQLAlchemy Core insert (no ORM unit of work); a batch of appends only skips SQLAlchemy: on SQLite
-sqlite3 itself (:mod:`.db_appends`, issue 33), on PostgreSQL psycopg, pipelined: the fence checks and the
-insert in one round trip, then the commit.
+sqlite3 itself (:mod:`.db_appends`, issue 33), on PostgreSQL psycopg: ``BEGIN``, one statement (the fence
+checks and the insert) and ``COMMIT`` in one round trip.
 
 **Workers** (issue 33). SQLite has one writer, so one worker. On PostgreSQL there are ``connections`` of
 them (``PAOHUZI_DB_CONNECTIONS``), each with its own transaction in flight, so that a commit waiting for its
@@ -54,7 +54,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from paohuzi.server import schema
-from paohuzi.server.db_appends import sqlite_appends
+from paohuzi.server.db_appends import postgres_appends, sqlite_appends
 from paohuzi.server.db_worker import Broken, Fence, Fenced, Job, Worker, alone
 from paohuzi.server.logs import log
 from paohuzi.server.models import ActionRow, RoomFence, WriterFence, utcnow
@@ -66,10 +66,6 @@ T = TypeVar("T")
 DEFAULT_CONNECTIONS = 4  # PostgreSQL's workers unless told (PAOHUZI_DB_CONNECTIONS)
 SPREAD_AT = 4  # jobs pending on the first worker from which a hand's appends go to the least busy (worker_for)
 _INSERT_ACTIONS = cast(Table, ActionRow.__table__).insert()  # Core: no ORM unit of work per append
-# The appends-only transaction on PostgreSQL, in psycopg's own terms (pipelined: one round trip, then COMMIT).
-_PG_WRITER = "SELECT token FROM writer_fence WHERE id = 1 FOR SHARE"
-_PG_ROOMS = "SELECT room_id, token FROM room_fences WHERE room_id = ANY(%s) FOR SHARE"
-_PG_INSERT = 'INSERT INTO actions (hand_id, seq, seat, action, "by", created_at) VALUES (%s, %s, %s, %s, %s, %s)'
 
 
 def normalize_url(url: str) -> str:
@@ -366,16 +362,16 @@ class Database:
     def _transact(self, conn: Connection, jobs: list[Job]) -> list[Any]:
         """Run ``jobs`` in one transaction on a worker's connection and commit it; their results (the
         workers' ``transact``). :raises Broken: the connection broke before the commit: nothing written."""
-        if self.backend == "sqlite" and all(job.row is not None for job in jobs):
-            return self._sqlite_appends(conn, jobs)
+        if all(job.row is not None for job in jobs):
+            if self.backend == "sqlite":
+                return self._sqlite_appends(conn, jobs)
+            if self.backend == "postgresql":
+                return self._pg_appends(conn, jobs)
         transaction = conn.begin()
         try:
-            if self.backend == "postgresql" and all(job.row is not None for job in jobs):
-                results = self._pg_appends(conn, jobs)
-            else:
-                self._check_fence(conn)
-                self._check_rooms(conn, jobs)
-                results = self._execute(conn, jobs)
+            self._check_fence(conn)
+            self._check_rooms(conn, jobs)
+            results = self._execute(conn, jobs)
         except BaseException:
             if transaction.is_active:
                 transaction.rollback()
@@ -384,38 +380,28 @@ class Database:
         return results
 
     def _pg_appends(self, conn: Connection, batch: list[Job]) -> list[Any]:
-        """A batch of action-log appends only (the usual one) on PostgreSQL: the fence checks and the insert
-        go to the server pipelined — one round trip instead of one per statement, and psycopg's own calls
-        instead of SQLAlchemy's — then the tokens read are judged before the caller commits (a stale
-        writer's rows are rolled back with the transaction, as on the general path)."""
+        """A batch of action-log appends only on PostgreSQL, through psycopg itself in one round trip
+        (:mod:`.db_appends`), outside SQLAlchemy's transaction (which is not begun, so the connection is
+        as the next batch expects it). A connection that broke is invalidated, and the batch run again on
+        a new one (:class:`Broken`), as SQLAlchemy's own statements do."""
         import psycopg
 
         raw = cast(Any, conn.connection.driver_connection)
         wanted = {job.fence for job in batch if job.fence is not None}
-        rows = [(r.hand_id, r.seq, r.seat, r.action, r.by, r.created_at) for r in (job.row for job in batch) if r]
         try:
-            with raw.pipeline(), raw.cursor() as writer, raw.cursor() as rooms, raw.cursor() as insert:
-                if self.token is not None:
-                    writer.execute(_PG_WRITER)
-                if wanted:
-                    rooms.execute(_PG_ROOMS, (sorted({r for r, _ in wanted}),))
-                insert.executemany(_PG_INSERT, rows)
-                token = writer.fetchone() if self.token is not None else None
-                current = rooms.fetchall() if wanted else []
-        except psycopg.Error as exc:
-            if isinstance(exc, psycopg.OperationalError) and (raw.broken or raw.closed):
+            postgres_appends(
+                raw,
+                [job.row for job in batch if job.row is not None],
+                token=self.token,
+                writer=self._judge_fence,
+                fences=sorted(wanted),
+                judge_rooms=lambda current: self._judge_rooms(wanted, current),
+            )
+        except psycopg.OperationalError as exc:
+            if raw.broken or raw.closed:
                 conn.invalidate(exc)
                 raise Broken(str(exc)) from exc
-            # the insert failed (a row already there: a stale owner's), so its fence was not judged: judge it
-            # now, the general way, so that a stale owner learns it (RoomFenced) rather than a key error
-            raw.rollback()
-            self._check_fence(conn)
-            self._check_rooms(conn, batch)
             raise
-        if token is not None:
-            self._judge_fence(int(token[0]))
-        if wanted:
-            self._judge_rooms(wanted, {int(r): int(t) for r, t in current})
         return [None] * len(batch)
 
     def _sqlite_appends(self, conn: Connection, batch: list[Job]) -> list[Any]:

@@ -1,4 +1,5 @@
-"""The action log's appends-only transaction on SQLite, in the sqlite3 driver's own terms (issue 33).
+"""The action log's appends-only transaction in the driver's own terms (issue 33): SQLite's sqlite3 and
+PostgreSQL's psycopg.
 
 Most of the database thread's transactions are a few action-log appends and nothing else (the appends of
 one turn of the event loop, :meth:`paohuzi.server.db.Database.append_action`). Through SQLAlchemy each
@@ -8,21 +9,30 @@ bound and wrapped in a result — Python on the database thread, which holds the
 :mod:`sqlite3` directly: ``BEGIN IMMEDIATE``, the fences read in the transaction, one ``executemany``, the
 commit. The rows are the same as SQLAlchemy writes them: ``created_at`` goes through the column type's own
 bind processor for SQLite.
+
+On PostgreSQL (:func:`postgres_appends`) the whole transaction is one statement, sent in autocommit mode:
+a transaction of its own, in one round trip. The statement reads the fences ``FOR SHARE`` (a take-over
+waits for it), inserts the rows only if every fence is still the writer's, and returns the tokens it read,
+which the same callbacks as on SQLite then judge (raising :class:`~paohuzi.server.db_worker.Fenced` or
+``RoomFenced``). A stale writer's transaction so commits nothing: the rows are kept out by the statement's
+own check of the very values the callbacks judge, not by a rollback after a second round trip — each round
+trip costs the database thread a wait for the GIL behind the busy event loop.
 """
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from sqlalchemy import Table
-from sqlalchemy.dialects import sqlite
+from sqlalchemy.dialects import postgresql, sqlite
 
 from paohuzi.server.models import ActionRow
 from paohuzi.server.rows import ActionLogRow
 
-__all__ = ["sqlite_appends"]
+__all__ = ["postgres_appends", "sqlite_appends"]
 
 _WRITER = "SELECT token FROM writer_fence WHERE id = 1"
 _INSERT = 'INSERT INTO actions (hand_id, seq, seat, action, "by", created_at) VALUES (?, ?, ?, ?, ?, ?)'
@@ -31,6 +41,13 @@ _DIALECT = sqlite.dialect()
 _STAMP = cast(
     Callable[[Any], Any],
     cast(Table, ActionRow.__table__).c.created_at.type.dialect_impl(_DIALECT).bind_processor(_DIALECT),
+)
+# What SQLAlchemy's psycopg dialect makes of a ``DateTime(timezone=True)`` value before binding it (today: the
+# datetime as it is, which psycopg sends as a timestamptz), so that both paths store the same instant.
+_PG_DIALECT = postgresql.psycopg.dialect()  # type: ignore[no-untyped-call]  # (SQLAlchemy untyped)
+_PG_STAMP = cast(
+    Callable[[Any], Any] | None,
+    cast(Table, ActionRow.__table__).c.created_at.type.dialect_impl(_PG_DIALECT).bind_processor(_PG_DIALECT),
 )
 
 
@@ -64,3 +81,77 @@ def sqlite_appends(
         if raw.in_transaction:  # a failed COMMIT (SQLITE_BUSY) leaves it open: the next BEGIN would fail
             raw.rollback()
         raise
+
+
+@functools.lru_cache(maxsize=1024)
+def _postgres_query(writer: bool, rows: int, fences: int) -> str:
+    """The one statement of :func:`postgres_appends` for ``rows`` rows and ``fences`` room fences: the fences
+    read ``FOR SHARE`` (as the general path reads them), the rows inserted only when each fence read is the
+    writer's, and what was read and how many rows went in. A missing fence row is stale (NULL is equal to
+    nothing), as the callbacks judge it. Each value is a parameter of its own — psycopg dumps a scalar in C,
+    a list in Python (six arrays cost more than the rest of the call) — and the text is made once per shape,
+    which psycopg then prepares."""
+    ctes, checks, out = [], [], ["(SELECT count(*) FROM ins)"]
+    if writer:
+        ctes.append("writer AS (SELECT token FROM writer_fence WHERE id = 1 FOR SHARE)")
+        checks.append("(SELECT token FROM writer) = %s::bigint")
+        out.append("(SELECT token FROM writer)")
+    if fences:
+        pairs = ", ".join(["(%s::integer, %s::bigint)"] * fences)
+        ctes.append(f"wanted (room_id, token) AS (VALUES {pairs})")
+        ctes.append(
+            "rooms AS (SELECT room_id, token FROM room_fences WHERE room_id IN (SELECT room_id FROM wanted) FOR SHARE)"
+        )
+        checks.append(f"(SELECT count(*) FROM rooms JOIN wanted USING (room_id, token)) = {fences:d}")
+        out += [
+            "(SELECT array_agg(room_id ORDER BY room_id) FROM rooms)",
+            "(SELECT array_agg(token ORDER BY room_id) FROM rooms)",
+        ]
+    values = ", ".join(["(%s::integer, %s::integer, %s::integer, %s::text, %s::text, %s::timestamptz)"] * rows)
+    ctes.append(
+        'ins AS (INSERT INTO actions (hand_id, seq, seat, action, "by", created_at)'
+        f" SELECT * FROM (VALUES {values}) AS v WHERE {' AND '.join(checks) or 'true'} RETURNING 1)"
+    )
+    return f"WITH {', '.join(ctes)} SELECT {', '.join(out)}"
+
+
+def postgres_appends(  # noqa: PLR0913 (the fences and their judges, each named)
+    raw: Any,
+    rows: Sequence[ActionLogRow],
+    *,
+    token: int | None,
+    writer: Callable[[int], None],
+    fences: Sequence[tuple[int, int]],
+    judge_rooms: Callable[[dict[int, int]], None],
+) -> None:
+    """Append ``rows`` in one transaction of ``raw`` (a psycopg connection, not in autocommit mode, between
+    transactions: left so), committed before this returns, in one round trip. ``token``: the writer fence's
+    token that must still be there (None: unchecked), the token read judged by ``writer``; ``fences``: the
+    (room, token) pairs that must still be there (the shared mode), the rooms' tokens read judged by
+    ``judge_rooms``. When a judge raises, nothing was written. Any error leaves ``raw`` between transactions
+    (rolled back) unless the connection itself broke (``raw.broken``: the caller replaces it)."""
+    params: list[Any] = []  # in the statement's order: the fences, the rows, the writer's token
+    for pair in fences:
+        params += pair
+    stamp = _PG_STAMP
+    for r in rows:
+        params += (r.hand_id, r.seq, r.seat, r.action, r.by, r.created_at if stamp is None else stamp(r.created_at))
+    if token is not None:
+        params.append(token)
+    # One statement in autocommit mode is a transaction of its own, committed at its Sync: BEGIN, the fence
+    # reads, the insert and COMMIT in one round trip (psycopg's own BEGIN, even pipelined, waits for its
+    # answer first: three round trips), and any error rolls it back, leaving the connection idle.
+    raw.autocommit = True
+    try:
+        found = raw.execute(_postgres_query(token is not None, len(rows), len(fences)), params).fetchone()
+    finally:
+        if not raw.broken and not raw.closed:  # a broken one is invalidated by the caller
+            raw.autocommit = False  # as SQLAlchemy left it: its next transaction begins as before
+    inserted = int(found[0])
+    if token is not None:
+        writer(int(found[1]) if found[1] is not None else -1)
+    if fences:
+        ids, tokens = found[-2] or [], found[-1] or []
+        judge_rooms({int(r): int(t) for r, t in zip(ids, tokens, strict=True)})
+    if inserted != len(rows):  # the judges passed what the statement's own check refused: never, unless a bug
+        raise RuntimeError(f"{len(rows)} actions to append, {inserted} appended")
