@@ -137,7 +137,7 @@ def _check_text(msg: Any, text: str | bytes) -> None:
 
     :raises ProtocolError: ``bad_message``, without the id (it is the unencodable part).
     """
-    if (b"\\u" if isinstance(text, bytes) else "\\u") not in text:
+    if b"\\u" not in text if isinstance(text, bytes) else "\\u" not in text:
         return
     for name, value in msg:
         if isinstance(value, str) and not _encodable(value):
