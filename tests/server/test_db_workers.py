@@ -130,7 +130,7 @@ def test_a_process_taken_over_writes_nothing_on_any_of_its_connections(url: str)
     old.take_over("old")
     count = 4 * SPREAD_AT
 
-    async def main() -> list[int]:
+    async def main() -> None:
         old.start()
         hands = await _hands(old, count)
         await asyncio.gather(*(old.append_action(store.action_row(h, 1, 0, "pass", "bot")) for h in hands))
@@ -139,14 +139,13 @@ def test_a_process_taken_over_writes_nothing_on_any_of_its_connections(url: str)
         new.stop()
         outcomes = await asyncio.gather(
             *(old.append_action(store.action_row(h, 2, 1, "pass", "bot")) for h in hands),
-            *(old.run(store.hand_actions(h), hand=h) for h in hands),  # the settling worker's fence too
+            *(old.run(store.hand_actions(h), hand=h) for h in hands),  # settlements' workers' fences too
             return_exceptions=True,
         )
         assert all(isinstance(o, Fenced) for o in outcomes), outcomes
-        return hands
 
     try:
-        hands = asyncio.run(main())
+        asyncio.run(main())
     finally:
         old.stop()
     assert all(w.batches > 1 for w in old.workers)  # each committed appends, then was fenced
