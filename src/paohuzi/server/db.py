@@ -10,14 +10,13 @@ checks and the insert) and ``COMMIT`` in one round trip.
 **Workers** (issue 33). SQLite has one writer, so one worker. On PostgreSQL there are ``connections`` of
 them (``PAOHUZI_DB_CONNECTIONS``), each with its own transaction in flight, so that a commit waiting for its
 WAL flush (or its thread for the GIL) does not hold up every other table's (what it measured:
-docs/PERFORMANCE.md, "several PostgreSQL transactions in flight"). Every job but the appends and the
-settlements goes to the first worker, in the order the jobs came. The appends and the settlements go there
-too while it has fewer than :data:`SPREAD_AT` jobs pending — a server at ease uses one connection and one
-thread, each more woken costs CPU —, else to the least busy worker (:meth:`Database.worker_for`); a hand's
-appends stay with one worker while any of them is in flight, so they are committed in their order. Across
-workers nothing is ordered but what the callers await: a room awaits each append (under its lock) and each
-of its jobs before the next, so its hand row is committed before its first append and its last append
-before its settlement.
+docs/PERFORMANCE.md, "several PostgreSQL transactions in flight"). A hand's appends always go to the same
+worker (by its id), so they are committed in their order, as with one; its settlement (``run(…, hand=)``)
+to a settling worker; every other job goes to the first worker, in the order the jobs came, as they always
+did. With two or more workers the appends never go to the first, nor with three or more to the settlers
+(:meth:`Database.worker_of`): a deal or a settlement is a dozen round trips. Across workers nothing is
+ordered but what the callers await: a room awaits each append (under its lock) and each of its jobs before
+the next, so its hand row is committed before its first append and its last append before its settlement.
 
 SQLite runs in WAL mode with ``synchronous=NORMAL`` (a commit survives a crash of the server process, which
 is what the recovery promise is about), every transaction ``BEGIN IMMEDIATE`` (serialised with any other
@@ -44,7 +43,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -64,7 +63,6 @@ __all__ = ["Database", "Fenced", "alone", "RoomFenced", "RoomStore", "fence_room
 
 T = TypeVar("T")
 DEFAULT_CONNECTIONS = 4  # PostgreSQL's workers unless told (PAOHUZI_DB_CONNECTIONS)
-SPREAD_AT = 4  # jobs pending on the first worker from which a hand's appends go to the least busy (worker_for)
 _INSERT_ACTIONS = cast(Table, ActionRow.__table__).insert()  # Core: no ORM unit of work per append
 
 
@@ -174,12 +172,11 @@ class Database:
         self.engine = make_engine(self.url, pool_size=max(5, count + 2))
         self.backend = self.engine.dialect.name
         self.workers = [
-            Worker(self.engine, f"paohuzi-db-{i}" if i else "paohuzi-db", self._transact, on_batch, self._resolved)
+            Worker(self.engine, f"paohuzi-db-{i}" if i else "paohuzi-db", self._transact, on_batch)
             for i in range(count)
         ]
+        self._settlers = (count - 1) // 2 if count >= 3 else 0  # settlements' own workers (worker_of)
         self._pending: list[Job] = []  # action-log appends not yet handed to a worker
-        # Each hand with appends handed to a worker and not yet resolved: [that worker, how many] (worker_for)
-        self._hands: dict[int, list[int]] = {}
         self._lock = threading.Lock()  # the fences' first reports, made once though several workers judge
         # Observers for the metrics (paohuzi.server.metrics): a batch's seconds and job count (called on the
         # database threads: the workers hold it), and who played each action-log row appended (called on
@@ -291,13 +288,12 @@ class Database:
         returns. ``fn`` must return plain data (no ORM objects bound to the session). With ``fence``
         (room id, token) the transaction first checks the room's fencing token. :raises RoomFenced:
 
-        On the first worker, in the order the jobs came; with ``hand`` (a hand's settlement, whose appends the
-        caller has awaited) on the first unless it is busy, else the least busy (:meth:`worker_for`): behind
-        the first worker's queue of deals and account jobs a thousand tables' settlements waited seconds
-        (issue 33)."""
+        On the first worker, in the order the jobs came; with ``hand`` (a hand's settlement) on the worker of
+        that hand's appends (:meth:`worker_of`), which the caller has awaited: behind the first worker's
+        queue of deals and account jobs a thousand tables' settlements waited seconds (issue 33)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[object] = loop.create_future()
-        worker = self.workers[0 if hand is None else self.worker_for(None)]
+        worker = self.workers[0 if hand is None else self.settler_of(hand)]
         worker.put(Job(fn, future, loop, None, fence))
         return cast(T, await future)  # what fn returned
 
@@ -324,40 +320,24 @@ class Database:
         parts: dict[int, list[Job]] = {}
         for job in jobs:
             assert job.row is not None
-            held = self._hands.get(job.row.hand_id)
-            if held is None:
-                held = self._hands[job.row.hand_id] = [self.worker_for(parts), 0]
-            held[1] += 1
-            parts.setdefault(held[0], []).append(job)
+            parts.setdefault(self.worker_of(job.row.hand_id), []).append(job)
         for index, part in parts.items():
             workers[index].put(part)
 
-    def worker_for(self, planned: Mapping[int, list[Job]] | None) -> int:
-        """The worker for a hand's appends, when none of them is in flight (then they stay with it until all
-        are resolved: committed in their order), and for a settlement: the first — the one worker of every
-        other job — while it has fewer than :data:`SPREAD_AT` jobs pending, else the least busy. So a server
-        at ease uses one connection and one thread (each more woken costs CPU: issue 33), and a busy one
-        spreads its tables' appends over the others, where a deal's or a settlement's dozen round trips on the
-        first do not hold them up. ``planned``: the jobs about to be handed to each worker."""
-        workers = self.workers
-
-        def load(index: int) -> int:
-            return workers[index].pending + (len(planned.get(index, ())) if planned else 0)
-
-        if len(workers) == 1 or load(0) < SPREAD_AT:
+    def worker_of(self, hand_id: int) -> int:
+        """The worker that commits a hand's appends: with several, never the first, whose deals and other
+        jobs of many round trips each would hold them up; with three or more, none of the settlers either."""
+        count = len(self.workers)
+        if count == 1:
             return 0
-        return min(range(len(workers)), key=load)
+        appenders = count - 1 - self._settlers
+        return 1 + hand_id % appenders
 
-    def _resolved(self, jobs: list[Job]) -> None:
-        """On the loop: a hand whose appends are all resolved may go to another worker next time."""
-        hands = self._hands
-        for job in jobs:
-            if job.row is not None:
-                held = hands.get(job.row.hand_id)
-                if held is not None:
-                    held[1] -= 1
-                    if held[1] <= 0:
-                        del hands[job.row.hand_id]
+    def settler_of(self, hand_id: int) -> int:
+        """The worker that settles a hand: the first with one or two workers; with more, one of the last half."""
+        if not self._settlers:
+            return 0
+        return len(self.workers) - 1 - hand_id % self._settlers
 
     def _transact(self, conn: Connection, jobs: list[Job]) -> list[Any]:
         """Run ``jobs`` in one transaction on a worker's connection and commit it; their results (the

@@ -71,27 +71,16 @@ class Worker:
         name: str,
         transact: Callable[[Connection, list[Job]], Sequence[object]],
         on_batch: Callable[[float, int], None] | None = None,
-        on_resolved: Callable[[list[Job]], None] | None = None,
     ) -> None:
         """``transact(connection, jobs)``: run the jobs in one transaction and commit it, their results;
-        :raises Broken: (or an invalidated connection's ``DBAPIError``) when nothing was written.
-        ``on_resolved(jobs)``: called on the jobs' event loop once their outcomes were handed over."""
+        :raises Broken: (or an invalidated connection's ``DBAPIError``) when nothing was written."""
         self.engine, self.name, self.transact, self.on_batch = engine, name, transact, on_batch
-        self.on_resolved = on_resolved
         self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()  # a Job, a list of them, or _STOP
         self._thread: threading.Thread | None = None
         self._conn: Connection | None = None
         self.batches = 0  # transactions run (tests: that every worker had its share)
-        # Jobs handed over and not yet resolved (those with an event loop; counted on it): how busy the worker
-        # is, for the database's choice of a worker for a hand (issue 33).
-        self.pending = 0
 
     def put(self, item: Job | list[Job]) -> None:
-        """Hand over a job or a list of them; called on the jobs' event loop."""
-        if isinstance(item, list):
-            self.pending += sum(1 for job in item if job.loop is not None)
-        elif item.loop is not None:
-            self.pending += 1
         self._jobs.put(item)
 
     def start(self) -> None:
@@ -133,8 +122,8 @@ class Worker:
                 except BaseException as exc:  # noqa: BLE001 — the worker must never die: fail the batch, go on
                     log(40, "database worker error", exc_info=True)
                     for job in part:
-                        if job.loop is not None:  # _resolve skips a job without a future
-                            job.loop.call_soon_threadsafe(self._resolved, [(job, False, exc)])
+                        if job.loop is not None and job.future is not None:
+                            job.loop.call_soon_threadsafe(_resolve, [(job, False, exc)])
             if stop:
                 return
 
@@ -192,16 +181,9 @@ class Worker:
                 by_loop.setdefault(outcome[0].loop, []).append(outcome)
         for loop, items in by_loop.items():
             try:
-                loop.call_soon_threadsafe(self._resolved, items)
+                loop.call_soon_threadsafe(_resolve, items)
             except RuntimeError:  # the loop is closed: nobody waits any more
                 log(30, "database result dropped: event loop closed", jobs=len(items))
-
-    def _resolved(self, items: list[tuple[Job, bool, Any]]) -> None:
-        """On the jobs' loop: their outcomes to their futures; they are no longer pending here."""
-        self.pending = max(0, self.pending - len(items))  # never below: a failed batch's jobs told twice
-        _resolve(items)
-        if self.on_resolved is not None:
-            self.on_resolved([job for job, _, _ in items])
 
 
 _ALONE: weakref.WeakSet[Callable[[Session], Any]] = weakref.WeakSet()
