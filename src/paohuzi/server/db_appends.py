@@ -24,13 +24,17 @@ from __future__ import annotations
 import functools
 import sqlite3
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import Table
 from sqlalchemy.dialects import postgresql, sqlite
 
 from paohuzi.server.models import ActionRow
 from paohuzi.server.rows import ActionLogRow
+
+if TYPE_CHECKING:  # psycopg is the server extra's; only its types here
+    from psycopg import Connection as PgConnection
+    from psycopg.rows import TupleRow
 
 __all__ = ["postgres_appends", "sqlite_appends"]
 
@@ -116,7 +120,7 @@ def _postgres_query(writer: bool, rows: int, fences: int) -> str:
 
 
 def postgres_appends(  # noqa: PLR0913 (the fences and their judges, each named)
-    raw: Any,
+    raw: PgConnection[TupleRow],
     rows: Sequence[ActionLogRow],
     *,
     token: int | None,
@@ -147,6 +151,7 @@ def postgres_appends(  # noqa: PLR0913 (the fences and their judges, each named)
     finally:
         if not raw.broken and not raw.closed:  # a broken one is invalidated by the caller
             raw.autocommit = False  # as SQLAlchemy left it: its next transaction begins as before
+    assert found is not None  # a SELECT without FROM: always one row
     inserted = int(found[0])
     if token is not None:
         writer(int(found[1]) if found[1] is not None else -1)
