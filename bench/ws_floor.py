@@ -10,7 +10,8 @@ process spends per ``act`` is the least any server built on that edge can spend;
 Edges (``--edge``):
 
 - ``asgi``: uvicorn as the game server runs it (uvloop, the ``websockets-sansio`` protocol, no per-message
-  deflate) under a bare ASGI app — no Starlette, no middleware — that sends with ASGI's ``websocket.send``;
+  deflate) under a bare ASGI app — no Starlette, no middleware — that sends with ASGI's ``websocket.send``
+  (each frame a task of its own, as a broadcast to other sockets needs without waiting on each);
 - ``asgi-raw``: the same, writing each frame to the transport itself as the game server does
   (``paohuzi.server.connection.text_frame``);
 - ``picows``: picows (Cython websockets on asyncio, uvloop), the same work — not a dependency of the project:
