@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 from sqlalchemy.orm import Session
 
 from paohuzi.rules import find_preset
@@ -254,6 +254,66 @@ def test_appends_are_stored_as_sqlalchemy_stores_them(tmp_path: Path) -> None:
     with db.engine.connect() as conn:
         stored = conn.exec_driver_sql("SELECT seq, created_at FROM actions ORDER BY seq").all()
     assert [tuple(r) for r in stored] == [(1, "2026-12-06 03:04:05.000000"), (2, "2026-12-06 03:04:05.000000")]
+
+
+def test_sqlite_appends_commit_on_the_event_loop_unless_the_worker_or_a_lock_is_busy(tmp_path: Path) -> None:
+    """Issue 33: on a SQLite file the appends are committed on the event loop's thread (no hand-over to the
+    worker) while the worker has no job in flight; with one in flight they wait behind it on the worker, and
+    while another connection holds the write lock they go to the worker, which waits for the lock — never
+    the event loop. Every row is committed before its await returns, in order."""
+    import sqlite3
+    import time
+
+    db = Database(f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    db.migrate()
+    db.take_over("test")
+    worker = db.workers[0]
+    ended: list[float] = []
+
+    def slow(_s: Session) -> None:
+        time.sleep(0.2)
+        ended.append(time.monotonic())
+
+    def seqs(s: Session) -> list[int]:
+        return [int(r[0]) for r in s.execute(text("SELECT seq FROM actions ORDER BY seq"))]
+
+    async def main() -> None:
+        db.start()
+        room = await db.run(store.create_room("123457", "private", None, OPTIONS, 3))
+        match = await db.run(store.create_match(room, 7, QQ, 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
+        hand = await db.run(store.create_hand(match, 1, 7, 0, QQ))
+        before = worker.batches
+        await asyncio.gather(*(db.append_action(store.action_row(hand, seq, 0, "pass", "bot")) for seq in (1, 2)))
+        await db.append_action(store.action_row(hand, 3, 0, "pass", "bot"))
+        assert worker.batches == before  # on the loop: the worker ran nothing
+        # another connection holds the write lock: the loop does not wait, the worker does
+        other = sqlite3.connect(str(tmp_path / "x.sqlite3"), isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        started = time.monotonic()
+        append = asyncio.ensure_future(db.append_action(store.action_row(hand, 4, 0, "pass", "bot")))
+        await asyncio.sleep(0.1)
+        assert not append.done() and time.monotonic() - started < 0.5  # the loop ran on meanwhile
+        other.commit()
+        other.close()
+        await append
+        assert worker.batches == before + 1
+        # a job in flight on the worker: the append waits behind it, on the worker
+        job = asyncio.ensure_future(db.run(slow))
+        await asyncio.sleep(0)
+        await db.append_action(store.action_row(hand, 5, 0, "pass", "bot"))
+        done = time.monotonic()
+        await job
+        assert ended and ended[0] <= done  # in the job's transaction or the next one
+        after = worker.batches
+        assert after in {before + 2, before + 3}
+        await db.append_action(store.action_row(hand, 6, 0, "pass", "bot"))
+        assert worker.batches == after  # idle again: on the loop
+        assert await db.run(seqs) == [1, 2, 3, 4, 5, 6]
+
+    try:
+        asyncio.run(main())
+    finally:
+        db.stop()
 
 
 def test_a_stale_writer_appends_nothing_on_sqlite(tmp_path: Path) -> None:

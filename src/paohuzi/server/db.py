@@ -5,7 +5,9 @@ All database work goes through :meth:`Database.run`: the job (a function of a
 commit, a bad job failing alone) and its result comes back to the event loop. The appends are written with
 one SQLAlchemy Core insert (no ORM unit of work); a batch of appends only skips SQLAlchemy: on SQLite
 sqlite3 itself (:mod:`.db_appends`, issue 33), on PostgreSQL psycopg: ``BEGIN``, one statement (the fence
-checks and the insert) and ``COMMIT`` in one round trip.
+checks and the insert) and ``COMMIT`` in one round trip. On a SQLite file, while the worker has no job in
+flight, that transaction is run on the event loop's own thread instead (:class:`~.db_appends.LoopAppends`:
+a commit without ``fsync`` costs less than handing it to the worker and back), never waiting for a lock.
 
 **Workers** (issue 33). SQLite has one writer, so one worker. On PostgreSQL there are ``connections`` of
 them (``PAOHUZI_DB_CONNECTIONS``), each with its own transaction in flight, so that a commit waiting for its
@@ -43,6 +45,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -53,8 +56,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from paohuzi.server import schema
-from paohuzi.server.db_appends import postgres_appends, sqlite_appends
-from paohuzi.server.db_worker import Broken, Fence, Fenced, Job, Worker, alone
+from paohuzi.server.db_appends import LoopAppends, postgres_appends, sqlite_appends
+from paohuzi.server.db_worker import Broken, Fence, Fenced, Job, Worker, alone, resolve
 from paohuzi.server.logs import log
 from paohuzi.server.models import ActionRow, RoomFence, WriterFence, utcnow
 from paohuzi.server.rows import ActionLogRow, ActionLogValues
@@ -162,9 +165,11 @@ class Database:
         on_room_fenced: Callable[[list[int]], None] | None = None,
         on_batch: Callable[[float, int], None] | None = None,
         on_action: Callable[[str], None] | None = None,
+        loop_appends: bool = True,
     ) -> None:
         """``connections``: PostgreSQL's workers, each a connection with a transaction in flight (SQLite:
-        always one)."""
+        always one). ``loop_appends``: on a SQLite file, commit the appends on the event loop's thread while
+        the worker is idle (:class:`~paohuzi.server.db_appends.LoopAppends`; off: always the worker)."""
         if connections < 1:
             raise ValueError(f"connections={connections}: at least one")
         self.url = normalize_url(url)
@@ -177,11 +182,18 @@ class Database:
         ]
         self._settlers = (count - 1) // 2 if count >= 3 else 0  # settlements' own workers (worker_of)
         self._pending: list[Job] = []  # action-log appends not yet handed to a worker
+        # SQLite's appends on the event loop (issue 33), while no job is in flight on the worker (``_busy``,
+        # counted on the loop), from the one thread that first used it (``_loop_thread``)
+        path = make_url(self.url).database if self.backend == "sqlite" else None
+        self._loop_appends = LoopAppends(path) if loop_appends and path and path != ":memory:" else None
+        self._loop_thread: int | None = None
+        self._busy = 0
         self._lock = threading.Lock()  # the fences' first reports, made once though several workers judge
         # Observers for the metrics (paohuzi.server.metrics): a batch's seconds and job count (called on the
         # database threads: the workers hold it), and who played each action-log row appended (called on
         # the event loop).
         self.on_action = on_action
+        self.on_batch = on_batch
         # The writer fence: this process's token once it has taken the database over (None: unchecked,
         # for tools and tests), and what to do, once, when another process has taken it (on the
         # database thread).
@@ -207,6 +219,8 @@ class Database:
     def stop(self) -> None:
         for worker in self.workers:
             worker.stop()
+        if self._loop_appends is not None:
+            self._loop_appends.close()
         self.engine.dispose()
 
     def take_over(self, holder: str) -> int:
@@ -294,8 +308,18 @@ class Database:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[object] = loop.create_future()
         worker = self.workers[0 if hand is None else self.settler_of(hand)]
+        self._count(future)
         worker.put(Job(fn, future, loop, None, fence))
         return cast(T, await future)  # what fn returned
+
+    def _count(self, future: asyncio.Future[object]) -> None:
+        """Count a job handed to a worker until its future is done (SQLite's loop appends wait for none)."""
+        if self._loop_appends is not None:
+            self._busy += 1
+            future.add_done_callback(self._done)
+
+    def _done(self, _future: asyncio.Future[object]) -> None:
+        self._busy -= 1
 
     async def append_action(self, row: ActionLogRow, fence: Fence | None = None) -> None:
         """Append one row to the action log; committed before this returns. Appends made in the same turn
@@ -312,10 +336,14 @@ class Database:
 
     def _flush_appends(self) -> None:
         jobs, self._pending = self._pending, []
+        if not jobs or (self._loop_appends is not None and self._append_here(jobs)):
+            return
+        for job in jobs:
+            assert job.future is not None
+            self._count(job.future)
         workers = self.workers
         if len(workers) == 1:
-            if jobs:
-                workers[0].put(jobs)
+            workers[0].put(jobs)
             return
         parts: dict[int, list[Job]] = {}
         for job in jobs:
@@ -323,6 +351,39 @@ class Database:
             parts.setdefault(self.worker_of(job.row.hand_id), []).append(job)
         for index, part in parts.items():
             workers[index].put(part)
+
+    def _append_here(self, jobs: list[Job]) -> bool:
+        """SQLite: commit ``jobs`` (appends) on this thread, the event loop's, and resolve their futures; False
+        when they must go to the worker instead — it has a job in flight (which may write what they follow),
+        another connection holds the write lock, the loop is not the one that began here, or the batch failed
+        (a bad row, a room fenced: the worker runs it again, each job alone, and each fails or not by
+        itself). A stale writer fails every job, as on the worker."""
+        appends = self._loop_appends
+        assert appends is not None
+        thread = threading.get_ident()
+        if self._busy or self._loop_thread not in {None, thread}:
+            return False
+        self._loop_thread = thread
+        started = time.monotonic()
+        wanted = {job.fence for job in jobs if job.fence is not None}
+        try:
+            if not appends.append(
+                [job.row for job in jobs if job.row is not None],
+                writer=self._judge_fence if self.token is not None else None,
+                rooms=sorted({r for r, _ in wanted}),
+                judge_rooms=lambda current: self._judge_rooms(wanted, current),
+            ):
+                return False
+        except Fenced as exc:
+            outcomes: list[tuple[Job, bool, object]] = [(job, False, exc) for job in jobs]
+        except Exception:  # noqa: BLE001 — nothing was written: the worker's one-by-one run reports it
+            return False
+        else:
+            outcomes = [(job, True, None) for job in jobs]
+        if self.on_batch is not None:
+            self.on_batch(time.monotonic() - started, len(jobs))
+        resolve(outcomes)
+        return True
 
     def worker_of(self, hand_id: int) -> int:
         """The worker that commits a hand's appends: with several, never the first, whose deals and other

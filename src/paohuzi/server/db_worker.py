@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 from paohuzi.server.logs import log
 from paohuzi.server.rows import ActionLogRow
 
-__all__ = ["Broken", "Fence", "Fenced", "Job", "Worker", "alone"]
+__all__ = ["Broken", "Fence", "Fenced", "Job", "Worker", "alone", "resolve"]
 
 T = TypeVar("T")
 MAX_BATCH = 256
@@ -123,7 +123,7 @@ class Worker:
                     log(40, "database worker error", exc_info=True)
                     for job in part:
                         if job.loop is not None and job.future is not None:
-                            job.loop.call_soon_threadsafe(_resolve, [(job, False, exc)])
+                            job.loop.call_soon_threadsafe(resolve, [(job, False, exc)])
             if stop:
                 return
 
@@ -181,7 +181,7 @@ class Worker:
                 by_loop.setdefault(outcome[0].loop, []).append(outcome)
         for loop, items in by_loop.items():
             try:
-                loop.call_soon_threadsafe(_resolve, items)
+                loop.call_soon_threadsafe(resolve, items)
             except RuntimeError:  # the loop is closed: nobody waits any more
                 log(30, "database result dropped: event loop closed", jobs=len(items))
 
@@ -211,7 +211,8 @@ def _apart(batch: list[Job]) -> list[list[Job]]:
     return [part for part in parts if part]
 
 
-def _resolve(items: list[tuple[Job, bool, Any]]) -> None:
+def resolve(items: Sequence[tuple[Job, bool, object]]) -> None:
+    """Hand each job its outcome (on its loop): a result, or an exception raised by its await."""
     for job, ok, value in items:
         future = job.future
         if future is None or future.done():
@@ -219,4 +220,5 @@ def _resolve(items: list[tuple[Job, bool, Any]]) -> None:
         if ok:
             future.set_result(value)
         else:
+            assert isinstance(value, BaseException)  # a failed job's outcome is what it raised
             future.set_exception(value)
