@@ -2,6 +2,9 @@
 
 - one action-log append in its own transaction (fence checks, insert, commit): writer-fenced as one process
   does it, and room-fenced as the shared mode does it;
+- one append as the game awaits it (``Database.append_action`` on an event loop, one after another): the
+  process's CPU, every thread, per append — the hand-over to the worker and back included; on SQLite with the
+  appends on the event loop (``loop_appends``, issue 33) and without;
 - a hand's settlement (``store.finish_hand`` inside ``ledger_store.settle_hand``) for three players;
 - a whole hand's per-hand jobs (issue 33), each in its own transaction as the server runs them: the
   双倍积分卡 asked as it is dealt (``double_cards.active_players``), its row (``store.create_hand``), and its
@@ -35,11 +38,11 @@ SQLITE = False  # --sqlite: the jobs run on a SQLite file instead
 
 
 @contextmanager
-def _running(url: str) -> Iterator[Any]:
+def _running(url: str, loop_appends: bool = True) -> Iterator[Any]:
     """The server's database on ``url``, migrated and taken over, stopped afterwards."""
     from paohuzi.server.db import Database
 
-    db = Database(url)
+    db = Database(url, loop_appends=loop_appends)
     try:
         db.migrate()
         db.take_over("bench")
@@ -49,20 +52,21 @@ def _running(url: str) -> Iterator[Any]:
 
 
 @contextmanager
-def _database() -> Iterator[Any]:
+def _database(loop_appends: bool = True) -> Iterator[Any]:
     import psycopg
 
     if SQLITE:
         import tempfile
 
-        with tempfile.TemporaryDirectory() as folder, _running(f"sqlite:///{folder}/bench.sqlite3") as db:
+        with tempfile.TemporaryDirectory() as folder, _running(f"sqlite:///{folder}/bench.sqlite3", loop_appends) as db:
             yield db
         return
     schema = "paohuzi_bench_" + uuid.uuid4().hex[:8]
     with psycopg.connect(PG, autocommit=True) as conn:
         conn.execute(f'CREATE SCHEMA "{schema}"')
     try:
-        with _running(f"postgresql+psycopg://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}") as db:
+        url = f"postgresql+psycopg://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}"
+        with _running(url, loop_appends) as db:
             yield db
     finally:
         with psycopg.connect(PG, autocommit=True) as conn:
@@ -114,6 +118,36 @@ def appends(runs: int, room_fenced: bool) -> float:
             db.workers[0].run_batch([Job(None, None, None, store.action_row(hand, next(seq), 0, "pass", "bot"), fence)])
 
         return _median_ms(step, runs)
+
+
+def awaited_appends(runs: int, loop_appends: bool) -> float:
+    """The process's CPU (ms, every thread) per append awaited through ``Database.append_action`` on an event
+    loop, one after another (the median of 5 rounds of ``runs``)."""
+    import asyncio
+    import resource
+
+    from paohuzi.server import store
+
+    def cpu() -> float:
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        return used.ru_utime + used.ru_stime
+
+    async def rounds(db: Any) -> list[float]:
+        db.start()
+        room = await db.run(store.create_room("123456", "private", None, _options(), 3))
+        match = await db.run(store.create_match(room, 7, _rules(), 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
+        hand = await db.run(store.create_hand(match, 1, 7, 0, _rules()))
+        seq, took = 0, []
+        for _ in range(6):  # the first round warms up
+            started = cpu()
+            for _ in range(runs):
+                seq += 1
+                await db.append_action(store.action_row(hand, seq, 0, "pass", "bot"))
+            took.append((cpu() - started) / runs)
+        return took[1:]
+
+    with _database(loop_appends) as db:
+        return round(statistics.median(asyncio.run(rounds(db))) * 1000, 3)
 
 
 def settlements(runs: int) -> float:
@@ -193,6 +227,8 @@ def main() -> None:
     report = {
         "append_writer_fenced_ms": appends(args.runs, False),
         "append_room_fenced_ms": appends(args.runs, True),
+        "append_awaited_ms": awaited_appends(args.runs, True),
+        **({"append_awaited_worker_ms": awaited_appends(args.runs, False)} if SQLITE else {}),
         "settlement_ms": settlements(max(20, args.runs // 3)),
         **hands(max(20, args.runs // 3)),
         "database": "sqlite" if SQLITE else "postgresql",
