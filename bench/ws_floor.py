@@ -15,7 +15,12 @@ Edges (``--edge``):
 - ``asgi-raw``: the same, writing each frame to the transport itself as the game server does
   (``paohuzi.server.connection.text_frame``);
 - ``picows``: picows (Cython websockets on asyncio, uvloop), the same work — not a dependency of the project:
-  ``.venv/bin/pip install picows==2.3.1`` first.
+  ``.venv/bin/pip install picows==2.3.1`` first;
+- issue 33's faster reads under uvicorn, tried and not adopted (bench/ws_read.py: the classes, the per-frame
+  figures), each writing as ``asgi-raw``: ``asgi-fast``, frames parsed by :class:`ws_read.FastParse` (the ASGI
+  queue kept); ``asgi-read``, read with :meth:`ws_read.DirectRead.read` (no ASGI queue, no Starlette);
+  ``asgi-callback``, each frame handled in the protocol's ``data_received`` itself (no task a frame: picows'
+  model, which a game ``act`` cannot use — it awaits its commit).
 
     .venv/bin/python bench/ws_floor.py --edge asgi-raw          # one JSON line per run
     for e in asgi asgi-raw picows asgi-raw; do .venv/bin/python bench/ws_floor.py --edge $e; done
@@ -35,6 +40,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from ws_read import DirectRead, FastParse  # bench/ws_read.py (the script's folder is on sys.path)
 
 FRAME = json.dumps({"type": "update", "pad": "x" * 1500}, separators=(",", ":")).encode()
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -59,7 +66,7 @@ class _Tables:
             seats.remove(writer)
 
 
-def _serve_asgi(port: int, raw: bool) -> None:
+def _serve_asgi(port: int, raw: bool, ws: Any = "websockets-sansio") -> None:
     import orjson
     import uvicorn
 
@@ -92,23 +99,75 @@ def _serve_asgi(port: int, raw: bool) -> None:
             else:
                 asyncio.ensure_future(send({"type": "websocket.send", "text": payload.decode()}))
 
-        first = await receive()
-        table = orjson.loads(first["text"])["table"]
+        async def read() -> Any:
+            if isinstance(proto, DirectRead):
+                return await proto.read()
+            message = await receive()
+            return message["text"] if message["type"] == "websocket.receive" else None
+
+        if isinstance(proto, DirectRead):
+            proto.direct()
+        if isinstance(proto, _Callback):
+            await proto.serve(tables, write)
+            return
+        table = orjson.loads(await read())["table"]
         tables.join(table, write)
         try:
             while True:
-                message = await receive()
-                if message["type"] != "websocket.receive":
+                text = await read()
+                if text is None:
                     return
-                orjson.loads(message["text"])
+                orjson.loads(text)
                 tables.acts += 1
                 for writer in tables.tables[table]:
                     writer(FRAME)
         finally:
             tables.leave(table, write)
 
-    uvicorn.run(app, host="127.0.0.1", port=port, loop="uvloop", ws="websockets-sansio", ws_per_message_deflate=False,
+    uvicorn.run(app, host="127.0.0.1", port=port, loop="uvloop", ws=ws, ws_per_message_deflate=False,
                 log_level="warning", lifespan="on")
+
+
+class _Callback(FastParse):
+    """Each frame handled in ``data_received`` (``asgi-callback``); the app's task only waits for the end."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.handle: Any = None
+        self.ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    async def serve(self, tables: _Tables, write: Any) -> None:
+        import orjson
+
+        table: list[int] = []
+
+        def handle(text: str | bytes) -> None:
+            data = orjson.loads(text)
+            if not table:
+                table.append(data["table"])
+                tables.join(data["table"], write)
+                return
+            tables.acts += 1
+            for writer in tables.tables[table[0]]:
+                writer(FRAME)
+
+        self.handle = handle
+        try:
+            await self.ended
+        finally:
+            if table:
+                tables.leave(table[0], write)
+
+    def _deliver(self, data: str | bytes) -> None:
+        if self.handle is None:
+            super()._deliver(data)
+        else:
+            self.handle(data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if not self.ended.done():
+            self.ended.set_result(None)
 
 
 def _serve_picows(port: int) -> None:
@@ -160,6 +219,15 @@ def _serve_picows(port: int) -> None:
             await asyncio.Event().wait()
 
     uvloop.run(main())
+
+
+EDGES: dict[str, Any] = {
+    "asgi": "websockets-sansio",
+    "asgi-raw": "websockets-sansio",
+    "asgi-fast": FastParse,
+    "asgi-read": DirectRead,
+    "asgi-callback": _Callback,
+}
 
 
 def _count_handler(tables: _Tables) -> Any:
@@ -235,7 +303,7 @@ def _free_port() -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--edge", choices=["asgi", "asgi-raw", "picows"], default="asgi-raw")
+    parser.add_argument("--edge", choices=[*EDGES, "picows"], default="asgi-raw")
     parser.add_argument("--tables", type=int, default=300)
     parser.add_argument("--think", type=float, default=1.0, help="seconds between a table's acts")
     parser.add_argument("--duration", type=float, default=20.0)
@@ -249,7 +317,7 @@ def main() -> None:
         if args.serve == "picows":
             _serve_picows(args.port)
         else:
-            _serve_asgi(args.port, raw=args.serve == "asgi-raw")
+            _serve_asgi(args.port, raw=args.serve != "asgi", ws=EDGES[args.serve])
         return
     port = _free_port()
     count_port = port + 1 if args.edge == "picows" else port
