@@ -30,7 +30,7 @@ from paohuzi.scoring import scored_waits, waits_to_dicts
 from paohuzi.server import double_cards, fair_deal, frames, ledger_store, store
 from paohuzi.server.crash import crash_point
 from paohuzi.server.frames import GameFrame, MatchInfo, MessageId, RoomError, WaitInfo
-from paohuzi.server.logs import log
+from paohuzi.server.logs import debug_on, log
 from paohuzi.server.names import bot_nickname
 from paohuzi.server.room_options import RoomOptions
 from paohuzi.server.sent import Sent
@@ -268,6 +268,7 @@ class Game:
         seat had a choice would tell what it holds). ``seq`` counts the frames a seat got, not actions."""
         hand = self.hand
         delivery = self.services.delivery
+        sent, hand_id = self.sent, self.hand_id
         auto = [s.auto for s in self.table.seats]
         seats = [seat for seat in self.table.seats if seat.player_id is not None and delivery.online(seat.player_id)]
         timers = self.turns.timers_of([seat.index for seat in seats])
@@ -275,14 +276,14 @@ class Game:
             pid = seat.player_id
             assert pid is not None
             i = seat.index
-            seen = [d for d in (e.for_seat(i) for e in events) if d is not None]
+            seen = [d for e in events if (d := e.for_seat(i)) is not None]
             view = hand.observation(i)
             own = msg_id is not None and i == actor
-            if not seen and self.sent.same_view(i, view) and not own:
+            if not seen and not own and sent.same_view(i, view):
                 continue
             frame = frames.update(
-                hand=self.hand_id,
-                seq=self.sent.update(i, view),
+                hand=hand_id,
+                seq=sent.update(i, view),
                 events=seen,
                 view=view,
                 waits=self.waits(i),
@@ -318,7 +319,8 @@ class Game:
             if self._storage_watch is None or self._storage_watch.done():
                 self._storage_watch = self.services.tasks.spawn(self._await_storage())
             raise RoomError("internal", "the server could not store the action; nothing changed", 500) from None
-        log(DEBUG, "action", room=self.table.code, hand=self.hand_id, seq=self.seq, seat=seat, by=by)
+        if debug_on():  # the call's keyword arguments cost more than the level's check, at every action (issue 33)
+            log(DEBUG, "action", room=self.table.code, hand=self.hand_id, seq=self.seq, seat=seat, by=by)
         hand = engine.hand
         if hand.over:
             self.turns.cancel()
