@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from paohuzi.engine import Action, Hand, HandRecord, IllegalActionError, Match, MatchRecord, Observation, replay_match
+from paohuzi.groups import Group
 from paohuzi.rules import RuleSet
 from paohuzi.scoring import scored_waits, waits_to_dicts
 from paohuzi.server import double_cards, fair_deal, frames, ledger_store, store
@@ -213,6 +214,7 @@ class Game:
         """The full snapshot of the hand for ``seat`` (``game``), of ``view`` (default: the seat's observation
         now); sending it is :meth:`send_snapshot`."""
         hand = self.hand
+        view = hand.observation(seat) if view is None else view
         return frames.game(
             match=self.id,
             hand=self.hand_id,
@@ -220,8 +222,8 @@ class Game:
             hands=self.engine.hands,
             seq=self.sent.seq(seat),
             seat=seat,
-            view=hand.observation(seat) if view is None else view,
-            waits=self.waits(seat),
+            view=view,
+            waits=self.waits(seat, view),
             timers=self.turns.timers(seat),
             scores=list(self.engine.totals),
             auto=[s.auto for s in self.table.seats],
@@ -229,13 +231,15 @@ class Game:
             deal=fair_deal.deal_info(hand, self._humans()),
         )
 
-    def waits(self, seat: int) -> list[WaitInfo]:
+    def waits(self, seat: int, view: Observation) -> list[WaitInfo]:
         """听牌 hint for ``seat``: each card whose own draw would complete its hand, with 胡息 and points
-        (:func:`paohuzi.scoring.scored_waits`; only the seat's own cards are used). Cached per hand state."""
+        (:func:`paohuzi.scoring.scored_waits`; only the seat's own cards are used: its hand and table as its
+        ``view`` shows them, the hand's own — issue 33: without asking the engine for them again). Cached per
+        hand state."""
         hand = self.hand
         if hand.over or seat not in hand.seats:
             return []
-        cards, table = hand.hand_of(seat), hand.table_of(seat)
+        cards, table = view.hand, cast("tuple[Group, ...]", view.tables[seat])  # its own 偎 are shown (R5)
         key = (self.hand_id, cards, table)
         cached = self._waits.get(seat)
         if cached is not None and cached[0] == key:
@@ -286,7 +290,7 @@ class Game:
                 seq=sent.update(i, view),
                 events=seen,
                 view=view,
-                waits=self.waits(i),
+                waits=self.waits(i, view),
                 timers=timers[i],
                 auto=auto,
                 msg_id=msg_id if own else None,  # the update caused by this seat's own `act`
