@@ -343,7 +343,9 @@ class Group:
         >>> Group.parse("ju:x2x7x10").to_dict()
         {'kind': 'ju', 'cards': ['x2', 'x7', 'x10'], 'huxi': 3}
         """
-        return {"kind": self.kind.value, "cards": [_CARD_TEXT[c] for c in self.cards], "huxi": self.huxi}
+        # ``_value_``, not ``value``: an Enum's ``value`` is a Python-level property, and this runs for every group of
+        # every view sent (issue 33)
+        return {"kind": self.kind._value_, "cards": [_CARD_TEXT[c] for c in self.cards], "huxi": self.huxi}
 
 
 #: :meth:`Group.chi` by its sorted card kinds (at most the 1,000-odd 句 and 绞 there are).

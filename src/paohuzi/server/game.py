@@ -19,18 +19,19 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from paohuzi.engine import Action, Hand, HandRecord, IllegalActionError, Match, MatchRecord, Observation, replay_match
+from paohuzi.groups import Group
 from paohuzi.rules import RuleSet
 from paohuzi.scoring import scored_waits, waits_to_dicts
 from paohuzi.server import double_cards, fair_deal, frames, ledger_store, store
 from paohuzi.server.crash import crash_point
 from paohuzi.server.frames import GameFrame, MatchInfo, MessageId, RoomError, WaitInfo
-from paohuzi.server.logs import log
+from paohuzi.server.logs import debug_on, log
 from paohuzi.server.names import bot_nickname
 from paohuzi.server.room_options import RoomOptions
 from paohuzi.server.sent import Sent
@@ -213,6 +214,7 @@ class Game:
         """The full snapshot of the hand for ``seat`` (``game``), of ``view`` (default: the seat's observation
         now); sending it is :meth:`send_snapshot`."""
         hand = self.hand
+        view = hand.observation(seat) if view is None else view
         return frames.game(
             match=self.id,
             hand=self.hand_id,
@@ -220,8 +222,8 @@ class Game:
             hands=self.engine.hands,
             seq=self.sent.seq(seat),
             seat=seat,
-            view=hand.observation(seat) if view is None else view,
-            waits=self.waits(seat),
+            view=view,
+            waits=self.waits(seat, view),
             timers=self.turns.timers(seat),
             scores=list(self.engine.totals),
             auto=[s.auto for s in self.table.seats],
@@ -229,13 +231,15 @@ class Game:
             deal=fair_deal.deal_info(hand, self._humans()),
         )
 
-    def waits(self, seat: int) -> list[WaitInfo]:
+    def waits(self, seat: int, view: Observation) -> list[WaitInfo]:
         """听牌 hint for ``seat``: each card whose own draw would complete its hand, with 胡息 and points
-        (:func:`paohuzi.scoring.scored_waits`; only the seat's own cards are used). Cached per hand state."""
+        (:func:`paohuzi.scoring.scored_waits`; only the seat's own cards are used: its hand and table as its
+        ``view`` shows them, the hand's own — issue 33: without asking the engine for them again). Cached per
+        hand state."""
         hand = self.hand
         if hand.over or seat not in hand.seats:
             return []
-        cards, table = hand.hand_of(seat), hand.table_of(seat)
+        cards, table = view.hand, cast("tuple[Group, ...]", view.tables[seat])  # its own 偎 are shown (R5)
         key = (self.hand_id, cards, table)
         cached = self._waits.get(seat)
         if cached is not None and cached[0] == key:
@@ -268,6 +272,7 @@ class Game:
         seat had a choice would tell what it holds). ``seq`` counts the frames a seat got, not actions."""
         hand = self.hand
         delivery = self.services.delivery
+        sent, hand_id = self.sent, self.hand_id
         auto = [s.auto for s in self.table.seats]
         seats = [seat for seat in self.table.seats if seat.player_id is not None and delivery.online(seat.player_id)]
         timers = self.turns.timers_of([seat.index for seat in seats])
@@ -275,17 +280,17 @@ class Game:
             pid = seat.player_id
             assert pid is not None
             i = seat.index
-            seen = [d for d in (e.for_seat(i) for e in events) if d is not None]
+            seen = [d for e in events if (d := e.for_seat(i)) is not None]
             view = hand.observation(i)
             own = msg_id is not None and i == actor
-            if not seen and self.sent.same_view(i, view) and not own:
+            if not seen and not own and sent.same_view(i, view):
                 continue
             frame = frames.update(
-                hand=self.hand_id,
-                seq=self.sent.update(i, view),
+                hand=hand_id,
+                seq=sent.update(i, view),
                 events=seen,
                 view=view,
-                waits=self.waits(i),
+                waits=self.waits(i, view),
                 timers=timers[i],
                 auto=auto,
                 msg_id=msg_id if own else None,  # the update caused by this seat's own `act`
@@ -318,7 +323,8 @@ class Game:
             if self._storage_watch is None or self._storage_watch.done():
                 self._storage_watch = self.services.tasks.spawn(self._await_storage())
             raise RoomError("internal", "the server could not store the action; nothing changed", 500) from None
-        log(DEBUG, "action", room=self.table.code, hand=self.hand_id, seq=self.seq, seat=seat, by=by)
+        if debug_on():  # the call's keyword arguments cost more than the level's check, at every action (issue 33)
+            log(DEBUG, "action", room=self.table.code, hand=self.hand_id, seq=self.seq, seat=seat, by=by)
         hand = engine.hand
         if hand.over:
             self.turns.cancel()

@@ -510,6 +510,8 @@ class Hub:
     async def handle_player(self, player_id: int, msg: p.ClientMessage) -> None:
         """A validated frame of the player's for this process (its websocket here, or relayed by the edge)."""
         match msg:
+            case p.Act():  # most frames: first, without the class checks of the cases below (issue 33)
+                await self._room_of(player_id).act(player_id, msg.action, msg.hand, msg.seat, msg.id, msg.seq)
             case p.Ping():
                 self.delivery.send(player_id, frames.pong(msg.id, _now_ms()))
             case p.Hello():
@@ -543,8 +545,6 @@ class Hub:
     @staticmethod
     async def _in_room(room: Room, player_id: int, msg: p.ClientMessage) -> None:
         match msg:
-            case p.Act():
-                await room.act(player_id, msg.action, msg.hand, msg.seat, msg.id, msg.seq)
             case p.Ready():
                 await room.set_ready(player_id, msg.ready)
             case p.Start():

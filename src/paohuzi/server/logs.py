@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any
 
-__all__ = ["JsonFormatter", "configure", "log"]
+__all__ = ["JsonFormatter", "configure", "debug_on", "log"]
 
 _LOGGER = logging.getLogger("paohuzi.server")
 #: ``exc_info`` as :mod:`logging` takes it.
@@ -78,3 +78,9 @@ def log(level: int, msg: str, exc_info: ExcInfo = None, **fields: object) -> Non
     if not _LOGGER.isEnabledFor(level):
         return
     _LOGGER.log(level, msg, exc_info=exc_info, extra={"fields": fields})
+
+
+def debug_on() -> bool:
+    """Whether the server's logger shows DEBUG: a per-action ``log(DEBUG, …)`` checks this first, and builds its
+    fields only then (issue 33)."""
+    return _LOGGER.isEnabledFor(10)
