@@ -62,6 +62,9 @@ class Bus:
         self.prefix = prefix
         self.me = me
         self._in: asyncio.Queue[Message] = asyncio.Queue()  # received, for the reader (in order)
+        #: set: each message received is handed to it at once, from the link's reading callback, in order
+        #: (issue 33: no queue and no reader task a packet); not set: kept for :meth:`received`
+        self.handler: Callable[[Message], None] | None = None
         self._out: list[tuple[str, Message, Counted]] = []  # sent since the publisher last took them
         self._waiting = asyncio.Event()  # something is in ``_out``
         self._tasks: list[asyncio.Task[Any]] = []
@@ -167,8 +170,15 @@ class Bus:
             return
         self.counts["received"] += len(messages)
         self.counts["packets_received"] += 1
+        handler = self.handler
         for message in messages:
-            self._in.put_nowait(message)
+            if handler is None:
+                self._in.put_nowait(message)
+                continue
+            try:
+                handler(message)
+            except Exception:  # noqa: BLE001 — one bad message must not stop the others
+                log(ERROR, "relay message failed", exc_info=True)
 
 
 class RelayedConnections:
