@@ -9,7 +9,9 @@ the player comes and goes (``attach``, ``detach``); the owner sends each seat's 
 :class:`Bus` publishes in order from one task: what was sent in one loop turn goes out as one pipeline, with
 one ``PUBLISH`` per receiving process carrying all its messages (a packet, :func:`~paohuzi.server.relay_messages.pack`;
 issue 33: a relayed action's three updates were three publishes, and each a pub/sub message for the
-receiver's Redis client to read). It keeps every message received, in order, for its reader
+receiver's Redis client to read). It publishes and listens on two Redis connections of its own, spoken
+directly (:class:`~paohuzi.server.resp.Link`, issue 33: redis-py's asyncio client cost ~190 µs of CPU a publish
+and its receipt, the link ~35 µs). It keeps every message received, in order, for its reader
 (:meth:`Bus.received`; :class:`~paohuzi.server.shared.Cluster` reads them), and counts what it sent and received
 (:attr:`Bus.counts`, the ``paohuzi_relay_*`` metrics). The messages are typed
 (:mod:`paohuzi.server.relay_messages`). :class:`RelayedConnections` is the owner's delivery port: the local
@@ -31,6 +33,7 @@ from paohuzi.server.frames import Frame
 from paohuzi.server.logs import log
 from paohuzi.server.registry import Connections
 from paohuzi.server.relay_messages import Message, Out, pack, unpack
+from paohuzi.server.resp import Link, LinkError
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -59,9 +62,11 @@ class Bus:
         self.prefix = prefix
         self.me = me
         self._in: asyncio.Queue[Message] = asyncio.Queue()  # received, for the reader (in order)
+        #: set: each message received is handed to it at once, from the link's reading callback, in order
+        #: (issue 33: no queue and no reader task a packet); not set: kept for :meth:`received`
+        self.handler: Callable[[Message], None] | None = None
         self._out: list[tuple[str, Message, Counted]] = []  # sent since the publisher last took them
         self._waiting = asyncio.Event()  # something is in ``_out``
-        self._pubsub: Any = None
         self._tasks: list[asyncio.Task[Any]] = []
         self._ready = asyncio.Event()
         #: messages sent and received, and the publishes (packets) that carried them, since the start
@@ -107,54 +112,55 @@ class Bus:
         await asyncio.sleep(0.02)
 
     async def _publish(self) -> None:
-        while True:
-            await self._waiting.wait()
-            self._waiting.clear()
-            batch, self._out = self._out, []
-            packets: dict[str, list[tuple[Message, Counted]]] = {}  # per channel, in the order sent
-            for channel, message, counted in batch:
-                packets.setdefault(channel, []).append((message, counted))
-            try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, items in packets.items():
-                        pipe.publish(channel, pack([m for m, _ in items]))
-                    counts = await pipe.execute()
-            except Exception as exc:  # noqa: BLE001 — Redis away: these messages are lost, like a dropped socket
-                log(WARNING, "relay publish failed", error=repr(exc), messages=len(batch))
-                counts = [0] * len(packets)
-            self.counts["sent"] += len(batch)
-            self.counts["packets_sent"] += len(packets)
-            for items, n in zip(packets.values(), counts, strict=True):
-                for _, counted in items:
-                    if counted is not None:
-                        counted(int(n))
+        link: Link | None = None  # a Redis connection of the publisher's own (resp.py, issue 33)
+        try:
+            while True:
+                await self._waiting.wait()
+                self._waiting.clear()
+                batch, self._out = self._out, []
+                packets: dict[str, list[tuple[Message, Counted]]] = {}  # per channel, in the order sent
+                for channel, message, counted in batch:
+                    packets.setdefault(channel, []).append((message, counted))
+                try:
+                    if link is None or link.closed.done():
+                        link = await Link.open(self.redis, f"{self.prefix}:relay:{self.me}:publish")
+                    commands = [("PUBLISH", ch, pack([m for m, _ in items])) for ch, items in packets.items()]
+                    counts = [n if isinstance(n, int) else 0 for n in await link.execute(commands)]
+                except Exception as exc:  # noqa: BLE001 — Redis away: these messages are lost, like a dropped socket
+                    log(WARNING, "relay publish failed", error=repr(exc), messages=len(batch))
+                    counts = [0] * len(packets)
+                    if link is not None:
+                        link.close()
+                        link = None
+                self.counts["sent"] += len(batch)
+                self.counts["packets_sent"] += len(packets)
+                for items, n in zip(packets.values(), counts, strict=True):
+                    for _, counted in items:
+                        if counted is not None:
+                            counted(n)
+        finally:
+            if link is not None:
+                link.close()
 
     async def _listen(self) -> None:
         while True:
+            link: Link | None = None
             try:
-                self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-                await self._pubsub.subscribe(self.channel(self.me), f"{self.prefix}:all")
+                # each packet is handed to _dispatch by the link's reading callback, as it is read
+                link = await Link.open(self.redis, f"{self.prefix}:relay:{self.me}:listen", self._dispatch)
+                await link.subscribe(self.channel(self.me), f"{self.prefix}:all")
                 self._ready.set()
-                while True:
-                    item = await self._pubsub.get_message(timeout=1.0)
-                    if item is None or item.get("type") != "message":
-                        continue
-                    self._dispatch(item["data"])
+                await link.closed
+                raise LinkError("the relay's subscription was lost")
             except asyncio.CancelledError:
-                await self._close_pubsub()
+                if link is not None:
+                    link.close()
                 raise
             except Exception as exc:  # noqa: BLE001 — Redis away: listen again
                 log(WARNING, "relay listener failed; resubscribing", error=repr(exc))
-                await self._close_pubsub()
+                if link is not None:
+                    link.close()
                 await asyncio.sleep(0.5)
-
-    async def _close_pubsub(self) -> None:
-        if self._pubsub is not None:
-            try:
-                await self._pubsub.aclose()
-            except Exception:  # noqa: BLE001 — it is being dropped
-                pass
-            self._pubsub = None
 
     def _dispatch(self, data: bytes) -> None:
         try:
@@ -164,8 +170,15 @@ class Bus:
             return
         self.counts["received"] += len(messages)
         self.counts["packets_received"] += 1
+        handler = self.handler
         for message in messages:
-            self._in.put_nowait(message)
+            if handler is None:
+                self._in.put_nowait(message)
+                continue
+            try:
+                handler(message)
+            except Exception:  # noqa: BLE001 — one bad message must not stop the others
+                log(ERROR, "relay message failed", exc_info=True)
 
 
 class RelayedConnections:

@@ -152,16 +152,15 @@ class Cluster:
         self.on_lease = on_lease
         self.stopping = False
         self._adopting: set[str] = set()
-        self._listener: asyncio.Task[None] | None = None  # the bus's reader: runs until the bus stops
 
     # ---- life cycle --------------------------------------------------------------------------------
 
     async def start(self) -> None:
         """Listen, renew, and look for rooms nobody holds (at once, then every ``lease_ms``)."""
+        self.bus.handler = self._on_message  # each message handled as the bus reads it, until the bus stops
         if not await self.bus.start():
             log(WARNING, "Redis does not answer; serving without rooms until it does")
         self.seats.start()
-        self._listener = asyncio.get_running_loop().create_task(self._listen())  # not a hub task: see shutdown
         self.hub.spawn(self._fences())
         self.hub.spawn(self._renew())
         self.hub.spawn(self._adopt_loop())
@@ -171,14 +170,6 @@ class Cluster:
             await self.adopt_orphans()
         except Exception as exc:  # noqa: BLE001 — Redis away: the loop tries again
             log(WARNING, "looking for rooms failed", error=repr(exc))
-
-    async def _listen(self) -> None:
-        while True:
-            message = await self.bus.received()
-            try:
-                self._on_message(message)
-            except Exception:  # noqa: BLE001 — one bad message must not stop the listener
-                log(ERROR, "relay message failed", exc_info=True)
 
     async def _fences(self) -> None:
         while True:
@@ -322,8 +313,6 @@ class Cluster:
         await self.bus.flush()
         await self.seats.stop()
         await self.bus.stop()  # the messages that came meanwhile were still answered (``moving``, …)
-        if self._listener is not None:
-            self._listener.cancel()
         log(INFO, "rooms handed over", rooms=[code for _, code in released])
         await asyncio.sleep(0.05)
         self.hub.bots.shutdown()
