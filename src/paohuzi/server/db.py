@@ -190,8 +190,8 @@ class Database:
         self._busy = 0
         self._lock = threading.Lock()  # the fences' first reports, made once though several workers judge
         # Observers for the metrics (paohuzi.server.metrics): a batch's seconds and job count (called on the
-        # database threads: the workers hold it), and who played each action-log row appended (called on
-        # the event loop).
+        # database threads: the workers hold it; for SQLite's appends on the loop, on the event loop), and who
+        # played each action-log row appended (called on the event loop).
         self.on_action = on_action
         self.on_batch = on_batch
         # The writer fence: this process's token once it has taken the database over (None: unchecked,
