@@ -85,7 +85,8 @@ ALLOWED = {
     "lease": {"logs"},  # the shared mode (issue 14): room leases in Redis
     "limits": {"connection", "logs"},  # rate limits: in memory, or in Redis in the shared mode
     "relay_messages": set(),  # the shared mode: the typed messages between processes, to and from the wire
-    "relay": {"connection", "directory", "frames", "logs", "registry", "relay_messages"},  # Redis pub/sub
+    "resp": {"logs"},  # the relay's own Redis connections, RESP2 spoken directly (issue 33)
+    "relay": {"connection", "directory", "frames", "logs", "registry", "relay_messages", "resp"},  # Redis pub/sub
     "shared_queue": {"config", "frames", "logs", "matchmaking", "relay", "relay_messages"},  # the Redis 匹配 queue
     "edge": {  # the shared mode: rooms of other processes, for the websockets here
         *("db", "directory", "frames", "lease", "protocol", "relay", "relay_messages", "services", "store"),
