@@ -56,7 +56,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from paohuzi.server import schema
-from paohuzi.server.db_appends import LoopAppends, postgres_appends, sqlite_appends
+from paohuzi.server.db_appends import LoopAppends, postgres_appends, postgres_verdict, sqlite_appends
+from paohuzi.server.db_pg_loop import PgLoopLink
 from paohuzi.server.db_worker import Broken, Fence, Fenced, Job, Worker, alone, resolve
 from paohuzi.server.logs import log
 from paohuzi.server.models import ActionRow, RoomFence, WriterFence, utcnow
@@ -186,6 +187,14 @@ class Database:
         # counted on the loop), from the one thread that first used it (``_loop_thread``)
         path = make_url(self.url).database if self.backend == "sqlite" else None
         self._loop_appends = LoopAppends(path) if loop_appends and path and path != ":memory:" else None
+        # PostgreSQL's appends sent from the event loop on a connection of its own (issue 33; the workers
+        # while it opens, and whatever it cannot finish)
+        self._pg_loop = (
+            PgLoopLink(self._pg_connect, self._pg_answered, self._to_workers, lambda: self.token)
+            if loop_appends and self.backend == "postgresql"
+            else None
+        )
+        self._appends_out = 0  # PostgreSQL: appends handed to the workers and not done yet
         self._loop_thread: int | None = None
         self._busy = 0
         self._lock = threading.Lock()  # the fences' first reports, made once though several workers judge
@@ -217,6 +226,8 @@ class Database:
             worker.start()
 
     def stop(self) -> None:
+        if self._pg_loop is not None:  # first: what it holds goes to the workers, which run it before stopping
+            self._pg_loop.close()
         for worker in self.workers:
             worker.stop()
         if self._loop_appends is not None:
@@ -338,9 +349,18 @@ class Database:
         jobs, self._pending = self._pending, []
         if not jobs or (self._loop_appends is not None and self._append_here(jobs)):
             return
+        if self._pg_loop is not None and self._pg_loop.offer(jobs, may_start=not self._appends_out):
+            return
+        self._to_workers(jobs)
+
+    def _to_workers(self, jobs: list[Job]) -> None:
+        """Hand appends to their workers (each hand's to its own, in order)."""
         for job in jobs:
             assert job.future is not None
             self._count(job.future)
+            if self._pg_loop is not None:  # counted until done: the loop's connection waits for them
+                self._appends_out += 1
+                job.future.add_done_callback(self._append_out_done)
         workers = self.workers
         if len(workers) == 1:
             workers[0].put(jobs)
@@ -384,6 +404,41 @@ class Database:
             self.on_batch(time.monotonic() - started, len(jobs))
         resolve(outcomes)
         return True
+
+    def _append_out_done(self, _future: asyncio.Future[object]) -> None:
+        self._appends_out -= 1
+
+    def _pg_connect(self) -> Any:
+        """A new psycopg connection in autocommit mode with the engine's settings (on a thread)."""
+        import psycopg
+
+        args, kwargs = self.engine.dialect.create_connect_args(self.engine.url)
+        return psycopg.connect(*args, **{**kwargs, "autocommit": True})
+
+    def _pg_answered(self, jobs: list[Job], found: tuple[object, ...], took: float) -> None:
+        """PostgreSQL's appends answered on the event loop's connection: the tokens read judged as on a
+        worker. A stale writer fails every job; a room fenced (nothing was written) sends the jobs to the
+        workers, which run them one by one, each judged alone."""
+        wanted = {job.fence for job in jobs if job.fence is not None}
+        try:
+            postgres_verdict(
+                found,
+                len(jobs),
+                token=self.token,
+                writer=self._judge_fence,
+                fences=sorted(wanted),
+                judge_rooms=lambda current: self._judge_rooms(wanted, current),
+            )
+        except Fenced as exc:
+            outcomes: list[tuple[Job, bool, object]] = [(job, False, exc) for job in jobs]
+        except Exception:  # noqa: BLE001 — nothing was written: the workers' one-by-one run reports it
+            self._to_workers(jobs)
+            return
+        else:
+            outcomes = [(job, True, None) for job in jobs]
+        if self.on_batch is not None:
+            self.on_batch(took, len(jobs))
+        resolve(outcomes)
 
     def worker_of(self, hand_id: int) -> int:
         """The worker that commits a hand's appends: with several, never the first, whose deals and other

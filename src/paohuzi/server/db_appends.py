@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # psycopg is the server extra's; only its types here
     from psycopg import Connection as PgConnection
     from psycopg.rows import TupleRow
 
-__all__ = ["LoopAppends", "postgres_appends", "sqlite_appends"]
+__all__ = ["LoopAppends", "postgres_appends", "postgres_statement", "postgres_verdict", "sqlite_appends"]
 
 _WRITER = "SELECT token FROM writer_fence WHERE id = 1"
 _INSERT = 'INSERT INTO actions (hand_id, seq, seat, action, "by", created_at) VALUES (?, ?, ?, ?, ?, ?)'
@@ -174,6 +174,45 @@ def _postgres_query(writer: bool, rows: int, fences: int) -> str:
     return f"WITH {', '.join(ctes)} SELECT {', '.join(out)}"
 
 
+def postgres_statement(
+    rows: Sequence[ActionLogRow], *, token: int | None, fences: Sequence[tuple[int, int]]
+) -> tuple[str, list[object]]:
+    """The one statement (and its parameters) that appends ``rows`` on PostgreSQL: ``token``, the writer
+    fence's token that must still be there (None: unchecked); ``fences``, the (room, token) pairs that must
+    still be there (the shared mode). Sent in autocommit mode it is a transaction of its own."""
+    params: list[object] = []  # in the statement's order: the fences, the rows, the writer's token
+    for pair in fences:
+        params += pair
+    stamp = _PG_STAMP
+    for r in rows:
+        params += (r.hand_id, r.seq, r.seat, r.action, r.by, r.created_at if stamp is None else stamp(r.created_at))
+    if token is not None:
+        params.append(token)
+    return _postgres_query(token is not None, len(rows), len(fences)), params
+
+
+def postgres_verdict(  # noqa: PLR0913 (the fences and their judges, each named)
+    found: Sequence[object],
+    rows: int,
+    *,
+    token: int | None,
+    writer: Callable[[int], None],
+    fences: Sequence[tuple[int, int]],
+    judge_rooms: Callable[[dict[int, int]], None],
+) -> None:
+    """Judge the row :func:`postgres_statement` returned (the rows inserted, the tokens read): ``writer``
+    judges the writer fence's token (when ``token`` was checked), ``judge_rooms`` the rooms' tokens. Either
+    raising means nothing was written (the statement's own check kept the rows out)."""
+    inserted = cast(int, found[0])
+    if token is not None:
+        writer(int(cast(int, found[1])) if found[1] is not None else -1)
+    if fences:
+        ids, tokens = cast(list[int] | None, found[-2]) or [], cast(list[int] | None, found[-1]) or []
+        judge_rooms({int(r): int(t) for r, t in zip(ids, tokens, strict=True)})
+    if inserted != rows:  # the judges passed what the statement's own check refused: never, unless a bug
+        raise RuntimeError(f"{rows} actions to append, {inserted} appended")
+
+
 def postgres_appends(  # noqa: PLR0913 (the fences and their judges, each named)
     raw: PgConnection[TupleRow],
     rows: Sequence[ActionLogRow],
@@ -189,29 +228,15 @@ def postgres_appends(  # noqa: PLR0913 (the fences and their judges, each named)
     (room, token) pairs that must still be there (the shared mode), the rooms' tokens read judged by
     ``judge_rooms``. When a judge raises, nothing was written. Any error leaves ``raw`` between transactions
     (rolled back) unless the connection itself broke (``raw.broken``: the caller replaces it)."""
-    params: list[Any] = []  # in the statement's order: the fences, the rows, the writer's token
-    for pair in fences:
-        params += pair
-    stamp = _PG_STAMP
-    for r in rows:
-        params += (r.hand_id, r.seq, r.seat, r.action, r.by, r.created_at if stamp is None else stamp(r.created_at))
-    if token is not None:
-        params.append(token)
+    query, params = postgres_statement(rows, token=token, fences=fences)
     # One statement in autocommit mode is a transaction of its own, committed at its Sync: BEGIN, the fence
     # reads, the insert and COMMIT in one round trip (psycopg's own BEGIN, even pipelined, waits for its
     # answer first: three round trips), and any error rolls it back, leaving the connection idle.
     raw.autocommit = True
     try:
-        found = raw.execute(_postgres_query(token is not None, len(rows), len(fences)), params).fetchone()
+        found = raw.execute(query, params).fetchone()
     finally:
         if not raw.broken and not raw.closed:  # a broken one is invalidated by the caller
             raw.autocommit = False  # as SQLAlchemy left it: its next transaction begins as before
     assert found is not None  # a SELECT without FROM: always one row
-    inserted = int(found[0])
-    if token is not None:
-        writer(int(found[1]) if found[1] is not None else -1)
-    if fences:
-        ids, tokens = found[-2] or [], found[-1] or []
-        judge_rooms({int(r): int(t) for r, t in zip(ids, tokens, strict=True)})
-    if inserted != len(rows):  # the judges passed what the statement's own check refused: never, unless a bug
-        raise RuntimeError(f"{len(rows)} actions to append, {inserted} appended")
+    postgres_verdict(found, len(rows), token=token, writer=writer, fences=fences, judge_rooms=judge_rooms)
