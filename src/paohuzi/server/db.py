@@ -44,6 +44,7 @@ writer's fail with :class:`RoomFenced` — a stale owner can never append to the
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -53,13 +54,15 @@ from typing import Any, TypeVar, cast
 from sqlalchemy import Connection, Engine, Table, create_engine, event, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
+from sqlalchemy.pool import StaticPool
 
 from paohuzi.server import schema
 from paohuzi.server.db_appends import LoopAppends, postgres_appends, sqlite_appends
 from paohuzi.server.db_worker import Broken, Fence, Fenced, Job, Worker, alone, resolve
 from paohuzi.server.logs import log
-from paohuzi.server.models import ActionRow, RoomFence, WriterFence, utcnow
+from paohuzi.server.models import ActionRow, RoomFence, WriterFence, is_per_hand, utcnow
 from paohuzi.server.rows import ActionLogRow, ActionLogValues
 
 __all__ = ["Database", "Fenced", "alone", "RoomFenced", "RoomStore", "fence_room", "normalize_url"]
@@ -67,6 +70,10 @@ __all__ = ["Database", "Fenced", "alone", "RoomFenced", "RoomStore", "fence_room
 T = TypeVar("T")
 DEFAULT_CONNECTIONS = 4  # PostgreSQL's workers unless told (PAOHUZI_DB_CONNECTIONS)
 _INSERT_ACTIONS = cast(Table, ActionRow.__table__).insert()  # Core: no ORM unit of work per append
+# SQLite: of the per-hand jobs the event loop could commit itself, every this many-th still goes to the worker,
+# whose commit checkpoints the WAL (the loop's connection never does: a checkpoint syncs to disk). A hand's
+# appends and jobs add ~300 pages to the WAL, so it is checkpointed every few hands, as it was (issue 33).
+CHECKPOINT_EVERY = 16
 
 
 def normalize_url(url: str) -> str:
@@ -104,12 +111,7 @@ def make_engine(url: str, pool_size: int = 5) -> Engine:
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
-        @event.listens_for(engine, "begin")
-        def _immediate(connection: Connection) -> None:
-            # The write lock from the first statement: a transaction's reads stay true until it commits,
-            # as a wallet change needs (read, check, write; issue 27, paohuzi.server.wallet).
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
-
+        event.listen(engine, "begin", _immediate)
         return engine
     engine = create_engine(url, pool_pre_ping=True, pool_size=pool_size)
 
@@ -123,6 +125,12 @@ def make_engine(url: str, pool_size: int = 5) -> Engine:
         dbapi_connection.commit()
 
     return engine
+
+
+def _immediate(connection: Connection) -> None:
+    """Every SQLite transaction's ``begin``: the write lock from the first statement, so that its reads stay
+    true until it commits, as a wallet change needs (read, check, write; issue 27, paohuzi.server.wallet)."""
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 class RoomFenced(RuntimeError):
@@ -188,6 +196,8 @@ class Database:
         self._loop_appends = LoopAppends(path) if loop_appends and path and path != ":memory:" else None
         self._loop_thread: int | None = None
         self._busy = 0
+        self._loop_conn: Connection | None = None  # the per-hand jobs' (``_run_here``), on that connection
+        self._per_hand = 0  # per-hand jobs that could have run on the loop (every CHECKPOINT_EVERY-th did not)
         self._lock = threading.Lock()  # the fences' first reports, made once though several workers judge
         # Observers for the metrics (paohuzi.server.metrics): a batch's seconds and job count (called on the
         # database threads: the workers hold it; for SQLite's appends on the loop, on the event loop), and who
@@ -219,6 +229,10 @@ class Database:
     def stop(self) -> None:
         for worker in self.workers:
             worker.stop()
+        if self._loop_conn is not None:
+            self._loop_conn.close()
+            self._loop_conn.engine.dispose()
+            self._loop_conn = None
         if self._loop_appends is not None:
             self._loop_appends.close()
         self.engine.dispose()
@@ -304,7 +318,16 @@ class Database:
 
         On the first worker, in the order the jobs came; with ``hand`` (a hand's settlement) on the worker of
         that hand's appends (:meth:`worker_of`), which the caller has awaited: behind the first worker's
-        queue of deals and account jobs a thousand tables' settlements waited seconds (issue 33)."""
+        queue of deals and account jobs a thousand tables' settlements waited seconds (issue 33). On a SQLite
+        file a per-hand job (:func:`~paohuzi.server.models.per_hand`) is committed on this thread, the event
+        loop's, when it can (:meth:`_run_here`)."""
+        if self._loop_appends is not None and is_per_hand(fn):
+            done = self._run_here(fn, fence)
+            if done is not None:
+                ok, value = done
+                if not ok:
+                    raise cast(BaseException, value)
+                return cast(T, value)  # what fn returned
         loop = asyncio.get_running_loop()
         future: asyncio.Future[object] = loop.create_future()
         worker = self.workers[0 if hand is None else self.settler_of(hand)]
@@ -384,6 +407,47 @@ class Database:
             self.on_batch(time.monotonic() - started, len(jobs))
         resolve(outcomes)
         return True
+
+    def _run_here(self, fn: Callable[[Session], object], fence: Fence | None) -> tuple[bool, object] | None:
+        """SQLite: run the per-hand job ``fn`` in a transaction of its own on the loop's connection (that of the
+        appends, :class:`~paohuzi.server.db_appends.LoopAppends`: busy timeout 0, no checkpoint), committed
+        before this returns; (True, its result) or (False, what it raised). None when it must go to the worker
+        instead, nothing written — the worker has a job in flight (which may write what this one reads),
+        another connection holds the write lock, the loop is not the one that began here, or it is the
+        :data:`CHECKPOINT_EVERY`-th. Issue 33: a deal's or a settlement's hand-over to the worker (its wake-up,
+        the GIL handed back and forth, the worker's page cache re-read after the loop's commits) cost the
+        worker ~2.5 times the job's own CPU."""
+        thread = threading.get_ident()
+        if self._busy or self._loop_thread not in {None, thread}:
+            return None
+        self._per_hand += 1
+        if self._per_hand % CHECKPOINT_EVERY == 0:
+            return None
+        self._loop_thread = thread
+        started = time.monotonic()
+        outcome: tuple[bool, object]
+        try:
+            outcome = (True, self._transact(self._loop_connection(), [Job(fn, None, None, None, fence)])[0])
+        except OperationalError as exc:
+            if exc.connection_invalidated or _locked(exc.orig):
+                return None  # rolled back: the worker runs it
+            outcome = (False, exc)
+        except Exception as exc:  # noqa: BLE001 — the job's own failure, the caller's to handle (as on the worker)
+            outcome = (False, exc)
+        if self.on_batch is not None:
+            self.on_batch(time.monotonic() - started, 1)
+        return outcome
+
+    def _loop_connection(self) -> Connection:
+        """The per-hand jobs' connection on the loop: SQLAlchemy over the loop's sqlite3 connection, kept."""
+        conn = self._loop_conn
+        if conn is None or conn.closed or conn.invalidated:
+            appends = self._loop_appends
+            assert appends is not None
+            engine = create_engine("sqlite://", creator=appends.connection, poolclass=StaticPool)
+            event.listen(engine, "begin", _immediate)  # as every transaction of the server (make_engine)
+            conn = self._loop_conn = engine.connect()
+        return conn
 
     def worker_of(self, hand_id: int) -> int:
         """The worker that commits a hand's appends: with several, never the first, whose deals and other
@@ -487,6 +551,12 @@ class Database:
             if session is not None:
                 session.close()
         return results
+
+
+def _locked(error: BaseException | None) -> bool:
+    """SQLite's "database is locked" (another connection holds the write lock; the loop's never waits)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 
 
 class RoomStore:

@@ -117,6 +117,11 @@ class LoopAppends:
             self._raw = raw
         return raw
 
+    def connection(self) -> sqlite3.Connection:
+        """The loop's connection (opened at first use), which the per-hand jobs run on too
+        (:meth:`paohuzi.server.db.Database.run`): one page cache for the loop's transactions."""
+        return self._connection()
+
     def append(
         self,
         rows: Sequence[ActionLogRow],
