@@ -74,6 +74,7 @@ _INSERT_ACTIONS = cast(Table, ActionRow.__table__).insert()  # Core: no ORM unit
 # whose commit checkpoints the WAL (the loop's connection never does: a checkpoint syncs to disk). A hand's
 # appends and jobs add ~300 pages to the WAL, so it is checkpointed every few hands, as it was (issue 33).
 CHECKPOINT_EVERY = 16
+_WRITER = "SELECT token FROM writer_fence WHERE id = 1"
 
 
 def normalize_url(url: str) -> str:
@@ -427,7 +428,11 @@ class Database:
         started = time.monotonic()
         outcome: tuple[bool, object]
         try:
-            outcome = (True, self._transact(self._loop_connection(), [Job(fn, None, None, None, fence)])[0])
+            outcome = (True, self._transact_here(Job(fn, None, None, None, fence)))
+        except sqlite3.OperationalError as exc:
+            if not _locked(exc):
+                raise
+            return None  # nothing begun: the worker runs it
         except OperationalError as exc:
             if exc.connection_invalidated or _locked(exc.orig):
                 return None  # rolled back: the worker runs it
@@ -438,14 +443,42 @@ class Database:
             self.on_batch(time.monotonic() - started, 1)
         return outcome
 
+    def _transact_here(self, job: Job) -> object:
+        """``job`` in one transaction of the loop's connection, committed; its result. The transaction is begun
+        and the writer fence read through sqlite3 itself (as the appends', :mod:`.db_appends`: SQLAlchemy's
+        ``begin`` event and the fence's compiled ``SELECT`` cost more than the per-hand job's own statements);
+        the job then runs as on the worker, in SQLAlchemy's transaction on the same connection (whose own
+        ``BEGIN`` is nothing on sqlite3). :raises sqlite3.OperationalError: locked: nothing begun."""
+        appends = self._loop_appends
+        assert appends is not None
+        raw = appends.connection()
+        raw.execute("BEGIN IMMEDIATE")  # the write lock first, as every transaction of the server (make_engine)
+        transaction = None
+        try:
+            if self.token is not None:
+                found = raw.execute(_WRITER).fetchone()
+                self._judge_fence(int(found[0]) if found is not None else -1)
+            conn = self._loop_connection()
+            transaction = conn.begin()
+            self._check_rooms(conn, [job])
+            result = self._execute(conn, [job])[0]
+            transaction.commit()
+        except BaseException:
+            if transaction is not None and transaction.is_active:
+                transaction.rollback()
+            if raw.in_transaction:  # a failed COMMIT leaves it open: the next BEGIN would fail
+                raw.rollback()
+            raise
+        return result
+
     def _loop_connection(self) -> Connection:
-        """The per-hand jobs' connection on the loop: SQLAlchemy over the loop's sqlite3 connection, kept."""
+        """The per-hand jobs' connection on the loop: SQLAlchemy over the loop's sqlite3 connection, kept; no
+        ``begin`` event (the transaction is begun already, :meth:`_transact_here`)."""
         conn = self._loop_conn
         if conn is None or conn.closed or conn.invalidated:
             appends = self._loop_appends
             assert appends is not None
             engine = create_engine("sqlite://", creator=appends.connection, poolclass=StaticPool)
-            event.listen(engine, "begin", _immediate)  # as every transaction of the server (make_engine)
             conn = self._loop_conn = engine.connect()
         return conn
 
