@@ -107,6 +107,34 @@ def test_per_hand_jobs_on_the_loop_write_what_the_worker_writes(tmp_path: Path) 
     assert batches[True] == (7 * 3) // CHECKPOINT_EVERY  # 21 per-hand jobs: one on the worker
 
 
+def test_a_per_hand_job_on_the_loop_is_one_transaction_from_the_first(tmp_path: Path) -> None:
+    """Every statement of a per-hand job on the loop is in its one transaction, holding the write lock — the
+    first job too, whose connection is set up first (SQLAlchemy's first connect ends with a rollback)."""
+    from paohuzi.server.models import per_hand
+
+    db = _database(tmp_path / "x.sqlite3")
+    seen: list[tuple[bool, bool]] = []
+
+    def job(s: Session) -> int:
+        raw = s.connection().connection.driver_connection
+        assert raw is not None
+        seen.append((raw.in_transaction, db.workers[0].batches == 0))
+        s.execute(text("UPDATE writer_fence SET holder = 'x' WHERE id = 1"))
+        seen.append((raw.in_transaction, True))
+        return 1
+
+    async def main() -> None:
+        db.start()
+        assert await db.run(per_hand(job)) == 1
+        assert await db.run(per_hand(job)) == 1
+
+    try:
+        asyncio.run(main())
+    finally:
+        db.stop()
+    assert seen == [(True, True)] * 4 and db.workers[0].batches == 0
+
+
 def test_per_hand_jobs_go_to_the_worker_when_it_is_busy_or_the_database_is_locked(tmp_path: Path) -> None:
     """With a job in flight on the worker, a per-hand job waits behind it there; while another connection holds
     the write lock it goes to the worker, which waits for the lock — never the loop; a job's own failure is

@@ -7,7 +7,9 @@ one SQLAlchemy Core insert (no ORM unit of work); a batch of appends only skips 
 sqlite3 itself (:mod:`.db_appends`, issue 33), on PostgreSQL psycopg: ``BEGIN``, one statement (the fence
 checks and the insert) and ``COMMIT`` in one round trip. On a SQLite file, while the worker has no job in
 flight, that transaction is run on the event loop's own thread instead (:class:`~.db_appends.LoopAppends`:
-a commit without ``fsync`` costs less than handing it to the worker and back), never waiting for a lock.
+a commit without ``fsync`` costs less than handing it to the worker and back), never waiting for a lock; so
+is a per-hand job (:func:`~paohuzi.server.models.per_hand`: a hand dealt or settled), in a transaction of its
+own, but every :data:`CHECKPOINT_EVERY`-th, which goes to the worker: its commit checkpoints the WAL.
 
 **Workers** (issue 33). SQLite has one writer, so one worker. On PostgreSQL there are ``connections`` of
 them (``PAOHUZI_DB_CONNECTIONS``), each with its own transaction in flight, so that a commit waiting for its
@@ -54,12 +56,11 @@ from typing import Any, TypeVar, cast
 from sqlalchemy import Connection, Engine, Table, create_engine, event, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
-from sqlalchemy.pool import StaticPool
 
 from paohuzi.server import schema
-from paohuzi.server.db_appends import LoopAppends, postgres_appends, sqlite_appends
+from paohuzi.server.db_appends import LoopAppends, locked, postgres_appends, sqlite_appends
 from paohuzi.server.db_worker import Broken, Fence, Fenced, Job, Worker, alone, resolve
 from paohuzi.server.logs import log
 from paohuzi.server.models import ActionRow, RoomFence, WriterFence, is_per_hand, utcnow
@@ -197,7 +198,6 @@ class Database:
         self._loop_appends = LoopAppends(path) if loop_appends and path and path != ":memory:" else None
         self._loop_thread: int | None = None
         self._busy = 0
-        self._loop_conn: Connection | None = None  # the per-hand jobs' (``_run_here``), on that connection
         self._per_hand = 0  # per-hand jobs that could have run on the loop (every CHECKPOINT_EVERY-th did not)
         self._lock = threading.Lock()  # the fences' first reports, made once though several workers judge
         # Observers for the metrics (paohuzi.server.metrics): a batch's seconds and job count (called on the
@@ -230,10 +230,6 @@ class Database:
     def stop(self) -> None:
         for worker in self.workers:
             worker.stop()
-        if self._loop_conn is not None:
-            self._loop_conn.close()
-            self._loop_conn.engine.dispose()
-            self._loop_conn = None
         if self._loop_appends is not None:
             self._loop_appends.close()
         self.engine.dispose()
@@ -429,12 +425,12 @@ class Database:
         outcome: tuple[bool, object]
         try:
             outcome = (True, self._transact_here(Job(fn, None, None, None, fence)))
-        except sqlite3.OperationalError as exc:
-            if not _locked(exc):
+        except sqlite3.OperationalError as exc:  # from BEGIN: nothing begun
+            if not locked(exc):
                 raise
-            return None  # nothing begun: the worker runs it
-        except OperationalError as exc:
-            if exc.connection_invalidated or _locked(exc.orig):
+            return None
+        except DBAPIError as exc:
+            if exc.connection_invalidated or locked(exc.orig):
                 return None  # rolled back: the worker runs it
             outcome = (False, exc)
         except Exception as exc:  # noqa: BLE001 — the job's own failure, the caller's to handle (as on the worker)
@@ -451,14 +447,13 @@ class Database:
         ``BEGIN`` is nothing on sqlite3). :raises sqlite3.OperationalError: locked: nothing begun."""
         appends = self._loop_appends
         assert appends is not None
-        raw = appends.connection()
+        raw, conn = appends.connection(), appends.session_connection()  # connected first: its set-up rolls back
         raw.execute("BEGIN IMMEDIATE")  # the write lock first, as every transaction of the server (make_engine)
         transaction = None
         try:
             if self.token is not None:
                 found = raw.execute(_WRITER).fetchone()
                 self._judge_fence(int(found[0]) if found is not None else -1)
-            conn = self._loop_connection()
             transaction = conn.begin()
             self._check_rooms(conn, [job])
             result = self._execute(conn, [job])[0]
@@ -470,17 +465,6 @@ class Database:
                 raw.rollback()
             raise
         return result
-
-    def _loop_connection(self) -> Connection:
-        """The per-hand jobs' connection on the loop: SQLAlchemy over the loop's sqlite3 connection, kept; no
-        ``begin`` event (the transaction is begun already, :meth:`_transact_here`)."""
-        conn = self._loop_conn
-        if conn is None or conn.closed or conn.invalidated:
-            appends = self._loop_appends
-            assert appends is not None
-            engine = create_engine("sqlite://", creator=appends.connection, poolclass=StaticPool)
-            conn = self._loop_conn = engine.connect()
-        return conn
 
     def worker_of(self, hand_id: int) -> int:
         """The worker that commits a hand's appends: with several, never the first, whose deals and other
@@ -584,12 +568,6 @@ class Database:
             if session is not None:
                 session.close()
         return results
-
-
-def _locked(error: BaseException | None) -> bool:
-    """SQLite's "database is locked" (another connection holds the write lock; the loop's never waits)."""
-    code = getattr(error, "sqlite_errorcode", None)
-    return code is not None and code & 0xFF in {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 
 
 class RoomStore:
