@@ -263,7 +263,7 @@ def awaited_hands(hands_each: int, tables: int = 20, loop_appends: bool = True) 
                 job = ledger_store.settle_hand(finish, hand, players, [0, 1, 2], [12, -3, -3], 3, 5, doubled)
                 await db.run(job, hand=hand)
 
-        worker = db.workers[0]._thread.ident
+        worker = next(t.ident for t in threading.enumerate() if t.name == "paohuzi-db")  # the first worker
         loop = threading.get_ident()
         before = cpu(), cpu(worker), cpu(loop)
         await asyncio.gather(*(table(p, m) for p, m in setup))

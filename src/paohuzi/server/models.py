@@ -77,7 +77,7 @@ def core(s: Session) -> Connection:
     return s.connection()
 
 
-_PER_HAND: weakref.WeakSet[Callable[[Session], Any]] = weakref.WeakSet()
+_PER_HAND: weakref.WeakSet[Callable[[Session], object]] = weakref.WeakSet()
 
 
 def per_hand(fn: Callable[[Session], T]) -> Callable[[Session], T]:
@@ -88,7 +88,7 @@ def per_hand(fn: Callable[[Session], T]) -> Callable[[Session], T]:
     return fn
 
 
-def is_per_hand(fn: Callable[[Session], Any]) -> bool:
+def is_per_hand(fn: Callable[[Session], object]) -> bool:
     return fn in _PER_HAND
 
 
