@@ -217,13 +217,84 @@ def hands(runs: int, warmup: int = 20) -> dict[str, float]:
         return {"hand_jobs_ms": round(statistics.median(totals) * 1000, 3), **report}
 
 
+def awaited_hands(hands_each: int, tables: int = 20, loop_appends: bool = True) -> dict[str, float]:
+    """The process's CPU (ms, every thread) and the database worker thread's per hand, with ``tables`` tables
+    playing on one event loop as game.py stores a hand: its 双倍积分卡 asked and its row written as it is dealt,
+    93 appends awaited one by one (a table's actions ~2 ms apart, the tables' starts spread), its settlement
+    (issue 33: the worker's share includes the hand-over, the GIL's and the page cache's costs, the appends
+    that fall back to it while a job is in flight, and the WAL checkpoints of its commits)."""
+    import asyncio
+    import random
+    import resource
+    import threading
+    from datetime import timedelta
+
+    from paohuzi.server import double_cards, ledger_store, store
+
+    def cpu(ident: int | None = None) -> float:
+        if ident is not None:
+            return time.clock_gettime(time.pthread_getcpuclockid(ident))
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        return used.ru_utime + used.ru_stime
+
+    async def play(db: Any) -> dict[str, float]:
+        db.start()
+        rules, shuffle = _rules(), random.Random(7)
+        setup = []
+        for t in range(tables):
+            players = [db.run_now(store.create_player(uuid.uuid4().hex, f"p{t}.{i}")).id for i in range(3)]
+            db.run_now(double_cards.activate(players[0], timedelta(days=1).total_seconds()))
+            room = db.run_now(store.create_room(f"{t:06d}", "private", players[0], _options(), 3))
+            seats = [store.MatchSeatRow(pid, None, f"p{i}") for i, pid in enumerate(players)]
+            setup.append((players, db.run_now(store.create_match(room, 7, rules, 10**6, seats))))
+        outcome, record = {"winner": 0, "payments": [12, -3, -3]}, {"actions": [[0, "pass"]] * 93, "seed": 1}
+
+        async def table(players: list[int], match: int) -> None:
+            await asyncio.sleep(shuffle.random() * 0.2)
+            for n in range(1, hands_each + 1):
+                active = await db.run(double_cards.active_players(players))
+                doubled = sorted(i for i, pid in enumerate(players) if pid in active)
+                hand = await db.run(store.create_hand(match, n, 7, 0, rules, doubled))
+                for seq in range(1, 94):
+                    await db.append_action(store.action_row(hand, seq, seq % 3, "pass", "bot"))
+                    await asyncio.sleep(0.002)
+                results = [(players[0], 12, True), (players[1], -3, False), (players[2], -3, False)]
+                finish = store.finish_hand(hand, outcome, record, match, [12 * n, -3 * n, -3 * n], results)
+                job = ledger_store.settle_hand(finish, hand, players, [0, 1, 2], [12, -3, -3], 3, 5, doubled)
+                await db.run(job, hand=hand)
+
+        worker = next(t.ident for t in threading.enumerate() if t.name == "paohuzi-db")  # the first worker
+        loop = threading.get_ident()
+        before = cpu(), cpu(worker), cpu(loop)
+        await asyncio.gather(*(table(p, m) for p, m in setup))
+        after = cpu(), cpu(worker), cpu(loop)
+        count = tables * hands_each
+        return {
+            name: round((b - a) / count * 1000, 3)
+            for name, a, b in zip(("process", "worker", "loop"), before, after, strict=True)
+        }
+
+    with _database(loop_appends) as db:
+        return asyncio.run(play(db))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=300)
     parser.add_argument("--sqlite", action="store_true", help="a SQLite file instead of PostgreSQL")
+    parser.add_argument("--hands-only", action="store_true", help="only the hands awaited from an event loop")
     args = parser.parse_args()
     global SQLITE  # noqa: PLW0603 (one switch for the jobs' database)
     SQLITE = args.sqlite
+    if args.hands_only:
+        hands_each = max(2, args.runs // 60)
+        print(json.dumps({
+            "hand_awaited_ms": awaited_hands(hands_each),
+            **({"hand_awaited_worker_ms": awaited_hands(hands_each, loop_appends=False)} if SQLITE else {}),
+            "database": "sqlite" if SQLITE else "postgresql",
+            "loadavg": [round(x, 2) for x in __import__("os").getloadavg()],
+        }))
+        return
     report = {
         "append_writer_fenced_ms": appends(args.runs, False),
         "append_room_fenced_ms": appends(args.runs, True),
@@ -231,6 +302,7 @@ def main() -> None:
         **({"append_awaited_worker_ms": awaited_appends(args.runs, False)} if SQLITE else {}),
         "settlement_ms": settlements(max(20, args.runs // 3)),
         **hands(max(20, args.runs // 3)),
+        "hand_awaited_ms": awaited_hands(max(2, args.runs // 60)),
         "database": "sqlite" if SQLITE else "postgresql",
         "loadavg": [round(x, 2) for x in __import__("os").getloadavg()],
     }

@@ -32,8 +32,9 @@ ALLOWED = {
     "db_appends": {"models", "rows"},  # the appends-only batch in sqlite3's and psycopg's terms (issue 33)
     "schema": set(),  # the packaged alembic migrations, run at start-up or by `paohuzi migrate`
     "db_worker": {"logs", "rows"},  # a connection and its thread: group commit, a bad job alone (issue 33)
+    "db_engine": set(),  # the engine: its URL and each connection's settings
     "db_pg_loop": {"db_appends", "db_worker", "logs"},  # PostgreSQL's appends sent from the event loop (issue 33)
-    "db": {"db_appends", "db_pg_loop", "db_worker", "logs", "models", "rows", "schema"},
+    "db": {"db_appends", "db_engine", "db_pg_loop", "db_worker", "logs", "models", "rows", "schema"},
     "process_pool": set(),  # worker processes that end with the server (bots, reviews)
     "bots": {"process_pool"},
     "metrics": set(),  # reads the hub it is handed, imports none of it

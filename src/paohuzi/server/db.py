@@ -7,7 +7,9 @@ one SQLAlchemy Core insert (no ORM unit of work); a batch of appends only skips 
 sqlite3 itself (:mod:`.db_appends`, issue 33), on PostgreSQL psycopg: ``BEGIN``, one statement (the fence
 checks and the insert) and ``COMMIT`` in one round trip. On a SQLite file, while the worker has no job in
 flight, that transaction is run on the event loop's own thread instead (:class:`~.db_appends.LoopAppends`:
-a commit without ``fsync`` costs less than handing it to the worker and back), never waiting for a lock.
+a commit without ``fsync`` costs less than handing it to the worker and back), never waiting for a lock; so
+is a per-hand job (:func:`~paohuzi.server.models.per_hand`: a hand dealt or settled), in a transaction of its
+own, but every :data:`CHECKPOINT_EVERY`-th, which goes to the worker: its commit checkpoints the WAL.
 
 **Workers** (issue 33). SQLite has one writer, so one worker. On PostgreSQL there are ``connections`` of
 them (``PAOHUZI_DB_CONNECTIONS``), each with its own transaction in flight, so that a commit waiting for its
@@ -44,86 +46,37 @@ writer's fail with :class:`RoomFenced` — a stale owner can never append to the
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Connection, Engine, Table, create_engine, event, select, update
+from sqlalchemy import Connection, Table, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from paohuzi.server import schema
-from paohuzi.server.db_appends import LoopAppends, postgres_appends, postgres_verdict, sqlite_appends
-from paohuzi.server.db_pg_loop import PgLoopLink
+from paohuzi.server.db_appends import LoopAppends, locked, postgres_appends, sqlite_appends
+from paohuzi.server.db_engine import make_engine, normalize_url
+from paohuzi.server.db_pg_loop import PgLoopLink, psycopg_connect
 from paohuzi.server.db_worker import Broken, Fence, Fenced, Job, Worker, alone, resolve
 from paohuzi.server.logs import log
-from paohuzi.server.models import ActionRow, RoomFence, WriterFence, utcnow
+from paohuzi.server.models import ActionRow, RoomFence, WriterFence, is_per_hand, utcnow
 from paohuzi.server.rows import ActionLogRow, ActionLogValues
 
-__all__ = ["Database", "Fenced", "alone", "RoomFenced", "RoomStore", "fence_room", "normalize_url"]
+__all__ = ["Database", "Fenced", "alone", "RoomFenced", "RoomStore", "fence_room", "make_engine", "normalize_url"]
 
 T = TypeVar("T")
 DEFAULT_CONNECTIONS = 4  # PostgreSQL's workers unless told (PAOHUZI_DB_CONNECTIONS)
 _INSERT_ACTIONS = cast(Table, ActionRow.__table__).insert()  # Core: no ORM unit of work per append
-
-
-def normalize_url(url: str) -> str:
-    """Use psycopg 3 for PostgreSQL URLs that name no driver.
-
-    >>> normalize_url("postgresql://postgres@127.0.0.1/test")
-    'postgresql+psycopg://postgres@127.0.0.1/test'
-    >>> normalize_url("postgres://u@h/db"), normalize_url("sqlite:///x.db")
-    ('postgresql+psycopg://u@h/db', 'sqlite:///x.db')
-    """
-    for prefix in ("postgresql://", "postgres://"):
-        if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix) :]
-    return url
-
-
-def make_engine(url: str, pool_size: int = 5) -> Engine:
-    """An engine for ``url``; creates the folder of a SQLite file. ``pool_size``: PostgreSQL's pool, which
-    must hold every worker's connection and a few more (start-up, health checks)."""
-    url = normalize_url(url)
-    parsed = make_url(url)
-    if parsed.get_backend_name() == "sqlite":
-        if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
-
-        @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
-            # The driver begins a transaction only at a job's first write, so what the job read before it
-            # could be stale by then; every transaction begins here instead (``_immediate``).
-            dbapi_connection.isolation_level = None
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.close()
-
-        @event.listens_for(engine, "begin")
-        def _immediate(connection: Connection) -> None:
-            # The write lock from the first statement: a transaction's reads stay true until it commits,
-            # as a wallet change needs (read, check, write; issue 27, paohuzi.server.wallet).
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
-
-        return engine
-    engine = create_engine(url, pool_pre_ping=True, pool_size=pool_size)
-
-    @event.listens_for(engine, "connect")
-    def _timeouts(dbapi_connection: Any, _record: Any) -> None:
-        # A process frozen inside a transaction (SIGSTOP) must not hold the writer fence's row lock for
-        # ever: PostgreSQL ends such a session after 5 s, and the next owner's take-over goes through.
-        cursor = dbapi_connection.cursor()
-        cursor.execute("SET idle_in_transaction_session_timeout = 5000")
-        cursor.close()
-        dbapi_connection.commit()
-
-    return engine
+# SQLite: of the per-hand jobs the event loop could commit itself, every this many-th still goes to the worker,
+# whose commit checkpoints the WAL (the loop's connection never does: a checkpoint syncs to disk). A hand's
+# appends and jobs add ~300 pages to the WAL, so it is checkpointed every few hands, as it was (issue 33).
+CHECKPOINT_EVERY = 16
+_WRITER = "SELECT token FROM writer_fence WHERE id = 1"
 
 
 class RoomFenced(RuntimeError):
@@ -190,13 +143,21 @@ class Database:
         # PostgreSQL's appends sent from the event loop on a connection of its own (issue 33; the workers
         # while it opens, and whatever it cannot finish)
         self._pg_loop = (
-            PgLoopLink(self._pg_connect, self._pg_answered, self._to_workers, lambda: self.token)
+            PgLoopLink(
+                psycopg_connect(self.engine),
+                token=lambda: self.token,
+                writer=self._judge_fence,
+                judge_rooms=self._judge_rooms,
+                fallback=self._to_workers,
+                on_batch=lambda took, jobs: self.on_batch(took, jobs) if self.on_batch is not None else None,
+            )
             if loop_appends and self.backend == "postgresql"
             else None
         )
         self._appends_out = 0  # PostgreSQL: appends handed to the workers and not done yet
         self._loop_thread: int | None = None
         self._busy = 0
+        self._per_hand = 0  # per-hand jobs that could have run on the loop (every CHECKPOINT_EVERY-th did not)
         self._lock = threading.Lock()  # the fences' first reports, made once though several workers judge
         # Observers for the metrics (paohuzi.server.metrics): a batch's seconds and job count (called on the
         # database threads: the workers hold it; for SQLite's appends on the loop, on the event loop), and who
@@ -261,8 +222,12 @@ class Database:
             with self._lock:
                 first, self.fenced = not self.fenced, True
             if first:
-                log(50, "fenced: another server took the database over; this one stops", token=self.token,
-                    current=int(current))
+                log(
+                    50,
+                    "fenced: another server took the database over; this one stops",
+                    token=self.token,
+                    current=int(current),
+                )
                 if self.on_fenced is not None:
                     self.on_fenced()
             raise Fenced(f"writer token {self.token} is stale (now {current})")
@@ -315,7 +280,16 @@ class Database:
 
         On the first worker, in the order the jobs came; with ``hand`` (a hand's settlement) on the worker of
         that hand's appends (:meth:`worker_of`), which the caller has awaited: behind the first worker's
-        queue of deals and account jobs a thousand tables' settlements waited seconds (issue 33)."""
+        queue of deals and account jobs a thousand tables' settlements waited seconds (issue 33). On a SQLite
+        file a per-hand job (:func:`~paohuzi.server.models.per_hand`) is committed on this thread, the event
+        loop's, when it can (:meth:`_run_here`)."""
+        if self._loop_appends is not None and is_per_hand(fn):
+            done = self._run_here(fn, fence)
+            if done is not None:
+                ok, value = done
+                if not ok:
+                    raise cast(BaseException, value)
+                return cast(T, value)  # what fn returned
         loop = asyncio.get_running_loop()
         future: asyncio.Future[object] = loop.create_future()
         worker = self.workers[0 if hand is None else self.settler_of(hand)]
@@ -408,37 +382,66 @@ class Database:
     def _append_out_done(self, _future: asyncio.Future[object]) -> None:
         self._appends_out -= 1
 
-    def _pg_connect(self) -> Any:
-        """A new psycopg connection in autocommit mode with the engine's settings (on a thread)."""
-        import psycopg
-
-        args, kwargs = self.engine.dialect.create_connect_args(self.engine.url)
-        return psycopg.connect(*args, **{**kwargs, "autocommit": True})
-
-    def _pg_answered(self, jobs: list[Job], found: tuple[object, ...], took: float) -> None:
-        """PostgreSQL's appends answered on the event loop's connection: the tokens read judged as on a
-        worker. A stale writer fails every job; a room fenced (nothing was written) sends the jobs to the
-        workers, which run them one by one, each judged alone."""
-        wanted = {job.fence for job in jobs if job.fence is not None}
+    def _run_here(self, fn: Callable[[Session], object], fence: Fence | None) -> tuple[bool, object] | None:
+        """SQLite: run the per-hand job ``fn`` in a transaction of its own on the loop's connection (that of the
+        appends, :class:`~paohuzi.server.db_appends.LoopAppends`: busy timeout 0, no checkpoint), committed
+        before this returns; (True, its result) or (False, what it raised). None when it must go to the worker
+        instead, nothing written — the worker has a job in flight (which may write what this one reads),
+        another connection holds the write lock, the loop is not the one that began here, or it is the
+        :data:`CHECKPOINT_EVERY`-th. Issue 33: a deal's or a settlement's hand-over to the worker (its wake-up,
+        the GIL handed back and forth, the worker's page cache re-read after the loop's commits) cost the
+        worker ~2.5 times the job's own CPU."""
+        thread = threading.get_ident()
+        if self._busy or self._loop_thread not in {None, thread}:
+            return None
+        self._per_hand += 1
+        if self._per_hand % CHECKPOINT_EVERY == 0:
+            return None
+        self._loop_thread = thread
+        started = time.monotonic()
+        outcome: tuple[bool, object]
         try:
-            postgres_verdict(
-                found,
-                len(jobs),
-                token=self.token,
-                writer=self._judge_fence,
-                fences=sorted(wanted),
-                judge_rooms=lambda current: self._judge_rooms(wanted, current),
-            )
-        except Fenced as exc:
-            outcomes: list[tuple[Job, bool, object]] = [(job, False, exc) for job in jobs]
-        except Exception:  # noqa: BLE001 — nothing was written: the workers' one-by-one run reports it
-            self._to_workers(jobs)
-            return
-        else:
-            outcomes = [(job, True, None) for job in jobs]
+            outcome = (True, self._transact_here(Job(fn, None, None, None, fence)))
+        except sqlite3.OperationalError as exc:  # from BEGIN: nothing begun
+            if not locked(exc):
+                raise
+            return None
+        except DBAPIError as exc:
+            if exc.connection_invalidated or locked(exc.orig):
+                return None  # rolled back: the worker runs it
+            outcome = (False, exc)
+        except Exception as exc:  # noqa: BLE001 — the job's own failure, the caller's to handle (as on the worker)
+            outcome = (False, exc)
         if self.on_batch is not None:
-            self.on_batch(took, len(jobs))
-        resolve(outcomes)
+            self.on_batch(time.monotonic() - started, 1)
+        return outcome
+
+    def _transact_here(self, job: Job) -> object:
+        """``job`` in one transaction of the loop's connection, committed; its result. The transaction is begun
+        and the writer fence read through sqlite3 itself (as the appends', :mod:`.db_appends`: SQLAlchemy's
+        ``begin`` event and the fence's compiled ``SELECT`` cost more than the per-hand job's own statements);
+        the job then runs as on the worker, in SQLAlchemy's transaction on the same connection (whose own
+        ``BEGIN`` is nothing on sqlite3). :raises sqlite3.OperationalError: locked: nothing begun."""
+        appends = self._loop_appends
+        assert appends is not None
+        raw, conn = appends.connection(), appends.session_connection()  # connected first: its set-up rolls back
+        raw.execute("BEGIN IMMEDIATE")  # the write lock first, as every transaction of the server (make_engine)
+        transaction = None
+        try:
+            if self.token is not None:
+                found = raw.execute(_WRITER).fetchone()
+                self._judge_fence(int(found[0]) if found is not None else -1)
+            transaction = conn.begin()
+            self._check_rooms(conn, [job])
+            result = self._execute(conn, [job])[0]
+            transaction.commit()
+        except BaseException:
+            if transaction is not None and transaction.is_active:
+                transaction.rollback()
+            if raw.in_transaction:  # a failed COMMIT leaves it open: the next BEGIN would fail
+                raw.rollback()
+            raise
+        return result
 
     def worker_of(self, hand_id: int) -> int:
         """The worker that commits a hand's appends: with several, never the first, whose deals and other

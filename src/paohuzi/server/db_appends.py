@@ -26,8 +26,9 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import Table
+from sqlalchemy import Connection, Table, create_engine
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.pool import StaticPool
 
 from paohuzi.server.models import ActionRow
 from paohuzi.server.rows import ActionLogRow
@@ -36,7 +37,7 @@ if TYPE_CHECKING:  # psycopg is the server extra's; only its types here
     from psycopg import Connection as PgConnection
     from psycopg.rows import TupleRow
 
-__all__ = ["LoopAppends", "postgres_appends", "postgres_statement", "postgres_verdict", "sqlite_appends"]
+__all__ = ["LoopAppends", "locked", "postgres_appends", "postgres_statement", "postgres_verdict", "sqlite_appends"]
 
 _WRITER = "SELECT token FROM writer_fence WHERE id = 1"
 _INSERT = 'INSERT INTO actions (hand_id, seq, seat, action, "by", created_at) VALUES (?, ?, ?, ?, ?, ?)'
@@ -53,6 +54,12 @@ _PG_STAMP = cast(
     Callable[[Any], Any] | None,
     cast(Table, ActionRow.__table__).c.created_at.type.dialect_impl(_PG_DIALECT).bind_processor(_PG_DIALECT),
 )
+
+
+def locked(error: BaseException | None) -> bool:
+    """SQLite's "database is locked": another connection holds the write lock (the loop's never waits)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 
 
 def _rooms_query(count: int) -> str:
@@ -104,6 +111,7 @@ class LoopAppends:
     def __init__(self, path: str) -> None:
         self.path = path
         self._raw: sqlite3.Connection | None = None
+        self._session: Connection | None = None
 
     def _connection(self) -> sqlite3.Connection:
         raw = self._raw
@@ -116,6 +124,19 @@ class LoopAppends:
             raw.execute("PRAGMA wal_autocheckpoint=0")
             self._raw = raw
         return raw
+
+    def connection(self) -> sqlite3.Connection:
+        """The loop's connection (opened at first use), which the per-hand jobs run on too
+        (:meth:`paohuzi.server.db.Database.run`, issue 33): one page cache for the loop's transactions."""
+        return self._connection()
+
+    def session_connection(self) -> Connection:
+        """SQLAlchemy over :meth:`connection`, kept, for the per-hand jobs' statements. No ``begin`` event: the
+        caller begins the transaction on the sqlite3 connection first (SQLAlchemy's own begin is nothing)."""
+        conn = self._session
+        if conn is None or conn.closed or conn.invalidated:
+            conn = self._session = create_engine("sqlite://", creator=self._connection, poolclass=StaticPool).connect()
+        return conn
 
     def append(
         self,
@@ -137,6 +158,10 @@ class LoopAppends:
         return True
 
     def close(self) -> None:
+        if self._session is not None:
+            self._session.close()
+            self._session.engine.dispose()
+            self._session = None
         if self._raw is not None:
             self._raw.close()
             self._raw = None

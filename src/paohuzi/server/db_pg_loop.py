@@ -26,13 +26,16 @@ import re
 import time
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from paohuzi.server.db_appends import postgres_statement
-from paohuzi.server.db_worker import Job
+from paohuzi.server.db_appends import postgres_statement, postgres_verdict
+from paohuzi.server.db_worker import Fence, Fenced, Job, resolve
 from paohuzi.server.logs import log
 
-__all__ = ["PgLoopLink"]
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
+__all__ = ["PgLoopLink", "psycopg_connect"]
 
 _RETRY_S = 1.0  # after a failed connect or a lost connection, the workers take the appends this long
 
@@ -85,22 +88,40 @@ def _found(values: list[bytes | None]) -> tuple[object, ...]:
     return tuple(out)
 
 
+def psycopg_connect(engine: Engine) -> Callable[[], object]:
+    """What opens a new psycopg connection in autocommit mode with ``engine``'s settings (called on a thread)."""
+
+    def connect() -> object:
+        import psycopg
+
+        args, kwargs = engine.dialect.create_connect_args(engine.url)
+        return psycopg.connect(*args, **{**kwargs, "autocommit": True})
+
+    return connect
+
+
 class PgLoopLink:
     """One PostgreSQL connection driven by the event loop for the appends-only statement.
 
     ``connect()`` (called on a thread) opens a psycopg connection in autocommit mode. :meth:`offer` takes a
-    batch of append jobs or refuses it (False: the caller hands it to a worker). ``answered(jobs, found,
-    took)`` gets each batch's row (:func:`postgres_verdict`'s input) on the loop; ``fallback(jobs)`` the
-    batches this link could not finish (nothing committed, or — the connection lost in flight — not known)."""
+    batch of append jobs or refuses it (False: the caller hands it to a worker). The tokens each answer read
+    are judged by the database's own judges, as on a worker (``token()``: the writer's token to check;
+    ``writer``, ``judge_rooms``), and each job's future resolved; ``fallback(jobs)`` gets the batches this link
+    could not finish (nothing committed, or — the connection lost in flight — not known); ``on_batch`` each
+    batch's seconds and jobs (the metrics)."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 (the database's judges and observers, each named)
         self,
         connect: Callable[[], object],
-        answered: Callable[[list[Job], tuple[object, ...], float], None],
-        fallback: Callable[[list[Job]], None],
+        *,
         token: Callable[[], int | None],
+        writer: Callable[[int], None],
+        judge_rooms: Callable[[set[Fence], dict[int, int]], None],
+        fallback: Callable[[list[Job]], None],
+        on_batch: Callable[[float, int], None],
     ) -> None:
-        self._connect, self._answered, self._fallback, self._token = connect, answered, fallback, token
+        self._connect, self._token, self._writer, self._judge_rooms = connect, token, writer, judge_rooms
+        self._fallback, self._on_batch = fallback, on_batch
         self._conn: Any = None  # the psycopg connection, once open
         self._pq: Any = None  # its libpq connection
         self._fd = -1  # its socket, watched by the loop
@@ -284,7 +305,7 @@ class PgLoopLink:
         self._flight = self._row = self._error = None
         if jobs is not None:
             if error is None and row is not None:
-                self._answered(jobs, _found(row), time.monotonic() - self._flight_at)
+                self._verdict(jobs, _found(row), time.monotonic() - self._flight_at)
             else:  # nothing was written (the statement is its own transaction): the workers run it job by job,
                 # and what waited behind it after it, in order
                 log(
@@ -297,3 +318,27 @@ class PgLoopLink:
         if self._flight is None and self._waiting and self._pq is not None:
             waiting, self._waiting = self._waiting, []
             self._send(waiting)
+
+    def _verdict(self, jobs: list[Job], found: tuple[object, ...], took: float) -> None:
+        """A batch answered: the tokens read judged as on a worker. A stale writer fails every job; a room
+        fenced (nothing was written) sends the jobs to the workers, which run them one by one, each judged
+        alone."""
+        wanted = {job.fence for job in jobs if job.fence is not None}
+        try:
+            postgres_verdict(
+                found,
+                len(jobs),
+                token=self._token(),
+                writer=self._writer,
+                fences=sorted(wanted),
+                judge_rooms=lambda current: self._judge_rooms(wanted, current),
+            )
+        except Fenced as exc:
+            outcomes: list[tuple[Job, bool, object]] = [(job, False, exc) for job in jobs]
+        except Exception:  # noqa: BLE001 — nothing was written: the workers' one-by-one run reports it
+            self._fallback(jobs)
+            return
+        else:
+            outcomes = [(job, True, None) for job in jobs]
+        self._on_batch(took, len(jobs))
+        resolve(outcomes)

@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 from paohuzi.scoring import level_number
 from paohuzi.server import wallet
 from paohuzi.server.db import alone
-from paohuzi.server.models import CardActivation, LedgerRow, Player, core
+from paohuzi.server.models import CardActivation, LedgerRow, Player, core, per_hand
 from paohuzi.server.store import Job, iso
 
 __all__ = [
@@ -149,7 +149,7 @@ def active_players(player_ids: Sequence[int], now: datetime | None = None) -> Jo
             return set()
         return set(core(s).execute(_ACTIVE, {"b_ids": list(player_ids), "b_at": _now(now)}).scalars())
 
-    return job
+    return per_hand(job)  # asked as each hand is dealt: on SQLite, on the event loop when it can (issue 33)
 
 
 _CARDS, _LEDGER = cast(Table, CardActivation.__table__), cast(Table, LedgerRow.__table__)

@@ -21,7 +21,7 @@ from paohuzi.server.crash import crash_point
 from paohuzi.server.db import alone
 from paohuzi.server.double_cards import cards_after_hand, daily_given
 from paohuzi.server.economy import RELIEF_AMOUNT, RELIEF_BELOW, RELIEF_PER_DAY, bean_moves
-from paohuzi.server.models import LedgerRow, Player, core, utcnow
+from paohuzi.server.models import LedgerRow, Player, core, per_hand, utcnow
 from paohuzi.server.store import Job, iso
 
 __all__ = [
@@ -166,7 +166,8 @@ def settle_hand(
         crash_point("settle_end")
         return moves
 
-    return alone(job)  # its own transaction: the row locks in one order (server/db.py)
+    # its own transaction: the row locks in one order (server/db.py); on SQLite, on the event loop when it can
+    return per_hand(alone(job))
 
 
 _PLAYERS, _LEDGER = cast(Table, Player.__table__), cast(Table, LedgerRow.__table__)

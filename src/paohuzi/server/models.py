@@ -27,8 +27,10 @@ migrations in ``migrations/``; ``tests/server/test_db.py`` checks that they matc
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import JSON, BigInteger, Boolean, Connection, DateTime, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -54,8 +56,12 @@ __all__ = [
     "ClubBan",
     "ClubTemplate",
     "core",
+    "is_per_hand",
+    "per_hand",
     "utcnow",
 ]
+
+T = TypeVar("T")
 
 
 def utcnow() -> datetime:
@@ -69,6 +75,21 @@ def core(s: Session) -> Connection:
     as an ORM statement's autoflush would. After Core updates, :meth:`Session.expire_all` the objects."""
     s.flush()
     return s.connection()
+
+
+_PER_HAND: weakref.WeakSet[Callable[[Session], object]] = weakref.WeakSet()
+
+
+def per_hand(fn: Callable[[Session], T]) -> Callable[[Session], T]:
+    """Mark a per-hand job — a hand dealt or settled: a few statements on a few rows, nothing waited for — that
+    on a SQLite file the event loop may commit on its own connection while the database thread is idle
+    (issue 33: :meth:`paohuzi.server.db.Database.run`), instead of handing it to that thread and back."""
+    _PER_HAND.add(fn)
+    return fn
+
+
+def is_per_hand(fn: Callable[[Session], object]) -> bool:
+    return fn in _PER_HAND
 
 
 class Base(DeclarativeBase):

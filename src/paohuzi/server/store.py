@@ -16,7 +16,7 @@ from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from paohuzi.rules import RuleSet
-from paohuzi.server.models import ActionRow, HandRow, Match, MatchSeat, Player, Room, RoomSeat, core, utcnow
+from paohuzi.server.models import ActionRow, HandRow, Match, MatchSeat, Player, Room, RoomSeat, core, per_hand, utcnow
 from paohuzi.server.names import seat_nickname
 from paohuzi.server.room_options import RoomOptions
 from paohuzi.server.rows import (
@@ -329,7 +329,7 @@ def create_hand(  # noqa: PLR0913 (one parameter per column)
         assert key is not None  # an insert's
         return int(key[0])
 
-    return job
+    return per_hand(job)  # on SQLite, committed on the event loop when it can (issue 33)
 
 
 @functools.lru_cache(maxsize=64)
