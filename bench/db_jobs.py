@@ -3,8 +3,9 @@
 - one action-log append in its own transaction (fence checks, insert, commit): writer-fenced as one process
   does it, and room-fenced as the shared mode does it;
 - one append as the game awaits it (``Database.append_action`` on an event loop, one after another): the
-  process's CPU, every thread, per append — the hand-over to the worker and back included; on SQLite with the
-  appends on the event loop (``loop_appends``, issue 33) and without;
+  process's CPU, every thread, per append — the hand-over to the worker and back included; with the appends
+  on the event loop (``loop_appends``, issue 33: SQLite's committed there, PostgreSQL's sent on a connection of
+  the loop's own) and without (``append_awaited_worker_ms``);
 - a hand's settlement (``store.finish_hand`` inside ``ledger_store.settle_hand``) for three players;
 - a whole hand's per-hand jobs (issue 33), each in its own transaction as the server runs them: the
   双倍积分卡 asked as it is dealt (``double_cards.active_players``), its row (``store.create_hand``), and its
@@ -299,7 +300,7 @@ def main() -> None:
         "append_writer_fenced_ms": appends(args.runs, False),
         "append_room_fenced_ms": appends(args.runs, True),
         "append_awaited_ms": awaited_appends(args.runs, True),
-        **({"append_awaited_worker_ms": awaited_appends(args.runs, False)} if SQLITE else {}),
+        "append_awaited_worker_ms": awaited_appends(args.runs, False),
         "settlement_ms": settlements(max(20, args.runs // 3)),
         **hands(max(20, args.runs // 3)),
         "hand_awaited_ms": awaited_hands(max(2, args.runs // 60)),
