@@ -170,9 +170,10 @@ class PgLoopLink:
 
     def _opened(self, loop: asyncio.AbstractEventLoop, opening: asyncio.Future[object]) -> None:
         self._connecting = False
-        if opening.cancelled() or opening.exception() is not None:
+        failed = "cancelled" if opening.cancelled() else opening.exception()
+        if failed is not None:
             self._retry_at = time.monotonic() + _RETRY_S
-            log(30, "database: the event loop's connection could not be opened", error=repr(opening.exception()))
+            log(30, "database: the event loop's connection could not be opened", error=repr(failed))
             return
         conn: Any = opening.result()  # a psycopg connection (connect's)
         if loop.is_closed():
