@@ -264,7 +264,14 @@ async def _open_hub(settings: Settings, fenced: Callable[[], None], metrics: Met
     ``redis_url`` (rooms leased one by one, shared.py; no writer fence)."""
     url, batch, action = settings.database_url, metrics.observe_batch, metrics.observe_action
     if not settings.redis_url:
-        db = Database(url, connections=settings.db_connections, on_fenced=fenced, on_batch=batch, on_action=action)
+        db = Database(
+            url,
+            connections=settings.db_connections,
+            on_fenced=fenced,
+            on_batch=batch,
+            on_action=action,
+            loop_appends=settings.db_loop_appends,
+        )
         metrics.db_connections.set(len(db.workers))
         await asyncio.to_thread(db.migrate)
         token = await asyncio.to_thread(db.take_over, f"{socket.gethostname()}:{os.getpid()}")
@@ -274,7 +281,7 @@ async def _open_hub(settings: Settings, fenced: Callable[[], None], metrics: Met
         return server
     fences = FencedRooms()  # the database thread's reports of rooms fenced, for the Cluster
     db = Database(url, connections=settings.db_connections, on_fenced=fenced, on_room_fenced=fences.report,
-                  on_batch=batch, on_action=action)
+                  on_batch=batch, on_action=action, loop_appends=settings.db_loop_appends)
     metrics.db_connections.set(len(db.workers))
     await asyncio.to_thread(db.migrate)
     db.start()

@@ -83,6 +83,9 @@ class Settings:
     :ivar access_log: a log line per HTTP request (uvicorn's access log; nginx keeps its own too).
     :ivar db_connections: PostgreSQL: the database connections (worker threads) of a process, each with a
         transaction in flight; a hand's actions always on the same one (issue 33). SQLite: always one.
+    :ivar db_loop_appends: the action log's appends (and on SQLite a hand's per-hand jobs) from the event loop
+        itself — SQLite's committed on a connection of the loop's while the worker is idle, PostgreSQL's sent on
+        a connection of the loop's own (issue 33); off: every job on the database workers, as before.
     :ivar redis_url: empty: one process (the embedded default); ``redis://…``: the shared mode (docs/server.md).
     :ivar redis_prefix: the prefix of every Redis key and channel of the shared mode (one per deployment).
     :ivar redis_connections: the shared mode's Redis connections per process (a blocking pool: a command
@@ -140,6 +143,7 @@ class Settings:
     recv_buffer_bytes: int = 8 * 1024
     access_log: bool = False
     db_connections: int = 4
+    db_loop_appends: bool = True
     redis_url: str = ""
     redis_prefix: str = "paohuzi"
     redis_connections: int = 64
