@@ -6,6 +6,7 @@ workers, and a hand's rows committed in the order they came across both paths.""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -49,12 +50,13 @@ async def _hand(db: Database, code: str = "345678") -> int:
 async def _connected(db: Database, hand: int, seq: int) -> int:
     """Append until the loop's connection is open (the first appends go to the workers meanwhile); the next
     seq."""
-    for _ in range(200):
+    deadline = time.monotonic() + 20  # a second's wait after a lost one, and a loaded machine's connect
+    while time.monotonic() < deadline:
         await db.append_action(store.action_row(hand, seq, 0, "pass", "bot"))
         seq += 1
         if db._pg_loop is not None and db._pg_loop.connected:  # noqa: SLF001 — the test's window into it
             return seq
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.02)
     raise AssertionError("the event loop's connection never opened")
 
 
@@ -144,6 +146,7 @@ def test_a_lost_connection_costs_a_retry_on_the_workers_and_nothing_else(url: st
             await db.append_action(store.action_row(hand, seq, 0, "pass", "bot"))
             seq += 1
             await asyncio.sleep(0.05)
+        seq = await _connected(db, hand, seq)  # open again (a loaded machine may take longer)
         second = loop_pid()
         assert second != first
         before = _batches(db)
