@@ -206,3 +206,14 @@ def test_each_hands_rows_keep_their_order_when_the_path_changes(url: str) -> Non
     for h in hands:
         xids = [int(x) for hand_id, _, x in rows if hand_id == h]
         assert xids == sorted(xids), f"hand {h}: rows committed out of their order"
+
+
+def test_the_setting_turns_the_loops_appends_off_and_refuses_a_bad_value() -> None:
+    """``PAOHUZI_DB_LOOP_APPENDS``: on by default, ``0`` for every job on the workers; a value that is not a
+    yes or a no is refused, naming the variable."""
+    from paohuzi.server.config import Settings
+
+    assert Settings.from_env({}).db_loop_appends is True
+    assert Settings.from_env({"PAOHUZI_DB_LOOP_APPENDS": "0"}).db_loop_appends is False
+    with pytest.raises(ValueError, match="PAOHUZI_DB_LOOP_APPENDS='maybe' is not a valid bool"):
+        Settings.from_env({"PAOHUZI_DB_LOOP_APPENDS": "maybe"})
