@@ -105,7 +105,8 @@ ALLOWED = {
         *("account_store", "accounts", "double_cards", "economy", "hub", "ledger_store", "limits", "room"),
         *("api", "frames"),  # AS_JSON, the answers' types
     },
-    "ws": {"config", "connection", "frames", "hub", "logs", "metrics", "protocol", "room"},
+    "ws": {"config", "connection", "frames", "hub", "logs", "metrics", "protocol", "room", "ws_protocol"},
+    "ws_protocol": set(),  # uvicorn's websocket protocol with the game's read path (issue 33)
     "api": {"economy", "frames", "profile_store", "protocol", "rows", "store", "hub", "limits", "room"},
     "profile_api": {"account_api", "api", "economy", "frames", "hub", "profile_store", "room", "rows", "store"},
     # 复盘 (issue 34): the routes, their worker processes and the hand_reviews jobs

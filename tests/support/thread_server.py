@@ -16,6 +16,7 @@ from paohuzi.commands.serve import listen_socket
 from paohuzi.server.app import create_app
 from paohuzi.server.config import Settings
 from paohuzi.server.hub import Hub
+from paohuzi.server.ws_protocol import GameWebSocketProtocol
 
 from .server import ServerProcess
 
@@ -45,7 +46,12 @@ class ThreadServer(ServerProcess):
 
         app.state.on_started = on_started
         config = uvicorn.Config(
-            app, ws_max_size=self.settings.max_frame, ws_per_message_deflate=False, lifespan="on", log_config=None
+            app,
+            ws=GameWebSocketProtocol,  # as `paohuzi serve`
+            ws_max_size=self.settings.max_frame,
+            ws_per_message_deflate=False,
+            lifespan="on",
+            log_config=None,
         )
         self._server = uvicorn.Server(config)
         sock = listen_socket("127.0.0.1", 0, 0)

@@ -84,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     from paohuzi.server.app import create_app
     from paohuzi.server.config import Settings
     from paohuzi.server.logs import configure
+    from paohuzi.server.ws_protocol import GameWebSocketProtocol
 
     try:
         settings = Settings.from_env(
@@ -105,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
         app,
         host=settings.host,
         port=settings.port,
+        ws=GameWebSocketProtocol,  # uvicorn's websockets-sansio, with the game's read path (issue 33)
         ws_max_size=settings.max_frame,
         ws_per_message_deflate=False,  # frames are small; compressing each costs more CPU than it saves
         ws_ping_interval=20.0,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -21,8 +21,11 @@ from paohuzi.server.logs import log
 from paohuzi.server.metrics import Metrics
 from paohuzi.server.protocol import Act, ClientMessage, Hello, ProtocolError, parse_client_frame
 from paohuzi.server.room import RoomError
+from paohuzi.server.ws_protocol import GameWebSocketProtocol
 
 __all__ = ["RawSend", "websocket_endpoint", "origin_allowed"]
+
+Read = Callable[[], Awaitable[str | bytes | None]]  # the next frame's text or bytes; None once the socket ended
 
 WARNING, ERROR, INFO = 30, 40, 20
 
@@ -105,6 +108,21 @@ class RawSend:
         await self.app(scope, receive, send)
 
 
+def _reader(websocket: WebSocket) -> Read:
+    """How the endpoint reads the accepted ``websocket``: straight from the game's own uvicorn protocol
+    (:class:`~paohuzi.server.ws_protocol.GameWebSocketProtocol`, issue 33) when it serves it, else through
+    Starlette's ``receive``."""
+    proto = getattr(websocket.scope.get(RAW_SEND), "__self__", None)
+    if isinstance(proto, GameWebSocketProtocol):
+        proto.direct()
+        return proto.read
+
+    async def receive() -> str | bytes | None:
+        return _text(await websocket.receive())
+
+    return receive
+
+
 def _text(message: Mapping[str, Any]) -> str | bytes | None:
     if message.get("type") != "websocket.receive":
         return None
@@ -163,7 +181,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     metrics: Metrics = websocket.app.state.metrics
     conn = Connection(websocket, settings, hub.next_conn_id())
     try:
-        await _serve(websocket, conn, hub, settings, metrics)
+        await _serve(_reader(websocket), conn, hub, settings, metrics)
     except WebSocketDisconnect:
         pass
     except Exception:  # noqa: BLE001 — never a stack trace to the client
@@ -176,11 +194,11 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             metrics.slow_disconnects.inc()
 
 
-async def _serve(websocket: WebSocket, conn: Connection, hub: Hub, settings: Settings, metrics: Metrics) -> None:
+async def _serve(read: Read, conn: Connection, hub: Hub, settings: Settings, metrics: Metrics) -> None:
     """``hello`` first, then one frame at a time until the connection is closed."""
-    if await _hello(websocket, conn, hub, settings, metrics):
+    if await _hello(read, conn, hub, settings, metrics):
         while not conn.closed:
-            text = _text(await websocket.receive())
+            text = await read()
             if text is None:
                 return
             admitted = _admit(conn, text, settings)
@@ -191,15 +209,14 @@ async def _serve(websocket: WebSocket, conn: Connection, hub: Hub, settings: Set
                 await _handle(conn, msg, text if isinstance(text, str) else text.decode(), hub, metrics)
 
 
-async def _hello(websocket: WebSocket, conn: Connection, hub: Hub, settings: Settings, metrics: Metrics) -> bool:
+async def _hello(read: Read, conn: Connection, hub: Hub, settings: Settings, metrics: Metrics) -> bool:
     """Read the first frame within ``hello_timeout``; True once it was a good ``hello`` (the connection is
     attached), False when the connection was closed (with a reason) or went away."""
     try:
-        first = await asyncio.wait_for(websocket.receive(), settings.hello_timeout)
+        text = await asyncio.wait_for(read(), settings.hello_timeout)
     except TimeoutError:
         conn.close(4002, "hello timeout")
         return False
-    text = _text(first)
     if text is None:
         return False
     if len(text) > settings.max_frame:

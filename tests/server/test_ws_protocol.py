@@ -1,0 +1,200 @@
+"""The game websocket's read path (server/ws_protocol.py, issue 33) against uvicorn's own protocol: every edge
+case a client can write is answered with the same bytes, frames keep their order, and a read waiting ends as
+soon as the connection does. Real uvicorn servers on real sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+import uvicorn
+from websockets.speedups import apply_mask
+
+from paohuzi.server.ws_protocol import GameWebSocketProtocol
+
+_MASK = b"\x01\x02\x03\x04"
+_REQUEST = (
+    b"GET /ws HTTP/1.1\r\nhost: x\r\nupgrade: websocket\r\nconnection: Upgrade\r\n"
+    b"sec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\n\r\n"
+)
+
+
+def _frame(opcode: int, payload: bytes, fin: bool = True, rsv: int = 0, mask: bytes = _MASK) -> bytes:
+    head = (0x80 if fin else 0) | rsv | opcode
+    n = len(payload)
+    header = bytes((head, 0x80 | n)) if n < 126 else bytes((head, 0x80 | 126)) + n.to_bytes(2, "big")
+    return header + mask + apply_mask(payload, mask)
+
+
+CASES: dict[str, list[bytes]] = {  # what a client writes, write by write (a 100-byte frame limit)
+    "text": [_frame(1, b'{"a":1}')],
+    "two frames in one write": [_frame(1, b"one") + _frame(1, b"two")],
+    "a frame in three writes": [_frame(1, b"abcdef")[:1], _frame(1, b"abcdef")[1:4], _frame(1, b"abcdef")[4:]],
+    "16-bit length": [_frame(1, b"y" * 100)],
+    "non-ASCII text": [_frame(1, "七 十 大".encode())],
+    "binary": [_frame(2, b"\x00\x01")],
+    "fragmented": [_frame(1, b"frag", fin=False), _frame(0, b"ment")],
+    "text then a fragment": [_frame(1, b"a") + _frame(1, b"frag", fin=False), _frame(0, b"ment")],
+    "ping": [_frame(9, b"pp")],
+    "pong unasked": [_frame(10, b"pp")],
+    "close": [_frame(8, (1000).to_bytes(2, "big") + b"bye")],
+    "text then close": [_frame(1, b"last") + _frame(8, (1001).to_bytes(2, "big"))],
+    "oversize": [_frame(1, b"x" * 101)],
+    "bad UTF-8": [_frame(1, b"\xff\xfe")],
+    "bad UTF-8 then text": [_frame(1, b"\xff"), _frame(1, b"later")],
+    "unmasked": [bytes((0x81, 3)) + b"abc"],
+    "reserved bit": [_frame(1, b"abc", rsv=0x40)],
+    "reserved opcode": [_frame(3, b"abc")],
+}
+
+
+async def _echo(scope: Any, receive: Any, send: Any) -> None:
+    """Answers each frame with its type and repr, read as the game's endpoint reads (ws.py)."""
+    await receive()
+    await send({"type": "websocket.accept"})
+    protocol = send.__self__
+    direct = isinstance(protocol, GameWebSocketProtocol)
+    if direct:
+        protocol.direct()
+    while True:
+        if direct:
+            data = await protocol.read()
+        else:
+            message = await receive()
+            data = message.get("text", message.get("bytes")) if message["type"] == "websocket.receive" else None
+        if data is None:
+            return
+        await send({"type": "websocket.send", "text": f"{type(data).__name__} {data!r}"})
+
+
+@contextmanager
+def _server(app: Any, ws: Any) -> Iterator[int]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        ws=ws,
+        ws_max_size=100,
+        ws_ping_interval=None,
+        ws_per_message_deflate=False,
+        log_level="critical",
+        lifespan="off",
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def _ask(port: int, writes: list[bytes], wait: float = 0.5) -> bytes:
+    """What the server writes back after the 101, and whether it closed the socket."""
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(_REQUEST)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += s.recv(4096)
+        answer = answer.split(b"\r\n\r\n", 1)[1]
+        for data in writes:
+            s.sendall(data)
+            time.sleep(0.03)
+        s.settimeout(wait)
+        try:
+            while chunk := s.recv(65536):
+                answer += chunk
+            return answer + b" <closed>"
+        except TimeoutError:
+            return answer + b" <open>"
+
+
+@pytest.fixture(scope="module")
+def ports() -> Iterator[tuple[int, int]]:
+    with _server(_echo, "websockets-sansio") as stock, _server(_echo, GameWebSocketProtocol) as game:
+        yield stock, game
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_every_frame_a_client_writes_is_answered_as_uvicorn_answers_it(ports: tuple[int, int], case: str) -> None:
+    stock, game = ports
+    expected = _ask(stock, CASES[case])
+    assert _ask(game, CASES[case]) == expected
+    closes = case in ("close", "text then close", "oversize", "unmasked") or case.startswith(("bad", "reserved"))
+    assert expected.endswith(b" <closed>" if closes else b" <open>")
+
+
+def test_frames_that_came_before_the_endpoint_read_directly_are_read_first_and_in_order() -> None:
+    """Frames uvicorn queued before the endpoint called ``direct()`` are older than any parsed afterwards."""
+    got: list[str] = []
+
+    async def late(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        await asyncio.sleep(0.1)  # the first frames arrive meanwhile: uvicorn queues one and pauses reading
+        protocol = send.__self__
+        protocol.direct()
+        while (data := await protocol.read()) is not None:
+            got.append(data)
+
+    with _server(late, GameWebSocketProtocol) as port:
+        _ask(port, [_frame(1, str(i).encode()) for i in range(8)])
+    assert got == [str(i) for i in range(8)]
+
+
+def test_many_frames_in_one_write_read_slowly_arrive_all_in_order() -> None:
+    """Reading pauses while frames wait unread (a flooding client is held back by TCP, not buffered here)."""
+    got: list[str] = []
+    paused: list[bool] = []
+
+    async def slow(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        protocol = send.__self__
+        protocol.direct()
+        while (data := await protocol.read()) is not None:
+            paused.append(protocol.read_paused)
+            got.append(data)
+            await asyncio.sleep(0.001)
+
+    with _server(slow, GameWebSocketProtocol) as port:
+        _ask(port, [b"".join(_frame(1, str(i).encode()) for i in range(300))], wait=2.0)
+    assert got == [str(i) for i in range(300)]
+    assert any(paused)  # it did pause: 300 frames came in one write
+
+
+def test_a_read_waiting_ends_when_the_server_closes_the_socket() -> None:
+    """The game closes a socket from elsewhere (a second login, a flood): the endpoint's read waiting returns
+    None at once, as uvicorn's receive gets its disconnect, not after the peer answered the close."""
+    ended: list[float] = []
+
+    async def closer(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        protocol = send.__self__
+        protocol.direct()
+        reading = asyncio.ensure_future(protocol.read())
+        await asyncio.sleep(0.05)
+        started = time.monotonic()
+        await send({"type": "websocket.close", "code": 4000})
+        assert await asyncio.wait_for(reading, 5) is None
+        ended.append(time.monotonic() - started)
+
+    with _server(closer, GameWebSocketProtocol) as port:
+        answer = _ask(port, [], wait=1.0)  # the client never answers the close
+    assert answer.startswith(b"\x88\x02\x0f\xa0")  # the close frame, 4000
+    assert ended and ended[0] < 0.5
