@@ -74,7 +74,7 @@ async def _echo(scope: Any, receive: Any, send: Any) -> None:
 
 
 @contextmanager
-def _server(app: Any, ws: Any) -> Iterator[int]:
+def _server(app: Any, ws: Any, ping: float | None = None) -> Iterator[int]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -84,7 +84,8 @@ def _server(app: Any, ws: Any) -> Iterator[int]:
         port=port,
         ws=ws,
         ws_max_size=100,
-        ws_ping_interval=None,
+        ws_ping_interval=ping,
+        ws_ping_timeout=ping,
         ws_per_message_deflate=False,
         log_level="critical",
         lifespan="off",
@@ -198,3 +199,56 @@ def test_a_read_waiting_ends_when_the_server_closes_the_socket() -> None:
         answer = _ask(port, [], wait=1.0)  # the client never answers the close
     assert answer.startswith(b"\x88\x02\x0f\xa0")  # the close frame, 4000
     assert ended and ended[0] < 0.5
+
+
+def _frames_back(port: int, talk_every: float | None, seconds: float, answer_pings: bool = True) -> tuple[int, bool]:
+    """Keep a websocket open for ``seconds``, sending a text frame every ``talk_every`` seconds (None: silent);
+    the pings the server sent, and whether it closed the socket."""
+    pings, closed = 0, False
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(_REQUEST)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += s.recv(4096)
+        buf = answer.split(b"\r\n\r\n", 1)[1]
+        s.settimeout(0.01)
+        end, next_talk = time.monotonic() + seconds, time.monotonic()
+        while time.monotonic() < end and not closed:
+            if talk_every is not None and time.monotonic() >= next_talk:
+                s.sendall(_frame(1, b"hi"))
+                next_talk += talk_every
+            try:
+                chunk = s.recv(4096)
+                closed = not chunk
+                buf += chunk
+            except TimeoutError:
+                pass
+            while len(buf) >= 2 and len(buf) >= 2 + (buf[1] & 0x7F):  # the server's frames: unmasked, short
+                head, n = buf[0], buf[1] & 0x7F
+                payload, buf = buf[2 : 2 + n], buf[2 + n :]
+                if head == 0x89:
+                    pings += 1
+                    if answer_pings:
+                        s.sendall(_frame(10, payload))
+                elif head == 0x88:
+                    closed = True
+    return pings, closed
+
+
+def test_keepalive_pings_only_a_client_silent_for_the_whole_interval() -> None:
+    """A client that talks (the web client pings the game every 15 s) is not pinged; a silent one is, every
+    interval while it answers; one that does not answer is closed ``ws_ping_timeout`` later (uvicorn's 1011)."""
+    with _server(_echo, GameWebSocketProtocol, ping=0.3) as port:
+        assert _frames_back(port, talk_every=0.1, seconds=1.5) == (0, False)
+        pings, closed = _frames_back(port, talk_every=None, seconds=1.5)
+        assert 3 <= pings <= 5 and not closed  # at ~0.3 s, then 0.3 s after each pong
+        started = time.monotonic()
+        assert _frames_back(port, talk_every=None, seconds=3.0, answer_pings=False) == (1, True)
+        assert time.monotonic() - started < 1.5  # pinged at ~0.3 s, closed at ~0.6 s
+
+
+def test_uvicorns_keepalive_pings_a_talking_client_too() -> None:
+    """What the game's keepalive saves (the same client against uvicorn's own protocol)."""
+    with _server(_echo, "websockets-sansio", ping=0.3) as port:
+        pings, closed = _frames_back(port, talk_every=0.1, seconds=1.5)
+    assert pings >= 3 and not closed

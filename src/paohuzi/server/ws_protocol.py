@@ -20,6 +20,9 @@ and tests/server/test_ws_protocol.py compare the bytes). What uvicorn puts on it
 websockets parsed, the end of the connection) is what :meth:`~GameWebSocketProtocol.read` returns next.
 
 Measured (``bench/ws_read.py``): ~14 µs of the server's CPU a frame against ~21–28 µs (docs/PERFORMANCE.md).
+
+Its keepalive pings only a client that was silent for the whole ping interval
+(:meth:`~GameWebSocketProtocol.send_keepalive_ping`).
 """
 
 from __future__ import annotations
@@ -66,6 +69,7 @@ class GameWebSocketProtocol(WebSocketsSansIOProtocol):
         self._unread: collections.deque[str | bytes | None] = collections.deque()
         self._waiter: asyncio.Future[None] | None = None
         self._ended = False  # read() returned the end
+        self._heard_at = 0.0  # the loop's time when the client last sent anything (the keepalive's idle time)
 
     # ---- the endpoint's side -------------------------------------------------------------------------
 
@@ -117,7 +121,22 @@ class GameWebSocketProtocol(WebSocketsSansIOProtocol):
 
     # ---- the transport's side ------------------------------------------------------------------------
 
+    def send_keepalive_ping(self) -> None:
+        """uvicorn's keepalive ping, sent only to a client idle for the whole interval: one that sent anything
+        within it (a frame, a pong; the web client pings the game every 15 s) is alive, and its check moves to
+        the interval's end after what it sent. A client gone silent is pinged ``ws_ping_interval`` after its
+        last byte and closed ``ws_ping_timeout`` later without an answer, as before; a busy server no longer
+        writes a ping and reads a pong every 20 s on each of thousands of sockets that are talking anyway."""
+        interval = self.ping_interval
+        if interval and not self.close_sent and not self.transport.is_closing():
+            idle = self.loop.time() - self._heard_at
+            if idle < interval:
+                self.ping_timer = self.loop.call_later(interval - idle, self.send_keepalive_ping)
+                return
+        super().send_keepalive_ping()
+
     def data_received(self, data: bytes) -> None:
+        self._heard_at = self.loop.time()
         if not self._request_seen:  # uvicorn's HTTP protocol hands over the upgrade request alone, first
             self._request_seen = True
             super().data_received(data)
