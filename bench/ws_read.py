@@ -1,4 +1,8 @@
-"""Issue 33: what reading one client frame costs the server, and the faster read paths tried (not adopted).
+"""Issue 33: what reading one client frame costs the server, and the faster read paths tried.
+
+Adopted since (2026-12-06 evening): ``DirectRead``'s design as ``paohuzi.server.ws_protocol.GameWebSocketProtocol``
+(variant ``game``), which the server gives uvicorn; in bench/load.py's concurrent pairs it gave −0.02 to −0.05 ms
+an action (docs/PERFORMANCE.md). The classes below stay as the measured variants.
 
 The game server reads a websocket frame through uvicorn's ``websockets-sansio`` protocol: websockets' sans-I/O
 parser (generator-based), a ``websocket.receive`` dict put on an ``asyncio.Queue``, reading paused until the app
@@ -18,7 +22,7 @@ process writing act-sized masked text frames at ``--rate`` frames a second, one 
 as at people's pace); the server's CPU seconds over the frames read. ``null`` is the floor: a bare protocol that
 only counts the bytes (uvloop's wake-up, the ``recv``). ``stock`` reads as the game server does today.
 
-    .venv/bin/python bench/ws_read.py                    # null, stock, fast, read; one line each
+    .venv/bin/python bench/ws_read.py                    # null, stock, fast, read, game; one line each
     .venv/bin/python bench/ws_read.py --check            # 14 edge cases: the same bytes back as stock
 
 Figures (2026-12-06 14:40–15:10 UTC, the defaults: 50 sockets, 5,000 frames/s, 50,000 frames; a shared 2-core
@@ -63,6 +67,8 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 from websockets.speedups import apply_mask
+
+from paohuzi.server.ws_protocol import GameWebSocketProtocol
 
 _TEXT, _BINARY, _PING, _PONG = 0x81, 0x82, 0x89, 0x8A  # FIN, no reserved bits, and the opcode
 
@@ -242,7 +248,7 @@ def _measure(variant: str, conns: int, frames: int, rate: float) -> float:
         websocket = WebSocket(scope, receive, send)
         await websocket.accept()
         protocol = send.__self__
-        if isinstance(protocol, DirectRead):
+        if isinstance(protocol, (DirectRead, GameWebSocketProtocol)):
             protocol.direct()
             while (data := await protocol.read()) is not None:
                 orjson.loads(data)
@@ -252,7 +258,7 @@ def _measure(variant: str, conns: int, frames: int, rate: float) -> float:
             orjson.loads(message["text"])
             count[0] += 1
 
-    classes = {"stock": WebSocketsSansIOProtocol, "fast": FastParse, "read": DirectRead}
+    classes = {"stock": WebSocketsSansIOProtocol, "fast": FastParse, "read": DirectRead, "game": GameWebSocketProtocol}
     pairs = [socket.socketpair() for _ in range(conns)]
     per_socket = frames // conns
     client = multiprocessing.Process(target=_client, args=([b for _, b in pairs], per_socket, rate))
@@ -320,10 +326,11 @@ def _check() -> int:
         await receive()
         await send({"type": "websocket.accept"})
         protocol = send.__self__
-        if isinstance(protocol, DirectRead):
+        direct = isinstance(protocol, (DirectRead, GameWebSocketProtocol))
+        if direct:
             protocol.direct()
         while True:
-            if isinstance(protocol, DirectRead):
+            if direct:
                 data = await protocol.read()
             else:
                 message = await receive()
@@ -351,7 +358,9 @@ def _check() -> int:
                 return answer + b" <open>"
 
     answers: dict[str, dict[str, bytes]] = {}
-    for name, ws in (("stock", "websockets-sansio"), ("fast", FastParse), ("read", DirectRead)):
+    variants: tuple[tuple[str, Any], ...] = (("stock", "websockets-sansio"), ("fast", FastParse), ("read", DirectRead))
+    variants += (("game", GameWebSocketProtocol),)
+    for name, ws in variants:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
@@ -367,7 +376,7 @@ def _check() -> int:
         thread.join()
     differing = 0
     for case in _CASES:
-        same = answers["stock"][case] == answers["fast"][case] == answers["read"][case]
+        same = answers["stock"][case] == answers["fast"][case] == answers["read"][case] == answers["game"][case]
         differing += not same
         print("same" if same else "DIFFERENT", case, answers["stock"][case][:60])
     return differing
@@ -375,7 +384,7 @@ def _check() -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("variants", nargs="*", default=["null", "stock", "fast", "read"])
+    parser.add_argument("variants", nargs="*", default=["null", "stock", "fast", "read", "game"])
     parser.add_argument("--conns", type=int, default=50)
     parser.add_argument("--frames", type=int, default=50_000)
     parser.add_argument("--rate", type=float, default=5000.0, help="frames a second, all sockets together")
