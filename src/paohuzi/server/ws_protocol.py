@@ -31,7 +31,9 @@ import asyncio
 import collections
 from typing import Any
 
+from uvicorn.config import Config
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from uvicorn.server import ServerState
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 from websockets.speedups import apply_mask
@@ -59,8 +61,14 @@ class _Queue(asyncio.Queue[Any]):
 class GameWebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's websocket protocol with the game's read path (the module's docstring)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, object],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
         self.queue = _Queue(self)
         self._pending = b""  # the start of a frame not wholly received yet
         self._handed_over = False  # websockets' parser reads the rest of the connection
