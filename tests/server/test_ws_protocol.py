@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 import uvicorn
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from websockets.speedups import apply_mask
 
 from paohuzi.server.ws_protocol import GameWebSocketProtocol
@@ -252,3 +254,56 @@ def test_uvicorns_keepalive_pings_a_talking_client_too() -> None:
     with _server(_echo, "websockets-sansio", ping=0.3) as port:
         pings, closed = _frames_back(port, talk_every=0.1, seconds=1.5)
     assert pings >= 3 and not closed
+
+
+_TEXTS = st.text(st.characters(codec="utf-8"), max_size=30).filter(lambda t: len(t.encode()) <= 100)
+_FRAMES = st.lists(
+    st.one_of(
+        st.tuples(st.just(1), _TEXTS.map(str.encode)),  # text
+        st.tuples(st.just(2), st.binary(max_size=100)),  # binary
+        st.tuples(st.just(9), st.binary(max_size=20)),  # ping
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(frames=_FRAMES, masks=st.lists(st.binary(min_size=4, max_size=4), min_size=12, max_size=12), cuts=st.data())
+def test_any_stream_of_good_frames_cut_anywhere_reads_back_the_same(
+    ports: tuple[int, int], frames: list[tuple[int, bytes]], masks: list[bytes], cuts: st.DataObject
+) -> None:
+    """The frames a client sends, in any mix and cut into writes at any bytes, come back as uvicorn's own
+    protocol gives them (each echoed, each ping answered), in order."""
+    stream = b"".join(_frame(op, data, mask=masks[i]) for i, (op, data) in enumerate(frames))
+    points = sorted(cuts.draw(st.sets(st.integers(1, len(stream) - 1), max_size=6)) if len(stream) > 1 else [])
+    writes = [stream[a:b] for a, b in zip([0, *points], [*points, len(stream)], strict=True)]
+    stock, game = ports
+    assert _answers(game, writes, len(frames)) == _answers(stock, writes, len(frames))
+
+
+def _answers(port: int, writes: list[bytes], count: int) -> list[bytes]:
+    """The first ``count`` frames the server writes back after the 101 (read until they are all there)."""
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(_REQUEST)
+        buf = b""
+        while b"\r\n\r\n" not in buf:
+            buf += s.recv(4096)
+        buf = buf.split(b"\r\n\r\n", 1)[1]
+        for data in writes:
+            s.sendall(data)
+        s.settimeout(10)
+        frames: list[bytes] = []
+        while len(frames) < count:
+            n = buf[1] & 0x7F if len(buf) >= 2 else None
+            start = 4 if n == 126 else 2
+            if n is not None and n == 126 and len(buf) >= 4:
+                n = int.from_bytes(buf[2:4], "big")
+            if n is None or len(buf) < start + n or (start == 4 and len(buf) < 4):
+                chunk = s.recv(65536)
+                assert chunk, f"closed after {len(frames)} of {count} frames"
+                buf += chunk
+                continue
+            frames.append(buf[: start + n])
+            buf = buf[start + n :]
+        return frames
