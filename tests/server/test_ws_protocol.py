@@ -18,6 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.speedups import apply_mask
 
+from paohuzi.commands.serve import uvicorn_config
+from paohuzi.server.app import create_app
+from paohuzi.server.config import Settings
 from paohuzi.server.ws_protocol import GameWebSocketProtocol
 
 _MASK = b"\x01\x02\x03\x04"
@@ -130,6 +133,14 @@ def _ask(port: int, writes: list[bytes], wait: float = 0.5) -> bytes:
 def ports() -> Iterator[tuple[int, int]]:
     with _server(_echo, "websockets-sansio") as stock, _server(_echo, GameWebSocketProtocol) as game:
         yield stock, game
+
+
+def test_paohuzi_serve_gives_uvicorn_the_game_protocol_and_its_keepalive() -> None:
+    settings = Settings()
+    config = uvicorn_config(create_app(settings), settings, None)
+    config.load()
+    assert config.ws_protocol_class is GameWebSocketProtocol
+    assert (config.ws_ping_interval, config.ws_ping_timeout, config.ws_max_size) == (20.0, 20.0, settings.max_frame)
 
 
 @pytest.mark.parametrize("case", list(CASES))

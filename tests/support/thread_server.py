@@ -12,11 +12,10 @@ from typing import TypeVar
 
 import uvicorn
 
-from paohuzi.commands.serve import listen_socket
+from paohuzi.commands.serve import listen_socket, uvicorn_config
 from paohuzi.server.app import create_app
 from paohuzi.server.config import Settings
 from paohuzi.server.hub import Hub
-from paohuzi.server.ws_protocol import GameWebSocketProtocol
 
 from .server import ServerProcess
 
@@ -45,15 +44,7 @@ class ThreadServer(ServerProcess):
             started.set()
 
         app.state.on_started = on_started
-        config = uvicorn.Config(
-            app,
-            ws=GameWebSocketProtocol,  # as `paohuzi serve`
-            ws_max_size=self.settings.max_frame,
-            ws_per_message_deflate=False,
-            lifespan="on",
-            log_config=None,
-        )
-        self._server = uvicorn.Server(config)
+        self._server = uvicorn.Server(uvicorn_config(app, self.settings, None))  # as `paohuzi serve` has it
         sock = listen_socket("127.0.0.1", 0, 0)
         self.port = sock.getsockname()[1]
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]}, daemon=True)

@@ -11,6 +11,13 @@ import logging
 import signal
 import socket
 from types import FrameType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import uvicorn
+    from fastapi import FastAPI
+
+    from paohuzi.server.config import Settings
 
 __all__ = ["add_parser", "run"]
 
@@ -78,13 +85,38 @@ def listen_socket(host: str, port: int, recv_buffer: int) -> socket.socket:
     return sock
 
 
+def uvicorn_config(app: FastAPI, settings: Settings, log_config: dict[str, object] | None) -> uvicorn.Config:
+    """How uvicorn serves the app (``paohuzi serve``, and the tests' servers in a thread): the game's websocket
+    protocol, its limits and keepalive, the trusted proxies."""
+    import uvicorn
+
+    from paohuzi.server.ws_protocol import GameWebSocketProtocol
+
+    return uvicorn.Config(
+        app,
+        host=settings.host,
+        port=settings.port,
+        ws=GameWebSocketProtocol,  # uvicorn's websockets-sansio, with the game's read path (issue 33)
+        ws_max_size=settings.max_frame,
+        ws_per_message_deflate=False,  # frames are small; compressing each costs more CPU than it saves
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        log_config=log_config,
+        server_header=False,
+        # Trusted proxies are explicit (issue 14): uvicorn would otherwise believe X-Forwarded-For from
+        # 127.0.0.1, so anything that can reach the port through a same-host proxy picks its own address.
+        proxy_headers=bool(settings.forwarded_allow_ips),
+        forwarded_allow_ips=list(settings.forwarded_allow_ips),
+        lifespan="on",
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from paohuzi.server.app import create_app
     from paohuzi.server.config import Settings
     from paohuzi.server.logs import configure
-    from paohuzi.server.ws_protocol import GameWebSocketProtocol
 
     try:
         settings = Settings.from_env(
@@ -102,23 +134,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     log_config = configure(settings.log_level, settings.log_json, settings.access_log)
     app = create_app(settings)
-    config = uvicorn.Config(
-        app,
-        host=settings.host,
-        port=settings.port,
-        ws=GameWebSocketProtocol,  # uvicorn's websockets-sansio, with the game's read path (issue 33)
-        ws_max_size=settings.max_frame,
-        ws_per_message_deflate=False,  # frames are small; compressing each costs more CPU than it saves
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
-        log_config=log_config,
-        server_header=False,
-        # Trusted proxies are explicit (issue 14): uvicorn would otherwise believe X-Forwarded-For from
-        # 127.0.0.1, so anything that can reach the port through a same-host proxy picks its own address.
-        proxy_headers=bool(settings.forwarded_allow_ips),
-        forwarded_allow_ips=list(settings.forwarded_allow_ips),
-        lifespan="on",
-    )
+    config = uvicorn_config(app, settings, log_config)
     server = uvicorn.Server(config)
 
     def stop() -> None:  # what SIGTERM does, without the signal (uvicorn re-raises it once stopped)
