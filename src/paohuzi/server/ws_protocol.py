@@ -3,15 +3,18 @@ with less work, for the server to give uvicorn as ``ws=`` (``paohuzi serve``).
 
 uvicorn's ``websockets-sansio`` protocol reads a frame through websockets' sans-I/O parser (generators and a
 ``Frame`` object a frame), puts a ``websocket.receive`` dict on an ``asyncio.Queue`` and pauses reading until
-the app takes it through Starlette's ``WebSocket.receive``. :class:`GameWebSocketProtocol` keeps all of uvicorn's
-protocol — the HTTP upgrade and handshake, the keepalive pings, sending, the closing handshake — and changes
-two things once the game's endpoint called :meth:`~GameWebSocketProtocol.direct`:
+the app takes it through Starlette's ``WebSocket.receive``. :class:`GameWebSocketProtocol` keeps uvicorn's
+protocol — the HTTP upgrade and handshake, sending, the closing handshake — and changes three things:
 
 - the frames clients send — whole, unfragmented, masked text, binary, ping and pong frames within the size
   limit — are parsed here (``websockets.speedups.apply_mask`` unmasks; a ping is answered with the same pong
-  websockets writes);
-- the endpoint reads with ``await protocol.read()`` (the text or bytes, None once the connection ended): a
-  future of its own instead of the ASGI queue and Starlette, reading paused only while frames wait unread.
+  websockets writes), and queued as uvicorn queues them until the endpoint calls
+  :meth:`~GameWebSocketProtocol.direct`;
+- from then on the endpoint reads with ``await protocol.read()`` (the text or bytes, None once the connection
+  ended): a future of its own instead of the ASGI queue and Starlette, reading paused only while frames wait
+  unread;
+- its keepalive pings only a client that was silent for the whole ping interval
+  (:meth:`~GameWebSocketProtocol.send_keepalive_ping`).
 
 At the first frame it does not take — a close, a fragment, an oversize or unmasked frame, a reserved bit or
 opcode, invalid UTF-8 — and after the server began to close, it hands the stream to websockets' parser for the
@@ -19,10 +22,7 @@ rest of the connection, so those are answered exactly as uvicorn answers them (`
 and tests/server/test_ws_protocol.py compare the bytes). What uvicorn puts on its queue from then on (the frames
 websockets parsed, the end of the connection) is what :meth:`~GameWebSocketProtocol.read` returns next.
 
-Measured (``bench/ws_read.py``): ~14 µs of the server's CPU a frame against ~21–28 µs (docs/PERFORMANCE.md).
-
-Its keepalive pings only a client that was silent for the whole ping interval
-(:meth:`~GameWebSocketProtocol.send_keepalive_ping`).
+Measured (``bench/ws_read.py``): ~14–18 µs of the server's CPU a frame against ~21–29 µs (docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
