@@ -16,11 +16,11 @@ Edges (``--edge``):
   (``paohuzi.server.connection.text_frame``);
 - ``picows``: picows (Cython websockets on asyncio, uvloop), the same work — not a dependency of the project:
   ``.venv/bin/pip install picows==2.3.1`` first;
-- issue 33's faster reads under uvicorn, tried and not adopted (bench/ws_read.py: the classes, the per-frame
-  figures), each writing as ``asgi-raw``: ``asgi-fast``, frames parsed by :class:`ws_read.FastParse` (the ASGI
-  queue kept); ``asgi-read``, read with :meth:`ws_read.DirectRead.read` (no ASGI queue, no Starlette);
-  ``asgi-callback``, each frame handled in the protocol's ``data_received`` itself (no task a frame: picows'
-  model, which a game ``act`` cannot use — it awaits its commit).
+- issue 33's faster reads under uvicorn (bench/ws_read.py: the classes, the per-frame figures), each writing as
+  ``asgi-raw``: ``asgi-fast``, frames parsed by the game's ``GameWebSocketProtocol`` (the ASGI queue kept);
+  ``asgi-read``, read with its ``read()`` (no ASGI queue, no Starlette: what the server does since the evening
+  of 2026-12-06); ``asgi-callback``, each frame handled in the protocol's ``data_received`` itself (no task a
+  frame: picows' model, which a game ``act`` cannot use — it awaits its commit).
 
     .venv/bin/python bench/ws_floor.py --edge asgi-raw          # one JSON line per run
     for e in asgi asgi-raw picows asgi-raw; do .venv/bin/python bench/ws_floor.py --edge $e; done

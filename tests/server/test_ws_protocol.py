@@ -109,14 +109,20 @@ def _server(app: Any, ws: Any, ping: float | None = None) -> Iterator[int]:
         thread.join(10)
 
 
-def _ask(port: int, writes: list[bytes], wait: float = 0.5) -> bytes:
-    """What the server writes back after the 101, and whether it closed the socket."""
+@contextmanager
+def _upgraded(port: int) -> Iterator[tuple[socket.socket, bytes]]:
+    """A websocket to the server, as raw bytes: the socket, and what it read after the 101."""
     with socket.create_connection(("127.0.0.1", port)) as s:
         s.sendall(_REQUEST)
         answer = b""
         while b"\r\n\r\n" not in answer:
             answer += s.recv(4096)
-        answer = answer.split(b"\r\n\r\n", 1)[1]
+        yield s, answer.split(b"\r\n\r\n", 1)[1]
+
+
+def _ask(port: int, writes: list[bytes], wait: float = 0.5) -> bytes:
+    """What the server writes back after the 101, and whether it closed the socket."""
+    with _upgraded(port) as (s, answer):
         for data in writes:
             s.sendall(data)
             time.sleep(0.03)
@@ -218,12 +224,7 @@ def _frames_back(port: int, talk_every: float | None, seconds: float, answer_pin
     """Keep a websocket open for ``seconds``, sending a text frame every ``talk_every`` seconds (None: silent);
     the pings the server sent, and whether it closed the socket."""
     pings, closed = 0, False
-    with socket.create_connection(("127.0.0.1", port)) as s:
-        s.sendall(_REQUEST)
-        answer = b""
-        while b"\r\n\r\n" not in answer:
-            answer += s.recv(4096)
-        buf = answer.split(b"\r\n\r\n", 1)[1]
+    with _upgraded(port) as (s, buf):
         s.settimeout(0.01)
         end, next_talk = time.monotonic() + seconds, time.monotonic()
         while time.monotonic() < end and not closed:
@@ -295,12 +296,7 @@ def test_any_stream_of_good_frames_cut_anywhere_reads_back_the_same(
 
 def _answers(port: int, writes: list[bytes], count: int) -> list[bytes]:
     """The first ``count`` frames the server writes back after the 101 (read until they are all there)."""
-    with socket.create_connection(("127.0.0.1", port)) as s:
-        s.sendall(_REQUEST)
-        buf = b""
-        while b"\r\n\r\n" not in buf:
-            buf += s.recv(4096)
-        buf = buf.split(b"\r\n\r\n", 1)[1]
+    with _upgraded(port) as (s, buf):
         for data in writes:
             s.sendall(data)
         s.settimeout(10)

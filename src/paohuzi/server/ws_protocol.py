@@ -18,8 +18,8 @@ protocol — the HTTP upgrade and handshake, sending, the closing handshake — 
 
 At the first frame it does not take — a close, a fragment, an oversize or unmasked frame, a reserved bit or
 opcode, invalid UTF-8 — and after the server began to close, it hands the stream to websockets' parser for the
-rest of the connection, so those are answered exactly as uvicorn answers them (``bench/ws_read.py --check``
-and tests/server/test_ws_protocol.py compare the bytes). What uvicorn puts on its queue from then on (the frames
+rest of the connection, so those are answered exactly as uvicorn answers them (tests/server/test_ws_protocol.py
+compares the bytes). What uvicorn puts on its queue from then on (the frames
 websockets parsed, the end of the connection) is what :meth:`~GameWebSocketProtocol.read` returns next.
 
 Measured (``bench/ws_read.py``): ~14–18 µs of the server's CPU a frame against ~21–29 µs (docs/PERFORMANCE.md).
