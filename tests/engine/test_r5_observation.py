@@ -4,6 +4,13 @@ never another hand or the stock; all hands at the end. Observations and events a
 from __future__ import annotations
 
 import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paohuzi.engine import Hand, for_seats
+from paohuzi.rules import find_preset
 
 from .helpers import BASE, W_HANDS, deal, play, swap
 
@@ -77,3 +84,27 @@ def test_r5_at_the_end_every_hand_is_shown() -> None:
     assert hu.for_seat(0)["hands"][1] == [str(c) for c in hand.hand_of(1)]  # type: ignore[index]
     json.dumps([e.to_dict() for e in hand.events])
     json.dumps(hand.referee_view())
+
+
+@given(
+    seed=st.integers(0, 10**6),
+    moves=st.integers(0, 120),
+    preset=st.sampled_from(["qq", "changde_qmt", "shihuka", "liuhuqiang", "hunan"]),
+)
+@settings(max_examples=60, deadline=None)
+def test_r5_for_seats_tells_each_seat_what_for_seat_tells_it(seed: int, moves: int, preset: str) -> None:
+    """Issue 33: ``for_seats`` (each event's dict made once for all the seats) gives every seat exactly its own
+    ``for_seat`` of each event — the hidden draws, 偎 and deals redacted for the others — and one seat's dicts are
+    not another's (a redaction edits its copy only)."""
+    rng = random.Random(seed)
+    hand = Hand(find_preset(preset), seed=seed)
+    while not hand.over and hand.deciding and moves:
+        seat = hand.deciding[0]
+        hand.apply(seat, rng.choice(hand.legal_actions(seat)))
+        moves -= 1
+    events = list(hand.events)
+    seats = list(hand.seats)
+    told = for_seats(events, seats)
+    for k, seat in enumerate(seats):
+        assert told[k] == [d for e in events if (d := e.for_seat(seat)) is not None]
+    assert all(a is not b for k, x in enumerate(told) for a in x for y in told[k + 1 :] for b in y)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from paohuzi.engine.actions import HU, PASS, PENG, Action, ActionKind, IllegalActionError
 from paohuzi.engine.deck import RNG_VERSION, DeckError, seats_in_play, stack_deck
-from paohuzi.engine.events import EVERYONE, Event
+from paohuzi.engine.events import EVERYONE, Event, for_seats
 from paohuzi.engine.fair import (
     FAIR_RNG_VERSION,
     SERVER_SEED_BYTES,
@@ -51,6 +51,7 @@ __all__ = [
     "Action",
     "ActionKind",
     "Event",
+    "for_seats",
     "EVERYONE",
     "Outcome",
     "Observation",

@@ -33,6 +33,7 @@ Event types (the ``type`` field of the dicts):
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any
@@ -45,6 +46,7 @@ __all__ = [
     "CARD_TEXT",
     "EVERYONE",
     "Event",
+    "for_seats",
     "Deal",
     "Ti",
     "Wei",
@@ -137,6 +139,30 @@ class Event:
         seat = getattr(self, "seat", None)
         card = getattr(self, "card", None)
         return tuple(p for p in (seat, card) if p is not None)
+
+
+def for_seats(events: Sequence[Event], seats: Sequence[int]) -> list[list[dict[str, Any]]]:
+    """What each of ``seats`` may see of ``events`` (R5): for each seat, the :meth:`Event.for_seat` of every
+    event not withheld from it, in order. Each event's dict is made once for all the seats (issue 33: the
+    server tells three seats of every action) and copied for each before its redaction, so every seat's dict is
+    its own at the top level; nested lists are shared between the seats' dicts (read them, do not edit them).
+
+    >>> from paohuzi.cards import Card
+    >>> seen = for_seats([Draw(None, 1, Card.parse("x7"), 20)], [0, 1])
+    >>> [[e["card"] for e in s] for s in seen]
+    [[None], ['x7']]
+    """
+    out: list[list[dict[str, Any]]] = [[] for _ in seats]
+    for event in events:
+        to = event.to
+        full: dict[str, Any] | None = None
+        for k, seat in enumerate(seats):
+            if to is not None and to != seat:
+                continue
+            if full is None:
+                full = event.to_dict()
+            out[k].append(event._redacted(seat, dict(full)))  # noqa: SLF001 (its own module)
+    return out
 
 
 #: Each event class's ``type`` and its fields but ``to`` in declaration order (what :meth:`Event.to_dict`

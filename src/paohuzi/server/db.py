@@ -366,6 +366,7 @@ class Database:
                 writer=self._judge_fence if self.token is not None else None,
                 rooms=sorted({r for r, _ in wanted}),
                 judge_rooms=lambda current: self._judge_rooms(wanted, current),
+                token=self.token,
             ):
                 return False
         except Fenced as exc:
@@ -512,6 +513,7 @@ class Database:
             writer=self._judge_fence if self.token is not None else None,
             rooms=sorted({r for r, _ in wanted}),
             judge_rooms=lambda current: self._judge_rooms(wanted, current),
+            token=self.token,
         )
         return [None] * len(batch)
 

@@ -24,7 +24,17 @@ from typing import Any, Protocol, cast
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from paohuzi.engine import Action, Hand, HandRecord, IllegalActionError, Match, MatchRecord, Observation, replay_match
+from paohuzi.engine import (
+    Action,
+    Hand,
+    HandRecord,
+    IllegalActionError,
+    Match,
+    MatchRecord,
+    Observation,
+    for_seats,
+    replay_match,
+)
 from paohuzi.groups import Group
 from paohuzi.rules import RuleSet
 from paohuzi.scoring import scored_waits, waits_to_dicts
@@ -275,12 +285,14 @@ class Game:
         sent, hand_id = self.sent, self.hand_id
         auto = [s.auto for s in self.table.seats]
         seats = [seat for seat in self.table.seats if seat.player_id is not None and delivery.online(seat.player_id)]
-        timers = self.turns.timers_of([seat.index for seat in seats])
-        for seat in seats:
+        indices = [seat.index for seat in seats]
+        timers = self.turns.timers_of(indices)
+        told = for_seats(events, indices)  # each event's dict made once (issue 33)
+        for k, seat in enumerate(seats):
             pid = seat.player_id
             assert pid is not None
             i = seat.index
-            seen = [d for e in events if (d := e.for_seat(i)) is not None]
+            seen = told[k]
             view = hand.observation(i)
             own = msg_id is not None and i == actor
             if not seen and not own and sent.same_view(i, view):
