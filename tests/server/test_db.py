@@ -256,6 +256,56 @@ def test_appends_are_stored_as_sqlalchemy_stores_them(tmp_path: Path) -> None:
     assert [tuple(r) for r in stored] == [(1, "2026-12-06 03:04:05.000000"), (2, "2026-12-06 03:04:05.000000")]
 
 
+def test_sqlite_one_statement_append_inserts_only_while_the_writer_fence_holds_the_token(tmp_path: Path) -> None:
+    """Issue 33: with the writer's token given, SQLite's append is one statement (its own transaction): the rows
+    go in, in order, with the stamp SQLAlchemy writes; another token in the fence (or none) inserts nothing and
+    the fence read again is judged (the judge raises); a duplicate row fails the whole statement, nothing of
+    the batch written; the connection is left between transactions each time."""
+    import sqlite3
+
+    from paohuzi.server.db_appends import sqlite_appends
+
+    db = Database(f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    db.migrate()
+    db.take_over("one")
+    room = db.run_now(store.create_room("123462", "private", None, OPTIONS, 3))
+    match = db.run_now(store.create_match(room, 7, QQ, 1, [store.MatchSeatRow(None, "greedy", "g")] * 3))
+    hand = db.run_now(store.create_hand(match, 1, 7, 0, QQ))
+    token = db.token
+    assert token is not None
+    db.stop()
+    raw = sqlite3.connect(str(tmp_path / "x.sqlite3"), isolation_level=None)
+    judged: list[int] = []
+
+    def writer(current: int) -> None:
+        judged.append(current)
+        if current != token:
+            raise RuntimeError(f"fenced: {current}")
+
+    def append(seqs: list[int], with_token: int) -> None:
+        rows = [store.action_row(hand, seq, seq % 3, "pass", "bot") for seq in seqs]
+        sqlite_appends(raw, rows, writer=writer, rooms=(), judge_rooms=lambda _c: None, token=with_token)
+
+    def stored() -> list[tuple[int, str]]:
+        return [(int(r[0]), str(r[1])) for r in raw.execute("SELECT seq, action FROM actions ORDER BY seq")]
+
+    append([1, 2, 3], token)
+    assert stored() == [(1, "pass"), (2, "pass"), (3, "pass")] and judged == [] and not raw.in_transaction
+    stamp = raw.execute("SELECT created_at FROM actions WHERE seq = 1").fetchone()[0]
+    assert len(stamp) == len("2026-12-06 03:04:05.000000")  # SQLAlchemy's text for a DateTime
+    with pytest.raises(sqlite3.IntegrityError):  # seq 3 again: the statement fails whole
+        append([4, 3], token)
+    assert stored() == [(1, "pass"), (2, "pass"), (3, "pass")] and not raw.in_transaction
+    raw.execute("UPDATE writer_fence SET token = token + 1 WHERE id = 1")  # another process took the database
+    with pytest.raises(RuntimeError, match="fenced"):
+        append([4], token)
+    assert judged == [token + 1] and stored()[-1] == (3, "pass") and not raw.in_transaction
+    raw.execute("DELETE FROM writer_fence")
+    with pytest.raises(RuntimeError, match="fenced: -1"):  # no fence row: held by nobody, not by us
+        append([4], token)
+    raw.close()
+
+
 def test_sqlite_appends_commit_on_the_event_loop_unless_the_worker_or_a_lock_is_busy(tmp_path: Path) -> None:
     """Issue 33: on a SQLite file the appends are committed on the event loop's thread (no hand-over to the
     worker) while the worker has no job in flight; with one in flight they wait behind it on the worker, and

@@ -513,8 +513,7 @@ class Database:
             writer=self._judge_fence if self.token is not None else None,
             rooms=sorted({r for r, _ in wanted}),
             judge_rooms=lambda current: self._judge_rooms(wanted, current),
-            token=self.token,
-        )
+        )  # no token: the worker begins IMMEDIATE and waits for the lock (the loop's one statement would fail)
         return [None] * len(batch)
 
     def _execute(self, conn: Connection, batch: list[Job]) -> list[Any]:
