@@ -7,8 +7,9 @@ such transaction cost its ``begin`` event, the writer fence's ``SELECT`` and the
 bound and wrapped in a result — Python on the database thread, which holds the GIL the event loop waits for
 (issue 33's profile: 12 % of the loop's samples were that wait). Here the same statements go to
 :mod:`sqlite3` directly: ``BEGIN IMMEDIATE``, the fences read in the transaction, one ``executemany``, the
-commit. The rows are the same as SQLAlchemy writes them: ``created_at`` goes through the column type's own
-bind processor for SQLite.
+commit — or, on the event loop's connection of one process, one statement that inserts only while the writer
+fence holds the process's token (:func:`sqlite_appends`). The rows are the same as SQLAlchemy writes them:
+``created_at`` goes through the column type's own bind processor for SQLite.
 
 On PostgreSQL (:func:`postgres_appends`) the whole transaction is one statement, sent in autocommit mode:
 a transaction of its own, in one round trip. The statement reads the fences ``FOR SHARE`` (a take-over
