@@ -179,16 +179,22 @@ def test_frames_that_came_before_the_endpoint_read_directly_are_read_first_and_i
     assert got == [str(i) for i in range(8)]
 
 
+async def _accepted_direct(receive: Any, send: Any) -> Any:
+    """A test app's start: the connect read, the websocket accepted, its frames read directly from then on."""
+    await receive()
+    await send({"type": "websocket.accept"})
+    protocol = send.__self__
+    protocol.direct()
+    return protocol
+
+
 def test_many_frames_in_one_write_read_slowly_arrive_all_in_order() -> None:
     """Reading pauses while frames wait unread (a flooding client is held back by TCP, not buffered here)."""
     got: list[str] = []
     paused: list[bool] = []
 
     async def slow(scope: Any, receive: Any, send: Any) -> None:
-        await receive()
-        await send({"type": "websocket.accept"})
-        protocol = send.__self__
-        protocol.direct()
+        protocol = await _accepted_direct(receive, send)
         while (data := await protocol.read()) is not None:
             paused.append(protocol.read_paused)
             got.append(data)
@@ -206,10 +212,7 @@ def test_a_read_waiting_ends_when_the_server_closes_the_socket() -> None:
     ended: list[float] = []
 
     async def closer(scope: Any, receive: Any, send: Any) -> None:
-        await receive()
-        await send({"type": "websocket.accept"})
-        protocol = send.__self__
-        protocol.direct()
+        protocol = await _accepted_direct(receive, send)
         reading = asyncio.ensure_future(protocol.read())
         await asyncio.sleep(0.05)
         started = time.monotonic()
