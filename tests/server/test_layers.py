@@ -18,23 +18,24 @@ ALLOWED = {
     "protocol": set(),
     "frames": set(),
     "models": set(),
+    "statements": {"models"},  # per-hand Core statements run by sqlite3 on SQLite (issue 33)
     "rows": {"frames", "models", "room_options"},  # a stored room's options are read back as RoomOptions
     "names": {"models"},  # what a computer seat is called (电脑2·高手)
-    "store": {"models", "names", "room_options", "rows"},
+    "store": {"models", "names", "room_options", "rows", "statements"},
     "accounts": set(),
     "account_store": {"db", "economy", "ledger_store", "models", "rows", "store", "wallet"},
     "economy": set(),
     "crash": set(),  # the kill -9 test hook (PAOHUZI_TEST_CRASH_AT)
-    "double_cards": {"db", "models", "store", "wallet"},  # 双倍积分卡 (issue 13 §3)
-    "ledger_store": {"crash", "db", "double_cards", "economy", "models", "store", "wallet"},
-    "wallet": {"models"},  # a wallet change under concurrency: row locks, increments (issue 27)
+    "double_cards": {"db", "models", "statements", "store", "wallet"},  # 双倍积分卡 (issue 13 §3)
+    "ledger_store": {"crash", "db", "double_cards", "economy", "models", "statements", "store", "wallet"},
+    "wallet": {"models", "statements"},  # a wallet change under concurrency: row locks, increments (issue 27)
     "profile_store": {"economy", "models", "store"},
     "db_appends": {"models", "rows"},  # the appends-only batch in sqlite3's and psycopg's terms (issue 33)
     "schema": set(),  # the packaged alembic migrations, run at start-up or by `paohuzi migrate`
     "db_worker": {"logs", "rows"},  # a connection and its thread: group commit, a bad job alone (issue 33)
     "db_engine": set(),  # the engine: its URL and each connection's settings
     "db_pg_loop": {"db_appends", "db_worker", "logs"},  # PostgreSQL's appends sent from the event loop (issue 33)
-    "db": {"db_appends", "db_engine", "db_pg_loop", "db_worker", "logs", "models", "rows", "schema"},
+    "db": {"db_appends", "db_engine", "db_pg_loop", "db_worker", "logs", "models", "rows", "schema", "statements"},
     "process_pool": set(),  # worker processes that end with the server (bots, reviews)
     "bots": {"process_pool"},
     "metrics": set(),  # reads the hub it is handed, imports none of it

@@ -66,6 +66,7 @@ from paohuzi.server.db_worker import Broken, Fence, Fenced, Job, Worker, alone, 
 from paohuzi.server.logs import log
 from paohuzi.server.models import ActionRow, RoomFence, WriterFence, is_per_hand, utcnow
 from paohuzi.server.rows import ActionLogRow, ActionLogValues
+from paohuzi.server.statements import CoreJob
 
 __all__ = ["Database", "Fenced", "alone", "RoomFenced", "RoomStore", "fence_room", "make_engine", "normalize_url"]
 
@@ -425,13 +426,22 @@ class Database:
         ``BEGIN`` is nothing on sqlite3). :raises sqlite3.OperationalError: locked: nothing begun."""
         appends = self._loop_appends
         assert appends is not None
-        raw, conn = appends.connection(), appends.session_connection()  # connected first: its set-up rolls back
+        # A job of Core statements alone without a room's fence runs on the sqlite3 connection itself: no session,
+        # no SQLAlchemy transaction (statements.CoreJob, issue 33)
+        body = job.fn.body if isinstance(job.fn, CoreJob) and job.fence is None else None
+        raw = appends.connection()
+        conn = appends.session_connection() if body is None else None  # connected first: its set-up rolls back
         raw.execute("BEGIN IMMEDIATE")  # the write lock first, as every transaction of the server (make_engine)
         transaction = None
         try:
             if self.token is not None:
                 found = raw.execute(_WRITER).fetchone()
                 self._judge_fence(int(found[0]) if found is not None else -1)
+            if body is not None:
+                result = body(raw)
+                raw.commit()
+                return result
+            assert conn is not None
             transaction = conn.begin()
             self._check_rooms(conn, [job])
             result = self._execute(conn, [job])[0]

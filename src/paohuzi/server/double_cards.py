@@ -28,7 +28,8 @@ from sqlalchemy.orm import Session
 from paohuzi.scoring import level_number
 from paohuzi.server import wallet
 from paohuzi.server.db import alone
-from paohuzi.server.models import CardActivation, LedgerRow, Player, core, per_hand
+from paohuzi.server.models import CardActivation, LedgerRow, Player, per_hand
+from paohuzi.server.statements import CoreJob, Sql, Statement
 from paohuzi.server.store import Job, iso
 
 __all__ = [
@@ -144,23 +145,23 @@ def activate(player_id: int, seconds: float, now: datetime | None = None) -> Job
 def active_players(player_ids: Sequence[int], now: datetime | None = None) -> Job[set[int]]:
     """Which of these players have a card active now (a hand starting now doubles their 积分 gain)."""
 
-    def job(s: Session) -> set[int]:
+    def job(conn: Sql) -> set[int]:
         if not player_ids:
             return set()
-        return set(core(s).execute(_ACTIVE, {"b_ids": list(player_ids), "b_at": _now(now)}).scalars())
+        return {cast(int, pid) for pid in _ACTIVE.scalars(conn, {"b_ids": list(player_ids), "b_at": _now(now)})}
 
-    return per_hand(job)  # asked as each hand is dealt: on SQLite, on the event loop when it can (issue 33)
+    return per_hand(CoreJob(job))  # asked as each hand is dealt: on SQLite, on the event loop when it can (issue 33)
 
 
 _CARDS, _LEDGER = cast(Table, CardActivation.__table__), cast(Table, LedgerRow.__table__)
 # The per-hand queries (a hand dealt, a hand settled), built once: one compiled form whatever the number of
 # players (issue 33).
-_ACTIVE = select(_CARDS.c.player_id).where(
+_ACTIVE = Statement(select(_CARDS.c.player_id).where(
     _CARDS.c.player_id.in_(bindparam("b_ids", expanding=True)),
     _CARDS.c.started_at <= bindparam("b_at"),
     _CARDS.c.expires_at > bindparam("b_at"),
-)
-_DAILY = (
+))
+_DAILY = Statement(
     select(_LEDGER.c.player_id)
     .distinct()
     .where(
@@ -198,9 +199,9 @@ def cards_after_hand(
     return given, max(base, level)
 
 
-def daily_given(s: Session, player_ids: Sequence[int]) -> set[int]:
+def daily_given(conn: Sql, player_ids: Sequence[int]) -> set[int]:
     """Which of these players were given their ``daily`` card today (UTC) already: one query."""
     if not player_ids:
         return set()
     since = _day_start(datetime.now(UTC))
-    return set(core(s).execute(_DAILY, {"b_ids": list(player_ids), "b_since": since}).scalars())
+    return {cast(int, pid) for pid in _DAILY.scalars(conn, {"b_ids": list(player_ids), "b_since": since})}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypedDict, cast
+from typing import Any, NamedTuple, TypedDict, cast
 
 from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
@@ -21,7 +21,8 @@ from paohuzi.server.crash import crash_point
 from paohuzi.server.db import alone
 from paohuzi.server.double_cards import cards_after_hand, daily_given
 from paohuzi.server.economy import RELIEF_AMOUNT, RELIEF_BELOW, RELIEF_PER_DAY, bean_moves
-from paohuzi.server.models import LedgerRow, Player, core, per_hand, utcnow
+from paohuzi.server.models import LedgerRow, Player, per_hand, utcnow
+from paohuzi.server.statements import CoreJob, Sql, Statement
 from paohuzi.server.store import Job, iso
 
 __all__ = [
@@ -97,7 +98,7 @@ def _row(player_id: int, currency: str, reason: str, amount: int, after: int, ha
 
 
 def settle_hand(
-    finish: Job[None],
+    finish: CoreJob[None],
     hand_id: int,
     players: Sequence[int | None],
     in_hand: Sequence[int],
@@ -115,24 +116,24 @@ def settle_hand(
     as ``finish`` applies it. Returns each seat's change of beans.
     """
 
-    def job(s: Session) -> list[int]:
+    def job(conn: Sql) -> list[int]:
         n = len(players)
         seated = [seat for seat in in_hand if players[seat] is not None]
         ids = [pid for pid in (players[seat] for seat in seated) if pid is not None]
         # The players' rows locked before anything moves (issue 27): the balances read below stay true
         # to the commit; a relief or a card used at the same moment (another process) waits for it.
-        wallet.lock(s, ids)
-        finish(s)
+        wallet.lock_rows(conn, ids)
+        finish.body(conn)
         crash_point("settle_begin")
         # One read of the balances after ``finish`` moved the points, one of the day's cards given: the
         # rows are then written together (one insert), in the order the changes happen.
-        conn = core(s)
-        now = {row.id: row for row in conn.execute(_BALANCES, {"b_ids": ids})} if ids else {}
+        read = _BALANCES.all(conn, {"b_ids": ids}) if ids else []
+        now = {b.id: b for b in (_Balance(*cast("tuple[int, int, int, int, int | None]", row)) for row in read)}
         held: list[int | None] = [
             int(now[pid].beans) if (pid := players[i]) is not None and i in seated else None for i in range(n)
         ]
         moves = bean_moves([payments[i] if i in in_hand else 0 for i in range(n)], stake, multiplier, held, doubled)
-        daily = daily_given(s, ids)
+        daily = daily_given(conn, ids)
         rows: list[dict[str, Any]] = []
         wallets: list[dict[str, Any]] = []
         for seat in seated:
@@ -158,23 +159,36 @@ def settle_hand(
                 wallets.append(
                     {"b_id": pid, "b_beans": moves[seat], "b_cards": cards - int(row.double_cards), "b_level": best}
                 )
-        if wallets:
-            conn.execute(_WALLET, wallets)
-        if rows:
-            conn.execute(_INSERT_LEDGER, rows)
-        s.expire_all()  # the players' objects in the session, if any, are stale
+        _WALLET.execute_many(conn, wallets)
+        _INSERT_LEDGER.execute_many(conn, rows)
         crash_point("settle_end")
         return moves
 
-    # its own transaction: the row locks in one order (server/db.py); on SQLite, on the event loop when it can
-    return per_hand(alone(job))
+    # its own transaction: the row locks in one order (server/db.py); on SQLite, on the event loop when it can.
+    # Run with a session, the session's objects are expired after (the players' rows changed).
+    return per_hand(alone(CoreJob(job)))
 
 
 _PLAYERS, _LEDGER = cast(Table, Player.__table__), cast(Table, LedgerRow.__table__)
 # The settlement's statements, built once (issue 33: one compiled form each, no ORM bulk paths).
-_BALANCES = select(_PLAYERS.c.id, _PLAYERS.c.beans, _PLAYERS.c.points, _PLAYERS.c.double_cards)
-_BALANCES = _BALANCES.add_columns(_PLAYERS.c.card_level).where(_PLAYERS.c.id.in_(bindparam("b_ids", expanding=True)))
-_WALLET = (
+_BALANCES = Statement(
+    select(_PLAYERS.c.id, _PLAYERS.c.beans, _PLAYERS.c.points, _PLAYERS.c.double_cards, _PLAYERS.c.card_level).where(
+        _PLAYERS.c.id.in_(bindparam("b_ids", expanding=True))
+    )
+)
+
+
+class _Balance(NamedTuple):
+    """A player's row as :data:`_BALANCES` reads it."""
+
+    id: int
+    beans: int
+    points: int
+    double_cards: int
+    card_level: int | None
+
+
+_WALLET = Statement(
     update(_PLAYERS)
     .where(_PLAYERS.c.id == bindparam("b_id"))
     .values(
@@ -183,7 +197,7 @@ _WALLET = (
         card_level=bindparam("b_level"),
     )
 )
-_INSERT_LEDGER = insert(_LEDGER)
+_INSERT_LEDGER = Statement(insert(_LEDGER))
 
 
 def _today_start() -> datetime:

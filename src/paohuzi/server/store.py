@@ -16,7 +16,7 @@ from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from paohuzi.rules import RuleSet
-from paohuzi.server.models import ActionRow, HandRow, Match, MatchSeat, Player, Room, RoomSeat, core, per_hand, utcnow
+from paohuzi.server.models import ActionRow, HandRow, Match, MatchSeat, Player, Room, RoomSeat, per_hand, utcnow
 from paohuzi.server.names import seat_nickname
 from paohuzi.server.room_options import RoomOptions
 from paohuzi.server.rows import (
@@ -34,6 +34,7 @@ from paohuzi.server.rows import (
     StoredMatch,
     StoredRoom,
 )
+from paohuzi.server.statements import CoreJob, Sql, Statement
 
 __all__ = [
     "ActionLogRow",
@@ -321,15 +322,13 @@ def create_hand(  # noqa: PLR0913 (one parameter per column)
 ) -> Job[int]:
     """A hand dealt; ``double_cards``: seats with an active 双倍积分卡 (R7.3); ``fair``: its seeds (issue 32)."""
 
-    def job(s: Session) -> int:
+    def job(conn: Sql) -> int:
         seeds = dict(fair) if fair is not None else None
         row = {"match_id": match_id, "number": number, "seed": seed, "dealer": dealer, "rules": _rules_dict(rules),
                "double_cards": sorted(double_cards) or None, "fair": seeds}  # None: JSON null, as the ORM wrote
-        key = core(s).execute(_NEW_HAND, row).inserted_primary_key
-        assert key is not None  # an insert's
-        return int(key[0])
+        return _NEW_HAND.insert(conn, row)
 
-    return per_hand(job)  # on SQLite, committed on the event loop when it can (issue 33)
+    return per_hand(CoreJob(job))  # on SQLite, committed on the event loop when it can (issue 33)
 
 
 @functools.lru_cache(maxsize=64)
@@ -350,36 +349,34 @@ def finish_hand(
     match_id: int,
     scores: Sequence[int],
     player_results: Sequence[tuple[int, int, bool]],
-) -> Job[None]:
+) -> CoreJob[None]:
     """Close a hand: its outcome and record, the match's running scores, and each human's points
     (player id, points won or lost, won the hand)."""
 
-    def job(s: Session) -> None:
+    def job(conn: Sql) -> None:
         # Core statements built once, seats and players in one executemany each (the ORM's bulk updates
-        # cost ~75 % of a settlement's CPU, issue 14 item 6); the session's writes first, its objects expired.
-        conn = core(s)
-        conn.execute(_FINISH_HAND, {"b_id": hand_id, "b_outcome": outcome, "b_record": record, "b_at": utcnow()})
-        conn.execute(_MATCH_SCORES, {"b_id": match_id, "b_scores": list(scores)})
-        conn.execute(_SEAT_SCORE, [{"b_match": match_id, "b_seat": i, "b_score": x} for i, x in enumerate(scores)])
+        # cost ~75 % of a settlement's CPU, issue 14 item 6), on SQLite run by sqlite3 (issue 33, statements.py).
+        _FINISH_HAND.execute(conn, {"b_id": hand_id, "b_outcome": outcome, "b_record": record, "b_at": utcnow()})
+        _MATCH_SCORES.execute(conn, {"b_id": match_id, "b_s": list(scores)})
+        _SEAT_SCORE.execute_many(conn, [{"b_match": match_id, "b_seat": i, "b_score": x} for i, x in enumerate(scores)])
         if player_results:
             won = [{"b_id": pid, "b_delta": delta, "b_won": int(w)} for pid, delta, w in player_results]
-            conn.execute(_PLAYER_RESULT, won)
-        s.expire_all()
+            _PLAYER_RESULT.execute_many(conn, won)
 
-    return job
+    return CoreJob(job)
 
 
 _HANDS, _MATCHES = cast(Table, HandRow.__table__), cast(Table, Match.__table__)
 _SEATS, _PLAYERS = cast(Table, MatchSeat.__table__), cast(Table, Player.__table__)
-_NEW_HAND = insert(_HANDS).values(status="playing")  # started_at: the column's default
-_FINISH_HAND = update(_HANDS).where(_HANDS.c.id == bindparam("b_id")).values(
-    status="finished", outcome=bindparam("b_outcome"), record=bindparam("b_record"), finished_at=bindparam("b_at"))
-_MATCH_SCORES = update(_MATCHES).where(_MATCHES.c.id == bindparam("b_id")).values(scores=bindparam("b_scores"))
-_SEAT_SCORE = update(_SEATS).where(_SEATS.c.match_id == bindparam("b_match"), _SEATS.c.seat == bindparam("b_seat"))
-_SEAT_SCORE = _SEAT_SCORE.values(score=bindparam("b_score"))
-_PLAYER_RESULT = update(_PLAYERS).where(_PLAYERS.c.id == bindparam("b_id")).values(
+_NEW_HAND = Statement(insert(_HANDS).values(status="playing"))  # started_at: the column's default
+_FINISH_HAND = Statement(update(_HANDS).where(_HANDS.c.id == bindparam("b_id")).values(
+    status="finished", outcome=bindparam("b_outcome"), record=bindparam("b_record"), finished_at=bindparam("b_at")))
+_MATCH_SCORES = Statement(update(_MATCHES).where(_MATCHES.c.id == bindparam("b_id")).values(scores=bindparam("b_s")))
+_SEAT_SCORE = Statement(update(_SEATS).where(_SEATS.c.match_id == bindparam("b_match"), _SEATS.c.seat == bindparam(
+    "b_seat")).values(score=bindparam("b_score")))
+_PLAYER_RESULT = Statement(update(_PLAYERS).where(_PLAYERS.c.id == bindparam("b_id")).values(
     points=_PLAYERS.c.points + bindparam("b_delta"), hands_played=_PLAYERS.c.hands_played + 1,
-    hands_won=_PLAYERS.c.hands_won + bindparam("b_won"))
+    hands_won=_PLAYERS.c.hands_won + bindparam("b_won")))
 
 
 def save_dissolution(match_id: int, proposal: DissolutionData | None) -> Job[None]:

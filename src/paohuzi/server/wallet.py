@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import cast
 
-from sqlalchemy import Table, bindparam, select, update
+from sqlalchemy import Connection, Table, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from paohuzi.server.models import Player, core
+from paohuzi.server.statements import Sql
 
-__all__ = ["lock", "add"]
+__all__ = ["lock", "lock_rows", "add"]
 
 _COLUMNS = {"beans": Player.beans, "points": Player.points, "double_cards": Player.double_cards}
 
@@ -33,6 +34,13 @@ def lock(s: Session, player_ids: Iterable[int]) -> None:
     wanted = sorted(set(player_ids))
     if wanted and s.get_bind().dialect.name == "postgresql":
         core(s).execute(_LOCK, {"b_ids": wanted}).all()
+
+
+def lock_rows(conn: Sql, player_ids: Iterable[int]) -> None:
+    """:func:`lock` in a job of Core statements alone (:class:`~paohuzi.server.statements.CoreJob`)."""
+    wanted = sorted(set(player_ids))
+    if wanted and isinstance(conn, Connection) and conn.dialect.name == "postgresql":
+        conn.execute(_LOCK, {"b_ids": wanted}).all()
 
 
 _PLAYERS = cast(Table, Player.__table__)

@@ -1,0 +1,198 @@
+"""Issue 33: a hand's per-hand statements run on SQLite by sqlite3 itself (``paohuzi.server.statements``) write and
+read exactly what SQLAlchemy's execution of the same Core statements writes and reads — dates and JSON through the
+column types' own processors, Python-side defaults filled in, lists expanded — and fail as SQLAlchemy fails."""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Connection
+from sqlalchemy.exc import IntegrityError
+
+from paohuzi.rules import find_preset
+from paohuzi.server import double_cards, ledger_store, store, wallet
+from paohuzi.server.db import Database
+from paohuzi.server.statements import CoreJob, Statement, driver_of
+from tests.server.test_db_loop_jobs import OPTIONS, _rows
+
+QQ = find_preset("qq")
+AT = datetime(2026, 12, 6, 23, 59, 58, 123456, tzinfo=UTC)
+
+
+def _seeded(path: Path) -> tuple[Database, list[int], int]:
+    """A SQLite database with three players (the first holding an active 双倍积分卡) at a match."""
+    db = Database(f"sqlite:///{path}")
+    db.migrate()
+    db.take_over("test")
+    players = [db.run_now(store.create_player(uuid.uuid4().hex, f"p{i}")).id for i in range(3)]
+    db.run_now(lambda s: wallet.add(s, players[0], "double_cards", 1))
+    refused, _ = db.run_now(double_cards.activate(players[0], timedelta(days=1).total_seconds()))
+    assert refused is None
+    room = db.run_now(store.create_room("123456", "private", players[0], OPTIONS, 3))
+    seats = [store.MatchSeatRow(pid, None, f"p{i}") for i, pid in enumerate(players)]
+    return db, players, db.run_now(store.create_match(room, 7, QQ, 10**6, seats))
+
+
+def _steps(players: list[int], match: int, hand: int) -> list[tuple[Statement, str, Any]]:
+    """Every per-hand statement of the server with parameters as its jobs give them: (statement, how, params)."""
+    ledger = [
+        {
+            "player_id": pid,
+            "hand_id": hand,
+            "currency": "beans",
+            "reason": "hand",
+            "amount": 5 - i,
+            "balance_after": 1000 + i,
+            "created_at": AT,
+        }
+        for i, pid in enumerate(players)
+    ]
+    return [
+        (
+            store._FINISH_HAND,
+            "one",
+            {"b_id": hand, "b_outcome": {"winner": 0, "名堂": ["天胡"]}, "b_record": {"a": [[0, "pass"]]}, "b_at": AT},
+        ),
+        (store._MATCH_SCORES, "one", {"b_id": match, "b_s": [12, -3, -3]}),
+        (
+            store._SEAT_SCORE,
+            "many",
+            [{"b_match": match, "b_seat": i, "b_score": x} for i, x in enumerate([12, -3, -3])],
+        ),
+        (
+            store._PLAYER_RESULT,
+            "many",
+            [{"b_id": pid, "b_delta": 4 - 2 * i, "b_won": int(i == 0)} for i, pid in enumerate(players)],
+        ),
+        (
+            ledger_store._WALLET,
+            "many",
+            [{"b_id": pid, "b_beans": 7, "b_cards": 1, "b_level": i or None} for i, pid in enumerate(players)],
+        ),
+        (ledger_store._INSERT_LEDGER, "many", ledger),
+        (ledger_store._BALANCES, "all", {"b_ids": players[::-1]}),
+        (double_cards._ACTIVE, "all", {"b_ids": players, "b_at": datetime.now(UTC)}),
+        (double_cards._DAILY, "all", {"b_ids": players[:2], "b_since": AT - timedelta(days=1)}),
+    ]
+
+
+def _by_sqlalchemy(conn: Connection, statement: Statement, how: str, params: Any) -> object:
+    result = conn.execute(statement.statement, params)
+    return [tuple(row) for row in result] if how == "all" else None
+
+
+def _by_statement(conn: Connection, statement: Statement, how: str, params: Any) -> object:
+    if how == "one":
+        return statement.execute(conn, params)
+    if how == "many":
+        return statement.execute_many(conn, params)
+    return statement.all(conn, params)
+
+
+def test_statements_on_sqlite_write_and_read_what_sqlalchemy_does(tmp_path: Path) -> None:
+    """The same statements with the same parameters, once through SQLAlchemy's ``Connection.execute`` and once
+    through :class:`Statement` on sqlite3: the same rows in every table (the hand's own ``started_at``, a Python-side
+    default, by its text's shape) and the same rows read."""
+    written, read = {}, {}
+    for path in ("sqlalchemy", "statement"):
+        db, players, match = _seeded(tmp_path / f"{path}.sqlite3")
+        try:
+            with db.engine.begin() as conn:
+                row = {
+                    "match_id": match,
+                    "number": 1,
+                    "seed": 7,
+                    "dealer": 0,
+                    "rules": QQ.to_dict(),
+                    "double_cards": None,
+                    "fair": {"commitment": "ab"},
+                }
+                if path == "sqlalchemy":
+                    key = conn.execute(store._NEW_HAND.statement, row).inserted_primary_key
+                    assert key is not None
+                    hand = int(key[0])
+                else:
+                    assert driver_of(conn) is not None  # the statements below go to sqlite3
+                    hand = store._NEW_HAND.insert(conn, row)
+                run = _by_sqlalchemy if path == "sqlalchemy" else _by_statement
+                read[path] = [run(conn, st, how, params) for st, how, params in _steps(players, match, hand)]
+            written[path] = _rows(db)
+        finally:
+            db.engine.dispose()
+    assert written["statement"] == written["sqlalchemy"]
+    assert read["statement"] == read["sqlalchemy"]
+    hands = written["statement"]["hands"]
+    assert (
+        hands[0][5] == "finished" and hands[0][7] == "null" and hands[0][11:] == (26, 26)
+    )  # text of a date, JSON null
+    assert [r[-1] for r in written["statement"]["ledger"][-3:]] == [26] * 3
+    balances, active, daily = read["statement"][-3:]
+    assert [b[0] for b in balances] == sorted(players) and [b[1] for b in balances] == [1007] * 3  # type: ignore[index,union-attr]
+    assert active == [(players[0],)] and daily == []
+
+
+def test_a_statement_fails_as_sqlalchemy_does_and_leaves_the_transaction_to_its_caller(tmp_path: Path) -> None:
+    """A constraint broken through sqlite3 (a hand of no match, a ledger row of no player) raises SQLAlchemy's
+    ``IntegrityError`` (the server's handlers catch
+    SQLAlchemy's errors, whichever path ran), its ``orig`` the driver's; the transaction is the caller's to roll
+    back. A sqlite3 connection given directly takes the same path."""
+    db, players, match = _seeded(tmp_path / "x.sqlite3")
+    try:
+        hand = db.run_now(store.create_hand(match, 1, 7, 0, QQ))
+        with pytest.raises(IntegrityError) as caught, db.engine.begin() as conn:
+            store._NEW_HAND.insert(
+                conn,
+                {
+                    "match_id": 10**9,
+                    "number": 1,
+                    "seed": 7,
+                    "dealer": 0,
+                    "rules": {},
+                    "double_cards": None,
+                    "fair": None,
+                },
+            )
+        assert isinstance(caught.value.orig, sqlite3.IntegrityError)
+        raw = sqlite3.connect(tmp_path / "x.sqlite3", isolation_level=None)
+        raw.execute("PRAGMA foreign_keys=ON")  # as the event loop's connection (db_appends.LoopAppends)
+        raw.execute("BEGIN IMMEDIATE")
+        assert double_cards._ACTIVE.scalars(raw, {"b_ids": players, "b_at": datetime.now(UTC)}) == [players[0]]
+        with pytest.raises(IntegrityError):
+            ledger_store._INSERT_LEDGER.execute(
+                raw,
+                {
+                    "player_id": 10**9,
+                    "hand_id": hand,
+                    "currency": "beans",
+                    "reason": "hand",
+                    "amount": 1,
+                    "balance_after": 1,
+                    "created_at": AT,
+                },
+            )
+        raw.rollback()
+        raw.close()
+    finally:
+        db.engine.dispose()
+
+
+def test_a_core_job_runs_with_a_session_or_on_a_connection_alone(tmp_path: Path) -> None:
+    """:class:`CoreJob`: the same body, called with a session (the database thread's way) or its ``body`` with a
+    sqlite3 connection in a transaction (the event loop's), gives the same answer."""
+    db, players, _ = _seeded(tmp_path / "x.sqlite3")
+    try:
+        job = double_cards.active_players(players)
+        assert isinstance(job, CoreJob)
+        assert db.run_now(job) == {players[0]}
+        raw = sqlite3.connect(tmp_path / "x.sqlite3", isolation_level=None)
+        raw.execute("BEGIN IMMEDIATE")
+        assert job.body(raw) == {players[0]}
+        raw.rollback()
+        raw.close()
+    finally:
+        db.engine.dispose()
