@@ -4,32 +4,35 @@ column types' own processors, Python-side defaults filled in, lists expanded —
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
-import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Connection, select
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from paohuzi.rules import find_preset
 from paohuzi.server import double_cards, ledger_store, store, wallet
 from paohuzi.server.db import Database
+from paohuzi.server.models import Base
 from paohuzi.server.statements import CoreJob, Statement, driver_of
 from tests.server.test_db_loop_jobs import OPTIONS, _rows
+from tests.support.databases import postgres_available, postgres_schema
 
 QQ = find_preset("qq")
 AT = datetime(2026, 12, 6, 23, 59, 58, 123456, tzinfo=UTC)
 
 
-def _seeded(path: Path) -> tuple[Database, list[int], int]:
-    """A SQLite database with three players (the first holding an active 双倍积分卡) at a match."""
-    db = Database(f"sqlite:///{path}")
+def _seeded(path: Path | str) -> tuple[Database, list[int], int]:
+    """A database (a SQLite file, or a URL) with three players (the first holding an active 双倍积分卡) at a
+    match."""
+    db = Database(path if isinstance(path, str) else f"sqlite:///{path}")
     db.migrate()
     db.take_over("test")
-    players = [db.run_now(store.create_player(uuid.uuid4().hex, f"p{i}")).id for i in range(3)]
+    players = [db.run_now(store.create_player(f"{i:032x}", f"p{i}")).id for i in range(3)]  # the same rows in each
     db.run_now(lambda s: wallet.add(s, players[0], "double_cards", 1))
     refused, _ = db.run_now(double_cards.activate(players[0], timedelta(days=1).total_seconds()))
     assert refused is None
@@ -94,46 +97,64 @@ def _by_statement(conn: Connection, statement: Statement, how: str, params: Any)
     return statement.all(conn, params)
 
 
-def test_statements_on_sqlite_write_and_read_what_sqlalchemy_does(tmp_path: Path) -> None:
+def _tables(db: Database) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of the tables a hand's jobs write, read back through SQLAlchemy (dates by their type)."""
+    found = {}
+    with db.engine.connect() as conn:
+        for table in Base.metadata.sorted_tables:
+            if table.name in {"hands", "ledger", "players", "matches", "match_seats", "card_activations"}:
+                rows = conn.execute(select(table).order_by(*table.primary_key)).all()
+                found[table.name] = [
+                    tuple(type(x).__name__ if isinstance(x, datetime) else x for x in row) for row in rows
+                ]
+    return found
+
+
+def _write_and_read(db: Database, players: list[int], match: int, path: str) -> list[object]:
+    """A hand's row and every per-hand statement in one transaction, through SQLAlchemy or :class:`Statement`."""
+    with db.engine.begin() as conn:
+        row = {"match_id": match, "number": 1, "seed": 7, "dealer": 0, "rules": QQ.to_dict(),
+               "double_cards": None, "fair": {"commitment": "ab"}}  # fmt: skip
+        if path == "sqlalchemy":
+            key = conn.execute(store._NEW_HAND.statement, row).inserted_primary_key
+            assert key is not None
+            hand = int(key[0])
+        else:
+            assert driver_of(conn) is not None  # the statements below go to the driver
+            hand = store._NEW_HAND.insert(conn, row)
+        run = _by_sqlalchemy if path == "sqlalchemy" else _by_statement
+        return [hand] + [run(conn, st, how, params) for st, how, params in _steps(players, match, hand)]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_statements_write_and_read_what_sqlalchemy_does(tmp_path: Path, backend: str) -> None:
     """The same statements with the same parameters, once through SQLAlchemy's ``Connection.execute`` and once
-    through :class:`Statement` on sqlite3: the same rows in every table (the hand's own ``started_at``, a Python-side
-    default, by its text's shape) and the same rows read."""
-    written, read = {}, {}
+    through :class:`Statement` on the driver (sqlite3, psycopg): the same rows in every table and the same rows
+    read; on SQLite the same text too (dates as SQLAlchemy writes them, the hand's ``started_at`` a Python-side
+    default)."""
+    if backend == "postgresql" and not postgres_available():
+        pytest.skip("no PostgreSQL on 127.0.0.1:5432")
+    written, read, text = {}, {}, {}
     for path in ("sqlalchemy", "statement"):
-        db, players, match = _seeded(tmp_path / f"{path}.sqlite3")
-        try:
-            with db.engine.begin() as conn:
-                row = {
-                    "match_id": match,
-                    "number": 1,
-                    "seed": 7,
-                    "dealer": 0,
-                    "rules": QQ.to_dict(),
-                    "double_cards": None,
-                    "fair": {"commitment": "ab"},
-                }
-                if path == "sqlalchemy":
-                    key = conn.execute(store._NEW_HAND.statement, row).inserted_primary_key
-                    assert key is not None
-                    hand = int(key[0])
-                else:
-                    assert driver_of(conn) is not None  # the statements below go to sqlite3
-                    hand = store._NEW_HAND.insert(conn, row)
-                run = _by_sqlalchemy if path == "sqlalchemy" else _by_statement
-                read[path] = [run(conn, st, how, params) for st, how, params in _steps(players, match, hand)]
-            written[path] = _rows(db)
-        finally:
-            db.engine.dispose()
+        with contextlib.ExitStack() as stack:
+            url = stack.enter_context(postgres_schema()) if backend == "postgresql" else tmp_path / f"{path}.sqlite3"
+            db, players, match = _seeded(url)
+            stack.callback(db.engine.dispose)
+            read[path] = _write_and_read(db, players, match, path)
+            written[path] = _tables(db)
+            if backend == "sqlite":
+                text[path] = _rows(db)
     assert written["statement"] == written["sqlalchemy"]
     assert read["statement"] == read["sqlalchemy"]
+    assert text.get("statement") == text.get("sqlalchemy")
     hands = written["statement"]["hands"]
-    assert (
-        hands[0][5] == "finished" and hands[0][7] == "null" and hands[0][11:] == (26, 26)
-    )  # text of a date, JSON null
-    assert [r[-1] for r in written["statement"]["ledger"][-3:]] == [26] * 3
+    assert len(hands) == 1 and "finished" in hands[0] and {"winner": 0, "名堂": ["天胡"]} in hands[0]
+    assert [r[-1] for r in written["statement"]["ledger"][-3:]] == ["datetime"] * 3
     balances, active, daily = read["statement"][-3:]
     assert [b[0] for b in balances] == sorted(players) and [b[1] for b in balances] == [1007] * 3  # type: ignore[index,union-attr]
     assert active == [(players[0],)] and daily == []
+    if backend == "sqlite":
+        assert text["statement"]["hands"][0][7] == "null" and text["statement"]["hands"][0][11:] == (26, 26)
 
 
 def test_a_statement_fails_as_sqlalchemy_does_and_leaves_the_transaction_to_its_caller(tmp_path: Path) -> None:
@@ -196,3 +217,29 @@ def test_a_core_job_runs_with_a_session_or_on_a_connection_alone(tmp_path: Path)
         raw.close()
     finally:
         db.engine.dispose()
+
+
+def test_a_statement_on_postgresql_fails_as_sqlalchemy_does_and_a_lost_connection_is_invalidated() -> None:
+    """Through psycopg: a broken constraint raises SQLAlchemy's ``IntegrityError``; a connection the server lost
+    (its backend terminated) raises a ``DBAPIError`` marked ``connection_invalidated`` and SQLAlchemy's
+    connection is invalidated — the pool does not hand it out again — as SQLAlchemy's own execution does."""
+    if not postgres_available():
+        pytest.skip("no PostgreSQL on 127.0.0.1:5432")
+    with postgres_schema() as url:
+        db, players, match = _seeded(url)
+        try:
+            bad = {"match_id": 10**9, "number": 1, "seed": 7, "dealer": 0, "rules": {}, "double_cards": None}
+            with pytest.raises(IntegrityError) as caught, db.engine.begin() as conn:
+                store._NEW_HAND.insert(conn, {**bad, "fair": None})
+            assert type(caught.value.orig).__module__.startswith("psycopg")
+            with db.engine.connect() as conn:
+                conn.begin()
+                assert double_cards._ACTIVE.scalars(conn, {"b_ids": players, "b_at": datetime.now(UTC)}) == [players[0]]
+                pid = conn.exec_driver_sql("SELECT pg_backend_pid()").scalar_one()
+                with db.engine.connect() as other:
+                    other.exec_driver_sql(f"SELECT pg_terminate_backend({int(pid)})")
+                with pytest.raises(DBAPIError) as lost:
+                    double_cards._ACTIVE.scalars(conn, {"b_ids": players, "b_at": datetime.now(UTC)})
+                assert lost.value.connection_invalidated and conn.invalidated
+        finally:
+            db.engine.dispose()

@@ -1,16 +1,17 @@
-"""A hand's per-hand statements (issue 33): SQLAlchemy Core built and compiled once, run on SQLite by sqlite3 itself.
+"""A hand's per-hand statements (issue 33): SQLAlchemy Core built and compiled once, run by the driver itself.
 
 A hand's three database jobs — its 双倍积分卡 asked as it is dealt, its row, its settlement — are a dozen small
 statements. Through SQLAlchemy each statement costs its execution context, its compiled form's lookup, its
 result object, and each job a :class:`~sqlalchemy.orm.Session` and a transaction object: on SQLite about three
 times what SQLite itself spends, and at ~30 actions a hand (bench/load.py) a tenth of an action's CPU.
 
-:class:`Statement` keeps the Core statement — the one definition, which PostgreSQL still runs through
-SQLAlchemy — and, for SQLite, its SQL text compiled once per set of parameter names, the order of its
-parameters and each parameter's bind processor from the column type (so that dates and JSON are stored as
-SQLAlchemy stores them, and read back through the ORM alike). Python-side column defaults (``default=utcnow``)
-are filled in as SQLAlchemy's execution would. A driver error is raised as SQLAlchemy raises it
-(:class:`~sqlalchemy.exc.DBAPIError` and its subclasses), whichever path ran.
+:class:`Statement` keeps the Core statement — the one definition — and, per backend (SQLite's sqlite3,
+PostgreSQL's psycopg), its SQL text compiled once per set of parameter names by SQLAlchemy's own dialect, and
+each parameter's bind processor from the column type, so that dates and JSON are sent exactly as SQLAlchemy
+sends them (and read back through the ORM alike). Python-side column defaults (``default=utcnow``) are filled in
+as SQLAlchemy's execution would. A driver error is raised as SQLAlchemy raises it
+(:class:`~sqlalchemy.exc.DBAPIError` and its subclasses, a lost PostgreSQL connection invalidated), whichever path
+ran. Any other connection runs the statement through SQLAlchemy.
 
 :class:`CoreJob` is a job of such statements alone: run with a session like any job (on the database thread),
 or, on the event loop's own SQLite connection, with the connection alone — no session, no SQLAlchemy
@@ -22,11 +23,12 @@ from __future__ import annotations
 import functools
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
-from typing import Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
-from sqlalchemy import Connection, Select
-from sqlalchemy.dialects import sqlite
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy import Connection, Insert, Select, Table
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Dialect
+from sqlalchemy.exc import DBAPIError, StatementError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.base import Executable
 from sqlalchemy.sql.compiler import SQLCompiler
@@ -41,24 +43,34 @@ T = TypeVar("T")
 Sql = Connection | sqlite3.Connection
 Params = Mapping[str, object]
 _Processor = Callable[[object], object]
-_DIALECT = sqlite.dialect()  # the pysqlite dialect, as the server's engine (db_engine.make_engine)
+_Bound = tuple[object, ...] | dict[str, object]  # qmark (sqlite3) or pyformat (psycopg) parameters
+
+
+@functools.cache
+def _dialect(name: str) -> Dialect:
+    """SQLAlchemy's dialect of the server's engine for ``name`` (db_engine.make_engine): pysqlite, psycopg."""
+    if name == "sqlite":
+        return sqlite.dialect()
+    return cast(Dialect, postgresql.psycopg.dialect())  # type: ignore[no-untyped-call]  # (SQLAlchemy untyped)
 
 
 class _Form:
-    """A statement compiled for SQLite with one set of parameter names."""
+    """A statement compiled for one backend with one set of parameter names."""
 
-    def __init__(self, statement: Executable, keys: Sequence[str]) -> None:
-        compiled = cast(SQLCompiler, cast(ClauseElement, statement).compile(dialect=_DIALECT, column_keys=list(keys)))
+    def __init__(self, statement: Executable, keys: Sequence[str], backend: str) -> None:
+        dialect = self.dialect = _dialect(backend)
+        compiled = cast(SQLCompiler, cast(ClauseElement, statement).compile(dialect=dialect, column_keys=list(keys)))
         self.compiled, self.sql = compiled, compiled.string
         self.expanding = "__[POSTCOMPILE_" in compiled.string  # an ``IN`` of a list: expanded per call
         processors: dict[str, _Processor] = {}
         for name, bind in compiled.binds.items():
-            process = bind.type.dialect_impl(_DIALECT).bind_processor(_DIALECT)
+            process = bind.type.dialect_impl(dialect).bind_processor(dialect)
             if process is not None:
                 if bind.expanding:
                     raise TypeError(f"{name}: a list of values needing a bind processor is not supported")
                 processors[name] = process
         self.processors = processors
+        self.positional = compiled.positional
         self.names = tuple(compiled.positiontup or ())
         # Python-side defaults (``default=``/``onupdate=`` a function or a value): computed per row as SQLAlchemy
         # does (its execution context's "prefetch"); a SQL-side default is the database's own.
@@ -76,11 +88,11 @@ class _Form:
         self.results: tuple[_Processor | None, ...] | None = None
         if isinstance(statement, Select):
             columns = statement.selected_columns
-            found = tuple(c.type.dialect_impl(_DIALECT).result_processor(_DIALECT, None) for c in columns)
+            found = tuple(c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns)
             self.results = found if any(p is not None for p in found) else None
 
-    def bind(self, params: Params) -> tuple[str, tuple[object, ...]]:
-        """The SQL and its positional parameters for one row of ``params``."""
+    def bind(self, params: Params) -> tuple[str, _Bound]:
+        """The SQL and the driver's parameters for one row of ``params``."""
         values = self.compiled.construct_params(params)
         for key, make in self.defaults:  # only columns the parameters do not name
             values[key] = make()
@@ -89,22 +101,25 @@ class _Form:
             state = self.compiled.construct_expanded_state(values)
             sql, names, values = state.statement, tuple(state.positiontup or ()), dict(state.parameters)
         processors = self.processors
-        return sql, tuple(processors[name](values[name]) if name in processors else values[name] for name in names)
+        if self.positional:
+            return sql, tuple(processors[n](values[n]) if n in processors else values[n] for n in names)
+        return sql, {n: processors[n](v) if n in processors else v for n, v in values.items()}
 
 
 class Statement:
-    """A Core statement, built once, that runs on SQLite through sqlite3 and elsewhere through SQLAlchemy (its
-    SQLite forms compiled at first use). Rows come back as tuples either way."""
+    """A Core statement, built once, that runs on SQLite through sqlite3, on PostgreSQL through psycopg, and on
+    anything else through SQLAlchemy (each backend's forms compiled at first use). Rows come back as tuples."""
 
     def __init__(self, statement: Executable) -> None:
         self.statement = statement
-        self._forms: dict[tuple[str, ...], _Form] = {}
+        self._forms: dict[tuple[str, tuple[str, ...]], _Form] = {}
+        self._returning: Statement | None = None
 
-    def _form(self, params: Params) -> _Form:
-        keys = tuple(params)
-        form = self._forms.get(keys)
+    def _form(self, backend: str, params: Params) -> _Form:
+        key = (backend, tuple(params))
+        form = self._forms.get(key)
         if form is None:
-            form = self._forms[keys] = _Form(self.statement, keys)
+            form = self._forms[key] = _Form(self.statement, key[1], backend)
         return form
 
     def execute(self, conn: Sql, params: Params) -> None:
@@ -113,8 +128,8 @@ class Statement:
         if driver is None:
             cast(Connection, conn).execute(self.statement, dict(params))
             return
-        sql, values = self._form(params).bind(params)
-        _run(driver, sql, values)
+        form = self._form(driver.backend, params)
+        driver.run(conn, *form.bind(params))
 
     def execute_many(self, conn: Sql, rows: Sequence[Params]) -> None:
         """Run it once for each row of parameters (the same names in every row)."""
@@ -124,22 +139,17 @@ class Statement:
         if driver is None:
             cast(Connection, conn).execute(self.statement, [dict(row) for row in rows])
             return
-        form = self._form(rows[0])
+        form = self._form(driver.backend, rows[0])
         bound = [form.bind(row) for row in rows]
-        sql = bound[0][0]
-        try:
-            driver.executemany(sql, [values for _, values in bound])
-        except sqlite3.Error as exc:
-            raise DBAPIError.instance(sql, None, exc, sqlite3.Error) from exc
+        driver.run_many(conn, bound[0][0], [values for _, values in bound])
 
     def all(self, conn: Sql, params: Params) -> list[tuple[object, ...]]:
         """The rows a query returns, as tuples."""
         driver = driver_of(conn)
         if driver is None:
             return [tuple(row) for row in cast(Connection, conn).execute(self.statement, dict(params))]
-        form = self._form(params)
-        sql, values = form.bind(params)
-        rows = _run(driver, sql, values).fetchall()
+        form = self._form(driver.backend, params)
+        rows = [tuple(row) for row in driver.run(conn, *form.bind(params)).fetchall()]
         if form.results is not None:
             processors = form.results
             rows = [tuple(p(x) if p is not None else x for p, x in zip(processors, row, strict=True)) for row in rows]
@@ -156,32 +166,77 @@ class Statement:
             key = cast(Connection, conn).execute(self.statement, dict(params)).inserted_primary_key
             assert key is not None  # an insert's
             return int(key[0])
-        sql, values = self._form(params).bind(params)
-        row_id = _run(driver, sql, values).lastrowid
-        assert row_id is not None  # an insert's
-        return row_id
+        if driver.backend == "sqlite":
+            row_id = driver.run(conn, *self._form("sqlite", params).bind(params)).lastrowid
+            assert row_id is not None  # an insert's
+            return row_id
+        if self._returning is None:
+            insert = cast(Insert, self.statement)
+            self._returning = Statement(insert.returning(*cast(Table, insert.table).primary_key))
+        return int(cast(int, self._returning.all(conn, params)[0][0]))
+
+
+class _Driver:
+    """One backend's driver as the statements use it: its connection under SQLAlchemy's, its errors as SQLAlchemy's."""
+
+    def __init__(self, backend: str, error: type[Exception]) -> None:
+        self.backend, self.error = backend, error
+
+    def connection(self, conn: Sql) -> sqlite3.Connection:  # the DB-API's shape; psycopg's has the same methods
+        if isinstance(conn, sqlite3.Connection):
+            return conn
+        return cast(sqlite3.Connection, conn.connection.driver_connection)
+
+    def run(self, conn: Sql, sql: str, values: _Bound) -> sqlite3.Cursor:
+        try:
+            return self.connection(conn).cursor().execute(sql, values)
+        except self.error as exc:
+            raise self._raised(conn, sql, values, exc) from exc
+
+    def run_many(self, conn: Sql, sql: str, rows: list[_Bound]) -> None:
+        try:
+            self.connection(conn).cursor().executemany(sql, rows)  # psycopg's connection has no executemany
+        except self.error as exc:
+            raise self._raised(conn, sql, None, exc) from exc
+
+    def _raised(self, conn: Sql, sql: str, values: _Bound | None, exc: Exception) -> StatementError:
+        """SQLAlchemy's error for the driver's, as its own execution raises it: a lost connection invalidated."""
+        gone = False
+        if isinstance(conn, Connection):
+            gone = conn.dialect.is_disconnect(cast(Any, exc), conn.connection.driver_connection, None)
+            if gone:
+                conn.invalidate(exc)
+        return DBAPIError.instance(sql, values, exc, self.error, connection_invalidated=gone)
+
+
+_SQLITE = _Driver("sqlite", sqlite3.Error)
+
+
+@functools.cache
+def _postgres() -> _Driver:
+    import psycopg  # the server extra's, present wherever a PostgreSQL engine was made
+
+    return _Driver("postgresql", psycopg.Error)
 
 
 def _same(value: object) -> object:
     return value
 
 
-def driver_of(conn: Sql) -> sqlite3.Connection | None:
-    """SQLite's own connection under ``conn`` when the statements may go to it directly: a sqlite3 connection, or
-    SQLAlchemy's on SQLite inside a transaction (its ``BEGIN IMMEDIATE`` sent, db_engine.make_engine); else None."""
+def driver_of(conn: Sql) -> _Driver | None:
+    """The driver that runs the statements on ``conn`` directly: a sqlite3 connection's, or that of SQLAlchemy's
+    connection on SQLite (its ``BEGIN IMMEDIATE`` sent, db_engine.make_engine) or PostgreSQL's psycopg inside a
+    transaction; None: through SQLAlchemy."""
     if isinstance(conn, sqlite3.Connection):
-        return conn
-    if conn.dialect.name != "sqlite" or not conn.in_transaction():
+        return _SQLITE
+    if not conn.in_transaction():
         return None
-    driver = conn.connection.driver_connection
-    return driver if isinstance(driver, sqlite3.Connection) else None
-
-
-def _run(driver: sqlite3.Connection, sql: str, values: tuple[object, ...]) -> sqlite3.Cursor:
-    try:
-        return driver.execute(sql, values)
-    except sqlite3.Error as exc:  # as SQLAlchemy raises it: IntegrityError, OperationalError …
-        raise DBAPIError.instance(sql, values, exc, sqlite3.Error) from exc
+    dialect = conn.dialect
+    if dialect.name == "sqlite" and dialect.driver == "pysqlite":
+        return _SQLITE
+    if dialect.name == "postgresql" and dialect.driver == "psycopg":
+        return _postgres()
+    return None
 
 
 class CoreJob(Generic[T]):
