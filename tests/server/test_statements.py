@@ -4,8 +4,10 @@ column types' own processors, Python-side defaults filled in, lists expanded —
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import sqlite3
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -13,11 +15,12 @@ from typing import Any
 import pytest
 from sqlalchemy import Connection, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.orm import Session
 
 from paohuzi.rules import find_preset
 from paohuzi.server import double_cards, ledger_store, store, wallet
 from paohuzi.server.db import Database
-from paohuzi.server.models import Base
+from paohuzi.server.models import Base, CardActivation
 from paohuzi.server.statements import CoreJob, Statement, driver_of
 from tests.server.test_db_loop_jobs import OPTIONS, _rows
 from tests.support.databases import postgres_available, postgres_schema
@@ -243,3 +246,40 @@ def test_a_statement_on_postgresql_fails_as_sqlalchemy_does_and_a_lost_connectio
                 assert lost.value.connection_invalidated and conn.invalidated
         finally:
             db.engine.dispose()
+
+
+def test_a_core_job_batched_after_a_session_job_sees_its_writes_in_the_same_transaction(tmp_path: Path) -> None:
+    """On the database thread a :class:`CoreJob` needs no session: batched behind a job whose ORM writes are still
+    pending in the batch's session, it runs after they are flushed — it reads them — and in the same transaction."""
+    db = Database(f"sqlite:///{tmp_path / 'x.sqlite3'}", loop_appends=False)
+    db.migrate()
+    db.take_over("test")
+    pid = db.run_now(store.create_player("0" * 32, "p0")).id
+    entered, gate = threading.Event(), threading.Event()
+
+    def block(s: Session) -> None:
+        entered.set()
+        gate.wait(10)
+
+    def add_card(s: Session) -> None:
+        now = datetime.now(UTC)
+        s.add(CardActivation(player_id=pid, started_at=now, expires_at=now + timedelta(hours=1)))  # pending
+
+    async def main() -> set[int]:
+        db.start()
+        blocker = asyncio.ensure_future(db.run(block))
+        assert await asyncio.to_thread(entered.wait, 10)  # the worker is inside the blocker
+        added = asyncio.ensure_future(db.run(add_card))
+        seen = asyncio.ensure_future(db.run(double_cards.active_players([pid])))
+        await asyncio.sleep(0.1)
+        before = db.workers[0].batches
+        gate.set()
+        await asyncio.gather(blocker, added)
+        found = await seen
+        assert db.workers[0].batches == before + 2  # the blocker's transaction, then one for both jobs
+        return found
+
+    try:
+        assert asyncio.run(main()) == {pid}
+    finally:
+        db.stop()

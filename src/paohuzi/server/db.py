@@ -528,8 +528,8 @@ class Database:
 
     def _execute(self, conn: Connection, batch: list[Job]) -> list[Any]:
         """Run the jobs in order; runs of action-log appends become one multi-row insert (SQLAlchemy Core:
-        no ORM unit of work), and the other jobs share one session on the same connection and
-        transaction."""
+        no ORM unit of work), a :class:`~paohuzi.server.statements.CoreJob` runs on the connection itself, and
+        the other jobs share one session on the same connection and transaction."""
         results: list[Any] = []
         rows: list[ActionLogValues] = []  # the column values of the appends in a row
         session: Session | None = None
@@ -544,6 +544,13 @@ class Database:
                 if rows:
                     conn.execute(_INSERT_ACTIONS, rows)
                     rows = []
+                if isinstance(job.fn, CoreJob):  # statements alone: no session made for it (issue 33)
+                    if session is not None:
+                        session.flush()  # the session's own writes first, in the jobs' order
+                    results.append(job.fn.body(conn))
+                    if session is not None:
+                        session.expire_all()  # its objects may be stale now
+                    continue
                 if session is None:
                     session = Session(bind=conn, expire_on_commit=False)
                 assert job.fn is not None
