@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import Connection, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
@@ -20,6 +22,7 @@ from sqlalchemy.orm import Session
 from paohuzi.rules import find_preset
 from paohuzi.server import double_cards, ledger_store, store, wallet
 from paohuzi.server.db import Database
+from paohuzi.server.db_appends import SQLALCHEMY_STAMP, sqlite_stamp
 from paohuzi.server.models import Base, CardActivation
 from paohuzi.server.statements import CoreJob, Statement, driver_of
 from tests.server.test_db_loop_jobs import OPTIONS, _rows
@@ -283,3 +286,10 @@ def test_a_core_job_batched_after_a_session_job_sees_its_writes_in_the_same_tran
         assert asyncio.run(main()) == {pid}
     finally:
         db.stop()
+
+
+@given(st.datetimes(timezones=st.none() | st.timezones()))
+def test_the_appends_stamp_is_sqlalchemys_text_for_any_date(value: datetime) -> None:
+    """The action log's ``created_at`` on SQLite (``db_appends.sqlite_stamp``, ``isoformat`` in C) is exactly the
+    text SQLAlchemy's ``DateTime`` stores, naive or in any zone (its fields as they are)."""
+    assert sqlite_stamp(value) == SQLALCHEMY_STAMP(value)
