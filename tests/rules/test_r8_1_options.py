@@ -147,6 +147,27 @@ def test_r8_1_options_are_stored_in_to_dict_and_round_trip() -> None:
     assert RuleSet.from_dict(data) == rules
 
 
+def test_r8_r9_to_dict_is_the_dataclass_as_a_dict_for_every_preset_and_option() -> None:
+    """``RuleSet.to_dict`` (a field-by-field dict, issue 33) is ``dataclasses.asdict`` with the family fields kept
+    only where they apply, for every preset, with house options changed too; every field stays a plain scalar (what
+    lets the dict be built without asdict's deep copy)."""
+    import dataclasses
+
+    from paohuzi.rules.families import FAMILIES, FAMILY_FIELDS, HAND_FIELDS
+
+    for name in preset_names():
+        for rules in (find_preset(name), find_preset(name).with_options(stake=7, cap=100)):
+            expected = dataclasses.asdict(rules)
+            family = FAMILIES.get(rules.family)
+            dropped = (FAMILY_FIELDS if rules.family == "classic" else ()) + (
+                HAND_FIELDS if family is None or not family.hand_fields else ()
+            )
+            for field in dropped:
+                expected.pop(field, None)
+            assert rules.to_dict() == expected and list(rules.to_dict()) == list(expected), name
+            assert all(type(v) in (bool, int, str) for v in dataclasses.asdict(rules).values()), name
+
+
 @pytest.mark.parametrize(
     ("spec", "options", "expected"),
     [
