@@ -31,9 +31,8 @@ def lock(s: Session, player_ids: Iterable[int]) -> None:
     """Hold these players' rows until the transaction ends (PostgreSQL ``FOR UPDATE``, in id order, so
     that two transactions locking some of the same players never wait on each other in a cycle). On
     SQLite the transaction holds the write lock already: nothing to do."""
-    wanted = sorted(set(player_ids))
-    if wanted and s.get_bind().dialect.name == "postgresql":
-        core(s).execute(_LOCK, {"b_ids": wanted}).all()
+    if s.get_bind().dialect.name == "postgresql":
+        lock_rows(core(s), player_ids)
 
 
 def lock_rows(conn: Sql, player_ids: Iterable[int]) -> None:
