@@ -293,3 +293,15 @@ def test_the_appends_stamp_is_sqlalchemys_text_for_any_date(value: datetime) -> 
     """The action log's ``created_at`` on SQLite (``db_appends.sqlite_stamp``, ``isoformat`` in C) is exactly the
     text SQLAlchemy's ``DateTime`` stores, naive or in any zone (its fields as they are)."""
     assert sqlite_stamp(value) == SQLALCHEMY_STAMP(value)
+
+
+def test_a_statement_the_driver_path_cannot_bind_as_sqlalchemy_does_is_refused_by_name() -> None:
+    """A list of values whose type needs a bind processor (dates in an ``IN``) cannot be expanded exactly as
+    SQLAlchemy would: it is refused when first compiled, naming the parameter — never sent differently."""
+    from sqlalchemy import bindparam
+
+    dates = Statement(select(CardActivation.id).where(CardActivation.started_at.in_(bindparam("b_at", expanding=True))))
+    raw = sqlite3.connect(":memory:")
+    with pytest.raises(TypeError, match="b_at: a list of values needing a bind processor"):
+        dates.all(raw, {"b_at": [AT]})
+    raw.close()
