@@ -20,7 +20,8 @@ Reports actions/s, p50/p90/p99/max action latency and one CPU figure: ``server_c
 seconds of every server process (all its threads: the event loop, the database thread, uvloop's) over the
 measured seconds, divided by the actions played in them (acknowledged ``act`` frames); ``split_ms_per_action``
 divides the same total between the first server's event-loop thread and its other threads (same
-denominator: the two add up to that server's share). Also the event loop's lag (p50/p99 of how late the
+denominator: the two add up to that server's share) and gives the kernel's part of the whole (``system``: the
+socket writes and reads, epoll, the disk; every server). Also the event loop's lag (p50/p99 of how late the
 server's 0.1 s timer ran, from ``paohuzi_loop_lag_seconds``), the database thread's jobs per transaction (more
 under load: the CPU per action falls when the server is starved, issue 33), PostgreSQL's and the clients' CPU,
 and the machine's. ``--client-nice``/``--client-cpus`` run the client processes (each in a process group of
@@ -53,13 +54,22 @@ import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 import orjson
 from websockets.asyncio.client import connect
 
 Table = tuple[list[str], list[str]]  # (the three players' tokens, the server URL each one connects to)
+
+
+class Window(NamedTuple):
+    """The measured seconds, the same for every client process (multiprocessing events the main process sets):
+    count from ``start``, stop counting at ``end``, close the sockets at ``release``."""
+
+    start: Any
+    end: Any
+    release: Any
 
 
 class Stats:
@@ -188,7 +198,7 @@ def _make_tables(urls: list[str], tables: int, shared: bool, relayed: bool = Fal
 
 
 async def _drive(  # noqa: PLR0913 (the worker's settings, passed through a process boundary)
-    tables: list[Table], think: float, warmup: float, duration: float, seed: int, out: Any
+    tables: list[Table], think: float, warmup: float, seed: int, out: Any, window: Window
 ) -> dict[str, Any]:
     stats = Stats()
     stop = asyncio.Event()
@@ -209,13 +219,16 @@ async def _drive(  # noqa: PLR0913 (the worker's settings, passed through a proc
         missing = sum(1 for e in started if not e.is_set())
         raise SystemExit(f"{missing} of {len(tables)} tables did not start in 600 s ({reason})") from None
     await asyncio.sleep(warmup)
+    out.put("warm")
+    # one window for every client process, set by the main process around its CPU readings: no process
+    # is still starting its tables, or already closing its sockets, while the others are measured
+    await asyncio.to_thread(window.start.wait)
     stats.measuring = True
-    out.put("measuring")
     t0 = time.perf_counter()
-    await asyncio.sleep(duration)
+    await asyncio.to_thread(window.end.wait)
     stats.measuring = False
-    out.put("stopped")
     elapsed = time.perf_counter() - t0
+    await asyncio.to_thread(window.release.wait)
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     return {
@@ -228,7 +241,7 @@ async def _drive(  # noqa: PLR0913 (the worker's settings, passed through a proc
 
 
 def _worker(  # noqa: PLR0913 (the worker's settings, passed through a process boundary)
-    tables: list[Table], think: float, warmup: float, duration: float, seed: int, out: Any, nice: int = 0,
+    tables: list[Table], think: float, warmup: float, seed: int, out: Any, window: Window, nice: int = 0,
     cpus: tuple[int, ...] = (),
 ) -> None:
     os.setpgid(0, 0)  # a process group of its own: the clients apart from the servers
@@ -237,7 +250,7 @@ def _worker(  # noqa: PLR0913 (the worker's settings, passed through a process b
     if cpus:
         os.sched_setaffinity(0, cpus)
     try:
-        out.put(asyncio.run(_drive(tables, think, warmup, duration, seed, out)))
+        out.put(asyncio.run(_drive(tables, think, warmup, seed, out, window)))
     except BaseException as exc:  # noqa: BLE001 — told to the main process, which stops
         out.put({"error": f"client process failed: {exc!r}"})
 
@@ -249,6 +262,15 @@ def _cpu_seconds(pid: int) -> float:
     except (FileNotFoundError, ProcessLookupError):
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _system_seconds(pid: int) -> float:
+    """System (kernel) CPU seconds of a process so far: the socket writes and reads, epoll, the disk (0 once gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    return int(fields[12]) / os.sysconf("SC_CLK_TCK")
 
 
 def _thread_cpu(pid: int) -> dict[str, float]:
@@ -441,12 +463,13 @@ def _measure(urls: list[str], pids: list[int], args: argparse.Namespace) -> tupl
     print(f"{args.tables} tables ({3 * args.tables} players) on {len(urls)} servers set up in {took:.1f} s", flush=True)
     context = multiprocessing.get_context("spawn")
     queue: Any = context.Queue()
+    window = Window(context.Event(), context.Event(), context.Event())
     shares = [tables[i :: args.procs] for i in range(args.procs)]
     cpus = tuple(int(c) for c in args.client_cpus.split(",")) if args.client_cpus else ()
     workers = [
         context.Process(
             target=_worker,
-            args=(share, args.think, args.warmup, args.duration, args.seed + i, queue, args.client_nice, cpus),
+            args=(share, args.think, args.warmup, args.seed + i, queue, window, args.client_nice, cpus),
         )
         for i, share in enumerate(shares)
         if share
@@ -454,26 +477,44 @@ def _measure(urls: list[str], pids: list[int], args: argparse.Namespace) -> tupl
     t_start = time.perf_counter()
     for w in workers:
         w.start()
+    try:
+        return _play(urls, pids, args, workers, queue, window, t_start)
+    finally:  # a failed run lets its clients finish too (they wait on the window)
+        for event in window:
+            event.set()
+
+
+def _play(  # noqa: PLR0913 (the measurement's parts, from _measure)
+    urls: list[str], pids: list[int], args: argparse.Namespace, workers: list[Any], queue: Any, window: Window,
+    t_start: float,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Warm up, measure one window for every client process, and collect their results."""
     results: list[dict[str, Any]] = []
-    _wait_for(queue, "measuring", len(workers), results)
+    _wait_for(queue, "warm", len(workers), results)
     took = time.perf_counter() - t_start - args.warmup
     print(f"every table dealt {took:.1f} s after its players began connecting (+ {args.warmup} s warm-up)", flush=True)
     scraped0 = [_scrape(url) for url in urls]
     clients0 = [_cpu_seconds(w.pid) for w in workers if w.pid is not None]
     cpu0 = [_cpu_seconds(pid) for pid in pids]
+    sys0 = [_system_seconds(pid) for pid in pids]
     threads0 = _thread_cpu(pids[0]) if pids else {}
     pg0, (busy0, total0) = _postgres_cpu(), _machine_busy()
     wall0 = time.perf_counter()
+    window.start.set()
     spy = _profile(pids[0], args) if args.profile and pids else None
-    _wait_for(queue, "stopped", len(workers), results)
+    time.sleep(args.duration)
+    window.end.set()
     wall = time.perf_counter() - wall0
     busy1, total1 = _machine_busy()
     threads1 = _thread_cpu(pids[0]) if pids else {}
     cpu1 = [_cpu_seconds(pid) for pid in pids]
+    sys1 = [_system_seconds(pid) for pid in pids]
     clients1 = [_cpu_seconds(w.pid) for w in workers if w.pid is not None]
     scraped1 = [_scrape(url) for url in urls]
+    window.release.set()  # the clients close their sockets only now, outside the measured seconds
     usage = {
         "servers": [(c1 - c0) / wall for c1, c0 in zip(cpu1, cpu0, strict=True)],
+        "system": sum(s1 - s0 for s1, s0 in zip(sys1, sys0, strict=True)) / wall,
         "clients": sum(c1 - c0 for c1, c0 in zip(clients1, clients0, strict=True)) / wall,
         "scraped": list(zip(scraped0, scraped1, strict=True)),
         "postgres": (_postgres_cpu() - pg0) / wall,
@@ -548,6 +589,8 @@ def _report(args: argparse.Namespace, results: list[dict[str, Any]], usage: dict
         "split_ms_per_action": {
             "event_loop": round(usage["threads"].get("main", 0.0) * per_action, 3),
             "other_threads": round(usage["threads"].get("others", 0.0) * per_action, 3),
+            # of the whole figure (every server), the kernel's part: socket writes and reads, epoll, the disk
+            "system": round(usage["system"] * per_action, 3),
         },
         "loop_lag_ms": quantiles("paohuzi_loop_lag_seconds_bucket"),
         "db_jobs_per_transaction": round(jobs / txns, 2) if txns else None,

@@ -305,3 +305,44 @@ def test_a_statement_the_driver_path_cannot_bind_as_sqlalchemy_does_is_refused_b
     with pytest.raises(TypeError, match="b_at: a list of values needing a bind processor"):
         dates.all(raw, {"b_at": [AT]})
     raw.close()
+
+
+_HAND_ROW = {"match_id": 3, "number": 1, "seed": 7, "dealer": 0, "rules": QQ.to_dict(), "double_cards": [1],
+             "fair": {"commitment": "ab"}}  # fmt: skip
+
+
+@given(
+    ids=st.lists(st.integers(1, 2**40), max_size=6),
+    hand=st.integers(1, 2**40),
+    backend=st.sampled_from(["sqlite", "postgresql"]),
+)
+def test_a_statements_plan_binds_what_sqlalchemys_compiler_binds(ids: list[int], hand: int, backend: str) -> None:
+    """Issue 33: a per-hand statement's parameters are bound by a plan made once per shape (the ``IN`` lists'
+    lengths); for every statement, on both backends, for lists of any length (none included), the SQL and the
+    driver's parameters are exactly what SQLAlchemy's compiler gives the same call (``bind_by_compiler``)."""
+    players = ids or [5]
+    cases: list[tuple[Statement, list[dict[str, Any]]]] = [(store._NEW_HAND, [_HAND_ROW])]
+    for statement, how, params in _steps(players, 9, hand):
+        rows = params if how == "many" else [params]
+        if statement in (ledger_store._BALANCES, double_cards._ACTIVE, double_cards._DAILY):
+            rows = [{**row, "b_ids": ids} for row in rows]
+        cases.append((statement, rows))
+    for shared, rows in cases:
+        statement = Statement(shared.statement)  # its own forms: the default made fixed below
+        for row in rows:
+            form = statement._form(backend, row)
+            form.defaults = [(key, lambda: AT) for key, _ in form.defaults]  # started_at: the same on both sides
+            assert _plain(form.bind(row)) == _plain(form.bind_by_compiler(row))
+
+
+def _plain(bound: tuple[str, Any]) -> tuple[str, Any]:
+    """psycopg's ``Json`` wrappers (PostgreSQL's JSON parameters) as what they wrap and the function dumping it."""
+    from psycopg.types.json import Json
+
+    def plain(value: object) -> object:
+        return ("json", value.obj, value.dumps) if isinstance(value, Json) else value
+
+    sql, values = bound
+    if isinstance(values, dict):
+        return sql, {k: plain(v) for k, v in values.items()}
+    return sql, tuple(plain(v) for v in values)

@@ -52,7 +52,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Connection, Table, select, update
+from sqlalchemy import Connection, Table, bindparam, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
@@ -66,7 +66,7 @@ from paohuzi.server.db_worker import Broken, Fence, Fenced, Job, Worker, alone, 
 from paohuzi.server.logs import log
 from paohuzi.server.models import ActionRow, RoomFence, WriterFence, is_per_hand, utcnow
 from paohuzi.server.rows import ActionLogRow, ActionLogValues
-from paohuzi.server.statements import CoreJob
+from paohuzi.server.statements import CoreJob, Statement
 
 __all__ = ["Database", "Fenced", "alone", "RoomFenced", "RoomStore", "fence_room", "make_engine", "normalize_url"]
 
@@ -106,6 +106,18 @@ def fence_room(room_id: int, token: int, holder: str) -> Callable[[Session], boo
         return int(s.execute(select(RoomFence.token).where(RoomFence.room_id == room_id)).scalar_one()) == token
 
     return job
+
+
+_FENCE = Statement(select(WriterFence.token).where(WriterFence.id == 1))
+_FENCE_SHARE = Statement(select(WriterFence.token).where(WriterFence.id == 1).with_for_update(read=True))
+_ROOMS = Statement(
+    select(RoomFence.room_id, RoomFence.token).where(RoomFence.room_id.in_(bindparam("b_rooms", expanding=True)))
+)
+_ROOMS_SHARE = Statement(
+    select(RoomFence.room_id, RoomFence.token)
+    .where(RoomFence.room_id.in_(bindparam("b_rooms", expanding=True)))
+    .with_for_update(read=True)
+)
 
 
 class Database:
@@ -175,10 +187,11 @@ class Database:
         # room fence, each once per token.
         self.on_room_fenced = on_room_fenced
         self._rooms_fenced: set[Fence] = set()
-        fence = select(WriterFence.token).where(WriterFence.id == 1)
-        if self.backend == "postgresql":
-            fence = fence.with_for_update(read=True)  # FOR SHARE: a take-over waits for this transaction
-        self._fence_query = fence
+        # Each transaction's fence checks, built once and run by the driver (issue 33: on PostgreSQL a hand's
+        # settlement and deal each pay them); FOR SHARE: a take-over waits for this transaction.
+        shared = self.backend == "postgresql"
+        self._fence_query = _FENCE_SHARE if shared else _FENCE
+        self._rooms_query = _ROOMS_SHARE if shared else _ROOMS
 
     def migrate(self) -> None:
         schema.migrate(self.engine)
@@ -215,7 +228,8 @@ class Database:
         """The first statement of each of this process's transactions. :raises Fenced:"""
         if self.token is None:
             return
-        self._judge_fence(int(connection.execute(self._fence_query).scalar_one()))
+        (current,) = self._fence_query.scalars(connection, {})  # the one row the migrations made
+        self._judge_fence(int(cast(int, current)))
 
     def _judge_fence(self, current: int) -> None:
         """:raises Fenced: when the writer token read in this transaction is no longer this process's."""
@@ -238,10 +252,8 @@ class Database:
         wanted = {job.fence for job in batch if job.fence is not None}
         if not wanted:
             return
-        query = select(RoomFence.room_id, RoomFence.token).where(RoomFence.room_id.in_({r for r, _ in wanted}))
-        if self.backend == "postgresql":
-            query = query.with_for_update(read=True)  # FOR SHARE: a take-over waits for this transaction
-        self._judge_rooms(wanted, {int(r): int(t) for r, t in connection.execute(query).all()})
+        current = self._rooms_query.all(connection, {"b_rooms": sorted({r for r, _ in wanted})})
+        self._judge_rooms(wanted, {int(cast(int, r)): int(cast(int, t)) for r, t in current})
 
     def _judge_rooms(self, wanted: set[Fence], current: dict[int, int]) -> None:
         """:raises RoomFenced: when a room's token read in this transaction is not the writer's."""

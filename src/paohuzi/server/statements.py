@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Sized
 from typing import Any, Generic, TypeVar, cast
 
 from sqlalchemy import Connection, Insert, Select, Table
@@ -85,6 +85,11 @@ class _Form:
                 self.defaults.append((column.key, functools.partial(_same, default.arg)))
             else:
                 raise TypeError(f"{column.key}: a {type(default).__name__} default is not supported")
+        # an ``IN`` of a list: its bind's key; the plans (``bind``) by the lists' lengths
+        self.lists = tuple(name for name, bind in compiled.binds.items() if bind.expanding)
+        self._plans: dict[tuple[int, ...], tuple[str, list[_Entry]]] = {}
+        # values rendered into the SQL text itself (``literal_execute``): no plan, each call bound by the compiler
+        self.literal = bool(compiled.literal_execute_params)
         self.results: tuple[_Processor | None, ...] | None = None
         if isinstance(statement, Select):
             columns = statement.selected_columns
@@ -92,18 +97,93 @@ class _Form:
             self.results = found if any(p is not None for p in found) else None
 
     def bind(self, params: Params) -> tuple[str, _Bound]:
-        """The SQL and the driver's parameters for one row of ``params``."""
+        """The SQL and the driver's parameters for one row of ``params``: by the plan for their shape."""
+        if self.literal:
+            return self.bind_by_compiler(params)
+        shape = tuple(len(cast(Sized, params[k])) for k in self.lists) if self.lists else ()
+        plan = self._plans.get(shape)
+        if plan is None:
+            plan = self._plans[shape] = self._plan(params)
+        sql, entries = plan
+        values: list[object] = []
+        for _, kind, key, arg, process in entries:
+            if kind == _PARAM:
+                value = params[key]
+            elif kind == _ITEM:
+                value = cast(Sequence[object], params[key])[arg]
+            elif kind == _CONSTANT:
+                values.append(arg)  # processed when the plan was made
+                continue
+            else:  # _DEFAULT
+                value = arg()
+            values.append(process(value) if process is not None else value)
+        if self.positional:
+            return sql, tuple(values)
+        return sql, {entry[0]: value for entry, value in zip(entries, values, strict=True)}
+
+    def _plan(self, params: Params) -> tuple[str, list[_Entry]]:
+        """Where each of the driver's parameters comes from, found once per shape of the parameters (the lists'
+        lengths) by SQLAlchemy's own compiler run on stand-ins (:class:`_Slot`): a parameter of the call (an
+        ``IN`` list's item by its index), a constant of the statement, a Python-side default computed per call;
+        each with its bind processor. :meth:`bind` then does only that (tests/server/test_statements.py holds
+        the two to the same output)."""
+        probe = {
+            k: [_Slot(k, i) for i in range(len(cast(Sized, v)))] if k in self.lists else _Slot(k)
+            for k, v in params.items()
+        }
+        makers = dict(self.defaults)
+        sql, names, values = self._compiled_call(probe)
+        entries: list[_Entry] = []
+        for name in names:
+            value, process = values[name], self.processors.get(name)
+            if name in makers:
+                entries.append((name, _DEFAULT, "", makers[name], process))
+            elif isinstance(value, _Slot):
+                entries.append((name, _PARAM if value.index < 0 else _ITEM, value.key, value.index, process))
+            else:  # a constant of the statement (``status="playing"``): processed once
+                entries.append((name, _CONSTANT, "", process(value) if process is not None else value, None))
+        return sql, entries
+
+    def bind_by_compiler(self, params: Params) -> tuple[str, _Bound]:
+        """The SQL and parameters as SQLAlchemy's compiler makes them for this call — ``construct_params``,
+        Python-side defaults, the ``IN`` lists expanded, bind processors: how a plan is found, and how a
+        statement that renders values into its SQL (``literal_execute``) is bound each time."""
+        sql, names, values = self._compiled_call(params)
+        processors = self.processors
+        bound = [(n, processors[n](values[n]) if n in processors else values[n]) for n in names]
+        if self.positional:
+            return sql, tuple(value for _, value in bound)
+        return sql, dict(bound)
+
+    def _compiled_call(self, params: Params) -> tuple[str, Sequence[str], Mapping[str, Any]]:
+        """(SQL, the driver's parameter names in order, their values before processing) by the compiler."""
         values = self.compiled.construct_params(params)
         for key, make in self.defaults:  # only columns the parameters do not name
             values[key] = make()
-        sql, names = self.sql, self.names
         if self.expanding:
             state = self.compiled.construct_expanded_state(values)
-            sql, names, values = state.statement, tuple(state.positiontup or ()), dict(state.parameters)
-        processors = self.processors
-        if self.positional:
-            return sql, tuple(processors[n](values[n]) if n in processors else values[n] for n in names)
-        return sql, {n: processors[n](v) if n in processors else v for n, v in values.items()}
+            values = dict(state.parameters)
+            names = tuple(state.positiontup or ()) if self.positional else tuple(values)
+            return state.statement, names, values
+        return self.sql, self.names if self.positional else tuple(values), values
+
+
+class _Slot:
+    """A stand-in for a call's parameter ``key`` (or the ``index``-th item of its list) while a plan is made."""
+
+    __slots__ = ("index", "key")
+
+    def __init__(self, key: str, index: int = -1) -> None:
+        self.key, self.index = key, index
+
+    def __repr__(self) -> str:
+        return f"<parameter {self.key}[{self.index}]>"
+
+
+# A plan's entry: (the driver's parameter name, where the value comes from, the call's parameter key, the
+# list item's index / the constant / the default's function, the bind processor or None).
+_Entry = tuple[str, int, str, Any, "_Processor | None"]
+_PARAM, _ITEM, _CONSTANT, _DEFAULT = range(4)
 
 
 class Statement:
