@@ -91,6 +91,23 @@ class TestR9_3YiwushiShape:
             assert [a.huxi for a in analysis.arrangements(hand, table, min_huxi=0, yiwushi=True)] == [3]
 
 
+@needs_accel
+@pytest.mark.parametrize("table_text", ["ju:x4x5x6", "ju:d4d5d6", "ju:x3x4x5 ju:d5d6d7", "ju:x2x7x10"])
+def test_r9_3_a_table_sequence_with_a_five_is_answered_by_the_accelerator(table_text: str) -> None:
+    """Only 一五十 / 壹伍拾 is left to the pure path without the option: a table 句 of 4 5 6 (a 5 in the middle,
+    as in 一五十) is read by the compiled analysis — issue 33: it went to the pure path, ~10x slower, for a twelfth
+    of the server's 听牌 hints — and answers as the pure path does."""
+    table = parse_groups(table_text)
+    hand = parse_cards("x1 x1 x2 x8 x8 x8 d3")
+    assert analysis._ACCEL is not None
+    fast = analysis._ACCEL.waits_counted(hand, table, 0)
+    assert fast is not None
+    with python_only():
+        assert analysis.waits_counted(hand, table, 0) == fast
+    assert analysis._ACCEL.waits_counted(hand, parse_groups("chi:x1x5x10"), 0) is None  # 一五十: the pure path raises
+    assert analysis._ACCEL.waits_counted(hand, parse_groups("chi:d1d5d10"), 0) is None
+
+
 @contextmanager
 def _nothing() -> Iterator[None]:
     yield
