@@ -346,3 +346,18 @@ def _plain(bound: tuple[str, Any]) -> tuple[str, Any]:
     if isinstance(values, dict):
         return sql, {k: plain(v) for k, v in values.items()}
     return sql, tuple(plain(v) for v in values)
+
+
+def test_a_statement_rendering_a_value_into_its_sql_is_bound_by_the_compiler_each_call() -> None:
+    """A ``literal_execute`` parameter is written into the SQL text itself: such a statement has no plan (one
+    would keep the first call's value), and each call gets its own text, as from SQLAlchemy."""
+    from sqlalchemy import Integer, bindparam
+
+    statement = Statement(select(bindparam("b_n", type_=Integer, literal_execute=True)))
+    raw = sqlite3.connect(":memory:")
+    try:
+        assert statement.all(raw, {"b_n": 5}) == [(5,)]
+        assert statement.all(raw, {"b_n": 7}) == [(7,)]
+        assert statement._form("sqlite", {"b_n": 7}).literal
+    finally:
+        raw.close()
