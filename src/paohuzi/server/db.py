@@ -108,16 +108,13 @@ def fence_room(room_id: int, token: int, holder: str) -> Callable[[Session], boo
     return job
 
 
-_FENCE = Statement(select(WriterFence.token).where(WriterFence.id == 1))
-_FENCE_SHARE = Statement(select(WriterFence.token).where(WriterFence.id == 1).with_for_update(read=True))
-_ROOMS = Statement(
-    select(RoomFence.room_id, RoomFence.token).where(RoomFence.room_id.in_(bindparam("b_rooms", expanding=True)))
+_FENCE_READ = select(WriterFence.token).where(WriterFence.id == 1)
+_ROOMS_READ = select(RoomFence.room_id, RoomFence.token).where(
+    RoomFence.room_id.in_(bindparam("b_rooms", expanding=True))
 )
-_ROOMS_SHARE = Statement(
-    select(RoomFence.room_id, RoomFence.token)
-    .where(RoomFence.room_id.in_(bindparam("b_rooms", expanding=True)))
-    .with_for_update(read=True)
-)
+# Each read as it is (SQLite) and FOR SHARE (PostgreSQL: a take-over waits for the transaction that read it).
+_FENCE, _FENCE_SHARE = Statement(_FENCE_READ), Statement(_FENCE_READ.with_for_update(read=True))
+_ROOMS, _ROOMS_SHARE = Statement(_ROOMS_READ), Statement(_ROOMS_READ.with_for_update(read=True))
 
 
 class Database:
