@@ -8,12 +8,13 @@ STAMP := $(VENV)/.installed
 
 # The editable install also builds the optional compiled accelerator (src/paohuzi/_accel.pyx, Cython) next to its
 # source when a C compiler is present; without one it says so in one line and the pure-Python path runs
-# (setup.py; docs/decisions.md "Speed"); the same for the bots' split search (_accel_bots.pyx) and the engine's
+# (setup.py; docs/decisions.md "Speed"); the same for the bots' split search (_accel_bots.pyx), the env's tensor
+# (_accel_tensor.pyx), the game websocket's framing (_accel_ws.pyx) and the engine's
 # modules compiled by mypyc (paohuzi/_compiled.py). An edit of any of them rebuilds it here (an edited engine
 # source runs as Python until then: its compiled build is refused as stale).
 COMPILED_SOURCES := $(shell sed -n 's/^    "paohuzi\.\([a-z_]*\)\.\([a-z_]*\)",$$/src\/paohuzi\/\1\/\2.py/p' src/paohuzi/_compiled.py)
 $(STAMP): pyproject.toml setup.py src/paohuzi/_accel.pyx src/paohuzi/_accel_yiwushi.pyx src/paohuzi/_accel_bots.pyx \
-		src/paohuzi/_accel_tensor.pyx \
+		src/paohuzi/_accel_tensor.pyx src/paohuzi/_accel_ws.pyx \
 		src/paohuzi/_accel_guard.pxi \
 		src/paohuzi/_accel_objects.pxi src/paohuzi/_accel_search.pxi src/paohuzi/_accel_every.pxi \
 		src/paohuzi/_compiled.py $(COMPILED_SOURCES)
@@ -95,4 +96,5 @@ clean:
 		src/paohuzi/_accel_bots.c src/paohuzi/_accel_bots.*.so src/paohuzi/_accel_bots.*.pyd \
 		src/paohuzi/_accel_yiwushi.c src/paohuzi/_accel_yiwushi.*.so src/paohuzi/_accel_yiwushi.*.pyd \
 		src/paohuzi/_accel_tensor.c src/paohuzi/_accel_tensor.*.so src/paohuzi/_accel_tensor.*.pyd \
+		src/paohuzi/_accel_ws.c src/paohuzi/_accel_ws.*.so src/paohuzi/_accel_ws.*.pyd \
 		src/paohuzi/_compiled.json src/paohuzi/_engine__mypyc.*.so src/paohuzi/engine/*.so src/paohuzi/env/*.so src/paohuzi/bots/*.so

@@ -36,6 +36,7 @@ SOURCES = {
     ),
     "paohuzi._accel_bots": (PACKAGE / "_accel_bots.pyx", PACKAGE / "_accel_guard.pxi"),
     "paohuzi._accel_tensor": (PACKAGE / "_accel_tensor.pyx", PACKAGE / "_accel_guard.pxi"),
+    "paohuzi._accel_ws": (PACKAGE / "_accel_ws.pyx", PACKAGE / "_accel_guard.pxi"),
 }
 # The analysis again, with the 一五十 shape set (R9.3): the same sources (and hash), compiled from a one-line
 # wrapper that includes _accel.pyx, as a second module with its own tables and memo.

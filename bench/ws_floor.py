@@ -13,7 +13,7 @@ Edges (``--edge``):
   deflate) under a bare ASGI app — no Starlette, no middleware — that sends with ASGI's ``websocket.send``
   (each frame a task of its own, as a broadcast to other sockets needs without waiting on each);
 - ``asgi-raw``: the same, writing each frame to the transport itself as the game server does
-  (``paohuzi.server.connection.text_frame``);
+  (``paohuzi.server.ws_frames.text_frame``);
 - ``picows``: picows (Cython websockets on asyncio, uvloop), the same work — not a dependency of the project:
   ``.venv/bin/pip install picows==2.3.1`` first;
 - issue 33's faster reads under uvicorn (bench/ws_read.py: the classes, the per-frame figures), each writing as
@@ -70,7 +70,7 @@ def _serve_asgi(port: int, raw: bool, ws: Any = "websockets-sansio") -> None:
     import orjson
     import uvicorn
 
-    from paohuzi.server.connection import text_frame
+    from paohuzi.server.ws_frames import text_frame
 
     tables = _Tables()
 

@@ -39,7 +39,7 @@ ALLOWED = {
     "process_pool": set(),  # worker processes that end with the server (bots, reviews)
     "bots": {"process_pool"},
     "metrics": set(),  # reads the hub it is handed, imports none of it
-    "connection": {"config", "logs"},
+    "connection": {"config", "logs", "ws_frames"},
     "registry": {"connection", "frames", "rows"},
     "services": {"bots", "config", "db", "frames", "logs"},
     "turns": {"bots", "frames"},
@@ -107,7 +107,8 @@ ALLOWED = {
         *("api", "frames"),  # AS_JSON, the answers' types
     },
     "ws": {"config", "connection", "frames", "hub", "logs", "metrics", "protocol", "room", "ws_protocol"},
-    "ws_protocol": set(),  # uvicorn's websocket protocol with the game's read path (issue 33)
+    "ws_protocol": {"ws_frames"},  # uvicorn's websocket protocol with the game's read path (issue 33)
+    "ws_frames": set(),  # the game websocket's framing, compiled where built (issue 33)
     "api": {"economy", "frames", "profile_store", "protocol", "rows", "store", "hub", "limits", "room"},
     "profile_api": {"account_api", "api", "economy", "frames", "hub", "profile_store", "room", "rows", "store"},
     # 复盘 (issue 34): the routes, their worker processes and the hand_reviews jobs

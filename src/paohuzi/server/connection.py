@@ -18,7 +18,6 @@ import asyncio
 import contextlib
 import json
 import socket
-import struct
 import time
 from typing import Any
 
@@ -38,8 +37,9 @@ except ImportError:  # pragma: no cover — served by something else: every fram
 
 from paohuzi.server.config import Settings
 from paohuzi.server.logs import log
+from paohuzi.server.ws_frames import text_frame
 
-__all__ = ["RAW_SEND", "Connection", "TokenBucket", "dumps", "encode", "text_frame"]
+__all__ = ["RAW_SEND", "Connection", "TokenBucket", "dumps", "encode"]
 
 _QUEUE_LIMIT = 512  # frames waiting for a slow client before it is dropped (besides the byte limit)
 RAW_SEND = "paohuzi.raw_send"  # the scope key where :class:`paohuzi.server.ws.RawSend` keeps the server's send
@@ -72,24 +72,6 @@ def dumps(message: dict[str, Any]) -> str:
     '{"type":"pong","text":"七"}'
     """
     return encode(message).decode("utf-8")
-
-
-def text_frame(payload: bytes) -> bytes:
-    """A whole, unmasked websocket text frame (RFC 6455 §5.2: FIN and opcode 1, the length in 7, 16 or 64 bits)
-    of ``payload`` (UTF-8 text): what a server sends, byte for byte as the ``websockets`` library writes it
-    without extensions.
-
-    >>> text_frame(b"hi")
-    b'\\x81\\x02hi'
-    >>> text_frame(b"x" * 200)[:4], text_frame(b"x" * 70000)[:10]
-    (b'\\x81~\\x00\\xc8', b'\\x81\\x7f\\x00\\x00\\x00\\x00\\x00\\x01\\x11p')
-    """
-    n = len(payload)
-    if n < 126:
-        return bytes((0x81, n)) + payload
-    if n < 65536:
-        return struct.pack("!BBH", 0x81, 126, n) + payload
-    return struct.pack("!BBQ", 0x81, 127, n) + payload
 
 
 def _protocol(websocket: WebSocket) -> Any:

@@ -7,9 +7,9 @@ the app takes it through Starlette's ``WebSocket.receive``. :class:`GameWebSocke
 protocol — the HTTP upgrade and handshake, sending, the closing handshake — and changes three things:
 
 - the frames clients send — whole, unfragmented, masked text, binary, ping and pong frames within the size
-  limit — are parsed here (``websockets.speedups.apply_mask`` unmasks; a ping is answered with the same pong
-  websockets writes), and queued as uvicorn queues them until the endpoint calls
-  :meth:`~GameWebSocketProtocol.direct`;
+  limit — are parsed here (:func:`paohuzi.server.ws_frames.scan`, compiled where the package was built with
+  Cython; a ping is answered with the same pong websockets writes), and queued as uvicorn queues them until
+  the endpoint calls :meth:`~GameWebSocketProtocol.direct`;
 - from then on the endpoint reads with ``await protocol.read()`` (the text or bytes, None once the connection
   ended): a future of its own instead of the ASGI queue and Starlette, reading paused only while frames wait
   unread;
@@ -29,18 +29,18 @@ from __future__ import annotations
 
 import asyncio
 import collections
-from typing import Any
+from typing import Any, cast
 
 from uvicorn.config import Config
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
-from websockets.speedups import apply_mask
+
+from paohuzi.server.ws_frames import BINARY, PING, PONG, TEXT, scan
 
 __all__ = ["GameWebSocketProtocol"]
 
-_TEXT, _BINARY, _PING, _PONG = 0x81, 0x82, 0x89, 0x8A  # FIN, no reserved bits, and the opcode
 _ENDED = None  # in the unread frames: the connection ended (a disconnect taken off uvicorn's queue)
 
 
@@ -78,6 +78,7 @@ class GameWebSocketProtocol(WebSocketsSansIOProtocol):
         self._waiter: asyncio.Future[None] | None = None
         self._ended = False  # read() returned the end
         self._heard_at = 0.0  # the loop's time when the client last sent anything (the keepalive's idle time)
+        self._max_size: int | None = None  # the largest payload the fast path takes (0: no limit)
 
     # ---- the endpoint's side -------------------------------------------------------------------------
 
@@ -153,41 +154,23 @@ class GameWebSocketProtocol(WebSocketsSansIOProtocol):
             self._hand_over(data)
             return
         buf = self._pending + data if self._pending else data
-        limits = [n for n in (self.conn.max_message_size, self.conn.max_fragment_size) if n is not None]
-        size, at, max_size = len(buf), 0, min(limits, default=0)
-        while size - at >= 2:
-            head, second = buf[at], buf[at + 1]
-            n, start = second & 0x7F, at + 6
-            if n == 126:
-                if size - at < 4:
-                    break
-                n, start = (buf[at + 2] << 8) | buf[at + 3], at + 8
-            if (
-                not second & 0x80  # unmasked: websockets fails it (1002)
-                or n == 127
-                or (max_size and n > max_size)  # websockets fails it (1009)
-                or not (head == _TEXT or head == _BINARY or (n < 126 and (head == _PING or head == _PONG)))
-            ):
-                self._hand_over(buf[at:])
-                return
-            end = start + n
-            if end > size:
-                break
-            payload = apply_mask(buf[start:end], buf[start - 4 : start])
-            if head == _TEXT:
-                try:
-                    self._deliver(payload.decode())
-                except UnicodeDecodeError:  # uvicorn closes with 1007: let it
-                    self._hand_over(buf[at:])
-                    return
-            elif head == _BINARY:
+        max_size = self._max_size
+        if max_size is None:  # websockets' limits, fixed for the connection
+            limits = [n for n in (self.conn.max_message_size, self.conn.max_fragment_size) if n is not None]
+            max_size = self._max_size = min(limits, default=0)
+        frames, at, refused = scan(buf, max_size)
+        for head, payload in frames:
+            if head == TEXT or head == BINARY:
                 self._deliver(payload)
-            elif head == _PING:
-                self.transport.write(bytes((_PONG, n)) + payload)  # what websockets answers, byte for byte
+            elif head == PING:
+                pong = cast("bytes", payload)
+                self.transport.write(bytes((PONG, len(pong))) + pong)  # what websockets answers, byte for byte
             else:
-                self.handle_pong(Frame(Opcode.PONG, payload))
-            at = end
-        self._pending = buf[at:] if at < size else b""
+                self.handle_pong(Frame(Opcode.PONG, cast("bytes", payload)))
+        if refused:
+            self._hand_over(buf[at:])
+            return
+        self._pending = buf[at:] if at < len(buf) else b""
 
     def _deliver(self, data: str | bytes) -> None:
         if self.close_sent:  # as uvicorn: past the server's close, frames are dropped
