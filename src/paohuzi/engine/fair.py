@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -58,7 +59,7 @@ FAIR_RNG_VERSION = 2
 SERVER_SEED_BYTES = 32
 CLIENT_SEED_MAX_BYTES = 32
 _DOMAIN = b"paohuzi-deal-v2"
-_WORD = 4
+_BLOCK_WORDS = struct.Struct(">8I")  # a SHA-256 block: eight 32-bit words, big-endian
 _SPAN = 1 << 32
 _HEX = frozenset("0123456789abcdefABCDEF")
 
@@ -159,18 +160,18 @@ class _Words:
     def __init__(self, fair: FairSeed) -> None:
         self._mac = hmac.new(fair.server_seed, _prefix(fair), hashlib.sha256)  # HMAC(key, prefix ‖ …)
         self._counter = 0
-        self._block = b""
+        self._block: tuple[int, ...] = ()  # the block's words, big-endian (all eight read at once: issue 33)
         self._pos = 0
 
     def next(self) -> int:
         if self._pos == len(self._block):
             mac = self._mac.copy()
             mac.update(self._counter.to_bytes(4, "big"))
-            self._block = mac.digest()
+            self._block = _BLOCK_WORDS.unpack(mac.digest())
             self._counter += 1
             self._pos = 0
-        word = int.from_bytes(self._block[self._pos : self._pos + _WORD], "big")
-        self._pos += _WORD
+        word = self._block[self._pos]
+        self._pos += 1
         return word
 
     def uniform(self, n: int) -> int:
