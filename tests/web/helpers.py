@@ -115,14 +115,17 @@ class Person:
                 self.page.wait_for_selector(".settle-modal", state="detached")
                 self.page.wait_for_selector(".table .hand .card")
                 continue
-            self.step()
+            # never a discard here: the turn may come between the look above and step's own (a busy machine),
+            # and a discard made then would be one the caller did not ask for (CI, 2026-12-07: three where two)
+            self.step(discard=False)
         raise TimeoutError("no discard decision")
 
-    def step(self, swipe: bool = False, hu: bool = True) -> str | None:
+    def step(self, swipe: bool = False, hu: bool = True, discard: bool = True) -> str | None:
         """Make one decision if the table asks for one; returns what was done, or None — also when the
         decision went away before the click landed (another seat's 碰 closed a 吃 window, the hand ended):
         the caller looks again. ``hu=False`` declines 胡 (R4.4: without 有胡必胡 a seat may always pass):
-        for a test that needs the hand to go on, whatever the deal."""
+        for a test that needs the hand to go on, whatever the deal. ``discard=False``: a claim only (None at
+        a discard decision)."""
         page = self.page
         if page.locator(".chi-modal .chi-option").count():
             if not _click(page.locator(".chi-modal .chi-option").first):
@@ -137,7 +140,7 @@ class Person:
                 self.moves += 1
                 return kind
         playable = page.locator(".hand.my-turn .card.playable")
-        if playable.count():
+        if discard and playable.count():
             if swipe:
                 box = _box(playable.last)
                 if not box:
