@@ -53,25 +53,21 @@ def scan(bytes buf, Py_ssize_t max_size):
         if end > size:
             break
         key = p + start - 4
+        payload = None
         if head == TEXT and n <= STACK:
-            for i in range(n):
-                small[i] = p[start + i] ^ key[i & 3]
-            try:
-                frames.append((head, PyUnicode_DecodeUTF8(<char *> small, n, NULL)))
-            except UnicodeDecodeError:
-                return frames, at, True
+            q = small  # a text frame is decoded from the stack; only its str is kept
         else:
             payload = PyBytes_FromStringAndSize(NULL, n)
             q = <unsigned char *> PyBytes_AS_STRING(payload)
-            for i in range(n):
-                q[i] = p[start + i] ^ key[i & 3]
-            if head == TEXT:
-                try:
-                    frames.append((head, PyUnicode_DecodeUTF8(<char *> q, n, NULL)))
-                except UnicodeDecodeError:
-                    return frames, at, True
-            else:
-                frames.append((head, payload))
+        for i in range(n):
+            q[i] = p[start + i] ^ key[i & 3]
+        if head == TEXT:
+            try:
+                frames.append((head, PyUnicode_DecodeUTF8(<char *> q, n, NULL)))
+            except UnicodeDecodeError:
+                return frames, at, True
+        else:
+            frames.append((head, payload))
         at = end
     return frames, at, False
 
