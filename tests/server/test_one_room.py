@@ -23,6 +23,11 @@ from ..support.server import HTTP, ServerPool, ServerProcess, running
 from .play import in_parallel
 
 SLOW = {"PAOHUZI_TURN_SECONDS": "300", "PAOHUZI_CLAIM_SECONDS": "300", "PAOHUZI_OFFLINE_GRACE": "300"}
+# Every match dealt from seed 1 (testing mode): the quick player (seat 0) deals and its first decision is a
+# discard, so no hand ends before the checks below. With random deals a computer dealt a third of the time and
+# the computers could play a hand out before the player had a decision (R6.4 a dealt 胡, or a 胡 off the first
+# cards): its settlement in the ledger failed "nothing was charged" (a fresh-clone CI run, 2026-12-07).
+FIXED_DEAL = {"PAOHUZI_TESTING": "1", "PAOHUZI_TEST_MATCH_SEED": "1"}
 QUICK = {"tier": "novice", "hands": 1}
 
 
@@ -104,7 +109,7 @@ def check_one_quick_room(database_url: str, me: Client, answers: list[httpx.Resp
 @pytest.fixture
 def one_process(servers: ServerPool, database: str) -> ServerProcess:
     """The module's server on each database; each test keeps to players of its own."""
-    return servers.get(database, SLOW)
+    return servers.get(database, SLOW | FIXED_DEAL)
 
 
 def test_concurrent_quick_plays_with_one_token_make_one_room(one_process: ServerProcess) -> None:
@@ -176,7 +181,7 @@ def test_the_stored_rules_say_how_many_hands_the_room_plays(one_process: ServerP
 @pytest.fixture
 def three_deployment(servers: ServerPool) -> Deployment:
     """Three processes of one shared deployment, shared by the module's tests (players of their own)."""
-    return servers.shared(3, SLOW | {"PAOHUZI_LEASE_MS": "1500"})
+    return servers.shared(3, SLOW | FIXED_DEAL | {"PAOHUZI_LEASE_MS": "1500"})
 
 
 Deployment = tuple[list[ServerProcess], dict[str, str]]
@@ -230,10 +235,9 @@ def queue_server(database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
     """A server of the test's own: the tests below fill the queue and whoever a race leaves waiting in it
     would be seated at the next test's table."""
     env = SLOW | {"PAOHUZI_MATCH_FILL_SECONDS": "600"}  # only three waiting are seated (no computer fills)
-    # Every match dealt from seed 1 (testing mode): the dealer's first decision is a discard, so no match ends
-    # at its deal (a dealt 胡, R6.4, did once: the player was then free, and a late quick play rightly made a
-    # second match, which these tests' "one match" cannot tell from a double seating).
-    env |= {"PAOHUZI_TESTING": "1", "PAOHUZI_TEST_MATCH_SEED": "1"}
+    # FIXED_DEAL: no match ends at its deal (a dealt 胡, R6.4, did once: the player was then free, and a late
+    # quick play rightly made a second match, which these tests' "one match" cannot tell from a double seating).
+    env |= FIXED_DEAL
     with running(tmp_path, database_url, env) as server:
         yield server
 
